@@ -1,0 +1,38 @@
+# feedsite — the two commands a new machine needs are `make site` and `make test`.
+SWIFT ?= swift
+FEEDSITE_RELEASE := .build/release/feedsite
+CONFIG ?= feeds.yml
+
+.PHONY: site test deps release debug lint format clean
+
+## make site: install what is missing, build release, build the site from feeds.yml into Site/
+site: deps release
+	$(FEEDSITE_RELEASE) build --config $(CONFIG) --output Site --templates Templates
+	@echo ""
+	@echo "The site is in $(CURDIR)/Site/"
+	@echo "Open it:    xdg-open Site/index.html   (or open file://$(CURDIR)/Site/index.html in a browser)"
+	@echo "Preview it: python3 -m http.server --directory Site 8000   then visit http://127.0.0.1:8000/"
+
+## make test: install what is missing, then the whole test suite and the format lint
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) lint
+
+deps:
+	@scripts/install-deps.sh
+
+release:
+	$(SWIFT) build -c release --product feedsite
+
+debug:
+	$(SWIFT) build --product feedsite
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+clean:
+	rm -rf .build

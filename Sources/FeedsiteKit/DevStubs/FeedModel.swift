@@ -1,0 +1,1 @@
+../Parse/Feed.swift

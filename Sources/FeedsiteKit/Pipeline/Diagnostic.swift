@@ -1,0 +1,51 @@
+/// A problem found while building, printed like a compiler diagnostic:
+/// `feeds.yml:4:7: error: 'url' must be an http(s) URL, got "htp:/x"`.
+///
+/// Stages collect diagnostics and keep going (swift-format's `DiagnosticsEngine` model): a broken
+/// feed is a warning in the build report, never an abort.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable {
+        case error
+        case warning
+    }
+
+    public var severity: Severity
+    /// The file the problem is in (`feeds.yml`), when it is in one.
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(_ severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) {
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public static func error(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) -> Self {
+        Diagnostic(.error, file: file, line: line, column: column, message)
+    }
+
+    public static func warning(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String)
+        -> Self
+    {
+        Diagnostic(.warning, file: file, line: line, column: column, message)
+    }
+
+    /// `file:line:column: ` (as much of it as is known), empty when the problem has no location.
+    public var location: String {
+        guard let file else { return "" }
+        var text = file
+        if let line {
+            text += ":\(line)"
+            if let column { text += ":\(column)" }
+        }
+        return text + ": "
+    }
+
+    public var description: String {
+        "\(location)\(severity.rawValue): \(message)"
+    }
+}

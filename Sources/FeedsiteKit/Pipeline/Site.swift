@@ -1,0 +1,81 @@
+import Foundation
+
+/// The whole site as data: what Render turns into pages. Built by `Site.assemble` from the
+/// feeds read this run; sorted and slugged so the same input always gives the same site.
+public struct Site: Sendable, Hashable {
+    public var configuration: SiteConfiguration
+    /// Feeds that produced items, in `feeds.yml` order.
+    public var feeds: [SiteFeed]
+    /// Every item of every feed, newest first.
+    public var items: [SiteItem]
+
+    public init(configuration: SiteConfiguration, feeds: [SiteFeed], items: [SiteItem]) {
+        self.configuration = configuration
+        self.feeds = feeds
+        self.items = items
+    }
+}
+
+/// One channel as the site shows it.
+public struct SiteFeed: Sendable, Hashable {
+    public var source: FeedSource
+    /// `feeds/<slug>/`, unique across the site.
+    public var slug: String
+    /// The name from `feeds.yml`, else the channel's title, else the host.
+    public var name: String
+    /// The channel's description as plain text.
+    public var description: String?
+    /// The web site the feed belongs to.
+    public var siteLink: String?
+    /// Newest first.
+    public var items: [SiteItem]
+
+    public init(
+        source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem]
+    ) {
+        self.source = source
+        self.slug = slug
+        self.name = name
+        self.description = description
+        self.siteLink = siteLink
+        self.items = items
+    }
+}
+
+/// One item, sanitised and ready to render.
+public struct SiteItem: Sendable, Hashable {
+    /// `items/<feedSlug>/<slug>/`; `slug` is unique within its feed and stable across runs.
+    public var slug: String
+    public var feedSlug: String
+    public var feedName: String
+    /// Plain text.
+    public var title: String
+    /// The original article.
+    public var link: String?
+    /// Display names (or e-mail addresses when a feed gives no name).
+    public var authors: [String]
+    /// `published`, else `updated`.
+    public var date: Date?
+    public var content: SanitisedHTML
+    /// Plain text, cut at a word boundary.
+    public var excerpt: String
+    public var categories: [String]
+    public var enclosures: [Enclosure]
+
+    public init(
+        slug: String, feedSlug: String, feedName: String, title: String, link: String?, authors: [String],
+        date: Date?, content: SanitisedHTML, excerpt: String, categories: [String], enclosures: [Enclosure]
+    ) {
+        self.slug = slug
+        self.feedSlug = feedSlug
+        self.feedName = feedName
+        self.title = title
+        self.link = link
+        self.authors = authors
+        self.date = date
+        self.content = content
+        self.excerpt = excerpt
+        self.categories = categories
+        self.enclosures = enclosures
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// URL path segments for feeds and items: readable, ASCII, and stable across runs (derived only
+/// from the feed's or item's own data, never from its position).
+public enum Slug {
+    /// `"Hello, Wörld! 2026"` → `"hello-world-2026"`; empty when nothing usable is left (CJK-only
+    /// titles, punctuation), in which case callers fall back to a hash.
+    public static func make(_ text: String, maxLength: Int = 60) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        var slug = ""
+        var pendingDash = false
+        for scalar in folded.unicodeScalars {
+            let isAlphanumeric = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
+            if isAlphanumeric {
+                if pendingDash && !slug.isEmpty { slug.append("-") }
+                pendingDash = false
+                slug.unicodeScalars.append(scalar)
+            } else if scalar == "ß" {
+                if pendingDash && !slug.isEmpty { slug.append("-") }
+                pendingDash = false
+                slug += "ss"
+            } else {
+                pendingDash = true
+            }
+        }
+        if slug.count > maxLength {
+            // Cut at a dash so words stay whole.
+            let cut = slug.prefix(maxLength)
+            if let dash = cut.lastIndex(of: "-"), cut.distance(from: cut.startIndex, to: dash) > maxLength / 2 {
+                slug = String(cut[..<dash])
+            } else {
+                slug = String(cut)
+            }
+        }
+        return slug
+    }
+
+    /// A short, stable hash of `text` (FNV-1a, 64 bit, base 36, 6 characters): deterministic across
+    /// runs and machines, unlike Swift's seeded `Hasher`.
+    public static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(value, radix: 36)
+        return String(digits.suffix(6))
+    }
+
+    /// Gives every key a unique slug. Keys whose readable slug is empty or shared by another key
+    /// get `-<hash of key>` appended, so a slug depends only on its own item and its namesakes.
+    ///
+    /// - Parameters:
+    ///   - entries: `(key, text)` pairs; `key` must be unique and stable (feed URL, item id).
+    ///   - fallback: the prefix used when `text` yields no readable slug (`item`, `feed`).
+    public static func assign(_ entries: [(key: String, text: String)], fallback: String) -> [String: String] {
+        var byBase: [String: [String]] = [:]
+        for entry in entries {
+            byBase[make(entry.text), default: []].append(entry.key)
+        }
+        var slugs: [String: String] = [:]
+        for (base, keys) in byBase {
+            if keys.count == 1, !base.isEmpty, let key = keys.first {
+                slugs[key] = base
+            } else {
+                for key in keys {
+                    slugs[key] = (base.isEmpty ? fallback : base) + "-" + hash(key)
+                }
+            }
+        }
+        // A hashed slug could in theory equal another key's plain slug ("post-abc123"); such keys
+        // get a second hash round, which keeps the result deterministic.
+        var seen: [String: String] = [:]
+        for key in slugs.keys.sorted() {
+            guard var slug = slugs[key] else { continue }
+            while let other = seen[slug], other != key {
+                slug += "-" + hash(key + slug)
+            }
+            seen[slug] = key
+            slugs[key] = slug
+        }
+        return slugs
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Mustache
+
+/// Turns the site model into files: `[site-relative path: bytes]`. Pure: the same `Site`, templates
+/// and `now` always give the same bytes, so a whole-site golden test is one comparison.
+public struct PageRenderer: Sendable {
+    public let templates: SiteTemplates
+    /// Injected; not printed in pages (that would make every build differ).
+    public let now: Date
+
+    public init(templates: SiteTemplates, now: Date) {
+        self.templates = templates
+        self.now = now
+    }
+
+    public func render(_ site: Site) throws(TemplateError) -> [String: Data] {
+        var files = templates.assets
+        let siteView = SiteView(
+            title: site.configuration.title,
+            description: site.configuration.description.isEmpty ? nil : site.configuration.description,
+            generator: "feedsite \(Feedsite.version)")
+
+        let index = IndexPage(
+            site: siteView, root: "", pageTitle: site.configuration.title,
+            items: site.items.prefix(site.configuration.indexItems).map { summary($0, root: "") },
+            feeds: site.feeds.map {
+                FeedLinkView(name: $0.name, url: "feeds/\($0.slug)/index.html", itemCount: $0.items.count)
+            })
+        files["index.html"] = try render("index", index)
+
+        for feed in site.feeds {
+            let root = "../../"
+            let page = FeedPage(
+                site: siteView, root: root, pageTitle: "\(feed.name) · \(site.configuration.title)",
+                feed: FeedView(
+                    name: feed.name, description: feed.description.map(Self.plainText),
+                    siteLink: feed.siteLink.flatMap(Self.externalLink),
+                    feedLink: feed.source.url.absoluteString, items: feed.items.map { summary($0, root: root) }))
+            files["feeds/\(feed.slug)/index.html"] = try render("feed", page)
+
+            for item in feed.items {
+                let root = "../../../"
+                let page = ItemPage(
+                    site: siteView, root: root, pageTitle: "\(item.title) · \(feed.name)",
+                    item: ItemView(
+                        title: item.title, link: item.link.flatMap(Self.externalLink), feedName: feed.name,
+                        feedURL: "\(root)feeds/\(feed.slug)/index.html",
+                        authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
+                        date: item.date.map(Self.dateView), content: item.content, categories: item.categories,
+                        hasCategories: !item.categories.isEmpty,
+                        enclosures: item.enclosures.compactMap(Self.enclosureView)))
+                files["items/\(feed.slug)/\(item.slug)/index.html"] = try render("item", page)
+            }
+        }
+        return files
+    }
+
+    private func render(_ template: String, _ page: Any) throws(TemplateError) -> Data {
+        guard let html = templates.library.render(page, withTemplate: template) else {
+            throw TemplateError(file: "\(template).mustache", message: "template not found")
+        }
+        return Data(html.utf8)
+    }
+
+    private func summary(_ item: SiteItem, root: String) -> ItemSummaryView {
+        ItemSummaryView(
+            title: item.title, url: "\(root)items/\(item.feedSlug)/\(item.slug)/index.html", feedName: item.feedName,
+            feedURL: "\(root)feeds/\(item.feedSlug)/index.html", date: item.date.map(Self.dateView),
+            excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
+            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "))
+    }
+
+    /// Channel descriptions may hold markup; pages show them as text.
+    static func plainText(_ text: String) -> String {
+        HTMLSanitiser.excerpt(HTMLSanitiser().sanitise(html: text, baseURL: nil).plainText, maxLength: 500)
+    }
+
+    static func dateView(_ date: Date) -> DateView {
+        let components = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let year = components.year ?? 1970
+        let month = components.month ?? 1
+        let day = components.day ?? 1
+        func two(_ n: Int?) -> String { (n ?? 0) < 10 ? "0\(n ?? 0)" : "\(n ?? 0)" }
+        let iso = "\(year)-\(two(month))-\(two(day))T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return DateView(iso: iso, display: "\(day) \(months[max(0, min(11, month - 1))]) \(year)")
+    }
+
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar
+    }()
+
+    /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL
+    /// policy like every href in content: a feed can put `javascript:` in `<link>` too.
+    static func externalLink(_ raw: String) -> String? {
+        URLPolicy.resolve(raw, against: nil, for: .link)
+    }
+
+    static func enclosureView(_ enclosure: Enclosure) -> EnclosureView? {
+        guard let safe = URLPolicy.resolve(enclosure.url, against: nil, for: .image), let url = URL(string: safe)
+        else { return nil }
+        var size: String?
+        if let length = enclosure.length, length > 0 {
+            size = length >= 1_000_000
+                ? String(format: "%.1f MB", Double(length) / 1_000_000)
+                : "\(max(1, length / 1000)) kB"
+        }
+        let name = url.lastPathComponent
+        return EnclosureView(
+            url: url.absoluteString, type: enclosure.type, size: size,
+            label: name.isEmpty || name == "/" ? (url.host ?? url.absoluteString) : name)
+    }
+}

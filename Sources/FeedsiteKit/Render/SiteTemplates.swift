@@ -1,0 +1,84 @@
+import Foundation
+import Mustache
+
+/// The user-editable `Templates/` folder, read once per build: Mustache templates (`*.mustache`,
+/// usable as partials and parents under their file name) and static assets (`assets/…`, copied
+/// into the site as they are).
+public struct SiteTemplates: Sendable {
+    /// The templates every site needs; `layout` is the parent the pages inherit from.
+    public static let requiredTemplates = ["layout", "index", "feed", "item"]
+
+    let library: MustacheLibrary
+    /// Asset files keyed by their site path (`assets/style.css`).
+    public let assets: [String: Data]
+
+    init(library: MustacheLibrary, assets: [String: Data]) {
+        self.library = library
+        self.assets = assets
+    }
+
+    /// Reads and compiles every template, reporting the file, line and column of a syntax error.
+    public static func load(from directory: URL) throws(TemplateError) -> SiteTemplates {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TemplateError(
+                file: directory.path, message: "the templates folder does not exist; pass --templates PATH or restore Templates/ from git")
+        }
+        var templates: [String: MustacheTemplate] = [:]
+        var assets: [String: Data] = [:]
+        let root = directory.standardizedFileURL.path
+        for path in (fileManager.subpaths(atPath: root) ?? []).sorted() {
+            let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+            var isDir: ObjCBool = false
+            guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
+            let displayName = "\(directory.lastPathComponent)/\(path)"
+            if path.hasPrefix("assets/") {
+                guard !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+                guard let data = fileManager.contents(atPath: url.path) else {
+                    throw TemplateError(file: displayName, message: "cannot read the file")
+                }
+                assets[path] = data
+            } else if path.hasSuffix(".mustache") {
+                guard let data = fileManager.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+                else {
+                    throw TemplateError(file: displayName, message: "cannot read the file as UTF-8 text")
+                }
+                do {
+                    templates[String(path.dropLast(".mustache".count))] = try MustacheTemplate(string: text)
+                } catch let error as MustacheTemplate.ParserError {
+                    throw TemplateError(
+                        file: displayName, line: error.context.lineNumber, column: error.context.columnNumber,
+                        message: "\(error.error) in template: \(error.context.line.trimmingCharacters(in: .whitespaces))")
+                } catch {
+                    throw TemplateError(file: displayName, message: "\(error)")
+                }
+            }
+        }
+        for name in requiredTemplates where templates[name] == nil {
+            throw TemplateError(
+                file: "\(directory.lastPathComponent)/\(name).mustache",
+                message: "required template is missing; restore it from git or copy the default one")
+        }
+        return SiteTemplates(library: MustacheLibrary(templates: templates), assets: assets)
+    }
+}
+
+/// A template could not be loaded; reads like a compiler diagnostic.
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String {
+        Diagnostic.error(file: file, line: line, column: column, message).description
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Puts a rendered site on disk, all or nothing.
+///
+/// The new site is written into a hidden sibling of the output folder (`.Site.new-<pid>`), then
+/// swapped with the old one in a single atomic `renameat2(RENAME_EXCHANGE)` on Linux, so an
+/// interrupted build (Ctrl-C, `kill -9`, a full disk) leaves either the old or the new site,
+/// never a mix. Files whose bytes did not change are hard-linked from the old site instead of
+/// written, so they keep their mtime and deploy tools (rsync, `aws s3 sync`) upload only what changed.
+public struct SiteWriter: Sendable {
+    /// What a write did.
+    public struct Report: Sendable, Hashable {
+        public var totalFiles: Int
+        /// Files that are new or whose bytes changed.
+        public var changedFiles: Int
+        /// Files of the old site that the new one no longer has.
+        public var removedFiles: Int
+    }
+
+    /// The site could not be written; the old site (if any) is untouched.
+    public struct WriteError: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+
+        public var description: String { "error: \(path): \(message)" }
+    }
+
+    public init() {}
+
+    /// Writes `files` (site-relative path → bytes) as the new content of `directory`.
+    public func write(_ files: [String: Data], to directory: URL) throws(WriteError) -> Report {
+        let fileManager = FileManager.default
+        let target = directory.standardizedFileURL
+        let parent = target.deletingLastPathComponent()
+        let name = target.lastPathComponent
+        do {
+            try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(path: parent.path, message: "cannot create the folder: \(error.localizedDescription)")
+        }
+        recoverInterruptedSwap(parent: parent, name: name)
+
+        let staging = parent.appendingPathComponent(".\(name).new-\(getpid())")
+        try? fileManager.removeItem(at: staging)
+        var report = Report(totalFiles: files.count, changedFiles: 0, removedFiles: 0)
+        do {
+            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+            for path in files.keys.sorted() {
+                guard let data = files[path] else { continue }
+                try Self.validate(path)
+                let destination = staging.appendingPathComponent(path)
+                try fileManager.createDirectory(
+                    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let old = target.appendingPathComponent(path)
+                if Self.hasSameBytes(old, data), link(old.path, destination.path) == 0 {
+                    continue
+                }
+                report.changedFiles += 1
+                try data.write(to: destination)
+            }
+            // Dotfiles at the top of the old site that the build does not produce (`.gitkeep`,
+            // a hosting provider's `.htaccess`) are the user's: carry them over.
+            for entry in (try? fileManager.contentsOfDirectory(atPath: target.path)) ?? []
+            where entry.hasPrefix(".") && files[entry] == nil {
+                _ = link(target.appendingPathComponent(entry).path, staging.appendingPathComponent(entry).path)
+            }
+            report.removedFiles = Self.countFiles(in: target, notIn: files)
+        } catch let error as WriteError {
+            try? fileManager.removeItem(at: staging)
+            throw error
+        } catch {
+            try? fileManager.removeItem(at: staging)
+            throw WriteError(path: staging.path, message: "cannot write the new site: \(error.localizedDescription)")
+        }
+        try swap(staging, into: target)
+        return report
+    }
+
+    /// Exchanges `staging` and `target` atomically, then deletes the old site.
+    private func swap(_ staging: URL, into target: URL) throws(WriteError) {
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: target.path) else {
+            guard rename(staging.path, target.path) == 0 else {
+                let message = String(cString: strerror(errno))
+                try? fileManager.removeItem(at: staging)
+                throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
+            }
+            return
+        }
+        if Self.exchange(staging.path, target.path) {
+            // `staging` now holds the old site.
+            try? fileManager.removeItem(at: staging)
+            return
+        }
+        // No atomic exchange (not Linux, or an old kernel/filesystem): two renames. A crash between
+        // them leaves `.Site.old-<pid>`, which the next build moves back (`recoverInterruptedSwap`).
+        let old = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(getpid())")
+        guard rename(target.path, old.path) == 0 else {
+            let message = String(cString: strerror(errno))
+            try? fileManager.removeItem(at: staging)
+            throw WriteError(path: target.path, message: "cannot move the old site aside: \(message)")
+        }
+        guard rename(staging.path, target.path) == 0 else {
+            let message = String(cString: strerror(errno))
+            _ = rename(old.path, target.path)
+            try? fileManager.removeItem(at: staging)
+            throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
+        }
+        try? fileManager.removeItem(at: old)
+    }
+
+    /// Cleans up after a build that was killed: removes half-written staging folders, and moves an
+    /// old site back if a non-atomic swap was interrupted between its two renames.
+    private func recoverInterruptedSwap(parent: URL, name: String) {
+        let fileManager = FileManager.default
+        let entries = (try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []
+        let target = parent.appendingPathComponent(name)
+        for entry in entries.sorted() where entry.hasPrefix(".\(name).old-") {
+            let old = parent.appendingPathComponent(entry)
+            if !fileManager.fileExists(atPath: target.path) {
+                _ = rename(old.path, target.path)
+            } else {
+                try? fileManager.removeItem(at: old)
+            }
+        }
+        for entry in entries where entry.hasPrefix(".\(name).new-") {
+            try? fileManager.removeItem(at: parent.appendingPathComponent(entry))
+        }
+    }
+
+    /// `renameat2(RENAME_EXCHANGE)`, looked up at run time because Glibc's Swift overlay does not
+    /// declare it (it needs `_GNU_SOURCE`). False when unavailable or refused.
+    private static func exchange(_ a: String, _ b: String) -> Bool {
+        #if os(Linux)
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let renameExchange: UInt32 = 2  // RENAME_EXCHANGE from <linux/fs.h>
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Rejects paths that would escape the site folder; render bugs must not write elsewhere.
+    static func validate(_ path: String) throws(WriteError) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"),
+            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+        else {
+            throw WriteError(path: path, message: "refusing to write a file outside the site folder")
+        }
+    }
+
+    private static func hasSameBytes(_ url: URL, _ data: Data) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            (attributes[.size] as? NSNumber)?.intValue == data.count,
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return false }
+        return (try? Data(contentsOf: url)) == data
+    }
+
+    private static func countFiles(in directory: URL, notIn files: [String: Data]) -> Int {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return 0 }
+        var count = 0
+        for case let path as String in enumerator where files[path] == nil && !path.hasPrefix(".") {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                count += 1
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Runs the real `feedsite` executable (built next to the test bundle) as a user would.
+@Suite("Command line", .serialized)
+struct CommandLineTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("feedsite")
+    }
+
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func workDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("--version prints the version")
+    func version() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    }
+
+    @Test("--help lists the build command and build --help its options")
+    func help() throws {
+        let top = try Self.run(["--help"])
+        #expect(top.status == 0)
+        #expect(top.stdout.contains("build"))
+        let build = try Self.run(["build", "--help"])
+        for option in ["--config", "--output", "--templates", "--concurrency"] {
+            #expect(build.stdout.contains(option), "build --help lacks \(option)")
+        }
+    }
+
+    @Test("usage errors exit 64")
+    func usage() throws {
+        #expect(try Self.run(["build", "--concurrency", "0"]).status == 64)
+        #expect(try Self.run(["build", "--no-such-option"]).status == 64)
+    }
+
+    @Test("a bad feeds.yml exits 64 naming file, line, column and key")
+    func badConfig() throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("title: x\nfeeds:\n  - url: htp:/x\n".utf8).write(to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("feeds.yml:3:10: error: 'url' must be an http(s) URL, got \"htp:/x\""))
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
+    }
+
+    @Test("a broken template exits 64 naming the template file and line")
+    func badTemplate() throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let templates = work.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: Fixtures.repositoryRoot.appendingPathComponent("Templates"), to: templates)
+        try Data("<p>\n{{#items}}\n".utf8).write(to: templates.appendingPathComponent("index.mustache"))
+        try Data("feeds:\n  - url: http://127.0.0.1:9/feed\n".utf8).write(to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(["build"], in: work)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Templates/index.mustache:"), "\(run.stderr)")
+    }
+
+    @Test("when every feed fails, exit 1 and the old site is left alone")
+    func nothingBuilt() async throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: [:])
+        let site = work.appendingPathComponent("Site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try Data("previous".utf8).write(to: site.appendingPathComponent("index.html"))
+        try Data("feeds:\n  - url: \(server.url("/gone"))\n    name: Gone\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        try await server.shutdown()
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("feeds.yml:2: warning: feed 'Gone' (\(server.url("/gone"))): HTTP 404 Not Found"))
+        #expect(run.stderr.contains("all 1 feeds failed"))
+        #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "previous")
+    }
+
+    @Test("a good build exits 0, prints the summary and writes the site")
+    func goodBuild() async throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: [
+            "/feed.xml": .feed(try Fixtures.data("real-feeds/github-releases-atom.xml")),
+            "/missing.xml": .status(.notFound),
+        ])
+        try Data("feeds:\n  - url: \(server.url("/feed.xml"))\n  - url: \(server.url("/missing.xml"))\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        try await server.shutdown()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("from 1 of 2 feeds (4 items)"))
+        #expect(run.stderr.contains("feeds.yml:3: warning:"))
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/index.html").path))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+@Suite("feeds.yml")
+struct SiteConfigurationTests {
+    @Test("a complete file is read with its values and feed lines")
+    func readsEverything() throws {
+        let yaml = """
+            title: Swift Planet
+            description: All about Swift
+            base_url: https://planet.example/
+            index_items: 20
+            excerpt_length: 100
+            feeds:
+              - url: https://www.swift.org/atom.xml
+                name: Swift.org
+              - url: http://example.com/rss
+            """
+        let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
+        #expect(warnings.isEmpty)
+        #expect(configuration.title == "Swift Planet")
+        #expect(configuration.description == "All about Swift")
+        #expect(configuration.baseURL?.absoluteString == "https://planet.example/")
+        #expect(configuration.indexItems == 20)
+        #expect(configuration.excerptLength == 100)
+        #expect(configuration.feeds.count == 2)
+        #expect(configuration.feeds[0].name == "Swift.org")
+        #expect(configuration.feeds[0].line == 7)
+        #expect(configuration.feeds[1].url.absoluteString == "http://example.com/rss")
+        #expect(configuration.feeds[1].name == nil)
+        #expect(configuration.feeds[1].line == 9)
+    }
+
+    @Test("defaults apply when keys are absent")
+    func defaults() throws {
+        let (configuration, _) = try SiteConfiguration.parse(yaml: "feeds:\n  - https://example.com/feed\n")
+        #expect(configuration.title == SiteConfiguration.Defaults.title)
+        #expect(configuration.baseURL == nil)
+        #expect(configuration.indexItems == SiteConfiguration.Defaults.indexItems)
+        #expect(configuration.excerptLength == SiteConfiguration.Defaults.excerptLength)
+        #expect(configuration.feeds.map(\.url.absoluteString) == ["https://example.com/feed"])
+    }
+
+    /// Each bad file and the exact diagnostics it must produce (file:line:column: error: …).
+    static let errorCases: [(yaml: String, expected: [String])] = [
+        ("title: x\n", ["feeds.yml:1:1: error: missing 'feeds': list at least one feed as '- url: https://…'"]),
+        ("feeds: []\n", ["feeds.yml:1:8: error: 'feeds' is empty: list at least one feed as '- url: https://…'"]),
+        ("feeds: nope\n", ["feeds.yml:1:8: error: 'feeds' must be a list of entries like '- url: https://example.com/feed.xml'"]),
+        (
+            "feeds:\n  - url: htp:/x\n",
+            ["feeds.yml:2:10: error: 'url' must be an http(s) URL, got \"htp:/x\""]
+        ),
+        (
+            "feeds:\n  - url: ftp://example.com/feed\n",
+            ["feeds.yml:2:10: error: 'url' must be an http(s) URL, got \"ftp://example.com/feed\""]
+        ),
+        (
+            "feeds:\n  - name: no url\n",
+            ["feeds.yml:2:5: error: feed entry has no 'url'"]
+        ),
+        (
+            "feeds:\n  - url: https://a.example/feed\n  - url: https://a.example/feed\n",
+            ["feeds.yml:3:10: error: duplicate feed URL https://a.example/feed (first listed on line 2); remove one of them"]
+        ),
+        (
+            "base_url: planet.example\nindex_items: 0\nfeeds:\n  - url: javascript:alert(1)\n  - url: https://ok.example/\n",
+            [
+                "feeds.yml:1:11: error: 'base_url' must be an http(s) URL, got \"planet.example\"",
+                "feeds.yml:2:14: error: 'index_items' must be a whole number greater than 0, got \"0\"",
+                "feeds.yml:4:10: error: 'url' must be an http(s) URL, got \"javascript:alert(1)\"",
+            ]
+        ),
+        ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
+        ("- just\n- a list\n", ["feeds.yml:1:1: error: expected a mapping with 'title', 'base_url' and 'feeds' at the top level"]),
+    ]
+
+    @Test("every problem is reported at once, with file, line and column", arguments: errorCases)
+    func errors(yaml: String, expected: [String]) {
+        do {
+            _ = try SiteConfiguration.parse(yaml: yaml)
+            Issue.record("expected an error for \(yaml)")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == expected)
+        }
+    }
+
+    @Test("unknown keys are warnings, with a suggestion for near misses")
+    func unknownKeys() throws {
+        let yaml = "title: t\nbase-url: https://x.example/\ncolour: blue\nfeeds:\n  - url: https://a.example/\n    nmae: A\n"
+        let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
+        #expect(configuration.feeds.count == 1)
+        #expect(
+            warnings.map(\.description) == [
+                "feeds.yml:2:1: warning: unknown key 'base-url' is ignored; did you mean 'base_url'?",
+                "feeds.yml:3:1: warning: unknown key 'colour' is ignored (known keys: base_url, description, excerpt_length, feeds, index_items, title)",
+                "feeds.yml:6:5: warning: unknown key 'nmae' is ignored (known keys: name, url)",
+            ])
+    }
+
+    @Test("a missing file names the path and the option to fix it")
+    func missingFile() {
+        do {
+            _ = try SiteConfiguration.load(contentsOf: URL(fileURLWithPath: "/nonexistent/feeds.yml"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("/nonexistent/feeds.yml"))
+            #expect(error.description.contains("--config"))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Reads a built site from disk for end-to-end assertions: pages, their links, and what can be
+/// reached from the index by following relative links (as a reader with a browser would).
+struct SiteInspector {
+    let root: URL
+    /// Site-relative path → contents, for every file.
+    let files: [String: String]
+
+    init(root: URL) {
+        self.root = root
+        var files: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let url = root.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            }
+        }
+        self.files = files
+    }
+
+    var pages: [String] { files.keys.filter { $0.hasSuffix(".html") }.sorted() }
+    var itemPages: [String] { pages.filter { $0.hasPrefix("items/") } }
+
+    /// Every `href="…"` and `src="…"` value in a page, entity-decoded for `&amp;`.
+    static func links(in html: String) -> [String] {
+        var result: [String] = []
+        for attribute in ["href=\"", "src=\""] {
+            var rest = html[...]
+            while let start = rest.range(of: attribute) {
+                let after = rest[start.upperBound...]
+                guard let end = after.firstIndex(of: "\"") else { break }
+                result.append(String(after[..<end]).replacingOccurrences(of: "&amp;", with: "&"))
+                rest = after[end...]
+            }
+        }
+        return result
+    }
+
+    /// Resolves a relative link from `page` to a site path; nil for absolute URLs.
+    static func resolve(_ link: String, from page: String) -> String? {
+        if link.contains(":") || link.hasPrefix("//") || link.hasPrefix("#") { return nil }
+        var components = page.split(separator: "/").dropLast().map(String.init)
+        let target = link.split(separator: "#", maxSplits: 1).first.map(String.init) ?? link
+        for part in target.split(separator: "/", omittingEmptySubsequences: false) {
+            switch part {
+            case "..": _ = components.popLast()
+            case ".", "": continue
+            default: components.append(String(part))
+            }
+        }
+        var path = components.joined(separator: "/")
+        if target.hasSuffix("/") || target.isEmpty { path += (path.isEmpty ? "" : "/") + "index.html" }
+        return path
+    }
+
+    /// Pages reachable from `index.html` through relative links.
+    func reachablePages() -> Set<String> {
+        var seen: Set<String> = ["index.html"]
+        var queue = ["index.html"]
+        while let page = queue.popLast() {
+            for link in Self.links(in: files[page] ?? "") {
+                guard let target = Self.resolve(link, from: page), target.hasSuffix(".html"), files[target] != nil,
+                    !seen.contains(target)
+                else { continue }
+                seen.insert(target)
+                queue.append(target)
+            }
+        }
+        return seen
+    }
+
+    /// Relative links that point at nothing in the site (a broken page or an unresolved feed URL).
+    func brokenRelativeLinks() -> [String] {
+        var broken: [String] = []
+        for page in pages {
+            for link in Self.links(in: files[page] ?? "") {
+                guard let target = Self.resolve(link, from: page) else { continue }
+                if files[target] == nil { broken.append("\(page): \(link)") }
+            }
+        }
+        return broken
+    }
+}

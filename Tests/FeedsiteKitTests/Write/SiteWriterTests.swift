@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+@Suite("Site writer")
+struct SiteWriterTests {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    private func read(_ path: String, in site: URL) -> String? {
+        (try? Data(contentsOf: site.appendingPathComponent(path))).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func inode(_ url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test("writes a new site, then replaces it whole: stale files disappear, nothing is left beside it")
+    func replacesWhole() throws {
+        let site = root.appendingPathComponent("Site")
+        let first = try SiteWriter().write(
+            ["index.html": Data("one".utf8), "items/a/index.html": Data("a".utf8)], to: site)
+        #expect(first == .init(totalFiles: 2, changedFiles: 2, removedFiles: 0))
+        let second = try SiteWriter().write(
+            ["index.html": Data("two".utf8), "items/b/index.html": Data("b".utf8)], to: site)
+        #expect(second == .init(totalFiles: 2, changedFiles: 2, removedFiles: 1))
+        #expect(read("index.html", in: site) == "two")
+        #expect(read("items/b/index.html", in: site) == "b")
+        #expect(read("items/a/index.html", in: site) == nil)
+        // No staging or old copies remain next to the site.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
+    }
+
+    @Test("files whose bytes did not change are not rewritten (same inode, same mtime)")
+    func unchangedFilesKept() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["same.html": Data("same".utf8), "changes.html": Data("v1".utf8)], to: site)
+        let sameBefore = try inode(site.appendingPathComponent("same.html"))
+        let mtimeBefore = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
+            .modificationDate] as? Date
+        let report = try SiteWriter().write(["same.html": Data("same".utf8), "changes.html": Data("v2".utf8)], to: site)
+        #expect(report.changedFiles == 1)
+        #expect(try inode(site.appendingPathComponent("same.html")) == sameBefore)
+        let mtimeAfter = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
+            .modificationDate] as? Date
+        #expect(mtimeAfter == mtimeBefore)
+        #expect(read("changes.html", in: site) == "v2")
+    }
+
+    @Test("the swap is atomic: the site folder is the same path, replaced by a rename, never emptied")
+    func atomicExchange() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("old".utf8)], to: site)
+        // A reader holding the old folder open keeps seeing the old, complete site.
+        let oldHandle = try FileHandle(forReadingFrom: site.appendingPathComponent("index.html"))
+        _ = try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        #expect(String(decoding: try oldHandle.readToEnd() ?? Data(), as: UTF8.self) == "old")
+        #expect(read("index.html", in: site) == "new")
+    }
+
+    @Test("leftovers of a killed build are cleaned up; an interrupted two-step swap is rolled back")
+    func recovery() throws {
+        let site = root.appendingPathComponent("Site")
+        let staging = root.appendingPathComponent(".Site.new-99999")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let old = root.appendingPathComponent(".Site.old-99998")
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try Data("previous".utf8).write(to: old.appendingPathComponent("index.html"))
+        // Site/ itself is missing: the old copy must come back before the new write happens.
+        let report = try SiteWriter().write(["index.html": Data("previous".utf8)], to: site)
+        #expect(report.changedFiles == 0)
+        #expect(read("index.html", in: site) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
+    }
+
+    @Test("top-level dotfiles of the old site (.gitkeep) are carried over")
+    func dotfiles() throws {
+        let site = root.appendingPathComponent("Site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try Data().write(to: site.appendingPathComponent(".gitkeep"))
+        _ = try SiteWriter().write(["index.html": Data("x".utf8)], to: site)
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(".gitkeep").path))
+    }
+
+    @Test(
+        "paths that would escape the site are refused and the old site stays",
+        arguments: ["../evil.html", "/etc/passwd", "a/../../b", "", "a//b"])
+    func escapingPaths(path: String) throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("old".utf8)], to: site)
+        #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("new".utf8), path: Data("x".utf8)], to: site)
+        }
+        #expect(read("index.html", in: site) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages feedsite needs, if any are missing. Used by `make site`
+# and `make test`; safe to run again (does nothing when everything is there).
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libcmark-gfm-dev libcmark-gfm-extensions-dev  # the sanitiser's HTML renderer (cmark-gfm)
+  libgumbo-dev                                  # the sanitiser's HTML5 parser
+  libxml2-dev                                   # FoundationXML's XMLParser
+  libxml2-utils                                 # xmllint, used by the tests
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "error: missing packages: ${missing[*]}; install them with your system's package manager" >&2
+  exit 1
+fi
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "error: missing packages: ${missing[*]}; run as root or install them: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+echo "installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
