@@ -1,0 +1,532 @@
+import Foundation
+
+/// Turns a parsed HTML fragment into the closed `ContentBlock` world, element by element from an
+/// allowlist. Anything not named here is either unwrapped (its children kept) or dropped with its
+/// content; no tag name or attribute is ever copied.
+///
+/// Inline and block content are gathered as a flat stream of `Flow` items first, because feeds mix
+/// them freely (`<a><div>…</div></a>`, text directly inside `<div>` next to `<p>`): the stream is
+/// then cut into paragraphs wherever a block or a block boundary occurs, so nothing is lost and no
+/// block ends up inside an inline.
+struct ContentBuilder {
+    /// Base for relative URLs (the item's link or `xml:base`).
+    var baseURL: URL?
+
+    /// Elements dropped together with everything inside them: they execute, embed foreign
+    /// documents, collect input, or are document metadata rather than content.
+    static let droppedElements: Set<String> = [
+        "script", "style", "template", "iframe", "frame", "frameset", "object", "embed", "applet",
+        "form", "input", "button", "select", "textarea", "option", "optgroup", "datalist", "output",
+        "svg", "math", "canvas", "noembed", "noframes", "xmp", "plaintext", "meta", "link", "base",
+        "title", "head", "audio", "video", "source", "track", "param", "dialog", "portal",
+        "area", "map", "slot", "menu", "keygen", "progress", "meter", "col", "colgroup",
+    ]
+
+    /// Block-level containers whose children are kept but which end the current paragraph.
+    private static let blockContainers: Set<String> = [
+        "p", "div", "section", "article", "aside", "header", "footer", "main", "nav", "figure",
+        "figcaption", "address", "details", "summary", "center", "dl", "dt", "dd", "hgroup", "li",
+        "caption", "fieldset", "legend", "body", "html", "listing", "search", "tr", "td", "th",
+        "thead", "tbody", "tfoot",
+    ]
+
+    /// One piece of content in document order before it is cut into paragraphs.
+    enum Flow: Sendable, Hashable {
+        case inline(ContentInline)
+        case block(ContentBlock)
+        /// The end or start of a block container: the current paragraph ends here.
+        case boundary
+    }
+
+    /// The blocks for a whole fragment.
+    func blocks(from nodes: [HTMLNode]) -> [ContentBlock] {
+        Self.paragraphs(from: flow(nodes, insideLink: false))
+    }
+
+    /// Cuts a flow into blocks: consecutive inlines become one paragraph.
+    static func paragraphs(from flow: [Flow]) -> [ContentBlock] {
+        var blocks: [ContentBlock] = []
+        var inlines: [ContentInline] = []
+        func flush() {
+            if !inlines.isEmpty {
+                blocks.append(.paragraph(inlines))
+                inlines = []
+            }
+        }
+        for item in flow {
+            switch item {
+            case .inline(let inline):
+                inlines.append(inline)
+            case .block(let block):
+                flush()
+                blocks.append(block)
+            case .boundary:
+                flush()
+            }
+        }
+        flush()
+        return blocks
+    }
+
+    // MARK: - The allowlist walk
+
+    func flow(_ nodes: [HTMLNode], insideLink: Bool) -> [Flow] {
+        var result: [Flow] = []
+        appendFlow(nodes, insideLink: insideLink, to: &result)
+        return result
+    }
+
+    /// Appends in place: transparent containers nest deeply, and returning arrays would copy
+    /// everything below each level once per level.
+    private func appendFlow(_ nodes: [HTMLNode], insideLink: Bool, to result: inout [Flow]) {
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                result.append(.inline(.text(text)))
+            case .element(let element):
+                guard element.isHTML else { continue }
+                if Self.isTransparent(element.name) {
+                    let isBlock = Self.blockContainers.contains(element.name)
+                    if isBlock { result.append(.boundary) }
+                    appendFlow(element.children, insideLink: insideLink, to: &result)
+                    if isBlock { result.append(.boundary) }
+                } else {
+                    result += flow(element, insideLink: insideLink)
+                }
+            }
+        }
+    }
+
+    /// Elements with no mapping of their own: only their children count.
+    private static func isTransparent(_ name: String) -> Bool {
+        !mappedElements.contains(name) && !droppedElements.contains(name)
+    }
+
+    /// Every element `flow(_:insideLink:)` maps to something (or drops) by name.
+    private static let mappedElements: Set<String> = [
+        "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "pre", "hr", "table", "br", "img", "image",
+        "code", "kbd", "samp", "tt", "em", "i", "cite", "dfn", "var", "strong", "b", "del", "s", "strike", "a",
+        "iframe", "embed", "video", "object",
+    ]
+
+    private func flow(_ element: HTMLElement, insideLink: Bool) -> [Flow] {
+        guard element.isHTML else { return [] }
+        let name = element.name
+        if let embed = embedLink(element) {
+            return [.boundary, .block(.paragraph([embed])), .boundary]
+        }
+        if Self.droppedElements.contains(name) {
+            return []
+        }
+        switch name {
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            let level = Int(name.dropFirst()) ?? 2
+            let content = flow(element.children, insideLink: insideLink)
+            return [.boundary] + Self.lift(content) { .heading(level: level, $0) } + [.boundary]
+        case "blockquote":
+            return [.block(.blockQuote(Self.paragraphs(from: flow(element.children, insideLink: insideLink))))]
+        case "ul", "ol":
+            return [.block(list(element, insideLink: insideLink))]
+        case "pre":
+            return [.block(codeBlock(element))]
+        case "hr":
+            return [.block(.thematicBreak)]
+        case "table":
+            return table(element, insideLink: insideLink)
+        case "br":
+            return [.inline(.lineBreak)]
+        case "img", "image":
+            return image(element).map { [.inline($0)] } ?? []
+        case "code", "kbd", "samp", "tt":
+            return [.inline(.code(Self.textContent(of: element.children)))]
+        case "em", "i", "cite", "dfn", "var":
+            return wrap(element, insideLink: insideLink) { .emphasis($0) }
+        case "strong", "b":
+            return wrap(element, insideLink: insideLink) { .strong($0) }
+        case "del", "s", "strike":
+            return wrap(element, insideLink: insideLink) { .strikethrough($0) }
+        case "a":
+            // Nested links are invalid HTML and ambiguous to click: the inner one is unwrapped.
+            guard !insideLink, let href = element[attribute: "href"],
+                let destination = URLPolicy.resolve(href, against: baseURL, for: .link)
+            else {
+                return flow(element.children, insideLink: insideLink)
+            }
+            let title = element[attribute: "title"] ?? ""
+            return wrap(element, insideLink: true) { .link(destination: destination, title: title, $0) }
+        default:
+            let content = flow(element.children, insideLink: insideLink)
+            return Self.blockContainers.contains(name) ? [.boundary] + content + [.boundary] : content
+        }
+    }
+
+    /// Wraps each run of inlines in `make`; blocks inside (`<b><p>…</p></b>`) keep their place,
+    /// with their own text wrapped too so the formatting is not silently lost.
+    private func wrap(
+        _ element: HTMLElement, insideLink: Bool, _ make: @escaping ([ContentInline]) -> ContentInline
+    ) -> [Flow] {
+        let content = flow(element.children, insideLink: insideLink)
+        var result: [Flow] = []
+        var run: [ContentInline] = []
+        func flush() {
+            if !run.isEmpty {
+                result.append(.inline(make(run)))
+                run = []
+            }
+        }
+        for item in content {
+            switch item {
+            case .inline(let inline):
+                run.append(inline)
+            case .block(let block):
+                flush()
+                result.append(.block(Self.wrapInlines(of: block, make)))
+            case .boundary:
+                flush()
+                result.append(.boundary)
+            }
+        }
+        flush()
+        return result
+    }
+
+    /// Applies an inline wrapper to the text of paragraphs and headings (the common case of
+    /// `<a href><p>…</p></a>`); structural blocks are left as they are.
+    private static func wrapInlines(
+        of block: ContentBlock, _ make: ([ContentInline]) -> ContentInline
+    ) -> ContentBlock {
+        switch block {
+        case .paragraph(let inlines):
+            return .paragraph([make(inlines)])
+        case .heading(let level, let inlines):
+            return .heading(level: level, [make(inlines)])
+        default:
+            return block
+        }
+    }
+
+    /// Turns runs of inlines into blocks made by `make` (headings), passing blocks through.
+    private static func lift(_ content: [Flow], _ make: ([ContentInline]) -> ContentBlock) -> [Flow] {
+        var result: [Flow] = []
+        var run: [ContentInline] = []
+        for item in content {
+            switch item {
+            case .inline(let inline):
+                run.append(inline)
+            case .block, .boundary:
+                if !run.isEmpty {
+                    result.append(.block(make(run)))
+                    run = []
+                }
+                if case .block = item { result.append(item) }
+            }
+        }
+        if !run.isEmpty { result.append(.block(make(run))) }
+        return result
+    }
+
+    // MARK: - Lists
+
+    private func list(_ element: HTMLElement, insideLink: Bool) -> ContentBlock {
+        var items: [[ContentBlock]] = []
+        var hasExplicitParagraph = false
+        for child in element.children {
+            if case .element(let item) = child, item.isHTML, item.name == "li" {
+                hasExplicitParagraph =
+                    hasExplicitParagraph
+                    || item.children.contains {
+                        if case .element(let inner) = $0 { return inner.name == "p" }
+                        return false
+                    }
+                items.append(Self.paragraphs(from: flow(item.children, insideLink: insideLink)))
+            } else {
+                // Whitespace between items is formatting, not content.
+                if case .text(let text) = child, text.unicodeScalars.allSatisfy(ContentNormaliser.isWhitespace) {
+                    continue
+                }
+                // Stray content between items belongs to the item before it (or starts one).
+                let blocks = Self.paragraphs(from: flow([child], insideLink: insideLink))
+                guard !blocks.isEmpty else { continue }
+                if items.isEmpty {
+                    items.append(blocks)
+                } else {
+                    items[items.count - 1] += blocks
+                }
+            }
+        }
+        let isOrdered = element.name == "ol"
+        let start = element[attribute: "start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
+        return .list(
+            ContentList(
+                isOrdered: isOrdered,
+                // CommonMark list numbers have at most nine digits.
+                start: min(max(start, 0), 999_999_999),
+                isTight: !hasExplicitParagraph,
+                items: items))
+    }
+
+    // MARK: - Code
+
+    /// `<pre>` keeps its text and line breaks exactly; highlighter markup (`<span class="k">`)
+    /// is reduced to its text.
+    private func codeBlock(_ element: HTMLElement) -> ContentBlock {
+        var language = Self.language(fromClass: element[attribute: "class"])
+        for child in element.children {
+            if case .element(let code) = child, code.name == "code", language == nil {
+                language = Self.language(fromClass: code[attribute: "class"])
+            }
+        }
+        return .codeBlock(language: language, code: Self.preformattedText(of: element.children))
+    }
+
+    /// `language-swift` / `lang-swift` → `swift`, keeping only `[A-Za-z0-9_+-]` so the class
+    /// attribute cmark writes can never carry anything else.
+    static func language(fromClass classAttribute: String?) -> String? {
+        guard let classAttribute else { return nil }
+        for token in classAttribute.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            for prefix in ["language-", "lang-"] where token.lowercased().hasPrefix(prefix) {
+                let name = String(
+                    token.dropFirst(prefix.count).unicodeScalars.filter(isLanguageScalar).map(Character.init))
+                if !name.isEmpty { return String(name.prefix(40)) }
+            }
+        }
+        return nil
+    }
+
+    private static func isLanguageScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "+", "-": true
+        default: false
+        }
+    }
+
+    /// Text of a `<pre>` subtree: `<br>` and block elements become newlines.
+    private static func preformattedText(of nodes: [HTMLNode]) -> String {
+        var text = ""
+        for node in nodes {
+            switch node {
+            case .text(let string):
+                text += string
+            case .element(let element):
+                guard element.isHTML, !droppedElements.contains(element.name) else { continue }
+                if element.name == "br" {
+                    text += "\n"
+                } else if blockContainers.contains(element.name) {
+                    if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
+                    text += preformattedText(of: element.children)
+                    if !text.hasSuffix("\n") { text += "\n" }
+                } else {
+                    text += preformattedText(of: element.children)
+                }
+            }
+        }
+        return text
+    }
+
+    /// Visible text of a subtree (for inline code and table fallbacks).
+    static func textContent(of nodes: [HTMLNode]) -> String {
+        var text = ""
+        for node in nodes {
+            switch node {
+            case .text(let string):
+                text += string
+            case .element(let element):
+                guard element.isHTML, !droppedElements.contains(element.name) else { continue }
+                text += element.name == "br" ? " " : textContent(of: element.children)
+            }
+        }
+        return text
+    }
+
+    // MARK: - Images
+
+    /// Lazy-loading placeholders that stand in `src` while the real URL waits elsewhere.
+    private static let placeholderNames: Set<String> = [
+        "blank.gif", "spacer.gif", "pixel.gif", "transparent.gif", "1x1.gif", "clear.gif", "empty.gif",
+        "blank.png", "transparent.png", "1x1.png", "placeholder.png", "placeholder.gif", "placeholder.svg",
+        "lazy.gif", "loading.gif",
+    ]
+
+    private func image(_ element: HTMLElement) -> ContentInline? {
+        // 1×1 images are tracking pixels: they show nothing and report the reader.
+        let width = element[attribute: "width"].flatMap(Self.pixels)
+        let height = element[attribute: "height"].flatMap(Self.pixels)
+        if (width ?? 2) <= 1, (height ?? 2) <= 1, width != nil || height != nil {
+            return nil
+        }
+        var source: String?
+        if let src = element[attribute: "src"], !Self.isPlaceholder(src) {
+            source = URLPolicy.resolve(src, against: baseURL, for: .image)
+        }
+        if source == nil {
+            let candidates =
+                ["data-src", "data-lazy-src", "data-original", "data-lazy"].compactMap { element[attribute: $0] }
+                + ["srcset", "data-srcset", "data-lazy-srcset"].compactMap {
+                    element[attribute: $0].flatMap(Self.largestCandidate)
+                }
+            source = candidates.lazy.compactMap { URLPolicy.resolve($0, against: baseURL, for: .image) }.first
+        }
+        guard let source else { return nil }
+        return .image(source: source, title: element[attribute: "title"] ?? "", alt: element[attribute: "alt"] ?? "")
+    }
+
+    private static func pixels(_ value: String) -> Int? {
+        Int(value.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
+    }
+
+    private static func isPlaceholder(_ src: String) -> Bool {
+        let trimmed = src.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if trimmed.isEmpty || trimmed.hasPrefix("data:") || trimmed == "about:blank" { return true }
+        let path = trimmed.split(separator: "?").first.map(String.init) ?? trimmed
+        let last = path.split(separator: "/").last.map(String.init) ?? path
+        return placeholderNames.contains(last)
+    }
+
+    /// The URL of the widest (or highest-density) candidate of a `srcset`.
+    static func largestCandidate(_ srcset: String) -> String? {
+        var best: (url: String, size: Double)?
+        for candidate in srcsetCandidates(srcset) {
+            let parts = candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+            guard let url = parts.first else { continue }
+            var size = 1.0
+            if let descriptor = parts.dropFirst().first?.lowercased(), let number = Double(descriptor.dropLast()) {
+                // `w` and `x` descriptors are not mixed in a valid srcset, so one scale suffices.
+                size = number
+            }
+            if best == nil || size > (best?.size ?? 0) {
+                best = (String(url), size)
+            }
+        }
+        return best?.url
+    }
+
+    /// Splits a `srcset` at the commas between candidates; a comma inside a URL (Cloudinary's
+    /// `w_100,h_100`) is followed by a non-space, a separating comma by a space or end.
+    private static func srcsetCandidates(_ srcset: String) -> [String] {
+        var candidates: [String] = []
+        var current = ""
+        let characters = Array(srcset)
+        for (index, character) in characters.enumerated() {
+            let next = index + 1 < characters.count ? characters[index + 1] : " "
+            if character == ",", next.isWhitespace || current.contains(where: \.isWhitespace) {
+                candidates.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        candidates.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
+        return candidates.filter { !$0.isEmpty }
+    }
+
+    // MARK: - Embeds
+
+    /// Video players are dropped, but a reader should still learn there was one: YouTube and
+    /// Vimeo embeds become a paragraph linking to the video's page.
+    private func embedLink(_ element: HTMLElement) -> ContentInline? {
+        guard ["iframe", "embed", "video", "object"].contains(element.name),
+            let src = element[attribute: "src"] ?? element[attribute: "data"] ?? element[attribute: "data-src"],
+            let resolved = URLPolicy.resolve(src, against: baseURL, for: .link),
+            let url = URL(string: resolved), let host = url.host?.lowercased()
+        else { return nil }
+        let id = url.pathComponents.last ?? ""
+        let isID = !id.isEmpty && id.unicodeScalars.allSatisfy { Self.isLanguageScalar($0) }
+        if host.hasSuffix("youtube.com") || host.hasSuffix("youtube-nocookie.com") || host == "youtu.be" {
+            let page = isID && url.path.contains("/embed/") ? "https://www.youtube.com/watch?v=\(id)" : resolved
+            return .link(destination: page, title: "", [.text("Video on youtube.com")])
+        }
+        if host.hasSuffix("vimeo.com") {
+            let page = isID && host == "player.vimeo.com" ? "https://vimeo.com/\(id)" : resolved
+            return .link(destination: page, title: "", [.text("Video on vimeo.com")])
+        }
+        return nil
+    }
+
+    // MARK: - Tables
+
+    /// `<caption>` becomes a paragraph before the table; cells are flattened to inline content.
+    private func table(_ element: HTMLElement, insideLink: Bool) -> [Flow] {
+        var before: [Flow] = []
+        var rows: [(cells: [HTMLElement], inHead: Bool)] = []
+        func collectRow(_ row: HTMLElement, inHead: Bool) {
+            let cells = row.children.compactMap { node -> HTMLElement? in
+                guard case .element(let cell) = node, cell.isHTML, cell.name == "td" || cell.name == "th" else {
+                    return nil
+                }
+                return cell
+            }
+            if !cells.isEmpty { rows.append((cells, inHead)) }
+        }
+        for child in element.children {
+            guard case .element(let section) = child, section.isHTML else { continue }
+            switch section.name {
+            case "caption":
+                before += [.boundary] + flow(section.children, insideLink: insideLink) + [.boundary]
+            case "thead", "tbody", "tfoot":
+                for case .element(let row) in section.children where row.name == "tr" {
+                    collectRow(row, inHead: section.name == "thead")
+                }
+            case "tr":
+                collectRow(section, inHead: false)
+            default:
+                continue
+            }
+        }
+        guard let first = rows.first else { return before }
+        // cmark-gfm supports one header row, and only as the first row.
+        let hasHeader = first.inHead || first.cells.allSatisfy { $0.name == "th" }
+        let alignments: [ContentTable.Alignment] = first.cells.map { cell in
+            switch cell[attribute: "align"]?.lowercased().trimmingCharacters(in: .whitespaces) {
+            case "left": .left
+            case "center": .center
+            case "right": .right
+            default: .none
+            }
+        }
+        let cells = rows.map { row in row.cells.map { cell(flow($0.children, insideLink: insideLink)) } }
+        let table = ContentTable(
+            alignments: alignments,
+            header: hasHeader ? cells[0] : nil,
+            rows: hasHeader ? Array(cells.dropFirst()) : cells)
+        return before + [.block(.table(table))]
+    }
+
+    /// A cell's blocks joined into one line of inlines.
+    private func cell(_ content: [Flow]) -> [ContentInline] {
+        var inlines: [ContentInline] = []
+        for item in content {
+            switch item {
+            case .inline(let inline):
+                inlines.append(inline)
+            case .block(let block):
+                inlines.append(.text(" "))
+                inlines += Self.flattened(block)
+                inlines.append(.text(" "))
+            case .boundary:
+                inlines.append(.text(" "))
+            }
+        }
+        return inlines
+    }
+
+    /// The inline content of a block, for places that only hold inlines (table cells).
+    static func flattened(_ block: ContentBlock) -> [ContentInline] {
+        func join(_ parts: [[ContentInline]]) -> [ContentInline] {
+            parts.flatMap { [.text(" ")] + $0 }
+        }
+        switch block {
+        case .paragraph(let inlines), .heading(_, let inlines):
+            return inlines
+        case .blockQuote(let blocks):
+            return join(blocks.map(flattened))
+        case .list(let list):
+            return join(list.items.flatMap { $0.map(flattened) })
+        case .codeBlock(_, let code):
+            return [.code(code)]
+        case .thematicBreak:
+            return []
+        case .table(let table):
+            return join(((table.header.map { [$0] } ?? []) + table.rows).flatMap { $0 })
+        }
+    }
+}

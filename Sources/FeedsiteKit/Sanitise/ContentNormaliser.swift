@@ -1,0 +1,268 @@
+/// Tidies a `ContentBlock` tree the way a browser would display it, so the output is minimal and
+/// sanitising is idempotent: whitespace is collapsed (outside code), trimmed at block edges and
+/// around line breaks, empty paragraphs, links and formatting vanish, headings are demoted, nested
+/// links are unwrapped and lists that cmark would glue together are loosened.
+///
+/// Both the HTML and the Markdown paths end here, so the same rules apply to every item body.
+struct ContentNormaliser {
+    /// Added to every heading level. One when the content has an `<h1>` (which would compete with
+    /// the page's own title), otherwise zero: demoting relative to the content's top level rather
+    /// than by a fixed step keeps a second pass from demoting again.
+    private var headingShift = 0
+
+    /// Normalises a whole document.
+    static func normalise(_ blocks: [ContentBlock]) -> [ContentBlock] {
+        var normaliser = ContentNormaliser()
+        normaliser.headingShift = minimumHeadingLevel(in: blocks).map { $0 < 2 ? 2 - $0 : 0 } ?? 0
+        return normaliser.blocks(blocks)
+    }
+
+    private static func minimumHeadingLevel(in blocks: [ContentBlock]) -> Int? {
+        var minimum: Int?
+        for block in blocks {
+            var level: Int?
+            switch block {
+            case .heading(let headingLevel, _):
+                level = headingLevel
+            case .blockQuote(let inner):
+                level = minimumHeadingLevel(in: inner)
+            case .list(let list):
+                level = list.items.compactMap { minimumHeadingLevel(in: $0) }.min()
+            default:
+                break
+            }
+            if let level { minimum = min(minimum ?? level, level) }
+        }
+        return minimum
+    }
+
+    // MARK: - Blocks
+
+    private func blocks(_ blocks: [ContentBlock]) -> [ContentBlock] {
+        blocks.compactMap(block)
+    }
+
+    private func block(_ block: ContentBlock) -> ContentBlock? {
+        switch block {
+        case .paragraph(let inlines):
+            let content = Self.inlines(inlines)
+            return content.isEmpty ? nil : .paragraph(content)
+        case .heading(let level, let inlines):
+            let content = Self.inlines(inlines)
+            return content.isEmpty ? nil : .heading(level: min(max(level + headingShift, 1), 6), content)
+        case .blockQuote(let inner):
+            let content = blocks(inner)
+            return content.isEmpty ? nil : .blockQuote(content)
+        case .list(var list):
+            list.items = list.items.map(blocks)
+            guard list.items.contains(where: { !$0.isEmpty }) else { return nil }
+            let gluesParagraphs = list.items.contains { item in
+                item.filter { if case .paragraph = $0 { true } else { false } }.count > 1
+            }
+            if gluesParagraphs { list.isTight = false }
+            return .list(list)
+        case .codeBlock(let language, let code):
+            let text = Self.trimTrailingNewlines(code)
+            guard text.unicodeScalars.contains(where: { !Self.isWhitespace($0) }) else { return nil }
+            return .codeBlock(language: language, code: text)
+        case .thematicBreak:
+            return .thematicBreak
+        case .table(var table):
+            // Line breaks cannot live in GFM table cells.
+            let cell = { (inlines: [ContentInline]) in Self.inlines(Self.replacingLineBreaks(inlines)) }
+            table.header = table.header.map { $0.map(cell) }
+            table.rows = table.rows.map { $0.map(cell) }
+            let hasContent = ((table.header.map { [$0] } ?? []) + table.rows).contains { $0.contains { !$0.isEmpty } }
+            return hasContent ? .table(table) : nil
+        }
+    }
+
+    private static func trimTrailingNewlines(_ code: String) -> String {
+        var scalars = Array(code.unicodeScalars)
+        // Trailing blank lines and the final newline go; cmark adds exactly one newline back.
+        while let last = scalars.last, last == "\n" || last == "\r" || last == " " || last == "\t" {
+            if last == "\n" || last == "\r" {
+                scalars.removeLast()
+                continue
+            }
+            // Trailing spaces on a line that is otherwise blank.
+            guard let newline = scalars.lastIndex(where: { $0 == "\n" }),
+                scalars[(newline + 1)...].allSatisfy({ $0 == " " || $0 == "\t" })
+            else { break }
+            scalars.removeSubrange((newline + 1)...)
+        }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return String(text)
+    }
+
+    // MARK: - Inlines
+
+    /// HTML's "ASCII whitespace"; NBSP and other Unicode spaces are content and are kept.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+    }
+
+    /// Where a pass over a block's inlines stands; shared across nesting levels because
+    /// `a <em> b</em>` collapses across the `<em>` boundary.
+    private struct Scan {
+        /// The last emitted character was whitespace, a line break, or the block's edge.
+        var atSpace = true
+        /// Something visible has been emitted (forward) or follows (backward).
+        var hasContent = false
+    }
+
+    /// Collapse, trim, then drop what became empty.
+    static func inlines(_ inlines: [ContentInline]) -> [ContentInline] {
+        var forward = Scan()
+        let collapsed = collapse(inlines, &forward)
+        var backward = Scan()
+        return removeEmpty(trimTrailing(collapsed, &backward))
+    }
+
+    /// Forward pass: runs of whitespace become one space, a space is dropped after a space or
+    /// line break (or at the start), and line breaks before any content go.
+    private static func collapse(_ inlines: [ContentInline], _ scan: inout Scan) -> [ContentInline] {
+        var result: [ContentInline] = []
+        for inline in inlines {
+            switch inline {
+            case .text(let text):
+                var output = String.UnicodeScalarView()
+                for scalar in text.unicodeScalars {
+                    if isWhitespace(scalar) {
+                        if !scan.atSpace { output.append(" ") }
+                        scan.atSpace = true
+                    } else {
+                        output.append(scalar)
+                        scan.atSpace = false
+                        scan.hasContent = true
+                    }
+                }
+                if !output.isEmpty { result.append(.text(String(output))) }
+            case .code(let code):
+                let output = collapsedWhitespace(code, trimming: false)
+                guard !output.isEmpty else { continue }
+                result.append(.code(output))
+                scan.atSpace = false
+                scan.hasContent = true
+            case .emphasis(let children):
+                result.append(.emphasis(collapse(children, &scan)))
+            case .strong(let children):
+                result.append(.strong(collapse(children, &scan)))
+            case .strikethrough(let children):
+                result.append(.strikethrough(collapse(children, &scan)))
+            case .link(let destination, let title, let children):
+                let title = collapsedWhitespace(title, trimming: true)
+                result.append(.link(destination: destination, title: title, collapse(children, &scan)))
+            case .image(let source, let title, let alt):
+                let title = collapsedWhitespace(title, trimming: true)
+                result.append(.image(source: source, title: title, alt: collapsedWhitespace(alt, trimming: true)))
+                scan.atSpace = false
+                scan.hasContent = true
+            case .lineBreak:
+                // A break before any content would only add an empty line at the block's top.
+                guard scan.hasContent else { continue }
+                result.append(.lineBreak)
+                scan.atSpace = true
+            }
+        }
+        return result
+    }
+
+    /// Backward pass: spaces before a line break or the block's end go, and so do line breaks
+    /// with nothing after them (they display nothing).
+    private static func trimTrailing(_ inlines: [ContentInline], _ scan: inout Scan) -> [ContentInline] {
+        var result: [ContentInline] = []
+        for inline in inlines.reversed() {
+            switch inline {
+            case .text(var text):
+                if scan.atSpace {
+                    while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
+                }
+                if text.isEmpty { continue }
+                scan.atSpace = false
+                scan.hasContent = true
+                result.append(.text(text))
+            case .lineBreak:
+                guard scan.hasContent else { continue }
+                scan.atSpace = true
+                result.append(.lineBreak)
+            case .code, .image:
+                scan.atSpace = false
+                scan.hasContent = true
+                result.append(inline)
+            case .emphasis(let children):
+                result.append(.emphasis(trimTrailing(children, &scan)))
+            case .strong(let children):
+                result.append(.strong(trimTrailing(children, &scan)))
+            case .strikethrough(let children):
+                result.append(.strikethrough(trimTrailing(children, &scan)))
+            case .link(let destination, let title, let children):
+                result.append(.link(destination: destination, title: title, trimTrailing(children, &scan)))
+            }
+        }
+        return result.reversed()
+    }
+
+    /// Formatting and links with no visible content render as nothing (or as an empty `<a>`).
+    private static func removeEmpty(_ inlines: [ContentInline]) -> [ContentInline] {
+        var result: [ContentInline] = []
+        for inline in inlines {
+            switch inline {
+            case .emphasis(let children):
+                let content = removeEmpty(children)
+                if !content.isEmpty { result.append(.emphasis(content)) }
+            case .strong(let children):
+                let content = removeEmpty(children)
+                if !content.isEmpty { result.append(.strong(content)) }
+            case .strikethrough(let children):
+                let content = removeEmpty(children)
+                if !content.isEmpty { result.append(.strikethrough(content)) }
+            case .link(let destination, let title, let children):
+                let content = removeEmpty(children)
+                if !content.isEmpty { result.append(.link(destination: destination, title: title, content)) }
+            case .text(let text):
+                if case .text(let previous) = result.last {
+                    result[result.count - 1] = .text(previous + text)
+                } else if !text.isEmpty {
+                    result.append(inline)
+                }
+            default:
+                result.append(inline)
+            }
+        }
+        return result
+    }
+
+    /// Whitespace runs as one space (attributes, inline code), optionally trimmed.
+    private static func collapsedWhitespace(_ value: String, trimming: Bool) -> String {
+        var afterSpace = trimming
+        var output = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if isWhitespace(scalar) {
+                if !afterSpace { output.append(" ") }
+                afterSpace = true
+            } else {
+                output.append(scalar)
+                afterSpace = false
+            }
+        }
+        if trimming {
+            while output.last == " " { output.removeLast() }
+        }
+        return String(output)
+    }
+
+    private static func replacingLineBreaks(_ inlines: [ContentInline]) -> [ContentInline] {
+        inlines.map { inline in
+            switch inline {
+            case .lineBreak: .text(" ")
+            case .emphasis(let c): .emphasis(replacingLineBreaks(c))
+            case .strong(let c): .strong(replacingLineBreaks(c))
+            case .strikethrough(let c): .strikethrough(replacingLineBreaks(c))
+            case .link(let d, let t, let c): .link(destination: d, title: t, replacingLineBreaks(c))
+            default: inline
+            }
+        }
+    }
+}

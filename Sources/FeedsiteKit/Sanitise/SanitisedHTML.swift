@@ -1,0 +1,52 @@
+import Foundation
+
+/// HTML produced by `HTMLSanitiser`: the only value a template may emit unescaped.
+///
+/// The initialiser is internal so that nothing outside the sanitiser can label an arbitrary string
+/// as safe. Decoding re-sanitises the stored markup (sanitising is idempotent, so genuine values
+/// round-trip unchanged), which keeps a hand-edited JSON file from smuggling markup past the policy.
+public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The markup, ready to be inserted into a page as is.
+    public let html: String
+
+    /// Only the sanitiser (and tests) may vouch for a string.
+    init(html: String) {
+        self.html = html
+    }
+
+    /// No content at all.
+    public static let empty = SanitisedHTML(html: "")
+
+    public var description: String { html }
+
+    private enum CodingKeys: String, CodingKey {
+        case html
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let markup = try container.decode(String.self, forKey: .html)
+        self = HTMLSanitiser().sanitise(html: markup, baseURL: nil).html
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(html, forKey: .html)
+    }
+}
+
+/// What sanitising one item body yields: the safe HTML and the same tree as plain text (for
+/// excerpts on index pages and in feeds).
+public struct SanitisedContent: Sendable, Hashable {
+    public var html: SanitisedHTML
+    /// The same content without markup: paragraphs separated by blank lines, no escaping.
+    public var plainText: String
+
+    public init(html: SanitisedHTML, plainText: String) {
+        self.html = html
+        self.plainText = plainText
+    }
+
+    /// Nothing survived (or there was nothing to begin with).
+    public static let empty = SanitisedContent(html: .empty, plainText: "")
+}

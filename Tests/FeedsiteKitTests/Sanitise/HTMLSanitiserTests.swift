@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+@Suite("HTMLSanitiser")
+struct HTMLSanitiserTests {
+    let sanitiser = HTMLSanitiser()
+
+    private func sanitise(_ testCase: SanitiserCase) -> SanitisedContent {
+        testCase.isPlainText
+            ? sanitiser.sanitise(plainText: testCase.input, baseURL: SanitiserCase.base)
+            : sanitiser.sanitise(html: testCase.input, baseURL: SanitiserCase.base)
+    }
+
+    @Test func hasEnoughCases() {
+        #expect(SanitiserCase.all.count >= 60)
+        #expect(Set(SanitiserCase.all.map(\.name)).count == SanitiserCase.all.count, "case names must be unique")
+    }
+
+    @Test("exact output", arguments: SanitiserCase.all)
+    func exactOutput(_ testCase: SanitiserCase) {
+        #expect(sanitise(testCase).html.html == testCase.expected)
+    }
+
+    /// Independent of the expected strings: whatever the sanitiser emits, a real HTML parser must
+    /// find only allowlisted elements, attributes and URL schemes in it.
+    @Test("output passes the allowlist oracle", arguments: SanitiserCase.all)
+    func oracle(_ testCase: SanitiserCase) {
+        let violations = AllowlistOracle.violations(in: sanitise(testCase).html.html)
+        #expect(violations.isEmpty, "\(violations)")
+    }
+
+    @Test("sanitising is idempotent", arguments: SanitiserCase.all)
+    func idempotent(_ testCase: SanitiserCase) {
+        let once = sanitise(testCase)
+        let twice = sanitiser.sanitise(html: once.html.html, baseURL: SanitiserCase.base)
+        #expect(twice.html == once.html)
+        #expect(twice.plainText == once.plainText)
+    }
+
+    @Test func plainTextMirrorsTheTree() {
+        let content = sanitiser.sanitise(
+            html:
+                "<h1>Title</h1><p>Hello <b>world</b> &amp; <a href=\"/x\">link</a><script>x</script></p><p><del>old</del> <img src=\"a.png\" alt=\"pic\"></p><table><tr><td>a</td><td>b</td></tr></table>",
+            baseURL: SanitiserCase.base)
+        #expect(content.plainText == "Title\n\nHello world & link\n\nold pic\n\na b")
+    }
+
+    @Test func withoutBaseRelativeURLsAreDropped() {
+        let content = sanitiser.sanitise(
+            html: "<a href=\"/x\">rel</a> <img src=\"i.png\"> <a href=\"https://e.example/\">abs</a>", baseURL: nil)
+        #expect(content.html.html == "<p>rel \(SanitiserCase.a("https://e.example/"))abs</a></p>\n")
+    }
+
+    @Test func deepNestingDoesNotCrash() {
+        let depth = 10_000
+        for tag in ["div", "b", "blockquote", "ul><li", "span", "table><tr><td"] {
+            let closing = tag.split(separator: "<").map { "</" + $0.replacingOccurrences(of: ">", with: "") + ">" }
+                .reversed().joined()
+            let html = String(repeating: "<\(tag)>", count: depth) + "deep" + String(repeating: closing, count: depth)
+            let content = sanitiser.sanitise(html: html, baseURL: nil)
+            #expect(content.plainText.contains("deep"), "\(tag)")
+            #expect(AllowlistOracle.violations(in: content.html.html).isEmpty)
+        }
+        let markdown = String(repeating: ">", count: depth) + " deep"
+        #expect(sanitiser.sanitise(plainText: markdown, baseURL: nil).plainText.contains("deep"))
+    }
+
+    @Test func deepContentBeyondTheCapIsFlattenedWithoutScripts() {
+        let small = HTMLSanitiser(limits: .init(maxDepth: 3))
+        let html =
+            "<div><div><div><div><div><b>deep</b><script>alert(1)</script><style>x</style> text</div></div></div></div></div>"
+        let content = small.sanitise(html: html, baseURL: nil)
+        #expect(content.html.html == "<p>deep text</p>\n")
+    }
+
+    @Test func bigInputIsCapped() {
+        let limits = HTMLSanitiser.Limits(maxInputBytes: 1_000)
+        let html = String(repeating: "<p>ééé word</p>", count: 1_000)
+        let content = HTMLSanitiser(limits: limits).sanitise(html: html, baseURL: nil)
+        #expect(content.html.html.utf8.count < 2_000)
+        #expect(content.html.html.hasPrefix("<p>ééé word</p>\n"))
+        #expect(!content.html.html.contains("\u{FFFD}"))
+
+        let huge = String(repeating: "<p>x</p>", count: 500_000)  // 4 MB, over the 2 MB default
+        let capped = sanitiser.sanitise(html: huge, baseURL: nil)
+        let paragraphs = capped.html.html.components(separatedBy: "<p>").count - 1
+        #expect(paragraphs == 2_000_000 / "<p>x</p>".utf8.count)
+    }
+
+    @Test func wideAndDeepInputStaysFast() {
+        // 150 nested containers around 100,000 siblings: no level may copy everything below it.
+        let html = String(repeating: "<div><span>", count: 75) + String(repeating: "<b>x</b> ", count: 100_000)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { _ = sanitiser.sanitise(html: html, baseURL: nil) }
+        #expect(elapsed < .seconds(20))
+    }
+
+    @Test func codableRoundTripsAndResanitises() throws {
+        let content = sanitiser.sanitise(html: "<p>Hi <b>there</b></p>", baseURL: nil)
+        let data = try JSONEncoder().encode(content.html)
+        #expect(try JSONDecoder().decode(SanitisedHTML.self, from: data) == content.html)
+
+        let forged = Data(#"{"html":"<script>alert(1)</script><p onclick=x>hi</p>"}"#.utf8)
+        #expect(try JSONDecoder().decode(SanitisedHTML.self, from: forged).html == "<p>hi</p>\n")
+    }
+
+    @Test func realFeedBodiesPassTheOracle() throws {
+        for name in [
+            "medium-rss2.xml", "ghost-rss2.xml", "hugo-rss2-item-xmlbase-raw-html-description.xml", "blogger-atom.xml",
+        ] {
+            let data = try Fixtures.data("real-feeds/\(name)")
+            // The whole document is hostile enough: markup, entities, CDATA and scripts.
+            let content = sanitiser.sanitise(html: String(decoding: data, as: UTF8.self), baseURL: SanitiserCase.base)
+            #expect(AllowlistOracle.violations(in: content.html.html).isEmpty, "\(name)")
+            let again = sanitiser.sanitise(html: content.html.html, baseURL: SanitiserCase.base)
+            #expect(again.html == content.html, "\(name)")
+        }
+    }
+}
+
+@Suite("HTMLSanitiser.excerpt")
+struct ExcerptTests {
+    @Test func shortTextUnchangedButCollapsed() {
+        #expect(HTMLSanitiser.excerpt("  Hello\n\n  world  ", maxLength: 50) == "Hello world")
+    }
+
+    @Test func cutAtWordBoundary() {
+        #expect(HTMLSanitiser.excerpt("The quick brown fox jumps", maxLength: 12) == "The quick…")
+        #expect(HTMLSanitiser.excerpt("The quick brown fox jumps", maxLength: 16) == "The quick brown…")
+    }
+
+    @Test func longWordIsCutInside() {
+        #expect(HTMLSanitiser.excerpt("Supercalifragilistic", maxLength: 8) == "Superca…")
+    }
+
+    @Test func trailingPunctuationBeforeEllipsisDropped() {
+        #expect(HTMLSanitiser.excerpt("First, second, third", maxLength: 8) == "First…")
+    }
+
+    @Test func lengthIsRespected() {
+        let text = String(repeating: "lorem ipsum dolor ", count: 100)
+        for length in [1, 2, 10, 37, 100] {
+            #expect(HTMLSanitiser.excerpt(text, maxLength: length).count <= length)
+        }
+        #expect(HTMLSanitiser.excerpt(text, maxLength: 0) == "")
+    }
+
+    @Test func graphemeClustersAreNotSplit() {
+        #expect(HTMLSanitiser.excerpt("👨‍👩‍👧 family 👨‍👩‍👧", maxLength: 3) == "👨‍👩‍👧…")
+    }
+}
