@@ -38,8 +38,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ],
-            exclude: ["Parse"]  // DEVSTUB
+            ]
         ),
         .executableTarget(
             name: "feedsite",
@@ -58,7 +57,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // Read by path at test time (see Support/Fixtures.swift), not bundled as resources.
-            exclude: ["Fixtures", "Snapshots", "Parse"]  // DEVSTUB
+            exclude: ["Fixtures", "Snapshots"]
         ),
     ]
 )

@@ -1,1 +1,0 @@
-../Parse/Feed.swift

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Why a document could not be read as a feed.
+///
+/// The text reads like a compiler diagnostic: where (when known), what was found, and what to do,
+/// e.g. `line 1, column 1: the server returned an HTML page, not a feed; check the feed URL`.
+/// Fetch and Pipeline wrap it with the feed's name and URL, so it does not repeat them.
+public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line in the (original) document, when the problem has a position.
+    public var line: Int?
+    /// 1-based column on `line`, when known.
+    public var column: Int?
+    /// The problem itself, without the position prefix.
+    public var message: String
+
+    public init(line: Int? = nil, column: Int? = nil, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `line 3, column 7: message`, `line 3: message` or just `message`.
+    public var description: String {
+        switch (line, column) {
+        case (let line?, let column?): "line \(line), column \(column): \(message)"
+        case (let line?, nil): "line \(line): \(message)"
+        default: message
+        }
+    }
+}
+
+extension FeedParseError {
+    static let empty = FeedParseError(message: "the document is empty; the server sent no feed")
+
+    static func htmlPage(line: Int?, column: Int?) -> FeedParseError {
+        FeedParseError(
+            line: line, column: column,
+            message: "the server returned an HTML page, not a feed; check the feed URL (the site may link its real feed)")
+    }
+}

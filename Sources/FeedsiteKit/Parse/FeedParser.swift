@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Turns the bytes of a fetched feed into a `Feed`.
+///
+/// The format is detected from the content (a JSON object, or the XML root element), never from a
+/// Content-Type or file extension, which servers get wrong. XML goes through Foundation's
+/// event-driven `XMLParser` into `FeedParser.StateMachine`; when the XML is malformed, one repair
+/// pass (`FeedParser+Repair.swift`) fixes what feeds typically get wrong and the document is parsed
+/// again. No DTD, external entity or network access happens: DOCTYPEs are removed before parsing.
+public struct FeedParser: Sendable {
+    public init() {}
+
+    /// Detects the format by content (root element / JSON), never by Content-Type or extension.
+    /// `url` is the feed's final URL after redirects: the last base for relative links.
+    public func parse(_ data: Data, url: URL?) throws(FeedParseError) -> Feed {
+        var bytes = [UInt8](data)
+        var lineOffset = 0
+        Self.stripLeadingNoise(&bytes, lineOffset: &lineOffset)
+        guard let first = bytes.first else { throw .empty }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            return try parseJSONFeed(Data(bytes), url: url)
+        }
+        var document = try Self.prepareXML(bytes, lineOffset: lineOffset)
+        switch parseXML(document, url: url) {
+        case .success(let feed):
+            return feed
+        case .failure(let outcome):
+            guard outcome.isMalformedXML,
+                let repaired = Self.repair(document.bytes, isUTF8: document.isUTF8, lineOffset: lineOffset)
+            else { throw outcome.error }
+            // One repair pass, then give up with whatever is still wrong after it.
+            document.bytes = repaired.bytes
+            document.warnings += repaired.warnings
+            switch parseXML(document, url: url) {
+            case .success(let feed): return feed
+            case .failure(let failure): throw failure.error
+            }
+        }
+    }
+
+    /// Why an XML parse produced no feed, and whether a repair pass could help.
+    struct XMLFailure: Error {
+        var error: FeedParseError
+        var isMalformedXML: Bool
+    }
+
+    /// Runs `XMLParser` over a prepared document, forwarding events to a fresh state machine.
+    private func parseXML(_ document: PreparedXML, url: URL?) -> Result<Feed, XMLFailure> {
+        let parser = XMLParser(data: Data(document.bytes))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = false
+        parser.shouldResolveExternalEntities = false
+        let delegate = EventForwarder(documentURL: url, lineOffset: document.lineOffset)
+        parser.delegate = delegate
+        _ = parser.parse()
+        // `parse()` can return true after a fatal error (e.g. premature end), so trust the machine.
+        do {
+            var feed = try delegate.machine.finish()
+            feed.warnings = document.warnings + feed.warnings
+            return .success(feed)
+        } catch {
+            return .failure(XMLFailure(error: error, isMalformedXML: delegate.machine.sawMalformedXML))
+        }
+    }
+}
+
+/// The `XMLParser` delegate: forwards every event to the state machine and nothing else.
+///
+/// A class because `XMLParserDelegate` requires one; private to one `parseXML` call and never
+/// shared, so it needs no `Sendable` conformance.
+private final class EventForwarder: NSObject, XMLParserDelegate {
+    var machine: FeedParser.StateMachine
+    /// Lines removed before the document (leading blank lines), added back to reported positions.
+    private let lineOffset: Int
+    private var sawRoot = false
+
+    init(documentURL: URL?, lineOffset: Int) {
+        machine = FeedParser.StateMachine(documentURL: documentURL)
+        self.lineOffset = lineOffset
+    }
+
+    private func position(_ parser: XMLParser) -> FeedParser.StateMachine.Position {
+        .init(line: parser.lineNumber + lineOffset, column: parser.columnNumber)
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
+        // The position is only needed to diagnose the root element; asking for it costs a call into libxml2.
+        let at = sawRoot ? nil : position(parser)
+        sawRoot = true
+        if machine.startElement(
+            elementName, namespaceURI: namespaceURI, qualifiedName: qName, attributes: attributeDict, at: at) == .stop
+        {
+            parser.abortParsing()
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        machine.endElement(elementName, namespaceURI: namespaceURI, qualifiedName: qName)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        machine.characters(string)
+    }
+
+    func parser(_ parser: XMLParser, foundIgnorableWhitespace whitespaceString: String) {
+        machine.characters(whitespaceString)
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        machine.cdata(String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        let code = (parseError as NSError).code
+        // libxml2 reports namespace problems (undeclared prefix, relative or invalid namespace URI)
+        // through the same channel; they do not make the XML malformed, so parsing continues.
+        guard !FeedParser.nonFatalXMLErrorCodes.contains(code) else { return }
+        machine.error(FeedParser.describeXMLError(code: code), at: position(parser))
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+        nil  // never fetch anything a document asks for
+    }
+}
+
+extension FeedParser {
+    /// libxml2 codes that are warnings or namespace errors (`XML_WAR_*`, `XML_NS_ERR_*`).
+    static let nonFatalXMLErrorCodes: Set<Int> = [97, 98, 99, 100, 101, 102, 200, 201, 202, 203, 204, 205]
+
+    /// A readable text for libxml2's error code (Foundation on Linux passes on only the code).
+    static func describeXMLError(code: Int) -> String {
+        let text: String = switch code {
+        case 4: "the document is empty"
+        case 5: "the document ends before its elements are closed (truncated download?)"
+        case 9: "a character that is not allowed in XML"
+        case 23: "an entity reference is missing its ';'"
+        case 26: "undefined entity"
+        case 30, 31, 32: "unsupported character encoding"
+        case 38: "'<' inside an attribute value"
+        case 39, 40, 41: "malformed attribute"
+        case 42: "an attribute appears twice on one element"
+        case 64: "the XML declaration is not at the start of the document"
+        case 68: "a '&' or '<' that does not start a reference or a tag (it should be escaped)"
+        case 73: "a tag is not closed with '>'"
+        case 76: "mismatched end tag"
+        case 77: "an element is never closed"
+        case 80: "'--' inside a comment"
+        case 85: "the elements are not properly nested"
+        case 86: "extra content after the root element"
+        case 111: "parsing was stopped"
+        default: "XML error \(code)"
+        }
+        return text
+    }
+}

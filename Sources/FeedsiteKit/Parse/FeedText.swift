@@ -1,0 +1,214 @@
+import Foundation
+
+extension FeedParser {
+    /// Small text operations the parsers share: turning HTML titles into plain text, deriving titles,
+    /// splitting RSS author strings, and resolving URLs.
+    ///
+    /// These are deliberately simple scanners, not an HTML parser: they only ever produce *plain text*
+    /// (titles) or metadata, never markup that is emitted. Real HTML handling happens in Sanitise.
+    enum FeedText {
+        /// Collapses runs of whitespace to one space and trims the ends (titles, names).
+        static func collapseWhitespace(_ text: String) -> String {
+            var result = ""
+            result.reserveCapacity(text.utf8.count)
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                if scalar.properties.isWhitespace {
+                    pendingSpace = !result.isEmpty
+                } else {
+                    if pendingSpace { result.unicodeScalars.append(" ") }
+                    pendingSpace = false
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+            return result
+        }
+
+        /// True when `text` looks like it contains HTML: a tag or a character reference.
+        static func looksLikeHTML(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            for (index, byte) in bytes.enumerated() where index + 1 < bytes.count {
+                let next = bytes[index + 1]
+                if byte == UInt8(ascii: "<"), isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") {
+                    return true
+                }
+                if byte == UInt8(ascii: "&"), isASCIILetter(next) || next == UInt8(ascii: "#") {
+                    if bytes[(index + 1)...].prefix(33).contains(UInt8(ascii: ";")) { return true }
+                }
+            }
+            return false
+        }
+
+        /// Plain text from an HTML fragment: tags and comments removed (block-level tags become a space
+        /// so words don't run together), `script`/`style` bodies dropped, entities decoded once, and
+        /// whitespace collapsed.
+        static func plainText(fromHTML html: String) -> String {
+            var output = ""
+            output.reserveCapacity(html.utf8.count)
+            let scalars = Array(html.unicodeScalars)
+            var i = 0
+            var skipUntilClosing: String?
+            while i < scalars.count {
+                let scalar = scalars[i]
+                guard scalar == "<", i + 1 < scalars.count,
+                    scalars[i + 1].properties.isAlphabetic || scalars[i + 1] == "/" || scalars[i + 1] == "!"
+                else {
+                    if skipUntilClosing == nil { output.unicodeScalars.append(scalar) }
+                    i += 1
+                    continue
+                }
+                // A comment runs to `-->`; any other tag to the next `>`.
+                if i + 3 < scalars.count, scalars[i + 1] == "!", scalars[i + 2] == "-", scalars[i + 3] == "-" {
+                    var j = i + 4
+                    while j + 2 < scalars.count, !(scalars[j] == "-" && scalars[j + 1] == "-" && scalars[j + 2] == ">") {
+                        j += 1
+                    }
+                    i = min(j + 3, scalars.count)
+                    continue
+                }
+                var j = i + 1
+                while j < scalars.count, scalars[j] != ">" { j += 1 }
+                var name = ""
+                var k = i + 1
+                let isClosing = scalars[k] == "/"
+                if isClosing { k += 1 }
+                while k < j, scalars[k].properties.isAlphabetic || ("0"..."9").contains(scalars[k]) {
+                    name.unicodeScalars.append(scalars[k])
+                    k += 1
+                }
+                name = name.lowercased()
+                if let skipping = skipUntilClosing {
+                    if isClosing, name == skipping { skipUntilClosing = nil }
+                } else if !isClosing, name == "script" || name == "style" {
+                    skipUntilClosing = name
+                } else if blockTags.contains(name) {
+                    output.unicodeScalars.append(" ")
+                }
+                i = min(j + 1, scalars.count)
+            }
+            return collapseWhitespace(decodeEntities(output))
+        }
+
+        private static let blockTags: Set<String> = [
+            "br", "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote",
+            "pre", "hr", "section", "article", "figure", "figcaption", "img", "dd", "dt", "table",
+        ]
+
+        /// Decodes `&name;`, `&#NNN;` and `&#xHHH;` once; unknown references are left as written.
+        static func decodeEntities(_ text: String) -> String {
+            guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+            var output = ""
+            output.reserveCapacity(text.utf8.count)
+            let scalars = Array(text.unicodeScalars)
+            var i = 0
+            while i < scalars.count {
+                guard scalars[i] == "&", let end = scalars[(i + 1)...].prefix(33).firstIndex(of: ";"), end > i + 1 else {
+                    output.unicodeScalars.append(scalars[i])
+                    i += 1
+                    continue
+                }
+                let name = String(String.UnicodeScalarView(scalars[(i + 1)..<end]))
+                var decoded: Unicode.Scalar?
+                if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                } else if name.hasPrefix("#") {
+                    decoded = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+                } else {
+                    decoded = HTMLEntities.codePoints[name].flatMap(Unicode.Scalar.init)
+                }
+                if let decoded, decoded.value != 0 {
+                    output.unicodeScalars.append(decoded)
+                    i = end + 1
+                } else {
+                    output.unicodeScalars.append(scalars[i])
+                    i += 1
+                }
+            }
+            return output
+        }
+
+        /// A title made from the first words of an item's text, for items that have none
+        /// (Scripting News, microblogs, JSON Feed notes). Ends with `…` when words were cut.
+        static func derivedTitle(fromHTML html: String, maxWords: Int = 10) -> String {
+            let words = plainText(fromHTML: html).split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count > maxWords else { return words.joined(separator: " ") }
+            return words.prefix(maxWords).joined(separator: " ") + "…"
+        }
+
+        /// Escapes text for inclusion in re-serialised markup.
+        static func escapeText(_ text: String) -> String {
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") })
+            else { return text }
+            var output = ""
+            output.reserveCapacity(text.utf8.count + 16)
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "<": output += "&lt;"
+                case ">": output += "&gt;"
+                case "&": output += "&amp;"
+                default: output.unicodeScalars.append(scalar)
+                }
+            }
+            return output
+        }
+
+        /// Escapes an attribute value for re-serialised markup (always double-quoted).
+        static func escapeAttribute(_ text: String) -> String {
+            escapeText(text).replacingOccurrences(of: "\"", with: "&quot;")
+        }
+
+        /// Splits an RSS author string: `"jo@example.com (Jo Bloggs)"`, `"Jo Bloggs <jo@example.com>"`,
+        /// a bare address, or just a name.
+        static func person(fromRSSAuthor raw: String) -> Person? {
+            let text = collapseWhitespace(raw)
+            guard !text.isEmpty else { return nil }
+            if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
+                let before = text[..<open].trimmingCharacters(in: .whitespaces)
+                let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
+                    .trimmingCharacters(in: .whitespaces)
+                if before.contains("@"), !before.contains(" ") {
+                    return Person(name: inside.isEmpty ? nil : inside, email: before)
+                }
+            }
+            if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
+                let name = text[..<open].trimmingCharacters(in: .whitespaces)
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                let email = text[text.index(after: open)..<text.index(before: text.endIndex)]
+                    .trimmingCharacters(in: .whitespaces)
+                if email.contains("@") {
+                    return Person(name: name.isEmpty ? nil : name, email: email)
+                }
+            }
+            if text.contains("@"), !text.contains(" ") {
+                return Person(email: text.hasPrefix("mailto:") ? String(text.dropFirst(7)) : text)
+            }
+            return Person(name: text)
+        }
+
+        /// Resolves `reference` against `base` (RFC 3986), returning an absolute URL string.
+        ///
+        /// Without a base, or when Foundation can't parse the reference, the trimmed reference is
+        /// returned as written rather than dropped: a slightly wrong link beats a missing one.
+        /// Protocol-relative `//host/path` takes the base's scheme, or `https` with no base.
+        static func resolve(_ reference: String, against base: URL?) -> String? {
+            let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { return nil }
+            if let base, let url = URL(string: trimmed, relativeTo: base) {
+                return url.absoluteString
+            }
+            if trimmed.hasPrefix("//") { return "https:" + trimmed }
+            return trimmed
+        }
+
+        /// `resolve` for a base URL: nil when the result is not absolute.
+        static func resolveBase(_ reference: String, against base: URL?) -> URL? {
+            guard let resolved = resolve(reference, against: base), let url = URL(string: resolved), url.scheme != nil
+            else { return nil }
+            return url
+        }
+
+        private static func isASCIILetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        }
+    }
+}

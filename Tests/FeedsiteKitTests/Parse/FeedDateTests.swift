@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// Date strings as feeds write them → the instant they denote (ISO 8601 UTC, converted by
+/// Foundation's `ISO8601DateFormatter`, so the oracle is independent of the scanner under test).
+/// Offsets were worked out by hand: local time minus the zone's offset.
+@Suite struct FeedDateTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var input: String
+        var utc: String
+        /// Sub-second part, added to `utc`.
+        var fraction: Double = 0
+        var testDescription: String { input.debugDescription }
+    }
+
+    static let cases: [Case] = [
+        // RFC 822 / 1123 / 2822
+        .init(input: "Tue, 10 Jun 2003 04:00:00 GMT", utc: "2003-06-10T04:00:00Z"),
+        .init(input: "Tue, 10 Jun 2003 04:00 GMT", utc: "2003-06-10T04:00:00Z"),  // no seconds
+        .init(input: "10 Jun 2003 04:00:00 GMT", utc: "2003-06-10T04:00:00Z"),  // no weekday
+        .init(input: "Tue 10 Jun 2003 04:00:00 GMT", utc: "2003-06-10T04:00:00Z"),  // no comma
+        .init(input: "Tue, 10 Jun 03 04:00:00 GMT", utc: "2003-06-10T04:00:00Z"),  // 2-digit year
+        .init(input: "Fri, 01 Jan 99 00:00:00 GMT", utc: "1999-01-01T00:00:00Z"),
+        .init(input: "01 Jan 49 00:00:00 GMT", utc: "2049-01-01T00:00:00Z"),  // RFC 2822: 00–49 → 20xx
+        .init(input: "01 Jan 50 00:00:00 GMT", utc: "1950-01-01T00:00:00Z"),  // 50–99 → 19xx
+        .init(input: "Fri, 07 Jul 2017 11:06:10 +0000", utc: "2017-07-07T11:06:10Z"),
+        .init(input: "Tue, 02 Mar 2021 23:39:15 +0100", utc: "2021-03-02T22:39:15Z"),
+        .init(input: "Thu, 14 Mar 2019 17:10:02 +0200", utc: "2019-03-14T15:10:02Z"),
+        .init(input: "Fri, 24 May 2019 00:00:00 -0700", utc: "2019-05-24T07:00:00Z"),
+        .init(input: "Wed, 22 Jan 2014 20:31:31 +0600", utc: "2014-01-22T14:31:31Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 +05:30", utc: "2018-01-01T06:30:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 -0330", utc: "2018-01-01T15:30:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 UTC", utc: "2018-01-01T12:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 UT", utc: "2018-01-01T12:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 Z", utc: "2018-01-01T12:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 EST", utc: "2018-01-01T17:00:00Z"),
+        .init(input: "Sun, 01 Jul 2018 12:00:00 EDT", utc: "2018-07-01T16:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 CST", utc: "2018-01-01T18:00:00Z"),
+        .init(input: "Sun, 01 Jul 2018 12:00:00 CDT", utc: "2018-07-01T17:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 MST", utc: "2018-01-01T19:00:00Z"),
+        .init(input: "Sun, 01 Jul 2018 12:00:00 MDT", utc: "2018-07-01T18:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 PST", utc: "2018-01-01T20:00:00Z"),
+        .init(input: "Sun, 01 Jul 2018 12:00:00 PDT", utc: "2018-07-01T19:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 CET", utc: "2018-01-01T11:00:00Z"),
+        .init(input: "Sun, 01 Jul 2018 12:00:00 CEST", utc: "2018-07-01T10:00:00Z"),
+        .init(input: "Sun, 01 Jul 2018 12:00:00 BST", utc: "2018-07-01T11:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 GMT+0100", utc: "2018-01-01T11:00:00Z"),
+        .init(input: "Mon, 01 Jan 2018 12:00:00 +0000 (UTC)", utc: "2018-01-01T12:00:00Z"),  // trailing comment
+        .init(input: "Tuesday, 10 June 2003 04:00:00 GMT", utc: "2003-06-10T04:00:00Z"),  // full names
+        .init(input: "10 September 2019 08:15:00 +0000", utc: "2019-09-10T08:15:00Z"),
+        .init(input: "Tue, 10 Sept 2019 08:15:00 GMT", utc: "2019-09-10T08:15:00Z"),
+        .init(input: "Sat, 2 Mar 2024 7:05:09 GMT", utc: "2024-03-02T07:05:09Z"),  // 1-digit day and hour
+        .init(input: "Tue, 10 Jun 2003 04:00:00", utc: "2003-06-10T04:00:00Z"),  // no zone: UTC
+        .init(input: "mon, 01 jan 2018 12:00:00 gmt", utc: "2018-01-01T12:00:00Z"),  // lowercase
+        .init(input: "  Mon,  01  Jan  2018  12:00:00  GMT \n", utc: "2018-01-01T12:00:00Z"),  // extra whitespace
+        .init(input: "01 Jan 2018", utc: "2018-01-01T00:00:00Z"),  // date only
+        .init(input: "Mon, 01-Jan-2018 12:00:00 GMT", utc: "2018-01-01T12:00:00Z"),  // dashes
+        .init(input: "Thu, 29 Feb 2024 12:00:00 GMT", utc: "2024-02-29T12:00:00Z"),  // leap day
+        .init(input: "Mon, 01 Jan 2018 03:15 PM GMT", utc: "2018-01-01T15:15:00Z"),  // 12-hour clock
+        .init(input: "Mon, 01 Jan 2018 12:00:00.500 GMT", utc: "2018-01-01T12:00:00Z", fraction: 0.5),
+        // asctime
+        .init(input: "Sun Nov  6 08:49:37 1994", utc: "1994-11-06T08:49:37Z"),
+        .init(input: "Thu Jan  1 00:00:00 1970", utc: "1970-01-01T00:00:00Z"),
+        // Year-first with slashes (kc0011 / gb2312 fixture)
+        .init(input: "2020/1/10 14:33:00", utc: "2020-01-10T14:33:00Z"),
+        // W3C-DTF / ISO 8601 / dc:date
+        .init(input: "2003-12-13T18:30:02Z", utc: "2003-12-13T18:30:02Z"),
+        .init(input: "2003-12-13T18:30:02.25Z", utc: "2003-12-13T18:30:02Z", fraction: 0.25),
+        .init(input: "2003-12-13T18:30:02+01:00", utc: "2003-12-13T17:30:02Z"),
+        .init(input: "2003-12-13T18:30:02-05:00", utc: "2003-12-13T23:30:02Z"),
+        .init(input: "2003-12-13T18:30:02+0100", utc: "2003-12-13T17:30:02Z"),
+        .init(input: "2003-12-13T18:30:02+01", utc: "2003-12-13T17:30:02Z"),
+        .init(input: "2003-12-13T18:30Z", utc: "2003-12-13T18:30:00Z"),
+        .init(input: "2003-12-13T18:30:02", utc: "2003-12-13T18:30:02Z"),  // no zone: UTC
+        .init(input: "2003-12-13 18:30:02", utc: "2003-12-13T18:30:02Z"),  // space for T
+        .init(input: "2003-12-13 18:30:02 +01:00", utc: "2003-12-13T17:30:02Z"),
+        .init(input: "2003-12-13 18:30:02 GMT", utc: "2003-12-13T18:30:02Z"),
+        .init(input: "2003-12-13t18:30:02z", utc: "2003-12-13T18:30:02Z"),  // lowercase t/z
+        .init(input: "2003-12-13", utc: "2003-12-13T00:00:00Z"),  // date only
+        .init(input: "2003-12", utc: "2003-12-01T00:00:00Z"),  // W3C-DTF year-month
+        .init(input: "2003", utc: "2003-01-01T00:00:00Z"),  // W3C-DTF year
+        .init(input: "2007-12-14T23:15:00.000-08:00", utc: "2007-12-15T07:15:00Z"),  // Blogger
+        .init(input: "2024-03-02T15:34:00+00:00", utc: "2024-03-02T15:34:00Z"),  // dc:date (Slashdot)
+        .init(input: "2020-02-21T18:08:06+01:00", utc: "2020-02-21T17:08:06Z"),
+        .init(input: "2003-12-13T18:30:02.123+02:00", utc: "2003-12-13T16:30:02Z", fraction: 0.123),
+        .init(input: "1999-12-31T23:59:60Z", utc: "1999-12-31T23:59:59Z"),  // leap second folded
+        .init(input: "2024-02-29", utc: "2024-02-29T00:00:00Z"),
+    ]
+
+    @Test(arguments: cases)
+    func parses(_ testCase: Case) throws {
+        let expected = try #require(ISO8601DateFormatter().date(from: testCase.utc))
+        let parsed = try #require(FeedDate.parse(testCase.input))
+        #expect(abs(parsed.timeIntervalSince1970 - (expected.timeIntervalSince1970 + testCase.fraction)) < 0.0005)
+    }
+
+    static let garbage = [
+        "", "   ", "yesterday", "not a date", "12:00", "1234567890",
+        "Seg, 24 Set 2018 19:42:40 -0300",  // Portuguese names are not recognised
+        "2003-13-01", "2003-02-30", "2023-02-29", "2003-12-13T25:00:00Z", "2003-12-13T18:61:00Z",
+        "2003-12-13T18:30:02+25:00", "2003-12-13T18:30:02 garbage", "Mon, 32 Jan 2018 12:00:00 GMT",
+        "Mon, 01 Foo 2018 12:00:00 GMT", "Mon, 01 Jan 2018 12:00:00 XYZ", "01/02/2003",
+    ]
+
+    @Test(arguments: garbage)
+    func rejects(_ input: String) {
+        #expect(FeedDate.parse(input) == nil)
+    }
+
+    @Test func tableIsLargeEnough() {
+        #expect(Self.cases.count >= 60)
+    }
+
+    /// No shared formatter state: many tasks parse at once and all agree.
+    @Test func isThreadSafe() async {
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let testCase = Self.cases[index % Self.cases.count]
+                    return FeedDate.parse(testCase.input) != nil
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0 })
+    }
+}

@@ -1,0 +1,480 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// Behaviour on small hand-made documents: one rule per test.
+@Suite struct FeedParserTests {
+    private func parse(_ xml: String, url: String? = "https://example.org/feed.xml") throws -> Feed {
+        try FeedParser().parse(Data(xml.utf8), url: url.flatMap(URL.init(string:)))
+    }
+
+    private func rss(_ items: String, channel: String = "", rootAttributes: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0" \(rootAttributes)
+          xmlns:content="http://purl.org/rss/1.0/modules/content/"
+          xmlns:dc="http://purl.org/dc/elements/1.1/"
+          xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+          xmlns:media="http://search.yahoo.com/mrss/"
+          xmlns:a10="http://www.w3.org/2005/Atom">
+        <channel><title>T</title><link>https://example.org/</link>\(channel)
+        \(items)
+        </channel></rss>
+        """
+    }
+
+    private func atom(_ entries: String, feedAttributes: String = "") -> String {
+        """
+        <feed xmlns="http://www.w3.org/2005/Atom" \(feedAttributes)><title>A</title>
+        <author><name>Feed Author</name></author>
+        \(entries)
+        </feed>
+        """
+    }
+
+    // MARK: - Text constructs
+
+    @Test func nakedMarkupEscapedMarkupAndCDATAAreTheSameHTML() throws {
+        let naked = try parse(rss("<item><title>x</title><description>Hello <em>big</em> world<br/>!</description></item>"))
+        let escaped = try parse(rss("<item><title>x</title><description>Hello &lt;em&gt;big&lt;/em&gt; world&lt;br&gt;!</description></item>"))
+        let cdata = try parse(rss("<item><title>x</title><description><![CDATA[Hello <em>big</em> world<br>!]]></description></item>"))
+        #expect(naked.items.first?.description == "Hello <em>big</em> world<br>!")
+        #expect(escaped.items.first?.description == naked.items.first?.description)
+        #expect(cdata.items.first?.description == naked.items.first?.description)
+    }
+
+    @Test func nakedMarkupKeepsTextEscapedAndAttributes() throws {
+        let feed = try parse(rss(#"<item><description>1 &lt; 2 &amp; <a href="/x?a=1&amp;b=2">link</a></description></item>"#))
+        #expect(feed.items.first?.description == #"1 &lt; 2 &amp; <a href="/x?a=1&amp;b=2">link</a>"#)
+    }
+
+    @Test func atomTextKinds() throws {
+        let feed = try parse(atom("""
+            <entry><id>1</id><title>t</title>
+              <summary type="text">1 &lt; 2</summary>
+              <content type="html">&lt;p&gt;Hi&lt;/p&gt;</content></entry>
+            <entry><id>2</id><title>t</title>
+              <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>A <b>bold</b> &amp; <img src="i.png"/></p></div></content></entry>
+            """))
+        #expect(feed.items[0].description == "1 < 2")
+        #expect(feed.items[0].descriptionKind == .text)
+        #expect(feed.items[0].content == "<p>Hi</p>")
+        #expect(feed.items[0].contentKind == .html)
+        #expect(feed.items[1].content == #"<p>A <b>bold</b> &amp; <img src="i.png"></p>"#)
+        #expect(feed.items[1].contentKind == .html)
+    }
+
+    @Test func xhtmlWithPrefixesAndNoWrapperIsKeptWhole() throws {
+        let feed = try parse(atom("""
+            <entry xmlns:x="http://www.w3.org/1999/xhtml"><id>1</id><title>t</title>
+              <content type="xhtml"><x:div><x:p>one</x:p></x:div><x:p>two</x:p></content></entry>
+            """))
+        #expect(feed.items.first?.content == "<div><p>one</p></div><p>two</p>")
+    }
+
+    @Test func htmlTitlesBecomePlainText() throws {
+        let feed = try parse(atom("""
+            <entry><id>1</id><title type="html">A &lt;em&gt;b&lt;/em&gt; &amp;amp;#8211;  c</title></entry>
+            <entry><id>2</id><title type="text">Use &lt;div&gt;</title></entry>
+            <entry><id>3</id><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">X <b>Y</b></div></title></entry>
+            """))
+        #expect(feed.items.map(\.title) == ["A b &#8211; c", "Use <div>", "X Y"])
+        let rssFeed = try parse(rss("<item><title>Caf&amp;eacute; &lt;b&gt;news&lt;/b&gt;\n  today</title></item>"))
+        #expect(rssFeed.items.first?.title == "Café news today")
+    }
+
+    @Test func titlelessItemGetsDerivedTitle() throws {
+        let feed = try parse(rss("""
+            <item><description>&lt;p&gt;One two three four five six seven eight nine ten eleven twelve&lt;/p&gt;</description></item>
+            <item><description>Short &lt;b&gt;note&lt;/b&gt;</description></item>
+            """))
+        #expect(feed.items[0].title == "One two three four five six seven eight nine ten…")
+        #expect(feed.items[0].isTitleDerived)
+        #expect(feed.items[1].title == "Short note")
+    }
+
+    // MARK: - Precedence (DESIGN §2)
+
+    @Test func contentAndDescriptionPrecedence() throws {
+        let feed = try parse(rss("""
+            <item><title>t</title>
+              <a10:summary>atom summary</a10:summary><itunes:summary>itunes</itunes:summary>
+              <dc:description>dc</dc:description><description>rss</description>
+              <a10:content type="html">atom content</a10:content><content:encoded>encoded</content:encoded></item>
+            <item><title>t</title><a10:summary>atom summary</a10:summary><itunes:summary>itunes</itunes:summary></item>
+            """))
+        #expect(feed.items[0].description == "rss")
+        #expect(feed.items[0].content == "encoded")
+        #expect(feed.items[1].description == "itunes")
+        #expect(feed.items[1].content == nil)
+    }
+
+    @Test func datePrecedence() throws {
+        let feed = try parse(rss("""
+            <item><a10:published>2001-01-01T00:00:00Z</a10:published><dc:date>2002-01-01T00:00:00Z</dc:date>
+              <pubDate>Tue, 01 Jan 2003 00:00:00 GMT</pubDate></item>
+            <item><a10:updated>2004-01-01T00:00:00Z</a10:updated><a10:published>2001-01-01T00:00:00Z</a10:published>
+              <dc:date>2002-01-01T00:00:00Z</dc:date></item>
+            <item><a10:updated>2004-01-01T00:00:00Z</a10:updated></item>
+            """))
+        let years = feed.items.map { $0.published.map { Calendar(identifier: .gregorian).component(.year, from: $0) } }
+        #expect(years == [2003, 2002, 2004])
+        #expect(feed.items[1].updated == FeedDate.parse("2004-01-01T00:00:00Z"))
+    }
+
+    @Test func authorPrecedenceAndSplitting() throws {
+        let feed = try parse(rss("""
+            <item><author>jo@example.com (Jo Bloggs)</author><dc:creator>Dee</dc:creator><itunes:author>It</itunes:author></item>
+            <item><dc:creator>Dee</dc:creator><itunes:author>It</itunes:author></item>
+            <item><itunes:author>It</itunes:author><a10:author><a10:name>At</a10:name></a10:author></item>
+            <item><a10:author><a10:name>At</a10:name><a10:email>at@example.com</a10:email></a10:author></item>
+            <item><author>Jo Bloggs &lt;jo@example.com&gt;</author></item>
+            <item><author>jo@example.com</author></item>
+            """))
+        #expect(feed.items[0].authors == [Person(name: "Jo Bloggs", email: "jo@example.com")])
+        #expect(feed.items[1].authors == [Person(name: "Dee")])
+        #expect(feed.items[2].authors == [Person(name: "It")])
+        #expect(feed.items[3].authors == [Person(name: "At", email: "at@example.com")])
+        #expect(feed.items[4].authors == [Person(name: "Jo Bloggs", email: "jo@example.com")])
+        #expect(feed.items[5].authors == [Person(email: "jo@example.com")])
+    }
+
+    @Test func atomEntriesInheritFeedAuthor() throws {
+        let feed = try parse(atom("<entry><id>1</id><title>t</title></entry>"))
+        #expect(feed.items.first?.authors == [Person(name: "Feed Author")])
+    }
+
+    @Test func linkPrecedenceAndGuidPermaLink() throws {
+        let feed = try parse(rss("""
+            <item><link>https://example.org/rss</link><a10:link href="https://example.org/atom"/><guid>https://example.org/g</guid></item>
+            <item><guid>https://example.org/guid-default</guid></item>
+            <item><guid isPermaLink="true">https://example.org/guid-true</guid></item>
+            <item><guid isPermaLink="false">https://example.org/guid-false</guid></item>
+            <item><guid>12345</guid></item>
+            """))
+        #expect(feed.items.map(\.link) == [
+            "https://example.org/atom", "https://example.org/guid-default", "https://example.org/guid-true", nil, nil,
+        ])
+        #expect(feed.items.map(\.id) == [
+            "https://example.org/g", "https://example.org/guid-default", "https://example.org/guid-true",
+            "https://example.org/guid-false", "12345",
+        ])
+    }
+
+    @Test func atomLinksByRelation() throws {
+        let feed = try parse(atom("""
+            <link rel="self" href="/feed.atom"/><link href="/"/>
+            <entry><id>1</id><title>t</title>
+              <link rel="replies" href="/c"/><link rel="alternate" type="text/html" href="/first"/>
+              <link rel="alternate" href="/second"/>
+              <link rel="enclosure" href="/a.mp3" length="1234" type="audio/mpeg"/></entry>
+            """))
+        #expect(feed.feedLink == "https://example.org/feed.atom")
+        #expect(feed.link == "https://example.org/")
+        #expect(feed.items.first?.link == "https://example.org/first")
+        #expect(feed.items.first?.enclosures == [Enclosure(url: "https://example.org/a.mp3", length: 1234, type: "audio/mpeg")])
+    }
+
+    @Test func enclosuresMediaAndImages() throws {
+        let feed = try parse(rss("""
+            <item><enclosure url="/ep.mp3" length="99" type="audio/mpeg"/>
+              <media:content url="https://example.org/ep.mp3" type="audio/mpeg"/>
+              <media:content url="/pic.jpg" medium="image"/>
+              <itunes:image href="/itunes.jpg"/></item>
+            <item><media:group><media:thumbnail url="/thumb.jpg"/><media:content url="/v.mp4" type="video/mp4" fileSize="7"/></media:group>
+              <itunes:image href="/itunes.jpg"/></item>
+            """, channel: "<image><url>/logo.png</url><title>Logo</title></image><a10:link rel=\"self\" href=\"https://example.org/feed.xml\"/>"))
+        #expect(feed.items[0].enclosures == [
+            Enclosure(url: "https://example.org/ep.mp3", length: 99, type: "audio/mpeg"),
+            Enclosure(url: "https://example.org/pic.jpg"),
+        ])
+        #expect(feed.items[0].image?.url == "https://example.org/pic.jpg")
+        #expect(feed.items[1].image?.url == "https://example.org/thumb.jpg")
+        #expect(feed.items[1].enclosures == [Enclosure(url: "https://example.org/v.mp4", length: 7, type: "video/mp4")])
+        #expect(feed.image == FeedImage(url: "https://example.org/logo.png", title: "Logo"))
+        #expect(feed.feedLink == "https://example.org/feed.xml")
+    }
+
+    @Test func categoriesFromAllSources() throws {
+        let feed = try parse(rss("""
+            <item><category>Swift</category><dc:subject>Linux</dc:subject><a10:category term="x" label="Ex"/>
+              <a10:category term="y"/><category>Swift</category></item>
+            """))
+        #expect(feed.items.first?.categories == ["Swift", "Linux", "Ex", "y"])
+    }
+
+    // MARK: - Namespaces
+
+    @Test func namespacesMatchByURINotPrefix() throws {
+        let feed = try parse("""
+            <rss version="2.0" xmlns:c="http://purl.org/rss/1.0/modules/content/" xmlns:dublin="http://purl.org/dc/elements/1.1/"
+                 xmlns:m="http://search.yahoo.com/mrss" xmlns:it="https://www.itunes.com/DTDs/PodCast-1.0.dtd"
+                 xmlns:content="http://example.org/not-content">
+            <channel><title>T</title>
+            <item><c:encoded>real</c:encoded><content:encoded>fake</content:encoded><dublin:creator>D</dublin:creator>
+              <m:thumbnail url="https://example.org/t.jpg"/><it:image href="https://example.org/i.jpg"/></item>
+            <item><it:author>I</it:author><undeclared:author>U</undeclared:author></item>
+            </channel></rss>
+            """)
+        #expect(feed.items[0].content == "real")
+        #expect(feed.items[0].authors == [Person(name: "D")])
+        #expect(feed.items[0].image?.url == "https://example.org/t.jpg")
+        #expect(feed.items[1].authors == [Person(name: "I")])
+    }
+
+    @Test func rssWithDefaultNamespaceAndUnknownElements() throws {
+        let feed = try parse("""
+            <rss version="2.0" xmlns="http://backend.userland.com/rss2" xmlns:y="http://news.yandex.ru">
+            <channel><title>Default NS</title><y:full-text>ignored</y:full-text><textInput><title>Search</title></textInput>
+            <item><title>One</title><y:genre>x</y:genre><source url="https://x/">Source title</source></item></channel></rss>
+            """)
+        #expect(feed.title == "Default NS")
+        #expect(feed.items.first?.title == "One")
+    }
+
+    @Test func atomSourceDoesNotOverrideEntry() throws {
+        let feed = try parse(atom("""
+            <entry><id>1</id><title>Entry</title><source><title>Source</title><author><name>S</name></author></source></entry>
+            """))
+        #expect(feed.items.first?.title == "Entry")
+        #expect(feed.items.first?.authors == [Person(name: "Feed Author")])
+    }
+
+    @Test func rss10AndAtom03() throws {
+        let rdf = try parse("""
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+                     xmlns:dc="http://purl.org/dc/elements/1.1/">
+              <channel rdf:about="https://example.org/"><title>R</title><link>https://example.org/</link></channel>
+              <item rdf:about="https://example.org/1"><title>First</title><link>https://example.org/1</link>
+                <dc:date>2004-01-01T00:00:00Z</dc:date></item>
+            </rdf:RDF>
+            """)
+        #expect(rdf.format == .rss)
+        #expect(rdf.version == "1.0")
+        #expect(rdf.items.first?.id == "https://example.org/1")
+        #expect(rdf.items.first?.published == FeedDate.parse("2004-01-01T00:00:00Z"))
+
+        let atom03 = try parse("""
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>Old</title><tagline>Tag</tagline>
+              <entry><title>E</title><link rel="alternate" type="text/html" href="https://example.org/e"/>
+                <issued>2004-01-02T00:00:00Z</issued><modified>2004-01-03T00:00:00Z</modified>
+                <content type="text/html" mode="escaped">&lt;p&gt;x&lt;/p&gt;</content>
+                <summary type="text/plain" mode="base64">aGVsbG8=</summary></entry></feed>
+            """)
+        #expect(atom03.version == "0.3")
+        #expect(atom03.description == "Tag")
+        let entry = try #require(atom03.items.first)
+        #expect(entry.link == "https://example.org/e")
+        #expect(entry.published == FeedDate.parse("2004-01-02T00:00:00Z"))
+        #expect(entry.updated == FeedDate.parse("2004-01-03T00:00:00Z"))
+        #expect(entry.content == "<p>x</p>")
+        #expect(entry.description == "hello")
+        #expect(entry.descriptionKind == .text)
+    }
+
+    // MARK: - URLs and xml:base
+
+    @Test func xmlBaseIsInheritedAndResolvedRelatively() throws {
+        let feed = try parse("""
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:base="/blog/"><title>B</title><link href="./"/>
+              <entry xml:base="2024/post/"><id>1</id><title>t</title><link href="page.html"/>
+                <content type="html" xml:base="media/">&lt;img src="a.png"&gt;</content>
+                <link rel="enclosure" href="//cdn.example.net/a.mp3"/></entry>
+              <entry><id>2</id><title>u</title><link href="../other"/><summary>s</summary></entry>
+            </feed>
+            """, url: "http://example.org/feeds/atom.xml")
+        #expect(feed.link == "http://example.org/blog/")
+        #expect(feed.items[0].link == "http://example.org/blog/2024/post/page.html")
+        #expect(feed.items[0].contentBase == "http://example.org/blog/2024/post/media/")
+        #expect(feed.items[0].enclosures.first?.url == "http://cdn.example.net/a.mp3")
+        #expect(feed.items[1].link == "http://example.org/other")
+        #expect(feed.items[1].contentBase == "http://example.org/blog/")
+    }
+
+    @Test func noContentBaseWithoutXMLBase() throws {
+        let feed = try parse(rss("<item><link>/a</link><description>d</description></item>"))
+        #expect(feed.items.first?.link == "https://example.org/a")
+        #expect(feed.items.first?.contentBase == nil)
+    }
+
+    // MARK: - Robustness
+
+    @Test func leadingWhitespaceAndBOM() throws {
+        let body = rss("<item><title>x</title></item>")
+        #expect(try parse("\n\n  " + body).items.count == 1)
+        var bom = Data([0xEF, 0xBB, 0xBF])
+        bom.append(Data(("\r\n" + body).utf8))
+        #expect(try FeedParser().parse(bom, url: nil).items.count == 1)
+    }
+
+    @Test func unparseableDateWarnsButKeepsItem() throws {
+        let feed = try parse(rss("<item><title>a</title></item><item><title>b</title><pubDate>sometime soon</pubDate></item>"))
+        #expect(feed.items.count == 2)
+        #expect(feed.items[1].published == nil)
+        #expect(feed.warnings == ["item 2: unparseable date 'sometime soon'"])
+    }
+
+    @Test func emptyAndWhitespaceDocuments() {
+        for body in ["", " \n\t "] {
+            let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(body.utf8), url: nil) }
+            #expect(error?.description == "the document is empty; the server sent no feed")
+        }
+    }
+
+    @Test func htmlPageIsRejected() {
+        let page = "\n<!DOCTYPE html>\n<html><head><title>Login</title></head><body><p>Please log in</body></html>"
+        let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(page.utf8), url: nil) }
+        #expect(error?.line == 2)
+        #expect(error?.message.hasPrefix("the server returned an HTML page, not a feed") == true)
+    }
+
+    @Test func unknownRootIsNamed() {
+        let error = #expect(throws: FeedParseError.self) {
+            try FeedParser().parse(Data("<?xml version='1.0'?>\n<opml version='2.0'><body/></opml>".utf8), url: nil)
+        }
+        #expect(error?.description.contains("root element is <opml>") == true)
+        #expect(error?.line == 2)
+    }
+
+    @Test func textIsNotAFeed() {
+        let error = #expect(throws: FeedParseError.self) {
+            try FeedParser().parse(Data("Service Unavailable".utf8), url: nil)
+        }
+        #expect(error?.message.contains("neither XML nor JSON") == true)
+    }
+
+    @Test func truncatedXMLFailsClearly() {
+        let error = #expect(throws: FeedParseError.self) {
+            try FeedParser().parse(Data("<rss version=\"2.0\"><channel><title>x</title>\n<item><title>y".utf8), url: nil)
+        }
+        #expect(error?.message.hasPrefix("malformed XML") == true)
+        #expect(error?.line == 2)
+    }
+
+    @Test func repairsUndefinedEntitiesAndBareAmpersands() throws {
+        let feed = try parse(rss("""
+            <item><title>Caf&eacute; &amp; Bar &mdash; Tom & Jerry&nbsp;&copy; &bogus; &#0;</title>
+            <link>https://example.org/?a=1&b=2</link></item>
+            """))
+        #expect(feed.items.first?.title == "Café & Bar — Tom & Jerry © &bogus;")  // no-break space collapses too
+        #expect(feed.items.first?.link == "https://example.org/?a=1&b=2")
+        #expect(feed.warnings.contains("line 9: repaired undefined entity &eacute;"))
+        #expect(feed.warnings.contains("line 9: repaired unescaped '&' (2 times)"))
+        #expect(feed.warnings.contains("line 9: repaired unknown entity &bogus;"))
+    }
+
+    @Test func repairsControlCharactersAndInvalidUTF8() throws {
+        var data = Data(rss("<item><title>a\u{1}b</title><description>caf</description></item>").utf8)
+        // Insert a lone windows-1252 "é" (0xE9) after "caf" in a document declared UTF-8.
+        let marker = Data("caf<".utf8)
+        let range = try #require(data.range(of: marker))
+        data.insert(0xE9, at: range.lowerBound + 3)
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.items.first?.title == "ab")
+        #expect(feed.items.first?.description == "café")
+        #expect(feed.warnings.contains { $0.contains("repaired illegal control character") })
+        #expect(feed.warnings.contains { $0.contains("invalid UTF-8") })
+    }
+
+    @Test func undeclaredWindows1252IsTranscoded() throws {
+        var data = Data("<rss version=\"2.0\"><channel><title>".utf8)
+        data.append(contentsOf: [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94, 0x20, 0x80])  // “Café” €
+        data.append(Data("</title></channel></rss>".utf8))
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.title == "“Café” €")
+        #expect(feed.warnings.first?.contains("windows-1252") == true)
+    }
+
+    @Test func externalEntitiesAreNeverRead() throws {
+        let xxe = """
+            <?xml version="1.0"?>
+            <!DOCTYPE rss [<!ENTITY e SYSTEM "file:///etc/passwd"><!ENTITY f SYSTEM "http://127.0.0.1:1/x">]>
+            <rss version="2.0"><channel><title>T&e;&f;</title><item><title>i</title></item></channel></rss>
+            """
+        let feed = try parse(xxe)
+        #expect(!feed.title.contains("root:"))
+        #expect(feed.title == "T&e;&f;")
+        #expect(feed.warnings.contains { $0.contains("DOCTYPE") })
+    }
+
+    @Test func billionLaughsIsNeutralisedQuickly() throws {
+        var entities = #"<!ENTITY lol "lol">"#
+        var previous = "lol"
+        for level in 1...9 {
+            entities += "<!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">"
+            previous = "lol\(level)"
+        }
+        let bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [\(entities)]>\n<rss version=\"2.0\"><channel><title>&lol9;</title></channel></rss>"
+        let start = ContinuousClock.now
+        let result = Result { try FeedParser().parse(Data(bomb.utf8), url: nil) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        if case .success(let feed) = result { #expect(feed.title.count < 100) }
+    }
+
+    @Test func netscapeDoctypeIsNotFetchedAndItsEntitiesWork() throws {
+        let feed = try parse("""
+            <?xml version="1.0" encoding="ISO-8859-1"?>
+            <!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN"
+            "http://my.netscape.com/publish/formats/rss-0.91.dtd">
+            <rss version="0.91"><channel><title>Gr&uuml;&szlig;e</title></channel></rss>
+            """)
+        #expect(feed.version == "0.91")
+        #expect(feed.title == "Grüße")
+    }
+
+    @Test func unfixableXMLReportsLine() {
+        let error = #expect(throws: FeedParseError.self) {
+            try FeedParser().parse(Data("<rss version=\"2.0\"><channel>\n<title>x</titel>\n</channel></rss>".utf8), url: nil)
+        }
+        #expect(error?.line == 2)
+        #expect(error?.message == "malformed XML: mismatched end tag")
+    }
+
+    // MARK: - JSON Feed
+
+    @Test func jsonFeedFields() throws {
+        let json = """
+            {"version": "https://jsonfeed.org/version/1", "title": "J", "home_page_url": "https://j.example/",
+             "feed_url": "https://j.example/feed.json", "description": "d", "favicon": "/fav.ico",
+             "author": {"name": "Old Style", "url": "https://j.example/me"},
+             "items": [
+               {"id": 7, "url": "/p/1", "title": "One &amp; only", "content_text": "plain", "summary": "s",
+                "date_published": "2020-01-02T03:04:05Z", "tags": ["a", "b"], "image": "/i.png",
+                "attachments": [{"url": "/a.mp3", "mime_type": "audio/mpeg", "size_in_bytes": 10}]},
+               {"id": "2", "external_url": "https://else.example/x", "content_html": "<p>No title here at all</p>",
+                "date_modified": "2020-02-02T00:00:00Z", "authors": [{"name": "New Style"}]}
+             ]}
+            """
+        let feed = try FeedParser().parse(Data(json.utf8), url: URL(string: "https://j.example/feed.json"))
+        #expect(feed.format == .json)
+        #expect(feed.version == "1.0")
+        #expect(feed.image?.url == "https://j.example/fav.ico")
+        #expect(feed.authors == [Person(name: "Old Style", uri: "https://j.example/me")])
+        let first = feed.items[0]
+        #expect(first.id == "7")
+        #expect(first.link == "https://j.example/p/1")
+        #expect(first.title == "One &amp; only")  // JSON titles are plain text: nothing to decode
+        #expect(first.content == "plain")
+        #expect(first.contentKind == .text)
+        #expect(first.description == "s")
+        #expect(first.categories == ["a", "b"])
+        #expect(first.image?.url == "https://j.example/i.png")
+        #expect(first.enclosures == [Enclosure(url: "https://j.example/a.mp3", length: 10, type: "audio/mpeg")])
+        #expect(first.authors == feed.authors)
+        let second = feed.items[1]
+        #expect(second.link == "https://else.example/x")
+        #expect(second.contentKind == .html)
+        #expect(second.title == "No title here at all")
+        #expect(second.isTitleDerived)
+        #expect(second.published == FeedDate.parse("2020-02-02T00:00:00Z"))
+        #expect(second.authors == [Person(name: "New Style")])
+    }
+
+    @Test func jsonThatIsNotAFeed() {
+        let error = #expect(throws: FeedParseError.self) {
+            try FeedParser().parse(Data(#"{"hello": "world"}"#.utf8), url: nil)
+        }
+        #expect(error?.message.contains("not a JSON Feed") == true)
+    }
+}
