@@ -304,7 +304,10 @@ public enum FeedDate {
 
     private static func isWeekday(_ word: String) -> Bool {
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-        return names.contains { $0 == word || ($0.hasPrefix(word) && (word.count == 3 || word == "tues" || word == "thur" || word == "thurs")) }
+        return names.contains {
+            $0 == word
+                || ($0.hasPrefix(word) && (word.count == 3 || word == "tues" || word == "thur" || word == "thurs"))
+        }
     }
 
     /// Named zones seen in feeds. Ambiguous abbreviations take their most common feed meaning

@@ -12,11 +12,15 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var column: Int?
     /// The problem itself, without the position prefix.
     public var message: String
+    /// True when the document is an HTML page rather than a feed: the caller can then look for
+    /// the feed the page links to (`FeedParser.discoverFeedLinks(inHTML:baseURL:)`).
+    public var isHTMLPage: Bool
 
-    public init(line: Int? = nil, column: Int? = nil, message: String) {
+    public init(line: Int? = nil, column: Int? = nil, message: String, isHTMLPage: Bool = false) {
         self.line = line
         self.column = column
         self.message = message
+        self.isHTMLPage = isHTMLPage
     }
 
     /// `line 3, column 7: message`, `line 3: message` or just `message`.
@@ -35,6 +39,8 @@ extension FeedParseError {
     static func htmlPage(line: Int?, column: Int?) -> FeedParseError {
         FeedParseError(
             line: line, column: column,
-            message: "the server returned an HTML page, not a feed; check the feed URL (the site may link its real feed)")
+            message:
+                "the server returned an HTML page, not a feed; check the feed URL (the site may link its real feed)",
+            isHTMLPage: true)
     }
 }

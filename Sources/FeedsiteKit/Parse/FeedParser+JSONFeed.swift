@@ -18,7 +18,8 @@ extension FeedParser {
         }
         let versionURL = root["version"] as? String
         guard versionURL != nil || root["items"] is [Any] else {
-            throw FeedParseError(message: "the JSON document is not a JSON Feed: it has neither \"version\" nor \"items\"")
+            throw FeedParseError(
+                message: "the JSON document is not a JSON Feed: it has neither \"version\" nor \"items\"")
         }
         // `https://jsonfeed.org/version/1` → "1.0", `…/1.1` → "1.1".
         var version = versionURL.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "1.0"
@@ -35,7 +36,8 @@ extension FeedParser {
             string(object, key).flatMap { FeedText.resolve($0, against: url) }
         }
         func authors(_ object: [String: Any]) -> [Person] {
-            let list = (object["authors"] as? [[String: Any]]) ?? (object["author"] as? [String: Any]).map { [$0] } ?? []
+            let list =
+                (object["authors"] as? [[String: Any]]) ?? (object["author"] as? [String: Any]).map { [$0] } ?? []
             return list.compactMap { author in
                 let person = Person(
                     name: string(author, "name").map(FeedText.collapseWhitespace), uri: link(author, "url"))
@@ -83,11 +85,14 @@ extension FeedParser {
             if item.published == nil { item.published = item.updated }
             item.authors = authors(object)
             if item.authors.isEmpty { item.authors = feed.authors }
-            item.categories = (object["tags"] as? [Any] ?? []).compactMap { ($0 as? String).map(FeedText.collapseWhitespace)?.nilIfEmpty }
+            item.categories = (object["tags"] as? [Any] ?? []).compactMap {
+                ($0 as? String).map(FeedText.collapseWhitespace)?.nilIfEmpty
+            }
             if let image = link(object, "image") ?? link(object, "banner_image") { item.image = FeedImage(url: image) }
             item.enclosures = (object["attachments"] as? [[String: Any]] ?? []).compactMap { attachment in
                 guard let url = link(attachment, "url") else { return nil }
-                let size = (attachment["size_in_bytes"] as? NSNumber)?.intValue
+                let size =
+                    (attachment["size_in_bytes"] as? NSNumber)?.intValue
                     ?? string(attachment, "size_in_bytes").flatMap { Int($0) }
                 return Enclosure(url: url, length: size, type: string(attachment, "mime_type"))
             }
@@ -108,7 +113,8 @@ extension FeedParser {
     /// A `JSONSerialization` failure as a diagnostic with the line, when Foundation gives an offset.
     private static func jsonError(_ error: any Error, data: Data) -> FeedParseError {
         let nsError = error as NSError
-        let detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String)
+        let detail =
+            (nsError.userInfo[NSDebugDescriptionErrorKey] as? String)
             ?? (nsError.userInfo["NSDebugDescription"] as? String) ?? nsError.localizedDescription
         var line: Int?
         if let index = nsError.userInfo["NSJSONSerializationErrorIndex"] as? Int, index <= data.count {

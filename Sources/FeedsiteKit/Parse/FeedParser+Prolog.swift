@@ -1,23 +1,18 @@
 import Foundation
 
 extension FeedParser {
-    /// An XML document made ready for `XMLParser`: noise stripped, DOCTYPE removed, and transcoded
-    /// to UTF-8 when it had to be guessed.
+    /// An XML document made ready for `XMLParser`: UTF-8, leading noise stripped, DOCTYPE removed.
     struct PreparedXML {
         var bytes: [UInt8]
         /// Lines removed from the top, so reported line numbers match the original document.
         var lineOffset: Int
-        /// Whether the bytes are meant as UTF-8 (declared so, or no declaration), which lets the
-        /// repair pass fix invalid byte sequences.
-        var isUTF8: Bool
         var warnings: [String]
     }
 
-    /// Drops a UTF-8 byte order mark and whitespace before the document: strict parsers reject
-    /// `\n<?xml …` (the declaration must come first), but it is common in the wild.
+    /// Drops whitespace before the document (the byte order mark is gone after decoding): strict
+    /// parsers reject `\n<?xml …` (the declaration must come first), but it is common in the wild.
     static func stripLeadingNoise(_ bytes: inout [UInt8], lineOffset: inout Int) {
         var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, isXMLSpace(bytes[start]) {
             if bytes[start] == 0x0A { lineOffset += 1 }
             start += 1
@@ -27,19 +22,11 @@ extension FeedParser {
 
     /// Checks the prolog and root element without parsing, so that HTML pages and non-XML get a
     /// clear error even when they are far from well-formed, removes the DOCTYPE (never loaded, and
-    /// its internal subset is where entity-expansion and external-entity attacks live), and
-    /// transcodes undeclared non-UTF-8 text from windows-1252.
+    /// its internal subset is where entity-expansion and external-entity attacks live). `input` is
+    /// already UTF-8 (`decodeToUTF8`).
     static func prepareXML(_ input: [UInt8], lineOffset: Int) throws(FeedParseError) -> PreparedXML {
         var bytes = input
         var warnings: [String] = []
-        // UTF-16/32 (with a BOM or `<\0`): leave entirely to libxml2.
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00])
-            || bytes.starts(with: [0x00, 0x3C])
-        {
-            return PreparedXML(bytes: bytes, lineOffset: lineOffset, isUTF8: false, warnings: [])
-        }
-
-        var declaredEncoding: String?
         var i = 0
         func position(_ offset: Int) -> (line: Int, column: Int) {
             let before = bytes[..<offset]
@@ -53,25 +40,25 @@ extension FeedParser {
                 throw FeedParseError(message: "the document has no root element; it is not a feed")
             }
             if matches(bytes, at: i, "<?") {
-                let end = find(bytes, "?>", from: i + 2) ?? bytes.count
-                if i == 0, matches(bytes, at: 0, "<?xml"), bytes.count > 5, isXMLSpace(bytes[5]) {
-                    declaredEncoding = pseudoAttribute("encoding", in: bytes[0..<end])
-                }
-                i = end + 2
+                i = (find(bytes, "?>", from: i + 2) ?? bytes.count) + 2
             } else if matches(bytes, at: i, "<!--") {
                 i = (find(bytes, "-->", from: i + 4) ?? bytes.count) + 3
             } else if matchesCaseInsensitive(bytes, at: i, "<!DOCTYPE") {
                 let start = i
                 let end = doctypeEnd(bytes, from: i + 9)
                 let nameStart = bytes[(i + 9)...].firstIndex { !isXMLSpace($0) } ?? end
-                let nameEnd = bytes[nameStart...].firstIndex { isXMLSpace($0) || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "[") } ?? end
+                let nameEnd =
+                    bytes[nameStart...].firstIndex {
+                        isXMLSpace($0) || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "[")
+                    } ?? end
                 if String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self).lowercased() == "html" {
                     let at = position(start)
                     throw .htmlPage(line: at.line, column: at.column)
                 }
                 if bytes[start..<min(end, bytes.count)].contains(UInt8(ascii: "[")) {
                     warnings.append(
-                        "line \(position(start).line): ignored the DOCTYPE's internal subset (its entities are not expanded)")
+                        "line \(position(start).line): ignored the DOCTYPE's internal subset (its entities are not expanded)"
+                    )
                 }
                 // Blank it out but keep the newlines, so line numbers stay true.
                 for j in start..<min(end + 1, bytes.count) where bytes[j] != 0x0A { bytes[j] = 0x20 }
@@ -93,7 +80,8 @@ extension FeedParser {
                 break
             } else {
                 let at = position(i)
-                let excerpt = String(decoding: bytes[i..<min(i + 40, bytes.count)], as: UTF8.self)
+                let excerpt =
+                    String(decoding: bytes[i..<min(i + 40, bytes.count)], as: UTF8.self)
                     .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
                 throw FeedParseError(
                     line: at.line, column: at.column,
@@ -101,13 +89,39 @@ extension FeedParser {
             }
         }
 
-        let encoding = declaredEncoding?.lowercased()
-        let isUTF8 = encoding == nil || encoding == "utf-8" || encoding == "utf8"
-        if encoding == nil, String(validating: bytes, as: UTF8.self) == nil {
-            bytes = transcodeWindows1252(bytes)
-            warnings.append("the document is not valid UTF-8 and declares no encoding; read it as windows-1252")
+        blankEmptyProcessingInstructions(&bytes)
+        return PreparedXML(bytes: bytes, lineOffset: lineOffset, warnings: warnings)
+    }
+
+    /// Replaces processing instructions without data (`<?php?>`, `<?foo ?>`) with spaces.
+    ///
+    /// swift-corelibs-foundation's `XMLParser` reads a PI's data with `strlen` without checking for
+    /// NULL, so a data-less PI crashes the whole process (segfault) on Linux. PIs never carry feed
+    /// content, so removing them loses nothing; newlines are kept so line numbers stay true. CDATA
+    /// sections and comments are skipped, since a `<?` there is text.
+    static func blankEmptyProcessingInstructions(_ bytes: inout [UInt8]) {
+        var i = 0
+        while let open = bytes[i...].firstIndex(of: UInt8(ascii: "<")) {
+            let next = open + 1 < bytes.count ? bytes[open + 1] : 0
+            if next != UInt8(ascii: "!"), next != UInt8(ascii: "?") {
+                i = open + 1  // the common case, a tag: no literal comparisons needed
+            } else if matches(bytes, at: open, "<![CDATA[") {
+                i = (find(bytes, "]]>", from: open + 9) ?? bytes.count) + 3
+            } else if matches(bytes, at: open, "<!--") {
+                i = (find(bytes, "-->", from: open + 4) ?? bytes.count) + 3
+            } else if matches(bytes, at: open, "<?") {
+                guard let close = find(bytes, "?>", from: open + 2) else { return }
+                var j = open + 2
+                while j < close, !isXMLSpace(bytes[j]) { j += 1 }  // the target
+                if bytes[j..<close].allSatisfy(isXMLSpace) {
+                    for k in open..<(close + 2) where bytes[k] != 0x0A { bytes[k] = 0x20 }
+                }
+                i = close + 2
+            } else {
+                i = open + 1
+            }
+            guard i < bytes.count else { return }
         }
-        return PreparedXML(bytes: bytes, lineOffset: lineOffset, isUTF8: isUTF8, warnings: warnings)
     }
 
     /// The `>` ending a DOCTYPE, skipping quoted strings and the `[ … ]` internal subset.
@@ -134,7 +148,7 @@ extension FeedParser {
     }
 
     /// `encoding="…"` inside an XML declaration.
-    private static func pseudoAttribute(_ name: String, in declaration: ArraySlice<UInt8>) -> String? {
+    static func pseudoAttribute(_ name: String, in declaration: ArraySlice<UInt8>) -> String? {
         let text = String(decoding: declaration, as: UTF8.self)
         guard let nameRange = text.range(of: name + "=") ?? text.range(of: name + " =") else { return nil }
         let rest = text[nameRange.upperBound...].drop { $0 == " " }

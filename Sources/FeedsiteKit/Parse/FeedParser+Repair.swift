@@ -14,12 +14,15 @@ extension FeedParser {
     ///   numeric references; unknown names are escaped so they show as written;
     /// - characters XML 1.0 forbids (C0 controls, U+FFFE/U+FFFF, references to them) are dropped;
     /// - a `<` that cannot start markup (`a < b`) becomes `&lt;`;
-    /// - in UTF-8 documents, bytes that are not valid UTF-8 are read as windows-1252.
+    /// - bytes that are not valid UTF-8 (the document claimed UTF-8 but lied) are read as windows-1252;
+    /// - a document cut off mid-way (a truncated download) has its last partial tag dropped and what
+    ///   is still open closed, after a `<?feedsite-truncated here?>` marker telling the state machine to
+    ///   drop the item it was in the middle of (its text is cut, so it is not published).
     ///
     /// CDATA sections, comments and processing instructions are copied untouched. This is a
     /// deliberate, visible alternative to libxml2's recover mode, which silently drops text.
     /// Returns nil when nothing needed fixing (so re-parsing could not help).
-    static func repair(_ bytes: [UInt8], isUTF8: Bool, lineOffset: Int) -> Repair? {
+    static func repair(_ bytes: [UInt8], lineOffset: Int) -> Repair? {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 256)
         var fixes: [String: (line: Int, count: Int)] = [:]
@@ -32,8 +35,10 @@ extension FeedParser {
             }
         }
 
+        var openElements: [ArraySlice<UInt8>] = []
+        var isCutOff = false
         var i = 0
-        while i < bytes.count {
+        scan: while i < bytes.count {
             let byte = bytes[i]
             switch byte {
             case 0x0A:
@@ -43,13 +48,26 @@ extension FeedParser {
             case UInt8(ascii: "<"):
                 // Copy sections whose content is not markup verbatim.
                 let verbatimEnd: String? =
-                    matches(bytes, at: i, "<![CDATA[") ? "]]>" : matches(bytes, at: i, "<!--") ? "-->" : matches(bytes, at: i, "<?") ? "?>" : nil
+                    matches(bytes, at: i, "<![CDATA[")
+                    ? "]]>" : matches(bytes, at: i, "<!--") ? "-->" : matches(bytes, at: i, "<?") ? "?>" : nil
                 if let verbatimEnd {
-                    let end = (find(bytes, verbatimEnd, from: i + 2).map { $0 + verbatimEnd.utf8.count }) ?? bytes.count
+                    let terminator = find(bytes, verbatimEnd, from: i + 2)
+                    let end = terminator.map { $0 + verbatimEnd.utf8.count } ?? bytes.count
                     for b in bytes[i..<end] where b == 0x0A { line += 1 }
                     output.append(contentsOf: bytes[i..<end])
                     i = end
+                    if terminator == nil {
+                        output.append(contentsOf: Array(verbatimEnd.utf8))
+                        isCutOff = true
+                    }
                 } else if i + 1 < bytes.count, startsMarkup(bytes[i + 1]) {
+                    guard let end = tagEnd(bytes, from: i + 1) else {
+                        // The document stops inside this tag: drop the fragment, close the rest below.
+                        isCutOff = true
+                        break scan
+                    }
+                    trackElement(bytes[(i + 1)..<end], in: &openElements)
+                    // The tag's bytes go through this loop too, so `&` in attribute values is repaired.
                     output.append(byte)
                     i += 1
                 } else {
@@ -63,7 +81,7 @@ extension FeedParser {
             case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F:
                 note("illegal control character")
                 i += 1
-            case 0x80...0xFF where isUTF8:
+            case 0x80...0xFF:
                 let length = validUTF8SequenceLength(bytes, at: i)
                 if length == 0 {
                     appendUTF8(windows1252Scalar(byte), to: &output)
@@ -81,11 +99,62 @@ extension FeedParser {
                 i += 1
             }
         }
+        if isCutOff || !openElements.isEmpty {
+            let inside = openElements.last.map { "<\(String(decoding: $0, as: UTF8.self))>" } ?? "a tag"
+            note("end of document inside \(inside), cut off (closed \(openElements.count) open elements)")
+            // With data: a data-less PI would crash `XMLParser` (see `blankEmptyProcessingInstructions`).
+            output.append(contentsOf: Array("<?\(truncationMarker) here?>".utf8))
+            for name in openElements.reversed() {
+                output.append(contentsOf: Array("</".utf8))
+                output.append(contentsOf: name)
+                output.append(UInt8(ascii: ">"))
+            }
+        }
         guard !fixes.isEmpty else { return nil }
         let warnings = fixes.sorted { ($0.value.line, $0.key) < ($1.value.line, $1.key) }.map { fix, where_ in
             "line \(where_.line): repaired \(fix)" + (where_.count > 1 ? " (\(where_.count) times)" : "")
         }
         return Repair(bytes: output, warnings: warnings)
+    }
+
+    /// The processing-instruction target the repair pass inserts where a cut-off document ends.
+    static let truncationMarker = "feedsite-truncated"
+
+    /// The index of the `>` closing the tag whose name starts at `start`, skipping quoted attribute
+    /// values; nil when the document ends first.
+    private static func tagEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        var quote: UInt8?
+        var i = start
+        while i < bytes.count {
+            let byte = bytes[i]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return i
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Updates the stack of open element names for one tag (`tag` is between `<` and `>`): a start
+    /// tag pushes, an end tag pops back to its match (an unmatched end tag changes nothing), and
+    /// empty-element tags, `<!…>` and `<?…?>` leave it alone.
+    private static func trackElement(_ tag: ArraySlice<UInt8>, in open: inout [ArraySlice<UInt8>]) {
+        guard let first = tag.first, first != UInt8(ascii: "!"), first != UInt8(ascii: "?") else { return }
+        let isEndTag = first == UInt8(ascii: "/")
+        let nameStart = isEndTag ? tag.startIndex + 1 : tag.startIndex
+        let nameEnd =
+            tag[nameStart...].firstIndex { isXMLSpace($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ">") }
+            ?? tag.endIndex
+        let name = tag[nameStart..<nameEnd]
+        if isEndTag {
+            if let index = open.lastIndex(where: { $0.elementsEqual(name) }) { open.removeSubrange(index...) }
+        } else if tag.last != UInt8(ascii: "/") {
+            open.append(name)
+        }
     }
 
     /// After a `&` (at `i`): copies a valid reference, or writes its repaired form.
@@ -103,7 +172,8 @@ extension FeedParser {
         let name = String(decoding: bytes[i..<j], as: UTF8.self)
         if name.hasPrefix("#") {
             let digits = name.dropFirst()
-            let value = digits.first == "x" || digits.first == "X"
+            let value =
+                digits.first == "x" || digits.first == "X"
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             if let value, isLegalXMLCharacter(value) {
                 output.append(UInt8(ascii: "&"))
@@ -130,7 +200,8 @@ extension FeedParser {
     }
 
     private static func isReferenceByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "#")
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
@@ -138,7 +209,8 @@ extension FeedParser {
     /// Whether the byte after `<` can begin a tag, end tag, comment, CDATA or PI.
     private static func startsMarkup(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "/")
-            || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+            || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ":")
             || byte >= 0x80
     }
 

@@ -68,9 +68,10 @@ extension FeedParser {
             var hasTextOutsideWrapper = false
 
             func attribute(_ localName: String) -> String? {
-                attributes[localName] ?? attributes.first { key, _ in
-                    key.hasSuffix(":" + localName) && !key.hasPrefix("xml:")
-                }?.value
+                attributes[localName]
+                    ?? attributes.first { key, _ in
+                        key.hasSuffix(":" + localName) && !key.hasPrefix("xml:")
+                    }?.value
             }
 
             /// The field's value: re-serialised markup when it had child elements, else its text.
@@ -84,7 +85,10 @@ extension FeedParser {
                     start <= end
                 else { return markup }
                 let utf8 = markup.utf8
-                return String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)], as: UTF8.self)
+                return String(
+                    decoding: utf8[
+                        utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)],
+                    as: UTF8.self)
             }
         }
 
@@ -105,6 +109,8 @@ extension FeedParser {
         private var warnings: [String] = []
         private var failure: FeedParseError?
         private var sawRoot = false
+        /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
+        private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
         private(set) var sawMalformedXML = false
 
@@ -141,7 +147,9 @@ extension FeedParser {
             if let parent {
                 role = childRole(name, namespace, parent: parent.role)
             } else {
-                guard let rootRole = rootRole(name, namespace, namespaceURI: namespaceURI, attributes: attributes, at: position)
+                guard
+                    let rootRole = rootRole(
+                        name, namespace, namespaceURI: namespaceURI, attributes: attributes, at: position)
                 else { return .stop }
                 role = rootRole
             }
@@ -189,10 +197,18 @@ extension FeedParser {
             }
         }
 
+        /// A processing instruction. Only the repair pass's truncation marker means anything: the
+        /// document was cut off here, so the item still open is incomplete and will be dropped.
+        mutating func processingInstruction(target: String, data: String?) {
+            guard failure == nil, target == FeedParser.truncationMarker else { return }
+            isTruncated = true
+        }
+
         /// The XML parser found the document malformed (`message` says how); parsing ends.
         mutating func error(_ message: String, at position: Position?) {
             guard failure == nil else { return }
-            failure = FeedParseError(line: position?.line, column: position?.column, message: "malformed XML: " + message)
+            failure = FeedParseError(
+                line: position?.line, column: position?.column, message: "malformed XML: " + message)
             sawMalformedXML = true
         }
 
@@ -299,11 +315,13 @@ extension FeedParser {
                     default: return .ignored
                     }
                 }
-                return isField(name, ns, in: [
-                    .dc: ["title", "creator", "date", "language", "rights", "subject", "description"],
-                    .dcterms: ["modified"],
-                    .itunes: ["author", "image", "summary", "category"],
-                ]) ? .field : .ignored
+                return isField(
+                    name, ns,
+                    in: [
+                        .dc: ["title", "creator", "date", "language", "rights", "subject", "description"],
+                        .dcterms: ["modified"],
+                        .itunes: ["author", "image", "summary", "category"],
+                    ]) ? .field : .ignored
             case .item:
                 if ns.isRSS {
                     switch name {
@@ -323,13 +341,15 @@ extension FeedParser {
                     }
                 }
                 if ns == .media, name == "group" || name == "content" { return .media }
-                return isField(name, ns, in: [
-                    .content: ["encoded"],
-                    .dc: ["title", "creator", "date", "description", "subject"],
-                    .dcterms: ["modified", "created", "issued"],
-                    .itunes: ["author", "summary", "image"],
-                    .media: ["thumbnail", "description"],
-                ]) ? .field : .ignored
+                return isField(
+                    name, ns,
+                    in: [
+                        .content: ["encoded"],
+                        .dc: ["title", "creator", "date", "description", "subject"],
+                        .dcterms: ["modified", "created", "issued"],
+                        .itunes: ["author", "summary", "image"],
+                        .media: ["thumbnail", "description"],
+                    ]) ? .field : .ignored
             case .media:
                 if ns == .media, name == "content" || name == "group" { return .media }
                 return ns == .media && (name == "thumbnail" || name == "description") ? .field : .ignored
@@ -372,7 +392,9 @@ extension FeedParser {
         private mutating func close(_ frame: Frame) {
             switch frame.role {
             case .item:
-                if let item {
+                if isTruncated {
+                    warnings.append("item \(itemCount): dropped, the document ends in the middle of it")
+                } else if let item {
                     items.append(item.build(warnings: &warnings))
                 }
                 item = nil
@@ -436,7 +458,8 @@ extension FeedParser {
             case (.dc, "date"):
                 channel.dcDate = channel.dcDate ?? date(value, context: "channel")
             case (_, "generator"):
-                channel.generator = channel.generator ?? FeedText.collapseWhitespace(value).nilIfEmpty
+                channel.generator =
+                    channel.generator ?? FeedText.collapseWhitespace(value).nilIfEmpty
                     ?? frame.attribute("uri")
             case (let ns, "category") where ns.isAtom:
                 if let term = (frame.attribute("label") ?? frame.attribute("term"))?.nilIfEmpty {
@@ -554,7 +577,9 @@ extension FeedParser {
             case (let ns, "enclosure") where ns.isRSS:
                 if let url = frame.attribute("url").flatMap({ resolved($0, frame) }) {
                     item.enclosures.append(
-                        Enclosure(url: url, length: Self.length(frame.attribute("length")), type: frame.attribute("type")?.nilIfEmpty))
+                        Enclosure(
+                            url: url, length: Self.length(frame.attribute("length")),
+                            type: frame.attribute("type")?.nilIfEmpty))
                 }
             case (.media, "thumbnail"):
                 if item.mediaThumbnail == nil, let url = frame.attribute("url").flatMap({ resolved($0, frame) }) {
@@ -576,9 +601,12 @@ extension FeedParser {
         private mutating func applyMediaContent(_ frame: Frame) {
             guard item != nil, let url = frame.attribute("url").flatMap({ resolved($0, frame) }) else { return }
             let type = frame.attribute("type")?.nilIfEmpty
-            item?.mediaContents.append(Enclosure(url: url, length: Self.length(frame.attribute("fileSize")), type: type))
+            item?.mediaContents.append(
+                Enclosure(url: url, length: Self.length(frame.attribute("fileSize")), type: type))
             let medium = frame.attribute("medium")?.lowercased()
-            if item?.mediaImage == nil, medium == "image" || (medium == nil && type?.lowercased().hasPrefix("image/") == true) {
+            if item?.mediaImage == nil,
+                medium == "image" || (medium == nil && type?.lowercased().hasPrefix("image/") == true)
+            {
                 item?.mediaImage = url
             }
         }
@@ -595,7 +623,9 @@ extension FeedParser {
             }
             guard let href else { return nil }
             var rel = frame.attribute("rel")?.trimmingCharacters(in: .whitespaces).lowercased() ?? "alternate"
-            if rel.hasPrefix("http://www.iana.org/assignments/relation/") { rel = String(rel.split(separator: "/").last ?? "") }
+            if rel.hasPrefix("http://www.iana.org/assignments/relation/") {
+                rel = String(rel.split(separator: "/").last ?? "")
+            }
             let enclosure = Enclosure(
                 url: href, length: Self.length(frame.attribute("length")), type: frame.attribute("type")?.nilIfEmpty)
             return (rel.isEmpty ? "alternate" : rel, enclosure)
@@ -704,7 +734,9 @@ extension FeedParser {
 extension FeedParser {
     /// Root element names that mean "this is an HTML page" (an error page, a login wall, a redirect
     /// body), including fragments like IIS's `<head><title>Document Moved</title></head>`.
-    static let htmlElementNames: Set<String> = ["html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1"]
+    static let htmlElementNames: Set<String> = [
+        "html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1",
+    ]
 
     /// HTML void elements: re-serialised without an end tag.
     static let voidElementNames: Set<String> = [
@@ -773,7 +805,8 @@ extension FeedParser {
             if let title {
                 item.title = title
             } else if let source = description ?? content {
-                item.title = source.kind == .html
+                item.title =
+                    source.kind == .html
                     ? FeedText.derivedTitle(fromHTML: source.text)
                     : FeedText.derivedTitle(fromHTML: FeedText.escapeText(source.text))
                 item.isTitleDerived = !item.title.isEmpty

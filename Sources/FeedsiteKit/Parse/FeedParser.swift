@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Turns the bytes of a fetched feed into a `Feed`.
@@ -15,22 +15,29 @@ public struct FeedParser: Sendable {
     public init() {}
 
     /// Detects the format by content (root element / JSON), never by Content-Type or extension.
+    ///
     /// `url` is the feed's final URL after redirects: the last base for relative links.
-    public func parse(_ data: Data, url: URL?) throws(FeedParseError) -> Feed {
-        var bytes = [UInt8](data)
+    /// `contentType` is the HTTP `Content-Type` header, when the feed came over HTTP; only its
+    /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
+    public func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
+        let decoded = Self.decodeToUTF8(data, contentType: contentType)
+        var bytes = decoded.bytes
         var lineOffset = 0
         Self.stripLeadingNoise(&bytes, lineOffset: &lineOffset)
         guard let first = bytes.first else { throw .empty }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            return try parseJSONFeed(Data(bytes), url: url)
+            var feed = try parseJSONFeed(Data(bytes), url: url)
+            feed.warnings = decoded.warnings + feed.warnings
+            return feed
         }
         var document = try Self.prepareXML(bytes, lineOffset: lineOffset)
+        document.warnings = decoded.warnings + document.warnings
         switch parseXML(document, url: url) {
         case .success(let feed):
             return feed
         case .failure(let outcome):
             guard outcome.isMalformedXML,
-                let repaired = Self.repair(document.bytes, isUTF8: document.isUTF8, lineOffset: lineOffset)
+                let repaired = Self.repair(document.bytes, lineOffset: lineOffset)
             else { throw outcome.error }
             // One repair pass, then give up with whatever is still wrong after it.
             document.bytes = repaired.bytes
@@ -101,7 +108,9 @@ private final class EventForwarder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         machine.endElement(elementName, namespaceURI: namespaceURI, qualifiedName: qName)
     }
 
@@ -115,6 +124,10 @@ private final class EventForwarder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         machine.cdata(String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
+        machine.processingInstruction(target: target, data: data)
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
@@ -137,27 +150,28 @@ extension FeedParser {
 
     /// A readable text for libxml2's error code (Foundation on Linux passes on only the code).
     static func describeXMLError(code: Int) -> String {
-        let text: String = switch code {
-        case 4: "the document is empty"
-        case 5: "the document ends before its elements are closed (truncated download?)"
-        case 9: "a character that is not allowed in XML"
-        case 23: "an entity reference is missing its ';'"
-        case 26: "undefined entity"
-        case 30, 31, 32: "unsupported character encoding"
-        case 38: "'<' inside an attribute value"
-        case 39, 40, 41: "malformed attribute"
-        case 42: "an attribute appears twice on one element"
-        case 64: "the XML declaration is not at the start of the document"
-        case 68: "a '&' or '<' that does not start a reference or a tag (it should be escaped)"
-        case 73: "a tag is not closed with '>'"
-        case 76: "mismatched end tag"
-        case 77: "an element is never closed"
-        case 80: "'--' inside a comment"
-        case 85: "the elements are not properly nested"
-        case 86: "extra content after the root element"
-        case 111: "parsing was stopped"
-        default: "XML error \(code)"
-        }
+        let text: String =
+            switch code {
+            case 4: "the document is empty"
+            case 5: "the document ends before its elements are closed (truncated download?)"
+            case 9: "a character that is not allowed in XML"
+            case 23: "an entity reference is missing its ';'"
+            case 26: "undefined entity"
+            case 30, 31, 32: "unsupported character encoding"
+            case 38: "'<' inside an attribute value"
+            case 39, 40, 41: "malformed attribute"
+            case 42: "an attribute appears twice on one element"
+            case 64: "the XML declaration is not at the start of the document"
+            case 68: "a '&' or '<' that does not start a reference or a tag (it should be escaped)"
+            case 73: "a tag is not closed with '>'"
+            case 76: "mismatched end tag"
+            case 77: "an element is never closed"
+            case 80: "'--' inside a comment"
+            case 85: "the elements are not properly nested"
+            case 86: "extra content after the root element"
+            case 111: "parsing was stopped"
+            default: "XML error \(code)"
+            }
         return text
     }
 }

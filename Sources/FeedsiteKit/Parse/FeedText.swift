@@ -29,7 +29,9 @@ extension FeedParser {
             let bytes = Array(text.utf8)
             for (index, byte) in bytes.enumerated() where index + 1 < bytes.count {
                 let next = bytes[index + 1]
-                if byte == UInt8(ascii: "<"), isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") {
+                if byte == UInt8(ascii: "<"),
+                    isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
+                {
                     return true
                 }
                 if byte == UInt8(ascii: "&"), isASCIILetter(next) || next == UInt8(ascii: "#") {
@@ -60,7 +62,8 @@ extension FeedParser {
                 // A comment runs to `-->`; any other tag to the next `>`.
                 if i + 3 < scalars.count, scalars[i + 1] == "!", scalars[i + 2] == "-", scalars[i + 3] == "-" {
                     var j = i + 4
-                    while j + 2 < scalars.count, !(scalars[j] == "-" && scalars[j + 1] == "-" && scalars[j + 2] == ">") {
+                    while j + 2 < scalars.count, !(scalars[j] == "-" && scalars[j + 1] == "-" && scalars[j + 2] == ">")
+                    {
                         j += 1
                     }
                     i = min(j + 3, scalars.count)
@@ -102,7 +105,8 @@ extension FeedParser {
             let scalars = Array(text.unicodeScalars)
             var i = 0
             while i < scalars.count {
-                guard scalars[i] == "&", let end = scalars[(i + 1)...].prefix(33).firstIndex(of: ";"), end > i + 1 else {
+                guard scalars[i] == "&", let end = scalars[(i + 1)...].prefix(33).firstIndex(of: ";"), end > i + 1
+                else {
                     output.unicodeScalars.append(scalars[i])
                     i += 1
                     continue
@@ -137,7 +141,10 @@ extension FeedParser {
 
         /// Escapes text for inclusion in re-serialised markup.
         static func escapeText(_ text: String) -> String {
-            guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") })
+            guard
+                text.utf8.contains(where: {
+                    $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">")
+                })
             else { return text }
             var output = ""
             output.reserveCapacity(text.utf8.count + 16)

@@ -11,7 +11,9 @@ import Testing
     private static let contentNS = "http://purl.org/rss/1.0/modules/content/"
 
     /// `<name>text</name>` as three events.
-    private func leaf(_ machine: inout Machine, _ name: String, ns: String? = nil, _ text: String, attributes: [String: String] = [:]) {
+    private func leaf(
+        _ machine: inout Machine, _ name: String, ns: String? = nil, _ text: String, attributes: [String: String] = [:]
+    ) {
         #expect(machine.startElement(name, namespaceURI: ns, attributes: attributes) == .proceed)
         machine.characters(text)
         machine.endElement(name, namespaceURI: ns)
@@ -68,7 +70,8 @@ import Testing
         _ = machine.startElement("feed", namespaceURI: Self.atomNS)
         _ = machine.startElement("entry", namespaceURI: Self.atomNS)
         leaf(&machine, "title", ns: Self.atomNS, "T")
-        _ = machine.startElement("content", namespaceURI: Self.atomNS, attributes: ["type": "xhtml", "xml:base": "https://b.example/x/"])
+        _ = machine.startElement(
+            "content", namespaceURI: Self.atomNS, attributes: ["type": "xhtml", "xml:base": "https://b.example/x/"])
         machine.characters("\n  ")
         _ = machine.startElement("div", namespaceURI: "http://www.w3.org/1999/xhtml")
         _ = machine.startElement("p", namespaceURI: "http://www.w3.org/1999/xhtml")

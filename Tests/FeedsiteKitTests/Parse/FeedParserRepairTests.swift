@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// Each repair rule on its own, in a document where only that rule applies, so the warning (with
+/// the line of the first fix) and the repaired text can be checked exactly.
+@Suite struct FeedParserRepairTests {
+    /// Lines 1–3 are the prolog and channel; `items` starts on line 4.
+    private func feed(_ items: String) throws -> Feed {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0">
+            <channel><title>T</title>
+            \(items)
+            </channel></rss>
+            """
+        return try FeedParser().parse(Data(xml.utf8), url: nil)
+    }
+
+    @Test func bareAmpersandIsEscaped() throws {
+        let parsed = try feed("<item><title>Tom & Jerry</title>\n<link>https://e.org/?a=1&b=2&c</link></item>")
+        #expect(parsed.items.first?.title == "Tom & Jerry")
+        #expect(parsed.items.first?.link == "https://e.org/?a=1&b=2&c")
+        #expect(parsed.warnings == ["line 4: repaired unescaped '&' (3 times)"])
+    }
+
+    @Test func htmlNamedEntitiesBecomeNumericReferences() throws {
+        let parsed = try feed("<item>\n<title>Gr&uuml;&szlig;e &mdash; caf&eacute; &hellip;</title></item>")
+        #expect(parsed.items.first?.title == "Grüße — café …")
+        #expect(
+            parsed.warnings == [
+                "line 5: repaired undefined entity &eacute;", "line 5: repaired undefined entity &hellip;",
+                "line 5: repaired undefined entity &mdash;", "line 5: repaired undefined entity &szlig;",
+                "line 5: repaired undefined entity &uuml;",
+            ])
+    }
+
+    @Test func unknownEntityIsKeptAsWritten() throws {
+        let parsed = try feed("<item><title>a &bogus; b</title></item>")
+        #expect(parsed.items.first?.title == "a &bogus; b")
+        #expect(parsed.warnings == ["line 4: repaired unknown entity &bogus;"])
+    }
+
+    @Test func illegalCharactersAreDropped() throws {
+        let parsed = try feed("<item><title>ok</title></item>\n\n<item><title>a\u{1}b\u{8}c\u{1B}d</title></item>")
+        #expect(parsed.items.map(\.title) == ["ok", "abcd"])
+        #expect(parsed.warnings == ["line 6: repaired illegal control character (3 times)"])
+    }
+
+    @Test func referencesToIllegalCharactersAreDropped() throws {
+        let parsed = try feed("<item>\n<title>a&#0;b&#x1F;c&#65535;d</title></item>")
+        #expect(parsed.items.first?.title == "abcd")
+        #expect(parsed.warnings.allSatisfy { $0.hasPrefix("line 5: repaired reference to an illegal character") })
+        #expect(parsed.warnings.count == 3)
+    }
+
+    @Test func unescapedLessThanIsEscaped() throws {
+        let parsed = try feed("<item><title>1 < 2</title></item>")
+        #expect(parsed.items.first?.title == "1 < 2")
+        #expect(parsed.warnings == ["line 4: repaired unescaped '<'"])
+    }
+
+    /// Only the final end tags are missing: every item was complete, so every item is kept.
+    @Test func unclosedElementsAtEndAreClosed() throws {
+        let xml = "<rss version=\"2.0\"><channel><title>T</title>\n<item><title>a</title></item>\n"
+        let parsed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(parsed.items.map(\.title) == ["a"])
+        #expect(
+            parsed.warnings == ["line 3: repaired end of document inside <channel>, cut off (closed 2 open elements)"])
+    }
+
+    /// A download cut off in the middle of the third item: the two items before it survive, the
+    /// incomplete one is dropped, and both facts are warnings.
+    @Test(arguments: [
+        "<item><title>c is cut he", "<item><title>c</title><descr", "<item><title>c</title><link>https://e.org/c</li",
+        "<item><description><![CDATA[<p>cut", "<item><title>c &am", "<item><title a=\"x",
+    ])
+    func truncatedDocumentKeepsCompleteItems(_ tail: String) throws {
+        let xml = """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>a</title></item>
+            <item><title>b</title></item>
+            \(tail)
+            """
+        let parsed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(parsed.title == "T")
+        #expect(parsed.items.map(\.title) == ["a", "b"])
+        #expect(parsed.warnings.contains { $0.hasPrefix("line 4: repaired end of document inside") })
+        #expect(parsed.warnings.contains("item 3: dropped, the document ends in the middle of it"))
+    }
+
+    /// A cut inside the channel, before any item, still gives the channel.
+    @Test func truncatedBeforeItems() throws {
+        let parsed = try FeedParser().parse(
+            Data("<rss version=\"2.0\"><channel><title>T</title><link>h".utf8), url: nil)
+        #expect(parsed.title == "T")
+        #expect(parsed.items.isEmpty)
+    }
+
+    /// Atom too: the repair is format-agnostic.
+    @Test func truncatedAtom() throws {
+        let xml = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title>
+            <entry><title>one</title><id>1</id></entry>
+            <entry><title>two</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>cut
+            """
+        let parsed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(parsed.items.map(\.title) == ["one"])
+        #expect(parsed.warnings.contains { $0.hasPrefix("line 3: repaired end of document inside <p>") })
+    }
+
+    /// The repair pass does not run on well-formed documents (a document ending with a literal
+    /// marker-like PI is not truncated).
+    @Test func wellFormedDocumentsAreNotRepaired() throws {
+        let parsed = try feed("<item><title>a</title></item>")
+        #expect(parsed.warnings.isEmpty)
+    }
+
+    /// Repairs are reported on the line of the original document, even after leading blank lines
+    /// were stripped.
+    @Test func lineNumbersCountStrippedLeadingLines() throws {
+        let xml =
+            "\n\n<rss version=\"2.0\"><channel><title>T</title>\n<item><title>a & b</title></item></channel></rss>"
+        let parsed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(parsed.warnings == ["line 4: repaired unescaped '&'"])
+    }
+}
+
+/// Processing instructions without data crash swift-corelibs-foundation's `XMLParser` (a NULL
+/// `strlen`); the parser removes them first.
+@Suite struct ProcessingInstructionTests {
+    @Test(arguments: ["<?php?>", "<?foo ?>", "<?x\n?>"])
+    func dataLessProcessingInstructionsAreRemoved(_ instruction: String) throws {
+        let xml =
+            "\(instruction)\n<rss version=\"2.0\"><channel><title>T</title>\(instruction)\n"
+            + "<item><title>a\(instruction)b</title><description><![CDATA[<?keep?>]]></description></item>"
+            + "</channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.first?.description == "<?keep?>")
+        #expect(feed.items.first?.title.hasPrefix("a") == true)
+    }
+}
