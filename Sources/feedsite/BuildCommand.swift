@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import FeedsiteKit
+import Foundation
 
 /// `feedsite build`
 struct BuildCommand: AsyncParsableCommand {

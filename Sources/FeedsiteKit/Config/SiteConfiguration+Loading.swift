@@ -4,7 +4,9 @@ import Yams
 extension SiteConfiguration {
     /// The keys `feeds.yml` understands at the top level and per feed; anything else is a warning
     /// (most often a typo: `base-url`, `feed:`).
-    static let topLevelKeys: Set<String> = ["title", "description", "base_url", "index_items", "excerpt_length", "feeds"]
+    static let topLevelKeys: Set<String> = [
+        "title", "description", "base_url", "index_items", "excerpt_length", "feeds",
+    ]
     static let feedKeys: Set<String> = ["url", "name"]
 
     /// Reads and validates `feeds.yml`.
@@ -18,7 +20,10 @@ extension SiteConfiguration {
             data = try Data(contentsOf: url)
         } catch {
             throw ConfigurationError([
-                .error(file: fileName, "cannot read the configuration file at \(url.path): it does not exist or is not readable; pass --config PATH")
+                .error(
+                    file: fileName,
+                    "cannot read the configuration file at \(url.path): it does not exist or is not readable; pass --config PATH"
+                )
             ])
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -28,7 +33,9 @@ extension SiteConfiguration {
     }
 
     /// Validates YAML text; `fileName` is only used in diagnostics.
-    public static func parse(yaml: String, fileName: String = "feeds.yml") throws(ConfigurationError) -> (
+    public static func parse(
+        yaml: String, fileName: String = "feeds.yml"
+    ) throws(ConfigurationError) -> (
         SiteConfiguration, [Diagnostic]
     ) {
         var reader = ConfigurationReader(fileName: fileName)
@@ -94,7 +101,9 @@ struct ConfigurationReader {
         }
         if !sawFeeds {
             diagnostics.append(
-                .error(file: fileName, line: 1, column: 1, "missing 'feeds': list at least one feed as '- url: https://…'"))
+                .error(
+                    file: fileName, line: 1, column: 1, "missing 'feeds': list at least one feed as '- url: https://…'")
+            )
         }
         return configuration
     }
@@ -193,7 +202,9 @@ struct ConfigurationReader {
 
     private mutating func warnUnknown(key: String, at node: Node, known: Set<String>) {
         var message = "unknown key '\(key)' is ignored"
-        if let suggestion = known.first(where: { $0.replacingOccurrences(of: "_", with: "") == key.lowercased().filter(\.isLetter) }) {
+        if let suggestion = known.first(where: {
+            $0.replacingOccurrences(of: "_", with: "") == key.lowercased().filter(\.isLetter)
+        }) {
             message += "; did you mean '\(suggestion)'?"
         } else {
             message += " (known keys: \(known.sorted().joined(separator: ", ")))"
@@ -205,7 +216,8 @@ struct ConfigurationReader {
         switch yamlError {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
-            diagnostics.append(.error(file: fileName, line: mark.line, column: mark.column, "not valid YAML: \(problem)"))
+            diagnostics.append(
+                .error(file: fileName, line: mark.line, column: mark.column, "not valid YAML: \(problem)"))
         default:
             diagnostics.append(.error(file: fileName, "not valid YAML: \(yamlError)"))
         }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// Downloads feeds over HTTP(S). The only stage that talks to the network.
 ///
@@ -19,7 +20,8 @@ public struct FeedFetcher: Sendable {
         /// The `User-Agent` header sent with every request.
         public var userAgent: String
 
-        public init(timeoutSeconds: Int = 30, maxBodyBytes: Int = 10_000_000, maxRedirects: Int = 5, userAgent: String) {
+        public init(timeoutSeconds: Int = 30, maxBodyBytes: Int = 10_000_000, maxRedirects: Int = 5, userAgent: String)
+        {
             self.timeoutSeconds = timeoutSeconds
             self.maxBodyBytes = maxBodyBytes
             self.maxRedirects = maxRedirects
@@ -67,7 +69,9 @@ public struct FeedFetcher: Sendable {
         request.headers.add(name: "User-Agent", value: options.userAgent)
         request.headers.add(
             name: "Accept",
-            value: "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8")
+            value:
+                "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
+        )
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         do {
             let response = try await client.execute(request, timeout: .seconds(Int64(options.timeoutSeconds)))
@@ -95,6 +99,9 @@ public struct FeedFetcher: Sendable {
     static func classify(_ error: any Error) -> FetchError {
         if error is CancellationError { return .cancelled }
         if error is NIOTooManyBytesError { return .tooLarge(limitBytes: 0) }
+        if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
+            return .tooLarge(limitBytes: 0)
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
@@ -106,7 +113,6 @@ public struct FeedFetcher: Sendable {
             default:
                 break
             }
-            if "\(error)".contains("decompressionLimit") { return .tooLarge(limitBytes: 0) }
             return .transport(Self.describe(error))
         }
         return .transport(Self.describe(error))

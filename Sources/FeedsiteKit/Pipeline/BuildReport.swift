@@ -26,7 +26,8 @@ public struct BuildReport: Sendable {
     /// `built 3 pages from 2 of 3 feeds (14 items) into Site/ (5 files changed)`.
     public var summary: String {
         let okFeeds = feeds.count - failedFeedCount
-        var text = "built \(pageCount) pages from \(okFeeds) of \(feeds.count) feeds (\(itemCount) items) into \(outputDirectory.path)"
+        var text =
+            "built \(pageCount) pages from \(okFeeds) of \(feeds.count) feeds (\(itemCount) items) into \(outputDirectory.path)"
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"
         }

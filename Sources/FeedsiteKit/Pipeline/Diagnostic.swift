@@ -28,7 +28,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         Diagnostic(.error, file: file, line: line, column: column, message)
     }
 
-    public static func warning(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String)
+    public static func warning(
+        file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String
+    )
         -> Self
     {
         Diagnostic(.warning, file: file, line: line, column: column, message)

@@ -9,8 +9,11 @@ public struct ReadFeed: Sendable, Hashable {
     public var siteLink: String?
     /// Items in feed order, already sanitised; `slug`/`feedSlug`/`feedName` are filled in by `Site.assemble`.
     public var items: [SiteItem]
-    /// Parse warnings, as the parser wrote them.
+    /// Parse warnings, as the parser wrote them (printed after `feed 'Name' (url): `).
     public var warnings: [String]
+    /// Advice about the `feeds.yml` entry itself (printed after `feeds.yml:LINE: `), such as
+    /// "… is a web page; its feed is … — use that".
+    public var notices: [String] = []
 
     public init(
         source: FeedSource, channelTitle: String, description: String?, siteLink: String?, items: [SiteItem],
@@ -38,7 +41,8 @@ public struct ReadFeed: Sendable, Hashable {
             if let content = item.content, !content.isEmpty {
                 body =
                     item.contentKind == .html
-                    ? sanitiser.sanitise(html: content, baseURL: base) : sanitiser.sanitise(plainText: content, baseURL: base)
+                    ? sanitiser.sanitise(html: content, baseURL: base)
+                    : sanitiser.sanitise(plainText: content, baseURL: base)
             } else if let description = item.description, !description.isEmpty {
                 body =
                     item.descriptionKind == .html

@@ -94,25 +94,54 @@ public struct SiteGenerator: Sendable {
     }
 
     /// One feed, start to finish. Pure except for the fetch.
+    ///
+    /// When the URL serves a web page instead of a feed, the page's `<link rel="alternate">` feed is
+    /// fetched instead and the user is told to put that URL in `feeds.yml`.
     static func read(
         _ source: FeedSource, fetcher: FeedFetcher, parser: FeedParser, sanitiser: HTMLSanitiser, excerptLength: Int
     ) async -> Result<ReadFeed, FeedFailure> {
-        let fetched: FetchedFeed
+        var fetched: FetchedFeed
         switch await fetcher.fetch(source.url) {
         case .success(let value): fetched = value
         case .failure(let error): return .failure(FeedFailure(source: source, reason: error.description))
         }
         if Task.isCancelled { return .failure(FeedFailure(source: source, reason: FetchError.cancelled.description)) }
+        var notices: [String] = []
         let feed: Feed
         do {
-            feed = try parser.parse(fetched.body, url: fetched.finalURL)
+            feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
+        } catch let error where error.isHTMLPage {
+            let candidates = FeedParser.discoverFeedLinks(inHTML: fetched.body, baseURL: fetched.finalURL)
+            guard let feedURL = candidates.first else {
+                return .failure(
+                    FeedFailure(source: source, reason: "\(error.description); the page links to no feed either"))
+            }
+            switch await fetcher.fetch(feedURL) {
+            case .success(let value): fetched = value
+            case .failure(let fetchError):
+                return .failure(
+                    FeedFailure(
+                        source: source,
+                        reason: "the URL is a web page; its feed \(feedURL.absoluteString) failed: \(fetchError)"))
+            }
+            do {
+                feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
+            } catch {
+                return .failure(
+                    FeedFailure(
+                        source: source,
+                        reason: "the URL is a web page; its feed \(feedURL.absoluteString) failed: \(error.description)"
+                    ))
+            }
+            notices.append(
+                "\(source.url.absoluteString) is a web page; its feed is \(feedURL.absoluteString) — use that")
         } catch {
             return .failure(FeedFailure(source: source, reason: error.description))
         }
-        return .success(
-            ReadFeed(
-                source: source, feed: feed, finalURL: fetched.finalURL, sanitiser: sanitiser,
-                excerptLength: excerptLength))
+        var read = ReadFeed(
+            source: source, feed: feed, finalURL: fetched.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
+        read.notices = notices
+        return .success(read)
     }
 
     private func makeReport(
@@ -127,6 +156,9 @@ public struct SiteGenerator: Sendable {
             switch result {
             case .success(let read):
                 outcomes.append(.init(source: source, itemCount: read.items.count, failure: nil))
+                for notice in read.notices {
+                    diagnostics.append(.warning(file: file, line: source.line, notice))
+                }
                 for warning in read.warnings {
                     diagnostics.append(.warning(file: file, line: source.line, "\(label): \(warning)"))
                 }

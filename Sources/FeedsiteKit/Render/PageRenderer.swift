@@ -81,7 +81,8 @@ public struct PageRenderer: Sendable {
         let month = components.month ?? 1
         let day = components.day ?? 1
         func two(_ n: Int?) -> String { (n ?? 0) < 10 ? "0\(n ?? 0)" : "\(n ?? 0)" }
-        let iso = "\(year)-\(two(month))-\(two(day))T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
+        let iso =
+            "\(year)-\(two(month))-\(two(day))T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return DateView(iso: iso, display: "\(day) \(months[max(0, min(11, month - 1))]) \(year)")
     }
@@ -103,7 +104,8 @@ public struct PageRenderer: Sendable {
         else { return nil }
         var size: String?
         if let length = enclosure.length, length > 0 {
-            size = length >= 1_000_000
+            size =
+                length >= 1_000_000
                 ? String(format: "%.1f MB", Double(length) / 1_000_000)
                 : "\(max(1, length / 1000)) kB"
         }

@@ -23,7 +23,8 @@ public struct SiteTemplates: Sendable {
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TemplateError(
-                file: directory.path, message: "the templates folder does not exist; pass --templates PATH or restore Templates/ from git")
+                file: directory.path,
+                message: "the templates folder does not exist; pass --templates PATH or restore Templates/ from git")
         }
         var templates: [String: MustacheTemplate] = [:]
         var assets: [String: Data] = [:]
@@ -49,7 +50,8 @@ public struct SiteTemplates: Sendable {
                 } catch let error as MustacheTemplate.ParserError {
                     throw TemplateError(
                         file: displayName, line: error.context.lineNumber, column: error.context.columnNumber,
-                        message: "\(error.error) in template: \(error.context.line.trimmingCharacters(in: .whitespaces))")
+                        message:
+                            "\(error.error) in template: \(error.context.line.trimmingCharacters(in: .whitespaces))")
                 } catch {
                     throw TemplateError(file: displayName, message: "\(error)")
                 }

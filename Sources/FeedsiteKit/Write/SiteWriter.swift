@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Puts a rendered site on disk, all or nothing.
@@ -100,7 +100,8 @@ public struct SiteWriter: Sendable {
         }
         // No atomic exchange (not Linux, or an old kernel/filesystem): two renames. A crash between
         // them leaves `.Site.old-<pid>`, which the next build moves back (`recoverInterruptedSwap`).
-        let old = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(getpid())")
+        let old = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).old-\(getpid())")
         guard rename(target.path, old.path) == 0 else {
             let message = String(cString: strerror(errno))
             try? fileManager.removeItem(at: staging)
@@ -138,13 +139,14 @@ public struct SiteWriter: Sendable {
     /// declare it (it needs `_GNU_SOURCE`). False when unavailable or refused.
     private static func exchange(_ a: String, _ b: String) -> Bool {
         #if os(Linux)
-        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
-        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-        let renameExchange: UInt32 = 2  // RENAME_EXCHANGE from <linux/fs.h>
-        return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0
+            typealias RenameAt2 =
+                @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+            let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+            let renameExchange: UInt32 = 2  // RENAME_EXCHANGE from <linux/fs.h>
+            return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0
         #else
-        return false
+            return false
         #endif
     }
 
@@ -171,7 +173,8 @@ public struct SiteWriter: Sendable {
         var count = 0
         for case let path as String in enumerator where files[path] == nil && !path.hasPrefix(".") {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),
+            if FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),
                 !isDirectory.boolValue
             {
                 count += 1

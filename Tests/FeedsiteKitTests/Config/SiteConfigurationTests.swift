@@ -47,7 +47,10 @@ struct SiteConfigurationTests {
     static let errorCases: [(yaml: String, expected: [String])] = [
         ("title: x\n", ["feeds.yml:1:1: error: missing 'feeds': list at least one feed as '- url: https://…'"]),
         ("feeds: []\n", ["feeds.yml:1:8: error: 'feeds' is empty: list at least one feed as '- url: https://…'"]),
-        ("feeds: nope\n", ["feeds.yml:1:8: error: 'feeds' must be a list of entries like '- url: https://example.com/feed.xml'"]),
+        (
+            "feeds: nope\n",
+            ["feeds.yml:1:8: error: 'feeds' must be a list of entries like '- url: https://example.com/feed.xml'"]
+        ),
         (
             "feeds:\n  - url: htp:/x\n",
             ["feeds.yml:2:10: error: 'url' must be an http(s) URL, got \"htp:/x\""]
@@ -62,7 +65,9 @@ struct SiteConfigurationTests {
         ),
         (
             "feeds:\n  - url: https://a.example/feed\n  - url: https://a.example/feed\n",
-            ["feeds.yml:3:10: error: duplicate feed URL https://a.example/feed (first listed on line 2); remove one of them"]
+            [
+                "feeds.yml:3:10: error: duplicate feed URL https://a.example/feed (first listed on line 2); remove one of them"
+            ]
         ),
         (
             "base_url: planet.example\nindex_items: 0\nfeeds:\n  - url: javascript:alert(1)\n  - url: https://ok.example/\n",
@@ -73,7 +78,10 @@ struct SiteConfigurationTests {
             ]
         ),
         ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
-        ("- just\n- a list\n", ["feeds.yml:1:1: error: expected a mapping with 'title', 'base_url' and 'feeds' at the top level"]),
+        (
+            "- just\n- a list\n",
+            ["feeds.yml:1:1: error: expected a mapping with 'title', 'base_url' and 'feeds' at the top level"]
+        ),
     ]
 
     @Test("every problem is reported at once, with file, line and column", arguments: errorCases)
@@ -88,7 +96,8 @@ struct SiteConfigurationTests {
 
     @Test("unknown keys are warnings, with a suggestion for near misses")
     func unknownKeys() throws {
-        let yaml = "title: t\nbase-url: https://x.example/\ncolour: blue\nfeeds:\n  - url: https://a.example/\n    nmae: A\n"
+        let yaml =
+            "title: t\nbase-url: https://x.example/\ncolour: blue\nfeeds:\n  - url: https://a.example/\n    nmae: A\n"
         let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
         #expect(configuration.feeds.count == 1)
         #expect(

@@ -30,8 +30,10 @@ struct EndToEndTests {
             routes["/feeds/\(fixture.file)"] = .feed(try Fixtures.data("real-feeds/\(fixture.file)"))
         }
         routes["/server-error"] = .status(.internalServerError, body: "boom")
-        routes["/malformed"] = .feed(Data("<rss version=\"2.0\"><channel><item><title>broken</ti".utf8))
-        routes["/slow"] = FixtureServer.Route(body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(4))
+        routes["/malformed"] = .feed(
+            Data("<rss version=\"2.0\"><channel><item><title>broken</item></channel></rss>".utf8))
+        routes["/slow"] = FixtureServer.Route(
+            body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(4))
         let server = try await FixtureServer(routes: routes)
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-e2e-\(UUID().uuidString)")
@@ -86,7 +88,10 @@ struct EndToEndTests {
 
         let failures = report.diagnostics.filter { $0.message.hasPrefix("feed 'Broken") }
         #expect(failures.count == 4)
-        #expect(report.feeds.filter { !$0.succeeded }.map { $0.source.name ?? "" } == ["Broken 1", "Broken 2", "Broken 3", "Broken 4"])
+        #expect(
+            report.feeds.filter { !$0.succeeded }.map { $0.source.name ?? "" } == [
+                "Broken 1", "Broken 2", "Broken 3", "Broken 4",
+            ])
         let byName = Dictionary(uniqueKeysWithValues: report.feeds.map { ($0.source.name ?? $0.source.url.path, $0) })
         #expect(byName["Broken 1"]?.failure == "HTTP 404 Not Found")
         #expect(byName["Broken 2"]?.failure == "HTTP 500 Internal Server Error")
@@ -94,7 +99,8 @@ struct EndToEndTests {
         #expect(byName["Broken 4"]?.failure?.contains("timed out") == true)
         // Lines point into feeds.yml: the first broken entry follows the 12 fixtures (3 header lines).
         #expect(failures.first?.line == 16)
-        #expect(failures.first?.description.hasPrefix("feeds.yml:16: warning: feed 'Broken 1' (http://127.0.0.1:") == true)
+        #expect(
+            failures.first?.description.hasPrefix("feeds.yml:16: warning: feed 'Broken 1' (http://127.0.0.1:") == true)
         #expect(report.feeds.filter(\.succeeded).count == 12)
     }
 
@@ -116,7 +122,9 @@ struct EndToEndTests {
         for page in site.itemPages {
             let content = site.files[page]?.components(separatedBy: "<div class=\"content\">").last ?? ""
             for link in SiteInspector.links(in: content.components(separatedBy: "</div>\n").first ?? "") {
-                #expect(link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("mailto:"), "\(page): \(link)")
+                #expect(
+                    link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("mailto:"),
+                    "\(page): \(link)")
             }
         }
         // A Talking Points Memo entry's root-relative link now points at its site.

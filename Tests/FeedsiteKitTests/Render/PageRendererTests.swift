@@ -15,11 +15,14 @@ struct PageRendererTests {
                 content: content.html, excerpt: HTMLSanitiser.excerpt(content.plainText, maxLength: 40),
                 categories: day == 1 ? ["swift", "a&b"] : [],
                 enclosures: day == 1
-                    ? [Enclosure(url: "https://cdn.example/ep1.mp3", length: 12_345_678, type: "audio/mpeg"),
-                        Enclosure(url: "javascript:alert(1)", length: nil, type: nil)] : [])
+                    ? [
+                        Enclosure(url: "https://cdn.example/ep1.mp3", length: 12_345_678, type: "audio/mpeg"),
+                        Enclosure(url: "javascript:alert(1)", length: nil, type: nil),
+                    ] : [])
         }
         let first = [
-            item("hello-world", feed: "alpha", name: "Alpha & Co", title: "Hello <World>", day: 1,
+            item(
+                "hello-world", feed: "alpha", name: "Alpha & Co", title: "Hello <World>", day: 1,
                 html: "<p>Hi <b>there</b> <a href=\"/about\">about</a></p><script>alert(1)</script>"),
             item("second", feed: "alpha", name: "Alpha & Co", title: "Second", day: 0, html: "<p>Two</p>"),
         ]
@@ -27,7 +30,8 @@ struct PageRendererTests {
             item("beta-post", feed: "beta", name: "Beta", title: "Beta post", day: 2, html: "plain text body")
         ]
         let configuration = SiteConfiguration(
-            title: "Test \"Planet\"", description: "Feeds <about> things", baseURL: URL(string: "https://planet.example/"),
+            title: "Test \"Planet\"", description: "Feeds <about> things",
+            baseURL: URL(string: "https://planet.example/"),
             feeds: [])
         return Site(
             configuration: configuration,
@@ -65,7 +69,8 @@ struct PageRendererTests {
         #expect(
             Set(files.keys) == [
                 "index.html", "assets/style.css", "feeds/alpha/index.html", "feeds/beta/index.html",
-                "items/alpha/hello-world/index.html", "items/alpha/second/index.html", "items/beta/beta-post/index.html",
+                "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
+                "items/beta/beta-post/index.html",
             ])
     }
 

@@ -30,7 +30,8 @@ struct TemplateRulesTests {
 
     @Test("the layout sends a Content-Security-Policy without script and a referrer policy")
     func securityHeaders() throws {
-        let layout = try String(contentsOf: Self.templatesDirectory.appendingPathComponent("layout.mustache"), encoding: .utf8)
+        let layout = try String(
+            contentsOf: Self.templatesDirectory.appendingPathComponent("layout.mustache"), encoding: .utf8)
         #expect(layout.contains("http-equiv=\"Content-Security-Policy\""))
         #expect(layout.contains("script-src 'self'"))
         #expect(layout.contains("object-src 'none'"))
@@ -46,14 +47,16 @@ struct TemplateRulesTests {
 
     @Test("a missing required template is reported by file name")
     func missingTemplate() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-templates-\(UUID().uuidString)")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedsite-templates-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: Self.templatesDirectory, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.removeItem(at: copy.appendingPathComponent("item.mustache"))
         #expect {
             try SiteTemplates.load(from: copy)
         } throws: { error in
-            "\(error)".hasSuffix("item.mustache: error: required template is missing; restore it from git or copy the default one")
+            "\(error)".hasSuffix(
+                "item.mustache: error: required template is missing; restore it from git or copy the default one")
         }
     }
 }

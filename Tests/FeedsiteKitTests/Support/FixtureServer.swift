@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (port chosen by the OS) serving canned responses, so tests
 /// exercise the real fetch path without touching the internet.
@@ -23,24 +24,40 @@ final class FixtureServer: Sendable {
         }
     }
 
+    /// One request as the server saw it.
+    struct Request: Sendable {
+        var path: String
+        var headers: [(String, String)]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+    }
+
     let port: Int
+    /// Every request received, in order.
+    var requests: [Request] { log.entries.withLock { $0 } }
+    private let log: RequestLog
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
 
     /// Starts serving `routes` (path → response); unknown paths get 404.
     init(routes: [String: Route]) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let log = RequestLog()
+        let recorder: @Sendable (Request) -> Void = { request in log.entries.withLock { $0.append(request) } }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(RouteHandler(routes: routes))
+                    channel.pipeline.addHandler(RouteHandler(routes: routes, record: recorder))
                 }
             }
         let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
         self.channel = channel
         self.group = group
+        self.log = log
         self.port = channel.localAddress?.port ?? 0
     }
 
@@ -54,19 +71,27 @@ final class FixtureServer: Sendable {
     }
 }
 
+/// Shared between the server object and its channel handlers.
+private final class RequestLog: Sendable {
+    let entries = Mutex<[FixtureServer.Request]>([])
+}
+
 private final class RouteHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     let routes: [String: FixtureServer.Route]
+    let record: @Sendable (FixtureServer.Request) -> Void
 
-    init(routes: [String: FixtureServer.Route]) {
+    init(routes: [String: FixtureServer.Route], record: @escaping @Sendable (FixtureServer.Request) -> Void) {
         self.routes = routes
+        self.record = record
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+        record(FixtureServer.Request(path: path, headers: head.headers.map { ($0.name, $0.value) }))
         let route = routes[path] ?? .status(.notFound, body: "not found")
         var headers = HTTPHeaders(route.headers)
         headers.replaceOrAdd(name: "Content-Length", value: "\(route.body.count)")

@@ -9,7 +9,8 @@ enum Fixtures {
         .deletingLastPathComponent()  // FeedsiteKitTests
 
     /// The repository root (for `Templates/`).
-    static let repositoryRoot = testsDirectory
+    static let repositoryRoot =
+        testsDirectory
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 

@@ -42,13 +42,16 @@ struct SiteWriterTests {
         let site = root.appendingPathComponent("Site")
         _ = try SiteWriter().write(["same.html": Data("same".utf8), "changes.html": Data("v1".utf8)], to: site)
         let sameBefore = try inode(site.appendingPathComponent("same.html"))
-        let mtimeBefore = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
-            .modificationDate] as? Date
-        let report = try SiteWriter().write(["same.html": Data("same".utf8), "changes.html": Data("v2".utf8)], to: site)
+        let mtimeBefore =
+            try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
+                .modificationDate] as? Date
+        let report = try SiteWriter().write(
+            ["same.html": Data("same".utf8), "changes.html": Data("v2".utf8)], to: site)
         #expect(report.changedFiles == 1)
         #expect(try inode(site.appendingPathComponent("same.html")) == sameBefore)
-        let mtimeAfter = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
-            .modificationDate] as? Date
+        let mtimeAfter =
+            try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
+                .modificationDate] as? Date
         #expect(mtimeAfter == mtimeBefore)
         #expect(read("changes.html", in: site) == "v2")
     }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+@Suite("Site generator", .serialized)
+struct SiteGeneratorTests {
+    @Test("a URL that serves a web page is followed to the feed it links, with advice to use that URL")
+    func webPageDiscovery() async throws {
+        let page = """
+            <!DOCTYPE html><html><head><title>Blog</title>
+            <link rel="alternate" type="application/atom+xml" title="Feed" href="/releases.atom">
+            </head><body><p>Hello</p></body></html>
+            """
+        let server = try await FixtureServer(routes: [
+            "/blog": .feed(Data(page.utf8), contentType: "text/html"),
+            "/releases.atom": .feed(try Fixtures.data("real-feeds/github-releases-atom.xml")),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await build.run(server: server, feeds: [("/blog", "Blog")])
+        try await server.shutdown()
+        #expect(report.itemCount == 4)
+        let advice = report.diagnostics.map(\.description)
+        #expect(
+            advice == [
+                "feeds.yml:3: warning: \(server.url("/blog")) is a web page; its feed is \(server.url("/releases.atom")) — use that"
+            ])
+    }
+
+    @Test("a web page that links no feed fails that feed with a clear reason")
+    func webPageWithoutFeed() async throws {
+        let server = try await FixtureServer(routes: [
+            "/page": .feed(Data("<!DOCTYPE html><html><body>hi</body></html>".utf8), contentType: "text/html"),
+            "/feed": .feed(try Fixtures.data("real-feeds/substack-rss2.xml")),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await build.run(server: server, feeds: [("/page", "Page"), ("/feed", nil)])
+        try await server.shutdown()
+        let failure = try #require(report.feeds.first?.failure)
+        #expect(failure.contains("HTML page, not a feed"))
+        #expect(failure.hasSuffix("the page links to no feed either"))
+        #expect(report.feeds.last?.succeeded == true)
+    }
+
+    @Test("the HTTP charset reaches the parser (a Latin-1 feed without declaration)")
+    func charsetFromHeader() async throws {
+        let latin1 =
+            "<rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><title>\u{DC}ber</title><link>http://x.example/1</link></item></channel></rss>"
+        let server = try await FixtureServer(routes: [
+            "/feed": .feed(latin1.data(using: .isoLatin1)!, contentType: "application/rss+xml; charset=ISO-8859-1")
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await build.run(server: server, feeds: [("/feed", nil)])
+        try await server.shutdown()
+        #expect(report.itemCount == 1)
+        #expect(build.site.files["feeds/cafe/index.html"]?.contains("<h1>Café</h1>") == true)
+        #expect(build.site.itemPages == ["items/cafe/uber/index.html"])
+    }
+}

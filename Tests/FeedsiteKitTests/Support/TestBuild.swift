@@ -1,0 +1,42 @@
+import Foundation
+
+@testable import FeedsiteKit
+
+/// Runs a whole build against a `FixtureServer` in a fresh temporary folder.
+struct TestBuild {
+    let work: URL
+    let config: URL
+    let output: URL
+
+    init() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-build-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        config = work.appendingPathComponent("feeds.yml")
+        output = work.appendingPathComponent("Site")
+    }
+
+    /// Writes `feeds.yml` with a `feeds:` entry per (path, name) on `server` and builds.
+    func run(
+        server: FixtureServer, feeds: [(path: String, name: String?)], header: String = "title: Test\n",
+        timeoutSeconds: Int = 2
+    ) async throws -> BuildReport {
+        var yaml = header + "feeds:\n"
+        for feed in feeds {
+            yaml += "  - url: \(server.url(feed.path))\n"
+            if let name = feed.name { yaml += "    name: \(name)\n" }
+        }
+        try Data(yaml.utf8).write(to: config)
+        let generator = SiteGenerator(
+            options: .init(
+                configFile: config, outputDirectory: output,
+                templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
+                concurrency: 4, timeoutSeconds: timeoutSeconds, now: Date(timeIntervalSince1970: 1_795_000_000)))
+        return try await generator.build()
+    }
+
+    var site: SiteInspector { SiteInspector(root: output) }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: work)
+    }
+}
