@@ -292,7 +292,12 @@ enum CmarkDocument {
 
         /// `cmark_node_set_literal` takes a C string and would silently stop at a NUL.
         static func withoutNUL(_ text: String) -> String {
-            text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
+            guard text.utf8.contains(0) else { return text }
+            var scalars = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                scalars.append(scalar == "\u{0}" ? "\u{FFFD}" : scalar)
+            }
+            return String(scalars)
         }
     }
 
@@ -302,9 +307,19 @@ enum CmarkDocument {
     /// in safe mode and converts the result into the closed `ContentBlock` world: the same
     /// allowlist the HTML path uses, with every URL through `URLPolicy`. Raw HTML in the text is
     /// kept as literal text (the author typed it as text), so it displays rather than runs.
+    ///
+    /// Bare URLs are linked (cmark-gfm's autolink extension), and line breaks are kept as
+    /// written: this is plain text first, and its authors mean their newlines.
     static func parse(markdown: String, baseURL: URL?, maxDepth: Int) -> [ContentBlock] {
         let text = NodeBuilder.withoutNUL(markdown)
-        guard let document = cmark_parse_document(text, text.utf8.count, CMARK_OPT_DEFAULT) else { return [] }
+        // Reading `shared` registers the core extensions (once) before one is looked up.
+        guard Extensions.shared != nil, let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return [] }
+        defer { cmark_parser_free(parser) }
+        if let autolink = cmark_find_syntax_extension("autolink") {
+            cmark_parser_attach_syntax_extension(parser, autolink)
+        }
+        cmark_parser_feed(parser, text, text.utf8.count)
+        guard let document = cmark_parser_finish(parser) else { return [] }
         defer { cmark_node_free(document) }
         let reader = MarkdownReader(baseURL: baseURL, maxDepth: maxDepth)
         return reader.blocks(in: document, depth: 0)
@@ -383,7 +398,7 @@ enum CmarkDocument {
             case CMARK_NODE_TEXT, CMARK_NODE_HTML_INLINE:
                 return [.text(Self.literal(of: node))]
             case CMARK_NODE_SOFTBREAK:
-                return [.text(" ")]
+                return [.lineBreak]
             case CMARK_NODE_LINEBREAK:
                 return [.lineBreak]
             case CMARK_NODE_CODE:

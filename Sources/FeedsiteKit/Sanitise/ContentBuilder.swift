@@ -106,7 +106,7 @@ struct ContentBuilder {
     private static let mappedElements: Set<String> = [
         "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "pre", "hr", "table", "br", "img", "image",
         "code", "kbd", "samp", "tt", "em", "i", "cite", "dfn", "var", "strong", "b", "del", "s", "strike", "a",
-        "iframe", "embed", "video", "object",
+        "iframe", "embed", "video", "audio", "object",
     ]
 
     private func flow(_ element: HTMLElement, insideLink: Bool) -> [Flow] {
@@ -190,17 +190,28 @@ struct ContentBuilder {
         return result
     }
 
-    /// Applies an inline wrapper to the text of paragraphs and headings (the common case of
-    /// `<a href><p>…</p></a>`); structural blocks are left as they are.
+    /// Pushes an inline wrapper down into every run of text inside a block (`<a href><p>…</p></a>`,
+    /// `<b><ul>…</ul></b>`): paragraphs, headings, the blocks of quotes and list items, and table
+    /// cells. Code blocks and rules have no inlines and are left as they are.
     private static func wrapInlines(
-        of block: ContentBlock, _ make: ([ContentInline]) -> ContentInline
+        of block: ContentBlock, _ make: @escaping ([ContentInline]) -> ContentInline
     ) -> ContentBlock {
         switch block {
         case .paragraph(let inlines):
             return .paragraph([make(inlines)])
         case .heading(let level, let inlines):
             return .heading(level: level, [make(inlines)])
-        default:
+        case .blockQuote(let blocks):
+            return .blockQuote(blocks.map { wrapInlines(of: $0, make) })
+        case .list(var list):
+            list.items = list.items.map { item in item.map { wrapInlines(of: $0, make) } }
+            return .list(list)
+        case .table(var table):
+            let cell = { (inlines: [ContentInline]) in inlines.isEmpty ? inlines : [make(inlines)] }
+            table.header = table.header.map { $0.map(cell) }
+            table.rows = table.rows.map { $0.map(cell) }
+            return .table(table)
+        case .codeBlock, .thematicBreak:
             return block
         }
     }
@@ -255,7 +266,7 @@ struct ContentBuilder {
             }
         }
         let isOrdered = element.name == "ol"
-        let start = element[attribute: "start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
+        let start = element[attribute: "start"].flatMap { Int(HTMLSanitiser.trimmed($0)) } ?? 1
         return .list(
             ContentList(
                 isOrdered: isOrdered,
@@ -348,10 +359,17 @@ struct ContentBuilder {
     ]
 
     private func image(_ element: HTMLElement) -> ContentInline? {
+        // Emoji drawn as images (WordPress's `wp-smiley`, Twemoji) are text: as an image, without
+        // the page's CSS, a 72×72 glyph would sit in the middle of a sentence.
+        if let alt = element[attribute: "alt"], !alt.isEmpty, Self.isInlineGlyph(element) {
+            return .text(alt)
+        }
         // 1×1 images are tracking pixels: they show nothing and report the reader.
-        let width = element[attribute: "width"].flatMap(Self.pixels)
-        let height = element[attribute: "height"].flatMap(Self.pixels)
-        if (width ?? 2) <= 1, (height ?? 2) <= 1, width != nil || height != nil {
+        let style = element[attribute: "style"]
+        let width = (element[attribute: "width"] ?? Self.styleValue("width", in: style)).flatMap(Self.pixels)
+        let height = (element[attribute: "height"] ?? Self.styleValue("height", in: style)).flatMap(Self.pixels)
+        let sizes = [width, height].compactMap { $0 }
+        if !sizes.isEmpty, sizes.allSatisfy({ $0 <= 1 }) || sizes.contains(0) {
             return nil
         }
         var source: String?
@@ -370,12 +388,36 @@ struct ContentBuilder {
         return .image(source: source, title: element[attribute: "title"] ?? "", alt: element[attribute: "alt"] ?? "")
     }
 
+    /// An image standing for a character: an emoji class, or a height of about one line.
+    private static func isInlineGlyph(_ element: HTMLElement) -> Bool {
+        let classes = (element[attribute: "class"] ?? "").lowercased()
+        if classes.contains("emoji") || classes.contains("wp-smiley") { return true }
+        guard let height = styleValue("height", in: element[attribute: "style"]), height.hasSuffix("em"),
+            let ems = Double(HTMLSanitiser.trimmed(height.dropLast(2)))
+        else { return false }
+        return ems <= 1.5
+    }
+
+    /// The value of one declaration of an inline `style` attribute, lowercased and trimmed. Used
+    /// only to read sizes and alignment; the style itself is never published.
+    static func styleValue(_ property: String, in style: String?) -> String? {
+        guard let style else { return nil }
+        for declaration in style.split(separator: ";") {
+            let parts = declaration.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2,
+                HTMLSanitiser.trimmed(parts[0]).lowercased() == property
+            else { continue }
+            return HTMLSanitiser.trimmed(parts[1]).lowercased()
+        }
+        return nil
+    }
+
     private static func pixels(_ value: String) -> Int? {
-        Int(value.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
+        Int(HTMLSanitiser.trimmed(value.hasSuffix("px") ? value.dropLast(2) : value[...]))
     }
 
     private static func isPlaceholder(_ src: String) -> Bool {
-        let trimmed = src.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let trimmed = HTMLSanitiser.trimmed(src).lowercased()
         if trimmed.isEmpty || trimmed.hasPrefix("data:") || trimmed == "about:blank" { return true }
         let path = trimmed.split(separator: "?").first.map(String.init) ?? trimmed
         let last = path.split(separator: "/").last.map(String.init) ?? path
@@ -385,50 +427,91 @@ struct ContentBuilder {
     /// The URL of the widest (or highest-density) candidate of a `srcset`.
     static func largestCandidate(_ srcset: String) -> String? {
         var best: (url: String, size: Double)?
-        for candidate in srcsetCandidates(srcset) {
-            let parts = candidate.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-            guard let url = parts.first else { continue }
+        for (url, descriptor) in srcsetCandidates(srcset) {
             var size = 1.0
-            if let descriptor = parts.dropFirst().first?.lowercased(), let number = Double(descriptor.dropLast()) {
+            if let last = descriptor.last, last == "w" || last == "x", let number = Double(descriptor.dropLast()) {
                 // `w` and `x` descriptors are not mixed in a valid srcset, so one scale suffices.
                 size = number
             }
             if best == nil || size > (best?.size ?? 0) {
-                best = (String(url), size)
+                best = (url, size)
             }
         }
         return best?.url
     }
 
-    /// Splits a `srcset` at the commas between candidates; a comma inside a URL (Cloudinary's
-    /// `w_100,h_100`) is followed by a non-space, a separating comma by a space or end.
-    private static func srcsetCandidates(_ srcset: String) -> [String] {
-        var candidates: [String] = []
-        var current = ""
-        let characters = Array(srcset)
-        for (index, character) in characters.enumerated() {
-            let next = index + 1 < characters.count ? characters[index + 1] : " "
-            if character == ",", next.isWhitespace || current.contains(where: \.isWhitespace) {
-                candidates.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
-                current = ""
-            } else {
-                current.append(character)
+    /// Splits a `srcset` the way the HTML standard does: a URL runs to the next whitespace (so
+    /// commas inside it, as in Cloudinary's `w_100,h_100`, stay), trailing commas end a candidate
+    /// without descriptors, and otherwise descriptors run to the next comma outside parentheses.
+    /// Returns each URL with its first descriptor, lowercased ("" when there is none).
+    static func srcsetCandidates(_ srcset: String) -> [(url: String, descriptor: String)] {
+        let scalars = Array(srcset.unicodeScalars)
+        let isSpace = { (scalar: Unicode.Scalar) in ContentNormaliser.isWhitespace(scalar) }
+        var candidates: [(url: String, descriptor: String)] = []
+        var index = 0
+        while index < scalars.count {
+            while index < scalars.count, isSpace(scalars[index]) || scalars[index] == "," { index += 1 }
+            guard index < scalars.count else { break }
+            var url = String.UnicodeScalarView()
+            while index < scalars.count, !isSpace(scalars[index]) {
+                url.append(scalars[index])
+                index += 1
             }
+            var descriptors = String.UnicodeScalarView()
+            if url.last == "," {
+                while url.last == "," { url.removeLast() }
+            } else {
+                var depth = 0
+                while index < scalars.count {
+                    let scalar = scalars[index]
+                    if scalar == "(" { depth += 1 }
+                    if scalar == ")" { depth = max(depth - 1, 0) }
+                    if scalar == ",", depth == 0 { break }
+                    descriptors.append(scalar)
+                    index += 1
+                }
+            }
+            let first = String(descriptors).split(whereSeparator: \.isWhitespace).first.map { $0.lowercased() } ?? ""
+            if !url.isEmpty { candidates.append((String(url), first)) }
         }
-        candidates.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
-        return candidates.filter { !$0.isEmpty }
+        return candidates
     }
 
     // MARK: - Embeds
 
-    /// Video players are dropped, but a reader should still learn there was one: YouTube and
-    /// Vimeo embeds become a paragraph linking to the video's page.
+    /// Players are dropped, but a reader should still learn there was one and where to find it:
+    /// YouTube and Vimeo frames, and `<video>`/`<audio>` with an allowed source, become a
+    /// paragraph linking to the media ("Video on youtube.com", "Audio on example.com").
     private func embedLink(_ element: HTMLElement) -> ContentInline? {
-        guard ["iframe", "embed", "video", "object"].contains(element.name),
-            let src = element[attribute: "src"] ?? element[attribute: "data"] ?? element[attribute: "data-src"],
-            let resolved = URLPolicy.resolve(src, against: baseURL, for: .link),
-            let url = URL(string: resolved), let host = url.host?.lowercased()
-        else { return nil }
+        switch element.name {
+        case "iframe", "embed", "object":
+            guard let src = element[attribute: "src"] ?? element[attribute: "data"] ?? element[attribute: "data-src"],
+                let resolved = URLPolicy.resolve(src, against: baseURL, for: .link)
+            else { return nil }
+            return videoPageLink(resolved) ?? providerLink(resolved)
+        case "video", "audio":
+            let sources =
+                [element[attribute: "src"]]
+                + element.children.map { node -> String? in
+                    guard case .element(let source) = node, source.isHTML, source.name == "source" else { return nil }
+                    return source[attribute: "src"]
+                }
+            guard
+                let resolved = sources.lazy.compactMap({ $0 })
+                    .compactMap({ URLPolicy.resolve($0, against: self.baseURL, for: .link) }).first,
+                let host = URL(string: resolved)?.host?.lowercased()
+            else { return nil }
+            if let page = videoPageLink(resolved) { return page }
+            let kind = element.name == "video" ? "Video" : "Audio"
+            return .link(destination: resolved, title: "", [.text("\(kind) on \(Self.displayHost(host))")])
+        default:
+            return nil
+        }
+    }
+
+    /// The watch page of a YouTube or Vimeo player URL, as a link naming the site.
+    private func videoPageLink(_ resolved: String) -> ContentInline? {
+        guard let url = URL(string: resolved), let host = url.host?.lowercased() else { return nil }
         let id = url.pathComponents.last ?? ""
         let isID = !id.isEmpty && id.unicodeScalars.allSatisfy { Self.isLanguageScalar($0) }
         if host.hasSuffix("youtube.com") || host.hasSuffix("youtube-nocookie.com") || host == "youtu.be" {
@@ -436,10 +519,39 @@ struct ContentBuilder {
             return .link(destination: page, title: "", [.text("Video on youtube.com")])
         }
         if host.hasSuffix("vimeo.com") {
-            let page = isID && host == "player.vimeo.com" ? "https://vimeo.com/\(id)" : resolved
+            // Unlisted videos carry their access hash as `?h=`; the page URL takes it as a path.
+            let hash =
+                URLComponents(string: resolved)?.queryItems?.first { $0.name == "h" }?.value
+                .flatMap { $0.unicodeScalars.allSatisfy(Self.isLanguageScalar) ? "/" + $0 : nil } ?? ""
+            let page = isID && host == "player.vimeo.com" ? "https://vimeo.com/\(id)\(hash)" : resolved
             return .link(destination: page, title: "", [.text("Video on vimeo.com")])
         }
         return nil
+    }
+
+    /// Players of other well-known media hosts, linked as they are (the player URL plays the
+    /// media). Unknown frames are dropped: they are as often ads and trackers as content.
+    private func providerLink(_ resolved: String) -> ContentInline? {
+        guard let url = URL(string: resolved), let host = url.host?.lowercased() else { return nil }
+        let site = Self.displayHost(host)
+        func isHost(_ domain: String) -> Bool { host == domain || host.hasSuffix("." + domain) }
+        let kind: String
+        if isHost("blogger.com") && url.path.hasPrefix("/video.g") || isHost("dailymotion.com")
+            || isHost("twitch.tv") || isHost("ted.com") || isHost("wistia.net")
+        {
+            kind = "Video"
+        } else if isHost("soundcloud.com") || isHost("spotify.com") || isHost("bandcamp.com") {
+            kind = "Audio"
+        } else {
+            return nil
+        }
+        let name = site.split(separator: ".").suffix(2).joined(separator: ".")
+        return .link(destination: resolved, title: "", [.text("\(kind) on \(name)")])
+    }
+
+    /// `www.example.com` → `example.com`: the name readers know the site by.
+    private static func displayHost(_ host: String) -> String {
+        host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
     }
 
     // MARK: - Tables
@@ -473,14 +585,29 @@ struct ContentBuilder {
             }
         }
         guard let first = rows.first else { return before }
+        // Layout tables (newsletters build whole posts from them) are not data: a single column,
+        // an explicit presentation role or a table nested in a cell. Their cells become blocks.
+        let role = element[attribute: "role"].map { HTMLSanitiser.trimmed($0).lowercased() }
+        if rows.allSatisfy({ $0.cells.count == 1 }) || role == "presentation" || role == "none"
+            || rows.contains(where: { $0.cells.contains { Self.containsTable($0.children) } })
+        {
+            var blocks = before
+            for row in rows {
+                for cell in row.cells {
+                    blocks += [.boundary] + flow(cell.children, insideLink: insideLink) + [.boundary]
+                }
+            }
+            return blocks
+        }
         // cmark-gfm supports one header row, and only as the first row.
         let hasHeader = first.inHead || first.cells.allSatisfy { $0.name == "th" }
-        let alignments: [ContentTable.Alignment] = first.cells.map { cell in
-            switch cell[attribute: "align"]?.lowercased().trimmingCharacters(in: .whitespaces) {
-            case "left": .left
-            case "center": .center
-            case "right": .right
-            default: .none
+        let alignments: [ContentTable.Alignment] = first.cells.map { cell -> ContentTable.Alignment in
+            let align = cell[attribute: "align"] ?? Self.styleValue("text-align", in: cell[attribute: "style"])
+            switch align.map({ HTMLSanitiser.trimmed($0).lowercased() }) {
+            case "left": return .left
+            case "center": return .center
+            case "right": return .right
+            default: return .none
             }
         }
         let cells = rows.map { row in row.cells.map { cell(flow($0.children, insideLink: insideLink)) } }
@@ -489,6 +616,17 @@ struct ContentBuilder {
             header: hasHeader ? cells[0] : nil,
             rows: hasHeader ? Array(cells.dropFirst()) : cells)
         return before + [.block(.table(table))]
+    }
+
+    /// Whether a subtree holds a `<table>` (iteratively: the subtree may be deep).
+    private static func containsTable(_ nodes: [HTMLNode]) -> Bool {
+        var stack = nodes
+        while let node = stack.popLast() {
+            guard case .element(let element) = node, element.isHTML else { continue }
+            if element.name == "table" { return true }
+            stack += element.children
+        }
+        return false
     }
 
     /// A cell's blocks joined into one line of inlines.

@@ -103,6 +103,11 @@ struct ContentNormaliser {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
     }
 
+    /// `isWhitespace` for one UTF-8 byte.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    }
+
     /// Where a pass over a block's inlines stands; shared across nesting levels because
     /// `a <em> b</em>` collapses across the `<em>` boundary.
     private struct Scan {
@@ -127,18 +132,21 @@ struct ContentNormaliser {
         for inline in inlines {
             switch inline {
             case .text(let text):
-                var output = String.UnicodeScalarView()
-                for scalar in text.unicodeScalars {
-                    if isWhitespace(scalar) {
-                        if !scan.atSpace { output.append(" ") }
+                // HTML whitespace is ASCII, so the pass works on UTF-8 bytes: any byte of a
+                // multi-byte character is >= 0x80 and counts as content.
+                var output: [UInt8] = []
+                output.reserveCapacity(text.utf8.count)
+                for byte in text.utf8 {
+                    if isWhitespace(byte) {
+                        if !scan.atSpace { output.append(UInt8(ascii: " ")) }
                         scan.atSpace = true
                     } else {
-                        output.append(scalar)
+                        output.append(byte)
                         scan.atSpace = false
                         scan.hasContent = true
                     }
                 }
-                if !output.isEmpty { result.append(.text(String(output))) }
+                if !output.isEmpty { result.append(.text(String(decoding: output, as: UTF8.self))) }
             case .code(let code):
                 let output = collapsedWhitespace(code, trimming: false)
                 guard !output.isEmpty else { continue }
@@ -237,20 +245,21 @@ struct ContentNormaliser {
     /// Whitespace runs as one space (attributes, inline code), optionally trimmed.
     private static func collapsedWhitespace(_ value: String, trimming: Bool) -> String {
         var afterSpace = trimming
-        var output = String.UnicodeScalarView()
-        for scalar in value.unicodeScalars {
-            if isWhitespace(scalar) {
-                if !afterSpace { output.append(" ") }
+        var output: [UInt8] = []
+        output.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 {
+            if isWhitespace(byte) {
+                if !afterSpace { output.append(UInt8(ascii: " ")) }
                 afterSpace = true
             } else {
-                output.append(scalar)
+                output.append(byte)
                 afterSpace = false
             }
         }
         if trimming {
-            while output.last == " " { output.removeLast() }
+            while output.last == UInt8(ascii: " ") { output.removeLast() }
         }
-        return String(output)
+        return String(decoding: output, as: UTF8.self)
     }
 
     private static func replacingLineBreaks(_ inlines: [ContentInline]) -> [ContentInline] {

@@ -47,7 +47,7 @@ public struct HTMLSanitiser: Sendable {
     /// cmark in safe mode, then held to the same allowlist and URL policy as HTML. Markup typed
     /// into the text shows as text.
     public func sanitise(plainText: String, baseURL: URL?) -> SanitisedContent {
-        let input = prepared(plainText)
+        let input = Self.dedented(prepared(plainText))
         guard !input.isEmpty else { return .empty }
         let blocks = CmarkDocument.parse(markdown: input, baseURL: baseURL, maxDepth: max(limits.maxDepth, 1))
         return render(ContentNormaliser.normalise(blocks))
@@ -77,7 +77,11 @@ public struct HTMLSanitiser: Sendable {
 
     // MARK: - Helpers
 
-    /// Caps the size at a Unicode scalar boundary and replaces NUL (C strings end there).
+    /// Caps the size at a Unicode scalar boundary and replaces control characters with U+FFFD.
+    ///
+    /// NUL would end the C strings cmark and gumbo read; the HTML parser replaces the other
+    /// controls (except whitespace) with U+FFFD anyway, so doing it up front for both paths keeps
+    /// plain-text output idempotent and free of characters HTML forbids.
     private func prepared(_ text: String) -> String {
         var input = text
         let cap = max(limits.maxInputBytes, 0)
@@ -88,24 +92,106 @@ public struct HTMLSanitiser: Sendable {
             }
             input = String(input.unicodeScalars[..<end])
         }
-        if input.utf8.contains(0) {
-            input = input.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+        if input.unicodeScalars.contains(where: Self.isForbiddenControl) {
+            var scalars = String.UnicodeScalarView()
+            for scalar in input.unicodeScalars {
+                scalars.append(Self.isForbiddenControl(scalar) ? "\u{FFFD}" : scalar)
+            }
+            input = String(scalars)
         }
         return input
     }
 
+    /// Removes the indentation that every line after the first shares. Text taken from an
+    /// indented XML element (YouTube's `media:description`) carries the document's indentation,
+    /// which Markdown would read as a code block; text with any unindented line is unchanged.
+    static func dedented(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count > 1 else { return text }
+        let isIndent = { (character: Character) in character == " " || character == "\t" }
+        let firstIsIndented = lines[0].first.map(isIndent) ?? false
+        let measured = lines.indices.filter { index in
+            (index > 0 || firstIsIndented) && lines[index].contains { !isIndent($0) && $0 != "\r" }
+        }
+        let common = measured.map { lines[$0].prefix(while: isIndent).count }.min() ?? 0
+        guard common > 0 else { return text }
+        for index in measured {
+            lines[index] = String(lines[index].dropFirst(common))
+        }
+        for index in lines.indices where !measured.contains(index) && index > 0 {
+            // Blank lines: their whitespace means nothing.
+            lines[index] = String(lines[index].drop(while: isIndent))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// C0 controls other than tab, line feed, form feed and carriage return; DEL; C1 controls.
+    private static func isForbiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0C, 0x0D: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        default: false
+        }
+    }
+
     /// Renders, then adds the attributes every published link and image carries.
     ///
-    /// Exact string substitution is safe here: cmark escapes `<` in all text and attribute values,
-    /// so `<a href="` and `<img src="` can only be the tags cmark itself wrote.
+    /// Exact substitution is safe here: cmark escapes `<` in all text and attribute values, so
+    /// `<a href="` and `<img src="` can only be the tags cmark itself wrote.
     private func render(_ blocks: [ContentBlock]) -> SanitisedContent {
         let rendering = CmarkDocument.render(blocks)
-        let html = rendering.html
-            .replacingOccurrences(of: "<a href=\"", with: "<a rel=\"nofollow ugc noopener\" href=\"")
-            .replacingOccurrences(
-                of: "<img src=\"",
-                with: "<img loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" src=\"")
-        let plainText = rendering.plainText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let html = Self.addingPublishedAttributes(to: rendering.html)
+        let plainText = Self.trimmed(rendering.plainText)
         return SanitisedContent(html: SanitisedHTML(html: html), plainText: plainText)
+    }
+
+    private static let linkTag = Array("<a href=\"".utf8)
+    private static let linkReplacement = Array("<a rel=\"nofollow ugc noopener\" href=\"".utf8)
+    private static let imageTag = Array("<img src=\"".utf8)
+    private static let imageReplacement = Array(
+        "<img loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" src=\"".utf8)
+
+    /// One pass over the UTF-8 bytes (Foundation's `replacingOccurrences` goes through UTF-16 and
+    /// dominated the sanitiser's profile).
+    static func addingPublishedAttributes(to html: String) -> String {
+        let bytes = Array(html.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "<") {
+                if Self.hasPrefix(bytes, linkTag, at: index) {
+                    output += linkReplacement
+                    index += linkTag.count
+                    continue
+                }
+                if Self.hasPrefix(bytes, imageTag, at: index) {
+                    output += imageReplacement
+                    index += imageTag.count
+                    continue
+                }
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hasPrefix(_ bytes: [UInt8], _ prefix: [UInt8], at index: Int) -> Bool {
+        guard bytes.count - index >= prefix.count else { return false }
+        for offset in 0..<prefix.count where bytes[index + offset] != prefix[offset] {
+            return false
+        }
+        return true
+    }
+
+    /// `text` without leading and trailing white space (Unicode's definition).
+    static func trimmed(_ text: some StringProtocol) -> String {
+        let string = String(text)
+        let scalars = string.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }

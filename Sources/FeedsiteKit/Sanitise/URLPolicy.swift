@@ -25,7 +25,7 @@ enum URLPolicy {
             switch scheme {
             case "http", "https":
                 // Browsers treat `\` as `/` in special URLs, so `https:\\evil.example` is a host.
-                cleaned = cleaned.replacingOccurrences(of: "\\", with: "/")
+                cleaned = slashed(cleaned)
                 return absolute(cleaned, relativeTo: nil, requireHost: true)
             case "mailto" where purpose == .link:
                 return absolute(cleaned, relativeTo: nil, requireHost: false)
@@ -34,7 +34,12 @@ enum URLPolicy {
             }
         }
 
-        cleaned = cleaned.replacingOccurrences(of: "\\", with: "/")
+        cleaned = slashed(cleaned)
+        // A colon before the first `/`, `?` or `#` of a reference without a valid scheme is a
+        // scheme spelt so that no parser recognises it (`java\u{FFFD}script:`, `%6Aavascript:`):
+        // RFC 3986 forbids it in relative references, and no honest feed writes one.
+        let firstSegment = cleaned.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !firstSegment.contains(":") else { return nil }
         guard let base, let baseScheme = base.scheme?.lowercased(), baseScheme == "http" || baseScheme == "https"
         else {
             // Protocol-relative URLs need no base path, only a scheme: assume the safe one.
@@ -44,6 +49,12 @@ enum URLPolicy {
             return nil
         }
         return absolute(cleaned, relativeTo: base, requireHost: true)
+    }
+
+    /// `\\` as `/`, as browsers read it in http(s) URLs.
+    private static func slashed(_ url: String) -> String {
+        guard url.utf8.contains(UInt8(ascii: "\\")) else { return url }
+        return String(url.map { $0 == "\\" ? "/" : $0 })
     }
 
     /// Strips leading/trailing C0 controls and spaces, removes tab/LF/CR anywhere (as the URL

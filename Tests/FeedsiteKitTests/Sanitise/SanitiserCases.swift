@@ -149,8 +149,8 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
             input: "<table><tr><td><p>a</p><p>b<br>c</p></td><td><ul><li>x</li></ul></td></tr></table>",
             expected: "<table>\n<tbody>\n<tr>\n<td>a b c</td>\n<td>x</td>\n</tr>\n</tbody>\n</table>\n"),
         .init(
-            name: "text foster-parented out of a table", input: "<table>loose<tr><td>c</td></tr></table>",
-            expected: "<p>loose</p>\n<table>\n<tbody>\n<tr>\n<td>c</td>\n</tr>\n</tbody>\n</table>\n"),
+            name: "text foster-parented out of a table", input: "<table>loose<tr><td>c</td><td>d</td></tr></table>",
+            expected: "<p>loose</p>\n<table>\n<tbody>\n<tr>\n<td>c</td>\n<td>d</td>\n</tr>\n</tbody>\n</table>\n"),
 
         // Links and URLs
         .init(
@@ -304,8 +304,11 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
             name: "textarea content dropped", input: "<textarea><img src=x></textarea>after", expected: "<p>after</p>\n"
         ),
         .init(
-            name: "video and audio fallbacks dropped",
-            input: "<video src=\"x.mp4\">fallback</video><audio src=a.mp3>no audio</audio>ok", expected: "<p>ok</p>\n"),
+            name: "video and audio become links, fallbacks dropped",
+            input: "<video src=\"x.mp4\">fallback</video><audio src=a.mp3>no audio</audio>ok",
+            expected:
+                "<p>\(a("https://example.com/blog/x.mp4"))Video on example.com</a></p>\n<p>\(a("https://example.com/blog/a.mp3"))Audio on example.com</a></p>\n<p>ok</p>\n"
+        ),
         .init(
             name: "meta refresh and base href ignored",
             input:
@@ -361,7 +364,8 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
             name: "plain text with ampersand", input: "plain text with <b>tags</b> & ampersand",
             expected: "<p>plain text with &lt;b&gt;tags&lt;/b&gt; &amp; ampersand</p>\n", isPlainText: true),
         .init(
-            name: "markdown breaks", input: "line\nbreak  \nhard", expected: "<p>line break<br />\nhard</p>\n",
+            name: "plain-text line breaks kept", input: "line\nbreak  \nhard",
+            expected: "<p>line<br />\nbreak<br />\nhard</p>\n",
             isPlainText: true),
         .init(
             name: "markdown html block", input: "<div onclick=x>\nhi\n</div>",

@@ -13,7 +13,8 @@ struct URLPolicyTests {
             "javascript:alert(1)", "JAVASCRIPT:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)",
             "java\nscript:alert(1)", "java\rscript:x", "\u{01}javascript:x", "java\u{01}script:x", "java\u{7F}script:x",
             "vbscript:x", "data:text/html,x", "data:image/png;base64,AAAA", "file:///etc/passwd", "ftp://e.example/",
-            "https:evil.example", "https://", "", "   ", "http://[::1]/",
+            "https:evil.example", "https://", "", "   ", "http://[::1]/", "java\u{FFFD}script:x", "%6Aavascript:x",
+            "\u{A0}javascript:x", "java\u{200B}script:x", "`x`onerror=fetch('http://e.example/')",
         ])
     func rejected(_ raw: String) {
         #expect(URLPolicy.resolve(raw, against: Self.base, for: .link) == nil)
@@ -36,6 +37,8 @@ struct URLPolicyTests {
             ("HTTP://Example.org/A", "http://Example.org/A"),
             ("\n https://e.example/a\tb \u{0}", "https://e.example/ab"),
             ("https:\\\\e.example\\x", "https://e.example/x"),
+            ("a/b:c", "https://example.com/blog/a/b:c"),
+            ("#x:y", "https://example.com/blog/post.html#x:y"),
         ])
     func resolved(_ raw: String, _ expected: String) {
         #expect(URLPolicy.resolve(raw, against: Self.base, for: .link) == expected)
