@@ -2,18 +2,117 @@ import ArgumentParser
 import FeedsiteKit
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `feedsite build`
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Fetch every feed in feeds.yml and write the site.",
         discussion: """
-            Feeds that fail (HTTP errors, timeouts, unreadable XML) are reported as warnings and the
-            site is built from the rest. The site is written into a temporary folder and swapped in
-            whole, so an interrupted build never leaves half a site.
+            Feeds that fail (HTTP errors, timeouts, unreadable XML) are reported as warnings and keep
+            their last good items from the state directory. The site is written into a temporary folder
+            and swapped in whole, so an interrupted build never leaves half a site.
+
+            Exit status: 0 the site was written (warnings allowed); 1 more feeds failed than --max-failed
+            allows (default: all of them) and the previous site was left untouched; 64 usage,
+            configuration or template error.
             """
     )
 
+    @OptionGroup var paths: SitePaths
+
+    @Option(name: .long, help: ArgumentHelp("How many feeds are fetched at the same time.", valueName: "n"))
+    var concurrency = 16
+
+    @Option(
+        name: .long, help: ArgumentHelp("Seconds allowed for each request (overrides 'timeout').", valueName: "seconds")
+    )
+    var timeout: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seed a missing state directory from a published status/state.json (URL or path; overrides 'state_url').",
+            valueName: "url-or-path"))
+    var restoreState: String?
+
+    @Flag(name: .long, help: "Re-render from the saved state without touching the network.")
+    var offline = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Leave the site untouched (exit 1) when more than N feeds, or P% of them, failed. Default: only when all failed.",
+            valueName: "N|P%"))
+    var maxFailed: String?
+
+    @Flag(name: .long, help: "Any failed feed fails the build (same as --max-failed 0).")
+    var strict = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print each feed's outcome.")
+    var verbose = false
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
+        if let timeout, timeout < 1 { throw ValidationError("--timeout must be at least 1 second, got \(timeout)") }
+        if let maxFailed, FailurePolicy(argument: maxFailed) == nil {
+            throw ValidationError("--max-failed takes a number of feeds or a percentage (3, 20%), got '\(maxFailed)'")
+        }
+        if strict && maxFailed != nil { throw ValidationError("--strict and --max-failed cannot be combined") }
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be combined") }
+    }
+
+    func run() async throws {
+        let output = Terminal(quiet: quiet)
+        var policy = FailurePolicy.allFailed
+        if strict { policy = .count(0) }
+        if let maxFailed, let parsed = FailurePolicy(argument: maxFailed) { policy = parsed }
+        var progress: (@Sendable (Int, Int) -> Void)?
+        if output.showsProgress {
+            progress = { @Sendable done, total in Terminal.progress(done: done, total: total) }
+        }
+        let generator = SiteGenerator(
+            options: .init(
+                configFile: URL(fileURLWithPath: paths.config),
+                outputDirectory: URL(fileURLWithPath: paths.output),
+                templatesDirectory: URL(fileURLWithPath: paths.templates),
+                stateDirectory: paths.state.map { URL(fileURLWithPath: $0) },
+                restoreState: restoreState, concurrency: concurrency, timeoutSeconds: timeout, offline: offline,
+                failurePolicy: policy, progress: progress))
+        do {
+            let report = try await generator.build()
+            output.finishProgress()
+            output.report(report, verbose: verbose)
+            if !quiet { print(report.summary) }
+        } catch let error as ConfigurationError {
+            output.finishProgress()
+            error.diagnostics.forEach(output.print)
+            throw ExitCode(64)
+        } catch let error as TemplateError {
+            output.print(.error(file: error.file, line: error.line, column: error.column, error.message))
+            throw ExitCode(64)
+        } catch let error as BuildError {
+            output.finishProgress()
+            if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
+            Terminal.printError(error.description)
+            throw ExitCode(1)
+        } catch let error as SiteWriter.WriteError {
+            Terminal.printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The paths every command that builds shares.
+struct SitePaths: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "file"))
     var config = "feeds.yml"
 
@@ -23,49 +122,63 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The templates folder (*.mustache and assets/).", valueName: "dir"))
     var templates = "Templates"
 
-    @Option(name: .long, help: "How many feeds are fetched at the same time.")
-    var concurrency = 16
-
-    @Option(name: .long, help: ArgumentHelp("Seconds allowed for each feed's request.", valueName: "seconds"))
-    var timeout = 30
-
-    func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
-        guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second, got \(timeout)") }
-    }
-
-    func run() async throws {
-        let generator = SiteGenerator(
-            options: .init(
-                configFile: URL(fileURLWithPath: config),
-                outputDirectory: URL(fileURLWithPath: output),
-                templatesDirectory: URL(fileURLWithPath: templates),
-                concurrency: concurrency,
-                timeoutSeconds: timeout))
-        do {
-            let report = try await generator.build()
-            for diagnostic in report.diagnostics { Terminal.printError(diagnostic.description) }
-            print(report.summary)
-        } catch let error as ConfigurationError {
-            Terminal.printError(error.description)
-            throw ExitCode(64)
-        } catch let error as TemplateError {
-            Terminal.printError(error.description)
-            throw ExitCode(64)
-        } catch BuildError.nothingToPublish(let report) {
-            for diagnostic in report.diagnostics { Terminal.printError(diagnostic.description) }
-            Terminal.printError(BuildError.nothingToPublish(report).description)
-            throw ExitCode(1)
-        } catch let error as SiteWriter.WriteError {
-            Terminal.printError(error.description)
-            throw ExitCode(1)
-        }
-    }
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The state directory (overrides 'state_dir', default .feedsite).", valueName: "dir"))
+    var state: String?
 }
 
-/// Standard error, unbuffered: diagnostics interleave correctly with the summary on stdout.
-enum Terminal {
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+/// Where diagnostics go: standard error, in colour on a terminal (unless `NO_COLOR`), as GitHub
+/// Actions annotations under `GITHUB_ACTIONS=true`, with the step summary appended to
+/// `$GITHUB_STEP_SUMMARY`.
+struct Terminal {
+    let quiet: Bool
+    let environment = ProcessInfo.processInfo.environment
+
+    var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    var color: Bool { isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true }
+    var isGitHubActions: Bool { environment["GITHUB_ACTIONS"] == "true" }
+    var showsProgress: Bool { !quiet && isTerminal }
+
+    func print(_ diagnostic: Diagnostic) {
+        if quiet && diagnostic.severity == .warning { return }
+        Self.printError(ReportFormatter.line(diagnostic, color: color))
+        if isGitHubActions { Swift.print(ReportFormatter.annotation(diagnostic)) }
+    }
+
+    func report(_ report: BuildReport, verbose: Bool) {
+        report.diagnostics.forEach(print)
+        if verbose {
+            for record in report.records {
+                let outcome: String
+                switch record.run.outcome {
+                case .fresh(let read): outcome = "read \(read.entries.count) items (\(record.newItemCount) new)"
+                case .notModified: outcome = "not modified (304)"
+                case .failed(let reason): outcome = "failed: \(reason)"
+                case .skipped: outcome = "offline: \(record.state.items.count) saved items"
+                }
+                Self.printError("\(record.source.label): \(outcome)")
+            }
+        }
+        if isGitHubActions, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+            let handle = FileHandle(forWritingAtPath: path)
+        {
+            handle.seekToEndOfFile()
+            handle.write(Data(ReportFormatter.stepSummary(report).utf8))
+            try? handle.close()
+        }
+    }
+
+    func finishProgress() {
+        if showsProgress { Self.printError("\r\u{1B}[K", newline: false) }
+    }
+
+    static func progress(done: Int, total: Int) {
+        printError("\r\u{1B}[K" + ReportFormatter.progress(done: done, total: total), newline: false)
+    }
+
+    /// Standard error, unbuffered: diagnostics interleave correctly with the summary on stdout.
+    static func printError(_ text: String, newline: Bool = true) {
+        FileHandle.standardError.write(Data((text + (newline ? "\n" : "")).utf8))
     }
 }

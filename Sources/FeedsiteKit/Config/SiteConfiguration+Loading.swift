@@ -95,6 +95,42 @@ struct ConfigurationReader {
             case "feeds":
                 sawFeeds = true
                 configuration.feeds = feeds(value)
+            case "state_dir":
+                configuration.stateDirectory = string(value, key: key) ?? configuration.stateDirectory
+            case "state_url":
+                configuration.stateURL = string(value, key: key)
+            case "keep_days":
+                configuration.keepDays = positiveInt(value, key: key) ?? configuration.keepDays
+            case "max_items":
+                configuration.maxItems = positiveInt(value, key: key)
+            case "future_dates":
+                configuration.futureDates = choice(value, key: key) ?? configuration.futureDates
+            case "timeout":
+                configuration.fetch.timeoutSeconds = positiveInt(value, key: key) ?? configuration.fetch.timeoutSeconds
+            case "connect_timeout":
+                configuration.fetch.connectTimeoutSeconds =
+                    positiveInt(value, key: key) ?? configuration.fetch.connectTimeoutSeconds
+            case "read_timeout":
+                configuration.fetch.readTimeoutSeconds =
+                    positiveInt(value, key: key) ?? configuration.fetch.readTimeoutSeconds
+            case "retries":
+                configuration.fetch.retries = wholeNumber(value, key: key) ?? configuration.fetch.retries
+            case "per_host":
+                configuration.fetch.perHostConcurrency =
+                    positiveInt(value, key: key) ?? configuration.fetch.perHostConcurrency
+            case "max_retry_after":
+                configuration.fetch.maxRetryAfterSeconds =
+                    wholeNumber(value, key: key) ?? configuration.fetch.maxRetryAfterSeconds
+            case "max_body_mb":
+                configuration.fetch.maxBodyBytes =
+                    (positiveInt(value, key: key) ?? configuration.fetch.maxBodyBytes / 1_000_000) * 1_000_000
+            case "deny_private_networks":
+                configuration.fetch.denyPrivateNetworks =
+                    bool(value, key: key) ?? configuration.fetch.denyPrivateNetworks
+            case "user_agent":
+                configuration.fetch.userAgent = string(value, key: key)
+            case "show_build_time":
+                configuration.showBuildTime = bool(value, key: key) ?? configuration.showBuildTime
             default:
                 warnUnknown(key: key, at: keyNode, known: SiteConfiguration.topLevelKeys)
             }
@@ -121,6 +157,10 @@ struct ConfigurationReader {
         for entry in sequence {
             var urlNode = entry
             var name: String?
+            var keepDays: Int?
+            var maxItems: Int?
+            var userAgent: String?
+            var headers: [String: String] = [:]
             switch entry {
             case .scalar:
                 // `- https://example.com/feed.xml` is accepted as shorthand for `- url: …`.
@@ -136,6 +176,10 @@ struct ConfigurationReader {
                     switch key {
                     case "url": break
                     case "name": name = string(value, key: "name")
+                    case "keep_days": keepDays = positiveInt(value, key: key)
+                    case "max_items": maxItems = positiveInt(value, key: key)
+                    case "user_agent": userAgent = string(value, key: key)
+                    case "headers": headers = stringMap(value, key: key)
                     default: warnUnknown(key: key, at: keyNode, known: SiteConfiguration.feedKeys)
                     }
                 }
@@ -151,7 +195,10 @@ struct ConfigurationReader {
                 continue
             }
             firstLineForURL[key] = line ?? 0
-            sources.append(FeedSource(url: url, name: name, line: line))
+            sources.append(
+                FeedSource(
+                    url: url, name: name, line: line, keepDays: keepDays, maxItems: maxItems, userAgent: userAgent,
+                    headers: headers))
         }
         return sources
     }
@@ -172,6 +219,48 @@ struct ConfigurationReader {
             return nil
         }
         return value
+    }
+
+    private mutating func wholeNumber(_ node: Node, key: String) -> Int? {
+        guard let value = node.int, value >= 0 else {
+            error(at: node, "'\(key)' must be a whole number (0 or more), got \(quoted(node))")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func bool(_ node: Node, key: String) -> Bool? {
+        guard case .scalar = node, let value = node.bool else {
+            error(at: node, "'\(key)' must be true or false, got \(quoted(node))")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func choice<Choice: RawRepresentable & CaseIterable>(_ node: Node, key: String) -> Choice?
+    where Choice.RawValue == String {
+        guard case .scalar(let scalar) = node, let value = Choice(rawValue: scalar.string) else {
+            let options = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            error(at: node, "'\(key)' must be one of \(options), got \(quoted(node))")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func stringMap(_ node: Node, key: String) -> [String: String] {
+        guard case .mapping(let mapping) = node else {
+            error(at: node, "'\(key)' must be a mapping of header names to values")
+            return [:]
+        }
+        var result: [String: String] = [:]
+        for (name, value) in mapping {
+            guard let name = name.string, case .scalar(let scalar) = value else {
+                error(at: value, "'\(key)' values must be single lines of text")
+                continue
+            }
+            result[name] = scalar.string
+        }
+        return result
     }
 
     private mutating func httpURL(_ node: Node, key: String) -> URL? {

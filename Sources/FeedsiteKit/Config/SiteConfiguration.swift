@@ -15,6 +15,21 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var excerptLength: Int
     /// The feeds, in `feeds.yml` order (the order decides ties, e.g. which feed keeps a duplicate).
     public var feeds: [FeedSource]
+    /// Where state between builds lives (validators, last good items, first-seen times, health).
+    public var stateDirectory: String
+    /// Where to seed the state from when the state directory is missing (the live site's
+    /// `status/state.json`), so ephemeral CI runners keep history.
+    public var stateURL: String?
+    /// Items that dropped out of their feed stay this many days (counted from their date).
+    public var keepDays: Int
+    /// The most items one feed contributes (newest first); nil: no limit.
+    public var maxItems: Int?
+    /// What to do with items dated in the future.
+    public var futureDates: FutureDatePolicy
+    /// How feeds are fetched.
+    public var fetch: FetchPolicy
+    /// Print the build time in the page footer (off: builds stay byte-for-byte reproducible).
+    public var showBuildTime: Bool
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
     public enum Defaults {
@@ -22,6 +37,9 @@ public struct SiteConfiguration: Sendable, Hashable {
         public static let description = ""
         public static let indexItems = 50
         public static let excerptLength = 280
+        public static let stateDirectory = ".feedsite"
+        public static let keepDays = 90
+        public static let futureDates = FutureDatePolicy.clamp
     }
 
     public init(
@@ -30,7 +48,14 @@ public struct SiteConfiguration: Sendable, Hashable {
         baseURL: URL? = nil,
         indexItems: Int = Defaults.indexItems,
         excerptLength: Int = Defaults.excerptLength,
-        feeds: [FeedSource]
+        feeds: [FeedSource],
+        stateDirectory: String = Defaults.stateDirectory,
+        stateURL: String? = nil,
+        keepDays: Int = Defaults.keepDays,
+        maxItems: Int? = nil,
+        futureDates: FutureDatePolicy = Defaults.futureDates,
+        fetch: FetchPolicy = FetchPolicy(),
+        showBuildTime: Bool = false
     ) {
         self.title = title
         self.description = description
@@ -38,6 +63,62 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.indexItems = indexItems
         self.excerptLength = excerptLength
         self.feeds = feeds
+        self.stateDirectory = stateDirectory
+        self.stateURL = stateURL
+        self.keepDays = keepDays
+        self.maxItems = maxItems
+        self.futureDates = futureDates
+        self.fetch = fetch
+        self.showBuildTime = showBuildTime
+    }
+}
+
+/// What to do with an item whose date is in the future (a wrong clock or time zone on the server,
+/// or a scheduled post published early): such items would otherwise stick to the top for days.
+public enum FutureDatePolicy: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Use the time feedsite first saw the item instead.
+    case clamp
+    /// Show the date as given.
+    case keep
+    /// Leave the item out until its date has come.
+    case drop
+}
+
+/// How feeds are fetched: limits, politeness, retries.
+public struct FetchPolicy: Sendable, Hashable {
+    /// Seconds for a whole request, connect to last byte.
+    public var timeoutSeconds: Int
+    /// Seconds to establish a connection.
+    public var connectTimeoutSeconds: Int
+    /// Seconds without receiving a byte before giving up.
+    public var readTimeoutSeconds: Int
+    /// Extra attempts after a connection error, timeout or HTTP 502/503/504.
+    public var retries: Int
+    /// Requests in flight to one host at a time.
+    public var perHostConcurrency: Int
+    /// The longest `Retry-After` (seconds) honoured; a longer one skips the feed this run.
+    public var maxRetryAfterSeconds: Int
+    /// Largest body accepted, after decompression.
+    public var maxBodyBytes: Int
+    /// Refuse loopback, private and link-local addresses (an SSRF guard for shared CI).
+    public var denyPrivateNetworks: Bool
+    /// Replaces the default `feedsite/<version> (+<base_url>)` for every feed.
+    public var userAgent: String?
+
+    public init(
+        timeoutSeconds: Int = 30, connectTimeoutSeconds: Int = 10, readTimeoutSeconds: Int = 20, retries: Int = 2,
+        perHostConcurrency: Int = 2, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 10_000_000,
+        denyPrivateNetworks: Bool = false, userAgent: String? = nil
+    ) {
+        self.timeoutSeconds = timeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.readTimeoutSeconds = readTimeoutSeconds
+        self.retries = retries
+        self.perHostConcurrency = perHostConcurrency
+        self.maxRetryAfterSeconds = maxRetryAfterSeconds
+        self.maxBodyBytes = maxBodyBytes
+        self.denyPrivateNetworks = denyPrivateNetworks
+        self.userAgent = userAgent
     }
 }
 
@@ -49,10 +130,30 @@ public struct FeedSource: Sendable, Hashable {
     public var name: String?
     /// The line of this entry in `feeds.yml`, so warnings about the feed can point at it.
     public var line: Int?
+    /// Overrides the site's `keep_days` for this feed.
+    public var keepDays: Int?
+    /// Overrides the site's `max_items` for this feed.
+    public var maxItems: Int?
+    /// Overrides the User-Agent for this feed (some CDNs block unknown agents).
+    public var userAgent: String?
+    /// Extra request headers for this feed (an API key, `Accept-Language`…).
+    public var headers: [String: String]
 
-    public init(url: URL, name: String? = nil, line: Int? = nil) {
+    public init(
+        url: URL, name: String? = nil, line: Int? = nil, keepDays: Int? = nil, maxItems: Int? = nil,
+        userAgent: String? = nil, headers: [String: String] = [:]
+    ) {
         self.url = url
         self.name = name
         self.line = line
+        self.keepDays = keepDays
+        self.maxItems = maxItems
+        self.userAgent = userAgent
+        self.headers = headers
+    }
+
+    /// The label used in diagnostics: `feed 'Name' (url)`.
+    public var label: String {
+        "feed '\(name ?? url.host ?? url.absoluteString)' (\(url.absoluteString))"
     }
 }

@@ -4,28 +4,28 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Downloads feeds over HTTP(S). The only stage that talks to the network.
 ///
 /// One `FeedFetcher` wraps one `HTTPClient`, created and shut down by `withFetcher`, so the client
-/// can never outlive the build (structured concurrency).
+/// can never outlive the build (structured concurrency). Redirects are followed here rather than by
+/// the client, so that every hop is checked (scheme, loops, private networks) and permanent moves
+/// can be reported.
 public struct FeedFetcher: Sendable {
     /// Limits applied to every request.
     public struct Options: Sendable, Hashable {
-        /// Time allowed for a whole request, from connecting to the last body byte.
-        public var timeoutSeconds: Int
-        /// Largest body accepted, after decompression.
-        public var maxBodyBytes: Int
+        public var policy: FetchPolicy
         /// Redirects followed before giving up.
         public var maxRedirects: Int
-        /// The `User-Agent` header sent with every request.
-        public var userAgent: String
 
-        public init(timeoutSeconds: Int = 30, maxBodyBytes: Int = 10_000_000, maxRedirects: Int = 5, userAgent: String)
-        {
-            self.timeoutSeconds = timeoutSeconds
-            self.maxBodyBytes = maxBodyBytes
+        public init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5) {
+            self.policy = policy
             self.maxRedirects = maxRedirects
-            self.userAgent = userAgent
         }
 
         /// `feedsite/<version> (+<base_url or the project URL>)`: tells a server's owner who polls it.
@@ -47,12 +47,13 @@ public struct FeedFetcher: Sendable {
         options: Options,
         _ body: (FeedFetcher) async throws -> Result
     ) async throws -> Result {
+        let policy = options.policy
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: options.maxRedirects, allowCycles: false),
+            redirectConfiguration: .disallow,
             timeout: .init(
-                connect: .seconds(Int64(min(options.timeoutSeconds, 10))),
-                read: .seconds(Int64(options.timeoutSeconds))),
-            decompression: .enabled(limit: .size(options.maxBodyBytes))
+                connect: .seconds(Int64(policy.connectTimeoutSeconds)),
+                read: .seconds(Int64(policy.readTimeoutSeconds))),
+            decompression: .enabled(limit: .size(policy.maxBodyBytes))
         )
         configuration.httpVersion = .automatic
         return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
@@ -60,39 +61,168 @@ public struct FeedFetcher: Sendable {
         }
     }
 
-    /// Fetches one feed. Never throws: every failure is a `FetchError` value, so one feed can
-    /// never cancel or fail another.
-    public func fetch(_ url: URL) async -> Result<FetchedFeed, FetchError> {
-        if Task.isCancelled { return .failure(.cancelled) }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: options.userAgent)
-        request.headers.add(
+    /// Fetches one feed, with retries. Never throws: every failure is a `FetchError` value, so one
+    /// feed can never cancel or fail another.
+    public func fetch(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
+        let policy = options.policy
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { return .failure(.cancelled) }
+            let result = await fetchOnce(request)
+            switch result {
+            case .success(var response):
+                switch response {
+                case .fetched(var feed): feed.info.attempts = attempt; response = .fetched(feed)
+                case .notModified(var info): info.attempts = attempt; response = .notModified(info)
+                }
+                return .success(response)
+            case .failure(let failure):
+                // A server that asks for more patience than we have is skipped this run (its saved
+                // items stay); one that rate-limits without saying how long is not hammered.
+                if let retryAfter = failure.retryAfter, retryAfter > policy.maxRetryAfterSeconds {
+                    return .failure(.retryLater(status: failure.status ?? 503, seconds: retryAfter))
+                }
+                if failure.status == 429 && (failure.retryAfter == nil || attempt > policy.retries) {
+                    return .failure(.retryLater(status: 429, seconds: failure.retryAfter))
+                }
+                guard attempt <= policy.retries else { return .failure(failure.error) }
+                let wait: Double
+                if let retryAfter = failure.retryAfter {
+                    wait = Double(retryAfter)
+                } else if failure.error.isRetryable {
+                    // Exponential backoff with full jitter: 0.5 s, 1 s, 2 s… spread so that many
+                    // feeds on one overloaded host do not retry in lockstep.
+                    let base = 0.5 * pow(2, Double(attempt - 1))
+                    wait = base / 2 + Double.random(in: 0...(base / 2))
+                } else {
+                    return .failure(failure.error)
+                }
+                do {
+                    try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                } catch {
+                    return .failure(.cancelled)
+                }
+            }
+        }
+    }
+
+    /// A failed attempt, with what the retry logic needs to know.
+    struct AttemptFailure: Error {
+        var error: FetchError
+        var status: Int?
+        /// Seconds from a `Retry-After` header on a 429 or 503.
+        var retryAfter: Int?
+    }
+
+    /// One attempt: the request and its redirects.
+    private func fetchOnce(_ request: FetchRequest) async -> Result<FetchResponse, AttemptFailure> {
+        var url = request.url
+        var visited: Set<String> = [url.absoluteString]
+        var permanentRedirect: URL?
+        var onlyPermanentSoFar = true
+        var redirects = 0
+        while true {
+            if let refusal = refusal(for: url) { return .failure(AttemptFailure(error: refusal)) }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(
+                    httpRequest(request, url: url), timeout: .seconds(Int64(options.policy.timeoutSeconds)))
+            } catch {
+                return .failure(AttemptFailure(error: Self.classify(error).withLimits(options)))
+            }
+            let status = Int(response.status.code)
+            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
+                guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                    return .failure(AttemptFailure(error: .transport("redirect to an invalid URL: \(location)")))
+                }
+                redirects += 1
+                guard redirects <= options.maxRedirects else {
+                    return .failure(AttemptFailure(error: .tooManyRedirects(limit: options.maxRedirects)))
+                }
+                guard visited.insert(next.absoluteString).inserted else {
+                    return .failure(AttemptFailure(error: .redirectLoop(next.absoluteString)))
+                }
+                if status == 301 || status == 308, onlyPermanentSoFar {
+                    permanentRedirect = next
+                } else {
+                    onlyPermanentSoFar = false
+                }
+                url = next
+                continue
+            }
+            let info = FetchInfo(finalURL: url, status: status, permanentRedirect: permanentRedirect)
+            if status == 304 {
+                return .success(.notModified(info))
+            }
+            guard (200..<300).contains(status) else {
+                let retryAfter =
+                    (status == 429 || status == 503)
+                    ? response.headers.first(name: "Retry-After").flatMap(Self.retryAfterSeconds) : nil
+                return .failure(
+                    AttemptFailure(
+                        error: .http(status: status, reason: response.status.reasonPhrase), status: status,
+                        retryAfter: retryAfter))
+            }
+            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init),
+                length > options.policy.maxBodyBytes
+            {
+                return .failure(AttemptFailure(error: .tooLarge(limitBytes: options.policy.maxBodyBytes)))
+            }
+            do {
+                let buffer = try await response.body.collect(upTo: options.policy.maxBodyBytes)
+                return .success(
+                    .fetched(
+                        FetchedFeed(
+                            info: info, contentType: response.headers.first(name: "Content-Type"),
+                            etag: response.headers.first(name: "ETag"),
+                            lastModified: response.headers.first(name: "Last-Modified"),
+                            body: Data(buffer.readableBytesView))))
+            } catch {
+                return .failure(AttemptFailure(error: Self.classify(error).withLimits(options)))
+            }
+        }
+    }
+
+    private func httpRequest(_ request: FetchRequest, url: URL) -> HTTPClientRequest {
+        var http = HTTPClientRequest(url: url.absoluteString)
+        http.method = .GET
+        http.headers.add(name: "User-Agent", value: request.userAgent)
+        http.headers.add(
             name: "Accept",
             value:
                 "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
         )
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        do {
-            let response = try await client.execute(request, timeout: .seconds(Int64(options.timeoutSeconds)))
-            let finalURL = response.url ?? url
-            guard (200..<300).contains(Int(response.status.code)) else {
-                return .failure(.http(status: Int(response.status.code), reason: response.status.reasonPhrase))
+        http.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        // Validators only for the URL they were saved for; a redirect target gets a fresh request.
+        if url == request.url {
+            if let etag = request.etag { http.headers.add(name: "If-None-Match", value: etag) }
+            if let lastModified = request.lastModified {
+                http.headers.add(name: "If-Modified-Since", value: lastModified)
             }
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init),
-                length > options.maxBodyBytes
-            {
-                return .failure(.tooLarge(limitBytes: options.maxBodyBytes))
-            }
-            let buffer = try await response.body.collect(upTo: options.maxBodyBytes)
-            let body = Data(buffer.readableBytesView)
-            return .success(
-                FetchedFeed(
-                    finalURL: finalURL, status: Int(response.status.code),
-                    contentType: response.headers.first(name: "Content-Type"), body: body))
-        } catch {
-            return .failure(Self.classify(error).withLimits(options))
         }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            http.headers.replaceOrAdd(name: name, value: value)
+        }
+        return http
+    }
+
+    /// Refuses URLs feedsite must not fetch: other schemes, and (when asked) private networks.
+    private func refusal(for url: URL) -> FetchError? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host
+        else { return .unsupportedScheme(url.absoluteString) }
+        if options.policy.denyPrivateNetworks, NetworkAddress.isPrivate(host: host) {
+            return .privateNetwork(host: host)
+        }
+        return nil
+    }
+
+    /// `Retry-After` as seconds: either a number or an HTTP date.
+    static func retryAfterSeconds(_ value: String) -> Int? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) { return max(0, seconds) }
+        guard let date = FeedDate.parse(trimmed) else { return nil }
+        return max(0, Int(date.timeIntervalSinceNow.rounded(.up)))
     }
 
     /// Maps the client's many error types onto the few a feed's owner can act on.
@@ -106,10 +236,10 @@ public struct FeedFetcher: Sendable {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
                 return .timedOut(seconds: 0)
-            case .redirectLimitReached, .redirectCycleDetected:
-                return .tooManyRedirects(limit: 0)
             case .cancelled:
                 return .cancelled
+            case .remoteConnectionClosed:
+                return .transport("the server closed the connection before the response was complete")
             default:
                 break
             }
@@ -123,8 +253,13 @@ public struct FeedFetcher: Sendable {
         if text.contains("connectionRefused") || text.contains("Connection refused") {
             return "connection refused: is the server up and the port right?"
         }
-        if text.contains("NIOConnectionError") || text.contains("lookup") || text.contains("resolve") {
+        if text.contains("NIOConnectionError") || text.contains("lookup") || text.contains("resolve")
+            || text.contains("dnsAResolveFailed")
+        {
             return "cannot connect (DNS lookup or connection failed): check the host name"
+        }
+        if text.contains("connectTimeout") {
+            return "connection timed out"
         }
         return "request failed: \(text)"
     }
@@ -134,10 +269,66 @@ extension FetchError {
     /// Fills in the limits `classify` cannot know (the error types do not carry them).
     func withLimits(_ options: FeedFetcher.Options) -> FetchError {
         switch self {
-        case .timedOut: return .timedOut(seconds: options.timeoutSeconds)
-        case .tooLarge: return .tooLarge(limitBytes: options.maxBodyBytes)
-        case .tooManyRedirects: return .tooManyRedirects(limit: options.maxRedirects)
+        case .timedOut: return .timedOut(seconds: options.policy.timeoutSeconds)
+        case .tooLarge: return .tooLarge(limitBytes: options.policy.maxBodyBytes)
         default: return self
         }
+    }
+}
+
+/// Classifies IP addresses for the `deny_private_networks` guard.
+enum NetworkAddress {
+    /// True when `host` is, or resolves to, a loopback, private, link-local, CGNAT or unspecified
+    /// address. A host that does not resolve is not private (the fetch then fails on its own).
+    static func isPrivate(host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if bare.lowercased() == "localhost" || bare.lowercased().hasSuffix(".localhost") { return true }
+        return resolve(bare).contains(where: isPrivate(address:))
+    }
+
+    /// One resolved address, as bytes (4 for IPv4, 16 for IPv6).
+    static func isPrivate(address bytes: [UInt8]) -> Bool {
+        if bytes.count == 4 {
+            let (a, b) = (bytes[0], bytes[1])
+            return a == 0 || a == 10 || a == 127 || (a == 169 && b == 254) || (a == 172 && (16...31).contains(b))
+                || (a == 192 && b == 168) || (a == 100 && (64...127).contains(b))
+        }
+        guard bytes.count == 16 else { return false }
+        if bytes.allSatisfy({ $0 == 0 }) { return true }  // ::
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }  // ::1
+        if bytes[0] & 0xFE == 0xFC { return true }  // fc00::/7 unique local
+        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return true }  // fe80::/10 link-local
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return isPrivate(address: Array(bytes[12..<16]))  // IPv4-mapped
+        }
+        return false
+    }
+
+    /// The host's addresses via `getaddrinfo` (a literal address resolves to itself).
+    static func resolve(_ host: String) -> [[UInt8]] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var addresses: [[UInt8]] = []
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = cursor {
+            if let sockaddr = entry.pointee.ai_addr {
+                if entry.pointee.ai_family == AF_INET {
+                    sockaddr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                        var address = pointer.pointee.sin_addr
+                        addresses.append(withUnsafeBytes(of: &address) { Array($0) })
+                    }
+                } else if entry.pointee.ai_family == AF_INET6 {
+                    sockaddr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                        var address = pointer.pointee.sin6_addr
+                        addresses.append(withUnsafeBytes(of: &address) { Array($0) })
+                    }
+                }
+            }
+            cursor = entry.pointee.ai_next
+        }
+        return addresses
     }
 }

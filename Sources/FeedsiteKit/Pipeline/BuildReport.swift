@@ -1,36 +1,79 @@
 import Foundation
 
-/// What one build did: per-feed outcomes, every diagnostic, and what was written where.
+/// What one build did: per-feed records, every diagnostic, and what was written where.
 public struct BuildReport: Sendable {
-    /// How one feed fared this run.
-    public struct FeedOutcome: Sendable, Hashable {
-        public var source: FeedSource
-        /// Items read, or nil when the feed failed.
-        public var itemCount: Int?
-        /// Why the feed failed this run, when it did.
-        public var failure: String?
-
-        public var succeeded: Bool { failure == nil }
-    }
-
-    public var feeds: [FeedOutcome]
-    /// Configuration warnings, per-feed failures and parse warnings, in `feeds.yml` order.
+    /// One per configured feed, in `feeds.yml` order.
+    public var records: [FeedRecord]
+    /// Configuration and state warnings, per-feed failures, advice and parse warnings.
     public var diagnostics: [Diagnostic]
     public var itemCount: Int
     public var pageCount: Int
     public var write: SiteWriter.Report?
     public var outputDirectory: URL
 
-    public var failedFeedCount: Int { feeds.filter { !$0.succeeded }.count }
+    public var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
+    public var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
 
-    /// `built 3 pages from 2 of 3 feeds (14 items) into Site/ (5 files changed)`.
+    /// `built 212 pages from 5 of 6 feeds (197 items, 3 new) into Site (14 of 214 files changed)`.
     public var summary: String {
-        let okFeeds = feeds.count - failedFeedCount
+        let okFeeds = records.count - failedFeedCount
         var text =
-            "built \(pageCount) pages from \(okFeeds) of \(feeds.count) feeds (\(itemCount) items) into \(outputDirectory.path)"
+            "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"
         }
         return text
     }
+
+    /// Per-feed diagnostics, worded for the person who maintains `feeds.yml`.
+    static func diagnostics(for records: [FeedRecord], configFile: String) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for record in records {
+            let source = record.source
+            func warn(_ message: String) {
+                diagnostics.append(.warning(file: configFile, line: source.line, message))
+            }
+            if let moved = record.run.info?.permanentRedirect {
+                warn("\(source.url.absoluteString) moved permanently to \(moved.absoluteString): update it")
+            }
+            for notice in record.run.notices { warn(notice) }
+            if let failure = record.failure {
+                var message = "\(source.label): \(failure)"
+                let kept = record.state.items.count
+                if kept > 0 {
+                    let since = record.state.health.lastSuccess.map { "from \(DayFormat.string($0))" } ?? "from before"
+                    message += "; kept \(kept) items \(since)"
+                }
+                warn(message)
+                if record.run.status == 410 {
+                    warn("\(source.url.absoluteString) is gone (HTTP 410): remove it from \(configFile)")
+                }
+            }
+            for warning in record.warnings { warn("\(source.label): \(warning)") }
+            if record.failure == nil, case .fresh(let read) = record.run.outcome, read.entries.isEmpty {
+                warn("\(source.label): the feed has no items")
+            }
+        }
+        return diagnostics
+    }
+}
+
+/// `2026-11-19`, in UTC: the day granularity people read in warnings and stale notes.
+enum DayFormat {
+    static func string(_ date: Date) -> String {
+        let components = calendar.dateComponents([.year, .month, .day], from: date)
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return "\(components.year ?? 1970)-\(two(components.month))-\(two(components.day))"
+    }
+
+    /// Midnight UTC of the day `date` falls on.
+    static func startOfDay(_ date: Date) -> Date {
+        calendar.startOfDay(for: date)
+    }
+
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar
+    }()
 }

@@ -3,27 +3,23 @@ import Foundation
 /// One feed after fetch → parse → sanitise: everything the site needs from it, with the raw
 /// HTML already dropped (only sanitised content travels further).
 public struct ReadFeed: Sendable, Hashable {
-    public var source: FeedSource
-    public var channelTitle: String
-    public var description: String?
-    public var siteLink: String?
-    /// Items in feed order, already sanitised; `slug`/`feedSlug`/`feedName` are filled in by `Site.assemble`.
-    public var items: [SiteItem]
+    /// One item and its identity across runs.
+    public struct Entry: Sendable, Hashable {
+        /// The item's id, else its link, else its title and position.
+        public var key: String
+        /// Slug and feed fields are filled in when the site is assembled.
+        public var item: SiteItem
+    }
+
+    public var channel: ChannelInfo
+    /// Items in feed order, already sanitised.
+    public var entries: [Entry]
     /// Parse warnings, as the parser wrote them (printed after `feed 'Name' (url): `).
     public var warnings: [String]
-    /// Advice about the `feeds.yml` entry itself (printed after `feeds.yml:LINE: `), such as
-    /// "… is a web page; its feed is … — use that".
-    public var notices: [String] = []
 
-    public init(
-        source: FeedSource, channelTitle: String, description: String?, siteLink: String?, items: [SiteItem],
-        warnings: [String]
-    ) {
-        self.source = source
-        self.channelTitle = channelTitle
-        self.description = description
-        self.siteLink = siteLink
-        self.items = items
+    public init(channel: ChannelInfo, entries: [Entry], warnings: [String]) {
+        self.channel = channel
+        self.entries = entries
         self.warnings = warnings
     }
 
@@ -32,9 +28,9 @@ public struct ReadFeed: Sendable, Hashable {
     /// - Parameters:
     ///   - feed: the parsed feed (raw values).
     ///   - finalURL: the URL the feed was fetched from after redirects, the last base for relative URLs.
-    public init(source: FeedSource, feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
-        var items: [SiteItem] = []
-        items.reserveCapacity(feed.items.count)
+    public init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
+        var entries: [Entry] = []
+        entries.reserveCapacity(feed.items.count)
         for (position, item) in feed.items.enumerated() {
             let base = item.contentBase.flatMap(URL.init(string:)) ?? item.link.flatMap(URL.init(string:)) ?? finalURL
             let body: SanitisedContent
@@ -49,20 +45,26 @@ public struct ReadFeed: Sendable, Hashable {
                     ? sanitiser.sanitise(html: description, baseURL: base)
                     : sanitiser.sanitise(plainText: description, baseURL: base)
             } else {
-                body = sanitiser.sanitise(plainText: "", baseURL: base)
+                body = .empty
             }
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
-            items.append(
-                SiteItem(
-                    slug: ReadFeed.itemKey(item, position: position), feedSlug: "", feedName: "", title: title,
-                    link: item.link, authors: item.authors.compactMap { $0.name ?? $0.email },
-                    date: item.published ?? item.updated, content: body.html,
-                    excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
-                    categories: item.categories, enclosures: item.enclosures))
+            let siteItem = SiteItem(
+                slug: "", feedSlug: "", feedName: "", title: title,
+                link: item.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
+                authors: item.authors.compactMap { $0.name ?? $0.email },
+                date: item.published ?? item.updated, content: body.html,
+                excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
+                categories: item.categories, enclosures: item.enclosures)
+            entries.append(Entry(key: Self.itemKey(item, position: position), item: siteItem))
+        }
+        let description = feed.description.map {
+            HTMLSanitiser.excerpt(sanitiser.sanitise(html: $0, baseURL: finalURL).plainText, maxLength: 500)
         }
         self.init(
-            source: source, channelTitle: feed.title, description: feed.description, siteLink: feed.link,
-            items: items, warnings: feed.warnings)
+            channel: ChannelInfo(
+                title: feed.title, description: description?.isEmpty == true ? nil : description,
+                siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) }),
+            entries: entries, warnings: feed.warnings)
     }
 
     /// The identity an item's slug is derived from: its id, else its link, else its title and
@@ -71,5 +73,47 @@ public struct ReadFeed: Sendable, Hashable {
         if !item.id.isEmpty { return item.id }
         if let link = item.link, !link.isEmpty { return link }
         return "\(item.title)#\(position)"
+    }
+}
+
+/// What happened to one feed this run.
+public struct FeedRun: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
+        /// New content was fetched and read.
+        case fresh(ReadFeed)
+        /// HTTP 304: nothing changed since last time.
+        case notModified
+        /// Fetch, HTTP or parse error: completes `feed 'Name' (url): …`.
+        case failed(String)
+        /// `--offline`: not fetched; the saved items are used.
+        case skipped
+    }
+
+    public var source: FeedSource
+    public var outcome: Outcome
+    /// What the final response said (absent when no response arrived).
+    public var info: FetchInfo?
+    /// The HTTP status of the last response, also for failed ones (nil when none arrived).
+    public var status: Int?
+    /// Bytes received (decompressed).
+    public var bytes: Int?
+    public var etag: String?
+    public var lastModified: String?
+    /// Advice about the `feeds.yml` entry itself (printed after `feeds.yml:LINE: `), such as
+    /// "… is a web page; its feed is … — use that".
+    public var notices: [String]
+
+    public init(
+        source: FeedSource, outcome: Outcome, info: FetchInfo? = nil, status: Int? = nil, bytes: Int? = nil,
+        etag: String? = nil, lastModified: String? = nil, notices: [String] = []
+    ) {
+        self.source = source
+        self.outcome = outcome
+        self.info = info
+        self.status = status ?? info?.status
+        self.bytes = bytes
+        self.etag = etag
+        self.lastModified = lastModified
+        self.notices = notices
     }
 }

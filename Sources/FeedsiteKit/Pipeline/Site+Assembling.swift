@@ -1,41 +1,75 @@
 import Foundation
 
 extension Site {
-    /// The model stage: names and slugs every feed and item, and sorts items newest first.
+    /// The model stage's second half: what the site shows, from the merged feed records.
     ///
-    /// Pure and deterministic: feeds keep `feeds.yml` order; items are ordered by date (newest
-    /// first), then by feed order, then by their position in the feed; undated items come last.
-    public static func assemble(configuration: SiteConfiguration, feeds readFeeds: [ReadFeed]) -> Site {
-        let feedSlugs = Slug.assign(
-            readFeeds.map { (key: $0.source.url.absoluteString, text: displayName(of: $0)) }, fallback: "feed")
+    /// Pure and deterministic. Feeds keep `feeds.yml` order. Items without a date take the time
+    /// feedsite first saw them; future dates follow `future_dates`; an item that appears in several
+    /// feeds (same normalised link or id) is shown once, under the first feed in `feeds.yml`; each
+    /// feed contributes at most `max_items`. Items are ordered by date (newest first), then by feed
+    /// order, then by position in the feed.
+    public static func assemble(configuration: SiteConfiguration, records: [FeedRecord], now: Date) -> Site {
         var feeds: [SiteFeed] = []
         var all: [(item: SiteItem, feedIndex: Int, position: Int)] = []
-        for (feedIndex, read) in readFeeds.enumerated() {
-            let name = displayName(of: read)
-            let feedSlug = feedSlugs[read.source.url.absoluteString] ?? "feed-\(feedIndex + 1)"
-            // `ReadFeed` carries each item's stable key in `slug` until it is turned into a slug here.
-            let itemSlugs = Slug.assign(read.items.map { (key: $0.slug, text: $0.title) }, fallback: "item")
-            var items: [SiteItem] = []
-            for (position, var item) in read.items.enumerated() {
-                item.slug = itemSlugs[item.slug] ?? "item-\(position + 1)"
+        var seen: Set<String> = []
+        // A few minutes of slack: a server clock slightly ahead is not "the future".
+        let future = now.addingTimeInterval(600)
+        for (feedIndex, record) in records.enumerated() {
+            let name = record.displayName
+            let feedSlug = record.state.slug ?? "feed-\(feedIndex + 1)"
+            var items: [(item: SiteItem, feedIndex: Int, position: Int)] = []
+            for (position, stored) in record.state.items.enumerated() {
+                var item = stored.item
+                switch item.date {
+                case nil:
+                    item.date = stored.firstSeen
+                case let date? where date > future:
+                    switch configuration.futureDates {
+                    case .clamp: item.date = stored.firstSeen
+                    case .keep: break
+                    case .drop: continue
+                    }
+                default:
+                    break
+                }
+                let identities = [stored.key, item.link ?? ""].filter { !$0.isEmpty }.map(Self.normalisedIdentity)
+                guard !identities.contains(where: seen.contains) else { continue }
+                seen.formUnion(identities)
                 item.feedSlug = feedSlug
                 item.feedName = name
-                items.append(item)
-                all.append((item, feedIndex, position))
+                items.append((item, feedIndex, position))
             }
-            items = sortedNewestFirst(items.enumerated().map { ($0.element, 0, $0.offset) })
+            var sorted = sortedNewestFirst(items)
+            if let limit = record.source.maxItems ?? configuration.maxItems, sorted.count > limit {
+                sorted = Array(sorted.prefix(limit))
+            }
+            let kept = Set(sorted.map(\.slug))
+            all += items.filter { kept.contains($0.item.slug) }
             feeds.append(
                 SiteFeed(
-                    source: read.source, slug: feedSlug, name: name, description: read.description,
-                    siteLink: read.siteLink, items: items))
+                    source: record.source, slug: feedSlug, name: name, description: record.state.channel.description,
+                    siteLink: record.state.channel.siteLink, items: sorted, staleNote: record.staleNote))
         }
         return Site(configuration: configuration, feeds: feeds, items: sortedNewestFirst(all))
     }
 
-    static func displayName(of feed: ReadFeed) -> String {
-        if let name = feed.source.name, !name.isEmpty { return name }
-        if !feed.channelTitle.isEmpty { return feed.channelTitle }
-        return feed.source.url.host ?? feed.source.url.absoluteString
+    /// The form of a link or id under which duplicates are recognised: scheme, `www.`, a trailing
+    /// slash, fragments and `utm_*` tracking parameters do not make two posts different.
+    static func normalisedIdentity(_ value: String) -> String {
+        guard var components = URLComponents(string: value.trimmingCharacters(in: .whitespaces)),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else { return value }
+        components.scheme = nil
+        components.host = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
+        components.fragment = nil
+        if components.port == 80 || components.port == 443 { components.port = nil }
+        let query = (components.queryItems ?? []).filter { !$0.name.lowercased().hasPrefix("utm_") }
+        components.queryItems = query.isEmpty ? nil : query
+        while components.path.count > 1 && components.path.hasSuffix("/") {
+            components.path.removeLast()
+        }
+        if components.path == "/" { components.path = "" }
+        return components.string ?? value
     }
 
     private static func sortedNewestFirst(_ entries: [(item: SiteItem, feedIndex: Int, position: Int)]) -> [SiteItem] {

@@ -29,10 +29,14 @@ public struct SiteFeed: Sendable, Hashable {
     public var siteLink: String?
     /// Newest first.
     public var items: [SiteItem]
+    /// Set when this run could not refresh the feed: "unchanged since 2026-11-19: HTTP 503".
+    public var staleNote: String?
 
     public init(
-        source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem]
+        source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
+        staleNote: String? = nil
     ) {
+        self.staleNote = staleNote
         self.source = source
         self.slug = slug
         self.name = name
@@ -43,7 +47,7 @@ public struct SiteFeed: Sendable, Hashable {
 }
 
 /// One item, sanitised and ready to render.
-public struct SiteItem: Sendable, Hashable {
+public struct SiteItem: Sendable, Hashable, Codable {
     /// `items/<feedSlug>/<slug>/`; `slug` is unique within its feed and stable across runs.
     public var slug: String
     public var feedSlug: String

@@ -1,34 +1,51 @@
 import Foundation
 
 /// The whole pipeline, one line per stage:
-/// load → fetch → parse → sanitise → model → render → write.
+/// load → restore state → fetch → parse → sanitise → merge → model → render → write.
 ///
 /// Start reading here. Each stage lives in the folder of the same name; only Fetch and Write do
-/// I/O (plus loading the inputs: `feeds.yml` and `Templates/`).
+/// I/O (plus loading the inputs: `feeds.yml`, `Templates/` and the saved state).
 public struct SiteGenerator: Sendable {
     /// Where things are and how hard to work.
     public struct Options: Sendable {
         public var configFile: URL
         public var outputDirectory: URL
         public var templatesDirectory: URL
+        /// Overrides `state_dir` from `feeds.yml`.
+        public var stateDirectory: URL?
+        /// Seeds a missing state directory from this URL or path (overrides `state_url`).
+        public var restoreState: String?
         /// Feeds fetched (and parsed, and sanitised) at the same time.
         public var concurrency: Int
-        public var timeoutSeconds: Int
-        public var maxBodyBytes: Int
+        /// Overrides `timeout` from `feeds.yml`.
+        public var timeoutSeconds: Int?
+        /// Re-render from saved state without touching the network.
+        public var offline: Bool
+        /// When failed feeds keep the site from being replaced.
+        public var failurePolicy: FailurePolicy
         /// "Now", injected so builds are reproducible and testable.
         public var now: Date
+        /// Called as feeds finish: (done, total). For the terminal's progress line.
+        public var progress: (@Sendable (Int, Int) -> Void)?
 
         public init(
-            configFile: URL, outputDirectory: URL, templatesDirectory: URL, concurrency: Int = 16,
-            timeoutSeconds: Int = 30, maxBodyBytes: Int = 10_000_000, now: Date = Date()
+            configFile: URL, outputDirectory: URL, templatesDirectory: URL, stateDirectory: URL? = nil,
+            restoreState: String? = nil, concurrency: Int = 16, timeoutSeconds: Int? = nil, offline: Bool = false,
+            failurePolicy: FailurePolicy = .allFailed, now: Date = Date(),
+            progress: (@Sendable (Int, Int) -> Void)? = nil
         ) {
             self.configFile = configFile
             self.outputDirectory = outputDirectory
             self.templatesDirectory = templatesDirectory
+            self.stateDirectory = stateDirectory
+            self.restoreState = restoreState
             self.concurrency = concurrency
             self.timeoutSeconds = timeoutSeconds
-            self.maxBodyBytes = maxBodyBytes
-            self.now = now
+            self.offline = offline
+            self.failurePolicy = failurePolicy
+            // Whole seconds: dates round-trip exactly through the saved state's ISO 8601.
+            self.now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+            self.progress = progress
         }
     }
 
@@ -40,54 +57,144 @@ public struct SiteGenerator: Sendable {
 
     /// Builds the site and swaps it into place.
     ///
-    /// - Throws: `ConfigurationError` or `TemplateError` (nothing was fetched), `BuildError` when
-    ///   no feed could be read (the old site is kept), `SiteWriter.WriteError`.
+    /// - Throws: `ConfigurationError` or `TemplateError` (nothing was fetched); `BuildError` when
+    ///   too many feeds failed (the old site is kept, the state is still saved);
+    ///   `SiteWriter.WriteError`.
     public func build() async throws -> BuildReport {
-        let (configuration, configWarnings) = try SiteConfiguration.load(contentsOf: options.configFile)
+        var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
+        if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(from: options.templatesDirectory)
-        let results = try await readFeeds(configuration)
-        let site = Site.assemble(configuration: configuration, feeds: results.compactMap { try? $0.get() })
-        var report = makeReport(configuration, results, site, configWarnings)
-        guard report.failedFeedCount < report.feeds.count else { throw BuildError.nothingToPublish(report) }
-        let files = try PageRenderer(templates: templates, now: options.now).render(site)
+        let store = StateStore(directory: stateDirectory(configuration))
+        var state = try await loadState(configuration, store, &diagnostics)
+        let runs = try await readFeeds(configuration, state)
+        let records = state.merge(runs, configuration: configuration, now: options.now)
+        let site = Site.assemble(configuration: configuration, records: records, now: options.now)
+        let stateBytes = try StateStore.encode(state)
+        var report = BuildReport(
+            records: records,
+            diagnostics: diagnostics
+                + BuildReport.diagnostics(for: records, configFile: options.configFile.lastPathComponent),
+            itemCount: site.items.count, pageCount: 0, write: nil, outputDirectory: options.outputDirectory)
+        try store.save(stateBytes)
+        guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
+            throw BuildError.tooManyFailures(report, options.failurePolicy)
+        }
+        var files = try PageRenderer(templates: templates, now: options.now).render(site, records: records)
+        files["status/state.json"] = stateBytes
         report.pageCount = files.keys.filter { $0.hasSuffix(".html") }.count
         report.write = try SiteWriter().write(files, to: options.outputDirectory)
         return report
     }
 
-    /// Fetch → parse → sanitise, one child task per feed in one task group, at most
-    /// `concurrency` at a time. Children return `Result`s, so a feed that fails (or crashes the
-    /// parser with bad input) cannot cancel or fail another. Results come back in `feeds.yml` order.
-    func readFeeds(_ configuration: SiteConfiguration) async throws -> [Result<ReadFeed, FeedFailure>] {
-        let fetchOptions = FeedFetcher.Options(
-            timeoutSeconds: options.timeoutSeconds, maxBodyBytes: options.maxBodyBytes,
-            userAgent: FeedFetcher.Options.userAgent(baseURL: configuration.baseURL))
+    /// The state directory: `--state`, else `state_dir` relative to the current directory.
+    private func stateDirectory(_ configuration: SiteConfiguration) -> URL {
+        options.stateDirectory ?? URL(fileURLWithPath: configuration.stateDirectory)
+    }
+
+    /// The saved state; when there is none, the state published by the live site (`--restore-state`
+    /// or `state_url`), so a fresh CI runner keeps history and sends conditional requests.
+    private func loadState(
+        _ configuration: SiteConfiguration, _ store: StateStore, _ diagnostics: inout [Diagnostic]
+    ) async throws -> SiteState {
+        if store.exists {
+            let (state, warnings) = store.load()
+            diagnostics += warnings.map { .warning($0) }
+            return state
+        }
+        if options.offline { throw BuildError.nothingSaved(stateFile: store.file.path) }
+        guard let origin = options.restoreState ?? configuration.stateURL else { return SiteState() }
+        let data: Data
+        if let url = URL(string: origin), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            let response = try await FeedFetcher.withFetcher(options: .init(policy: configuration.fetch)) { fetcher in
+                await fetcher.fetch(
+                    FetchRequest(url: url, userAgent: FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)))
+            }
+            switch response {
+            case .success(.fetched(let fetched)):
+                data = fetched.body
+            case .success(.notModified):
+                return SiteState()
+            case .failure(let error):
+                diagnostics.append(
+                    .warning("cannot restore state from \(origin): \(error); starting without saved state"))
+                return SiteState()
+            }
+        } else {
+            guard let contents = FileManager.default.contents(atPath: origin) else {
+                diagnostics.append(
+                    .warning("cannot restore state from \(origin): no such file; starting without saved state"))
+                return SiteState()
+            }
+            data = contents
+        }
+        let (state, warnings) = StateStore.decode(data, origin: origin, trusted: false)
+        diagnostics += warnings.map { .warning($0) }
+        if warnings.isEmpty {
+            diagnostics.append(.warning("restored state for \(state.feeds.count) feeds from \(origin)"))
+        }
+        return state
+    }
+
+    /// Fetch → parse → sanitise, one child task per feed in one task group: at most `concurrency`
+    /// at a time overall and `per_host` per host. Children return outcomes, never throw, so a feed
+    /// that fails cannot cancel or fail another. Results come back in `feeds.yml` order.
+    func readFeeds(_ configuration: SiteConfiguration, _ state: SiteState) async throws -> [FeedRun] {
+        let sources = configuration.feeds
+        if options.offline {
+            return sources.map { FeedRun(source: $0, outcome: .skipped) }
+        }
         let sanitiser = HTMLSanitiser()
         let parser = FeedParser()
-        let sources = configuration.feeds
         let limit = max(1, options.concurrency)
-        return try await FeedFetcher.withFetcher(options: fetchOptions) { fetcher in
-            await withTaskGroup(of: (Int, Result<ReadFeed, FeedFailure>).self) { group in
-                var results = [Result<ReadFeed, FeedFailure>?](repeating: nil, count: sources.count)
-                var next = 0
-                func addTask() {
-                    let index = next
-                    let source = sources[index]
-                    next += 1
-                    group.addTask {
-                        let result = await Self.read(
-                            source, fetcher: fetcher, parser: parser, sanitiser: sanitiser,
-                            excerptLength: configuration.excerptLength)
-                        return (index, result)
+        let perHost = max(1, configuration.fetch.perHostConcurrency)
+        let defaultAgent =
+            configuration.fetch.userAgent ?? FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)
+        let progress = options.progress
+        return try await FeedFetcher.withFetcher(options: .init(policy: configuration.fetch)) { fetcher in
+            await withTaskGroup(of: (Int, FeedRun).self) { group in
+                var runs = [FeedRun?](repeating: nil, count: sources.count)
+                var pending = Array(sources.indices)
+                var inFlightPerHost: [String: Int] = [:]
+                var inFlight = 0
+                var done = 0
+                func host(_ index: Int) -> String { sources[index].url.host?.lowercased() ?? "" }
+                // Starts the first waiting feeds whose host has a free slot, in feeds.yml order.
+                func startWhatFits() {
+                    var position = 0
+                    while inFlight < limit && position < pending.count {
+                        let index = pending[position]
+                        guard inFlightPerHost[host(index), default: 0] < perHost else {
+                            position += 1
+                            continue
+                        }
+                        pending.remove(at: position)
+                        inFlight += 1
+                        inFlightPerHost[host(index), default: 0] += 1
+                        let source = sources[index]
+                        let saved = state.feeds[source.url.absoluteString]
+                        let request = FetchRequest(
+                            url: source.url, etag: saved?.etag, lastModified: saved?.lastModified,
+                            userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
+                        group.addTask {
+                            let run = await Self.read(
+                                source, request: request, fetcher: fetcher, parser: parser, sanitiser: sanitiser,
+                                excerptLength: configuration.excerptLength,
+                                hasSavedItems: !(saved?.items.isEmpty ?? true))
+                            return (index, run)
+                        }
                     }
                 }
-                while next < min(limit, sources.count) { addTask() }
-                for await (index, result) in group {
-                    results[index] = result
-                    if next < sources.count && !Task.isCancelled { addTask() }
+                startWhatFits()
+                for await (index, run) in group {
+                    runs[index] = run
+                    inFlight -= 1
+                    inFlightPerHost[host(index), default: 1] -= 1
+                    done += 1
+                    progress?(done, sources.count)
+                    if !Task.isCancelled { startWhatFits() }
                 }
-                return results.enumerated().map { index, result in
-                    result ?? .failure(FeedFailure(source: sources[index], reason: FetchError.cancelled.description))
+                return sources.indices.map { index in
+                    runs[index] ?? FeedRun(source: sources[index], outcome: .failed(FetchError.cancelled.description))
                 }
             }
         }
@@ -95,17 +202,32 @@ public struct SiteGenerator: Sendable {
 
     /// One feed, start to finish. Pure except for the fetch.
     ///
-    /// When the URL serves a web page instead of a feed, the page's `<link rel="alternate">` feed is
-    /// fetched instead and the user is told to put that URL in `feeds.yml`.
+    /// A 304 reuses the saved items without parsing. When the URL serves a web page instead of a
+    /// feed, the page's `<link rel="alternate">` feed is fetched instead and the user is told to put
+    /// that URL in `feeds.yml`.
     static func read(
-        _ source: FeedSource, fetcher: FeedFetcher, parser: FeedParser, sanitiser: HTMLSanitiser, excerptLength: Int
-    ) async -> Result<ReadFeed, FeedFailure> {
+        _ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher, parser: FeedParser,
+        sanitiser: HTMLSanitiser, excerptLength: Int, hasSavedItems: Bool
+    ) async -> FeedRun {
         var fetched: FetchedFeed
-        switch await fetcher.fetch(source.url) {
-        case .success(let value): fetched = value
-        case .failure(let error): return .failure(FeedFailure(source: source, reason: error.description))
+        switch await fetcher.fetch(request) {
+        case .success(.fetched(let value)):
+            fetched = value
+        case .success(.notModified(let info)):
+            // A 304 without saved items (state lost, validators kept) cannot be rendered: refetch.
+            guard hasSavedItems else {
+                var fresh = request
+                fresh.etag = nil
+                fresh.lastModified = nil
+                return await read(
+                    source, request: fresh, fetcher: fetcher, parser: parser, sanitiser: sanitiser,
+                    excerptLength: excerptLength, hasSavedItems: true)
+            }
+            return FeedRun(source: source, outcome: .notModified, info: info)
+        case .failure(let error):
+            return FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus)
         }
-        if Task.isCancelled { return .failure(FeedFailure(source: source, reason: FetchError.cancelled.description)) }
+        if Task.isCancelled { return FeedRun(source: source, outcome: .failed(FetchError.cancelled.description)) }
         var notices: [String] = []
         let feed: Feed
         do {
@@ -113,72 +235,40 @@ public struct SiteGenerator: Sendable {
         } catch let error where error.isHTMLPage {
             let candidates = FeedParser.discoverFeedLinks(inHTML: fetched.body, baseURL: fetched.finalURL)
             guard let feedURL = candidates.first else {
-                return .failure(
-                    FeedFailure(source: source, reason: "\(error.description); the page links to no feed either"))
+                return FeedRun(
+                    source: source, outcome: .failed("\(error.description); the page links to no feed either"),
+                    info: fetched.info, bytes: fetched.body.count)
             }
-            switch await fetcher.fetch(feedURL) {
-            case .success(let value): fetched = value
-            case .failure(let fetchError):
-                return .failure(
-                    FeedFailure(
-                        source: source,
-                        reason: "the URL is a web page; its feed \(feedURL.absoluteString) failed: \(fetchError)"))
+            var discovered = request
+            discovered.url = feedURL
+            discovered.etag = nil
+            discovered.lastModified = nil
+            switch await fetcher.fetch(discovered) {
+            case .success(.fetched(let value)):
+                fetched = value
+            case .success(.notModified), .failure:
+                return FeedRun(
+                    source: source,
+                    outcome: .failed("the URL is a web page; its feed \(feedURL.absoluteString) could not be fetched"),
+                    info: fetched.info, bytes: fetched.body.count)
             }
             do {
                 feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
             } catch {
-                return .failure(
-                    FeedFailure(
-                        source: source,
-                        reason: "the URL is a web page; its feed \(feedURL.absoluteString) failed: \(error.description)"
-                    ))
+                return FeedRun(
+                    source: source,
+                    outcome: .failed("the URL is a web page; its feed \(feedURL.absoluteString) failed: \(error)"),
+                    info: fetched.info, bytes: fetched.body.count)
             }
             notices.append(
                 "\(source.url.absoluteString) is a web page; its feed is \(feedURL.absoluteString) — use that")
         } catch {
-            return .failure(FeedFailure(source: source, reason: error.description))
+            return FeedRun(
+                source: source, outcome: .failed(error.description), info: fetched.info, bytes: fetched.body.count)
         }
-        var read = ReadFeed(
-            source: source, feed: feed, finalURL: fetched.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
-        read.notices = notices
-        return .success(read)
+        let read = ReadFeed(feed: feed, finalURL: fetched.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
+        return FeedRun(
+            source: source, outcome: .fresh(read), info: fetched.info, bytes: fetched.body.count, etag: fetched.etag,
+            lastModified: fetched.lastModified, notices: notices)
     }
-
-    private func makeReport(
-        _ configuration: SiteConfiguration, _ results: [Result<ReadFeed, FeedFailure>], _ site: Site,
-        _ configWarnings: [Diagnostic]
-    ) -> BuildReport {
-        let file = options.configFile.lastPathComponent
-        var diagnostics = configWarnings
-        var outcomes: [BuildReport.FeedOutcome] = []
-        for (source, result) in zip(configuration.feeds, results) {
-            let label = "feed '\(source.name ?? source.url.host ?? "?")' (\(source.url.absoluteString))"
-            switch result {
-            case .success(let read):
-                outcomes.append(.init(source: source, itemCount: read.items.count, failure: nil))
-                for notice in read.notices {
-                    diagnostics.append(.warning(file: file, line: source.line, notice))
-                }
-                for warning in read.warnings {
-                    diagnostics.append(.warning(file: file, line: source.line, "\(label): \(warning)"))
-                }
-                if read.items.isEmpty {
-                    diagnostics.append(.warning(file: file, line: source.line, "\(label): the feed has no items"))
-                }
-            case .failure(let failure):
-                outcomes.append(.init(source: source, itemCount: nil, failure: failure.reason))
-                diagnostics.append(.warning(file: file, line: source.line, "\(label): \(failure.reason)"))
-            }
-        }
-        return BuildReport(
-            feeds: outcomes, diagnostics: diagnostics, itemCount: site.items.count, pageCount: 0, write: nil,
-            outputDirectory: options.outputDirectory)
-    }
-}
-
-/// Why one feed produced nothing this run.
-public struct FeedFailure: Error, Sendable, Hashable {
-    public var source: FeedSource
-    /// Completes `feed 'Name' (url): …`.
-    public var reason: String
 }

@@ -47,37 +47,44 @@ public enum Slug {
         return String(digits.suffix(6))
     }
 
-    /// Gives every key a unique slug. Keys whose readable slug is empty or shared by another key
-    /// get `-<hash of key>` appended, so a slug depends only on its own item and its namesakes.
+    /// Gives every key a unique slug. Keys that already have one (`existing`, from earlier runs)
+    /// keep it, so URLs never change once published. A new key gets the readable slug of its text;
+    /// when that is empty, taken, or shared with another new key, `-<hash of key>` is appended, so
+    /// the result depends only on the key, its text and what is already taken.
     ///
     /// - Parameters:
     ///   - entries: `(key, text)` pairs; `key` must be unique and stable (feed URL, item id).
+    ///   - existing: slugs assigned in earlier runs, by key.
     ///   - fallback: the prefix used when `text` yields no readable slug (`item`, `feed`).
-    public static func assign(_ entries: [(key: String, text: String)], fallback: String) -> [String: String] {
-        var byBase: [String: [String]] = [:]
+    public static func assign(
+        _ entries: [(key: String, text: String)], existing: [String: String] = [:], fallback: String
+    ) -> [String: String] {
+        var slugs: [String: String] = [:]
+        var taken: Set<String> = []
         for entry in entries {
+            if let slug = existing[entry.key], !slug.isEmpty, taken.insert(slug).inserted {
+                slugs[entry.key] = slug
+            }
+        }
+        var byBase: [String: [String]] = [:]
+        for entry in entries where slugs[entry.key] == nil {
             byBase[make(entry.text), default: []].append(entry.key)
         }
-        var slugs: [String: String] = [:]
-        for (base, keys) in byBase {
-            if keys.count == 1, !base.isEmpty, let key = keys.first {
-                slugs[key] = base
-            } else {
-                for key in keys {
-                    slugs[key] = (base.isEmpty ? fallback : base) + "-" + hash(key)
+        for base in byBase.keys.sorted() {
+            guard let keys = byBase[base] else { continue }
+            for key in keys.sorted() {
+                var slug = base
+                if base.isEmpty || keys.count > 1 || taken.contains(base) {
+                    slug = (base.isEmpty ? fallback : base) + "-" + hash(key)
                 }
+                // A hashed slug could in theory equal another one; a second round keeps it unique
+                // and deterministic.
+                while taken.contains(slug) {
+                    slug += "-" + hash(key + slug)
+                }
+                taken.insert(slug)
+                slugs[key] = slug
             }
-        }
-        // A hashed slug could in theory equal another key's plain slug ("post-abc123"); such keys
-        // get a second hash round, which keeps the result deterministic.
-        var seen: [String: String] = [:]
-        for key in slugs.keys.sorted() {
-            guard var slug = slugs[key] else { continue }
-            while let other = seen[slug], other != key {
-                slug += "-" + hash(key + slug)
-            }
-            seen[slug] = key
-            slugs[key] = slug
         }
         return slugs
     }

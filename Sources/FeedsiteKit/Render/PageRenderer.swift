@@ -13,12 +13,15 @@ public struct PageRenderer: Sendable {
         self.now = now
     }
 
-    public func render(_ site: Site) throws(TemplateError) -> [String: Data] {
+    /// - Parameters:
+    ///   - records: this build's per-feed records, for the status page (`status/`).
+    public func render(_ site: Site, records: [FeedRecord] = []) throws(TemplateError) -> [String: Data] {
         var files = templates.assets
         let siteView = SiteView(
             title: site.configuration.title,
             description: site.configuration.description.isEmpty ? nil : site.configuration.description,
-            generator: "feedsite \(Feedsite.version)")
+            generator: "feedsite \(Feedsite.version)",
+            buildTime: site.configuration.showBuildTime ? Self.buildTime(now) : nil)
 
         let index = IndexPage(
             site: siteView, root: "", pageTitle: site.configuration.title,
@@ -33,7 +36,7 @@ public struct PageRenderer: Sendable {
             let page = FeedPage(
                 site: siteView, root: root, pageTitle: "\(feed.name) · \(site.configuration.title)",
                 feed: FeedView(
-                    name: feed.name, description: feed.description.map(Self.plainText),
+                    name: feed.name, staleNote: feed.staleNote, description: feed.description.map(Self.plainText),
                     siteLink: feed.siteLink.flatMap(Self.externalLink),
                     feedLink: feed.source.url.absoluteString, items: feed.items.map { summary($0, root: root) }))
             files["feeds/\(feed.slug)/index.html"] = try render("feed", page)
@@ -52,7 +55,41 @@ public struct PageRenderer: Sendable {
                 files["items/\(feed.slug)/\(item.slug)/index.html"] = try render("item", page)
             }
         }
+        try renderStatus(site, records: records, siteView: siteView, into: &files)
         return files
+    }
+
+    /// `status/index.html` and `status/status.json`: per-feed health for the maintainer.
+    private func renderStatus(
+        _ site: Site, records: [FeedRecord], siteView: SiteView, into files: inout [String: Data]
+    ) throws(TemplateError) {
+        let slugs = Dictionary(
+            site.feeds.map { ($0.source.url.absoluteString, $0.slug) }, uniquingKeysWith: { a, _ in a })
+        let rows = records.map { record -> FeedStatusView in
+            let slug = slugs[record.source.url.absoluteString]
+            let shown = site.feeds.first { $0.source.url == record.source.url }?.items.count ?? 0
+            return FeedStatusView(
+                name: record.displayName, url: record.source.url.absoluteString,
+                page: slug.map { "../feeds/\($0)/index.html" },
+                health: record.failure == nil ? "ok" : (shown > 0 ? "stale" : "failing"),
+                httpStatus: record.run.status, bytes: record.run.bytes, items: shown, newItems: record.newItemCount,
+                lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
+                consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,
+                warnings: record.warnings, isStale: record.isStale)
+        }
+        let okCount = rows.filter { $0.health == "ok" }.count
+        let page = StatusPage(
+            site: siteView, root: "../", pageTitle: "Feed status · \(site.configuration.title)",
+            summary: "\(okCount) of \(rows.count) feeds refreshed in the last build", feeds: rows)
+        files["status/index.html"] = try render("status", page)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        files["status/status.json"] = (try? encoder.encode(["feeds": rows])) ?? Data()
+    }
+
+    static func buildTime(_ date: Date) -> String {
+        let iso = dateView(date).iso
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
     private func render(_ template: String, _ page: Any) throws(TemplateError) -> Data {

@@ -17,6 +17,8 @@ struct SiteView {
     var title: String
     var description: String?
     var generator: String
+    /// `2026-11-21 06:38 UTC`, only with `show_build_time: true` (pages stay reproducible otherwise).
+    var buildTime: String?
 }
 
 /// A date as machines (`datetime`) and people read it.
@@ -73,6 +75,8 @@ struct FeedPage {
 
 struct FeedView {
     var name: String
+    /// "unchanged since 2026-11-19: HTTP 503" when this build could not refresh the feed.
+    var staleNote: String?
     var description: String?
     var siteLink: String?
     var feedLink: String
@@ -98,4 +102,37 @@ struct ItemView {
     var categories: [String]
     var hasCategories: Bool
     var enclosures: [EnclosureView]
+}
+
+struct StatusPage {
+    var site: SiteView
+    var root: String
+    var pageTitle: String
+    /// "5 of 6 feeds refreshed in the last build"
+    var summary: String
+    var feeds: [FeedStatusView]
+}
+
+/// One row of the status page; the same facts as `status/status.json`.
+struct FeedStatusView: Encodable {
+    var name: String
+    var url: String
+    /// The feed's page on this site.
+    var page: String?
+    /// `ok`, `stale` (showing older items) or `failing` (nothing to show).
+    var health: String
+    var httpStatus: Int?
+    var bytes: Int?
+    var items: Int
+    var newItems: Int
+    var lastSuccess: String?
+    var consecutiveFailures: Int
+    var lastError: String?
+    var warnings: [String]
+    var isStale: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case name, url, health, httpStatus, bytes, items, newItems, lastSuccess, consecutiveFailures, lastError
+        case warnings, isStale = "stale"
+    }
 }

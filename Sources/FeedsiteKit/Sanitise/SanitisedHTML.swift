@@ -23,10 +23,18 @@ public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertibl
         case html
     }
 
+    /// Set to `true` in a decoder's `userInfo` to skip re-sanitising: only for feedsite's own state
+    /// directory, which it wrote itself (re-sanitising 30,000 items would dominate a warm build).
+    public static let isTrustedKey = CodingUserInfoKey(rawValue: "feedsite.sanitisedHTML.isTrusted")!
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let markup = try container.decode(String.self, forKey: .html)
-        self = HTMLSanitiser().sanitise(html: markup, baseURL: nil).html
+        if decoder.userInfo[Self.isTrustedKey] as? Bool == true {
+            self.init(html: markup)
+        } else {
+            self = HTMLSanitiser().sanitise(html: markup, baseURL: nil).html
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -102,7 +102,7 @@ struct CommandLineTests {
         try await server.shutdown()
         #expect(run.status == 1)
         #expect(run.stderr.contains("feeds.yml:2: warning: feed 'Gone' (\(server.url("/gone"))): HTTP 404 Not Found"))
-        #expect(run.stderr.contains("all 1 feeds failed"))
+        #expect(run.stderr.contains("error: 1 of 1 feeds failed (every feed failed); "))
         #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "previous")
     }
 
@@ -120,7 +120,7 @@ struct CommandLineTests {
             ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
         try await server.shutdown()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("from 1 of 2 feeds (4 items)"))
+        #expect(run.stdout.contains("from 1 of 2 feeds (4 items, 4 new)"))
         #expect(run.stderr.contains("feeds.yml:3: warning:"))
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/index.html").path))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -6,9 +7,10 @@ import Testing
 
 @Suite("Feed fetcher", .serialized)
 struct FeedFetcherTests {
-    static let options = FeedFetcher.Options(
-        timeoutSeconds: 2, maxBodyBytes: 100_000, maxRedirects: 5,
-        userAgent: FeedFetcher.Options.userAgent(baseURL: URL(string: "https://planet.example/")))
+    static let policy = FetchPolicy(
+        timeoutSeconds: 2, connectTimeoutSeconds: 2, readTimeoutSeconds: 1, retries: 0, maxRetryAfterSeconds: 2,
+        maxBodyBytes: 100_000)
+    static let userAgent = FeedFetcher.Options.userAgent(baseURL: URL(string: "https://planet.example/"))
 
     static func gzip(_ data: Data) throws -> Data {
         let process = Process()
@@ -27,28 +29,35 @@ struct FeedFetcherTests {
     }
 
     static func fetch(
-        _ path: String, routes: [String: FixtureServer.Route]
-    ) async throws -> (
-        Result<FetchedFeed, FetchError>, FixtureServer
-    ) {
-        let server = try await FixtureServer(routes: routes)
-        let result = try await FeedFetcher.withFetcher(options: options) { fetcher in
-            await fetcher.fetch(server.url(path))
+        _ path: String, routes: [String: FixtureServer.Route] = [:], sequences: [String: [FixtureServer.Route]] = [:],
+        policy: FetchPolicy = policy, etag: String? = nil, headers: [String: String] = [:]
+    ) async throws -> (Result<FetchResponse, FetchError>, FixtureServer) {
+        let server = try await FixtureServer(routes: routes, sequences: sequences)
+        let result = try await FeedFetcher.withFetcher(options: .init(policy: policy)) { fetcher in
+            await fetcher.fetch(
+                FetchRequest(url: server.url(path), etag: etag, userAgent: userAgent, headers: headers))
         }
         try await server.shutdown()
         return (result, server)
     }
 
-    @Test("a feed is fetched with an identifying User-Agent and gzip accepted")
+    static func body(_ result: Result<FetchResponse, FetchError>) throws -> FetchedFeed {
+        guard case .fetched(let feed) = try result.get() else { throw FetchError.transport("not a 200") }
+        return feed
+    }
+
+    @Test("a feed is fetched with an identifying User-Agent, gzip accepted and extra headers sent")
     func identifies() async throws {
-        let (result, server) = try await Self.fetch("/feed", routes: ["/feed": .feed(Data("<rss/>".utf8))])
-        let fetched = try result.get()
+        let (result, server) = try await Self.fetch(
+            "/feed", routes: ["/feed": .feed(Data("<rss/>".utf8))], headers: ["X-Api-Key": "k"])
+        let fetched = try Self.body(result)
         #expect(fetched.body == Data("<rss/>".utf8))
-        #expect(fetched.status == 200)
+        #expect(fetched.info.status == 200)
         #expect(fetched.contentType == "application/xml")
         let request = try #require(server.requests.first)
         #expect(request.header("User-Agent") == "feedsite/\(Feedsite.version) (+https://planet.example/)")
         #expect(request.header("Accept-Encoding")?.contains("gzip") == true)
+        #expect(request.header("X-Api-Key") == "k")
     }
 
     @Test("a gzip body is decompressed")
@@ -57,10 +66,25 @@ struct FeedFetcherTests {
         let route = FixtureServer.Route(
             headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")], body: try Self.gzip(body))
         let (result, _) = try await Self.fetch("/feed", routes: ["/feed": route])
-        #expect(try result.get().body == body)
+        #expect(try Self.body(result).body == body)
     }
 
-    @Test("redirects are followed and the final URL is the base for the feed")
+    @Test("saved validators are sent back; an unchanged feed answers 304 and a changed one 200 with its ETag")
+    func conditional() async throws {
+        var route = FixtureServer.Route.feed(Data("<rss/>".utf8))
+        route.etag = "\"v1\""
+        let (unchanged, server) = try await Self.fetch("/feed", routes: ["/feed": route], etag: "\"v1\"")
+        #expect(server.requests.first?.header("If-None-Match") == "\"v1\"")
+        guard case .notModified(let info) = try unchanged.get() else {
+            Issue.record("expected a 304")
+            return
+        }
+        #expect(info.status == 304)
+        let (changed, _) = try await Self.fetch("/feed", routes: ["/feed": route], etag: "\"v0\"")
+        #expect(try Self.body(changed).etag == "\"v1\"")
+    }
+
+    @Test("redirects are followed and the final URL is the base; a permanent move is reported")
     func redirects() async throws {
         let routes: [String: FixtureServer.Route] = [
             "/old": .init(status: .movedPermanently, headers: [("Location", "/middle")]),
@@ -68,7 +92,14 @@ struct FeedFetcherTests {
             "/new/feed.xml": .feed(Data("<rss/>".utf8)),
         ]
         let (result, server) = try await Self.fetch("/old", routes: routes)
-        #expect(try result.get().finalURL == server.url("/new/feed.xml"))
+        let fetched = try Self.body(result)
+        #expect(fetched.finalURL == server.url("/new/feed.xml"))
+        // Only the permanent part of the chain is where the feed "moved" to.
+        #expect(fetched.info.permanentRedirect == server.url("/middle"))
+
+        let (temporary, _) = try await Self.fetch(
+            "/t", routes: ["/t": .init(status: .temporaryRedirect, headers: [("Location", "/f")]), "/f": .feed(Data())])
+        #expect(try Self.body(temporary).info.permanentRedirect == nil)
     }
 
     @Test("a redirect loop and too many redirects are errors")
@@ -77,8 +108,8 @@ struct FeedFetcherTests {
             "/a": .init(status: .found, headers: [("Location", "/b")]),
             "/b": .init(status: .found, headers: [("Location", "/a")]),
         ]
-        let (result, _) = try await Self.fetch("/a", routes: loop)
-        #expect(throws: FetchError.tooManyRedirects(limit: 5)) { try result.get() }
+        let (result, server) = try await Self.fetch("/a", routes: loop)
+        #expect(throws: FetchError.redirectLoop(server.url("/a").absoluteString)) { try result.get() }
 
         var chain: [String: FixtureServer.Route] = [:]
         for step in 0..<7 { chain["/r\(step)"] = .init(status: .found, headers: [("Location", "/r\(step + 1)")]) }
@@ -87,11 +118,56 @@ struct FeedFetcherTests {
         #expect(throws: FetchError.tooManyRedirects(limit: 5)) { try long.get() }
     }
 
+    @Test("a redirect to another scheme is refused")
+    func redirectScheme() async throws {
+        let (result, _) = try await Self.fetch(
+            "/x", routes: ["/x": .init(status: .found, headers: [("Location", "file:///etc/passwd")])])
+        #expect(throws: FetchError.unsupportedScheme("file:///etc/passwd")) { try result.get() }
+    }
+
     @Test("HTTP errors carry status and reason")
     func httpErrors() async throws {
-        let (missing, _) = try await Self.fetch("/nope", routes: [:])
+        let (missing, _) = try await Self.fetch("/nope")
         #expect(throws: FetchError.http(status: 404, reason: "Not Found")) { try missing.get() }
         #expect(FetchError.http(status: 404, reason: "Not Found").description == "HTTP 404 Not Found")
+    }
+
+    @Test("502/503/504 are retried with backoff; 404 is not")
+    func retries() async throws {
+        var policy = Self.policy
+        policy.retries = 2
+        let (result, server) = try await Self.fetch(
+            "/flaky",
+            sequences: ["/flaky": [.status(.badGateway), .status(.serviceUnavailable), .feed(Data("<rss/>".utf8))]],
+            policy: policy)
+        let fetched = try Self.body(result)
+        #expect(fetched.info.attempts == 3)
+        #expect(server.requests.count == 3)
+
+        let (missing, missingServer) = try await Self.fetch("/gone", policy: policy)
+        #expect(throws: FetchError.self) { try missing.get() }
+        #expect(missingServer.requests.count == 1)
+    }
+
+    @Test("Retry-After is honoured up to the cap; past it the feed is skipped this run")
+    func retryAfter() async throws {
+        var policy = Self.policy
+        policy.retries = 1
+        let short = FixtureServer.Route(status: .tooManyRequests, headers: [("Retry-After", "1")])
+        let start = ContinuousClock.now
+        let (result, _) = try await Self.fetch(
+            "/limited", sequences: ["/limited": [short, .feed(Data("<rss/>".utf8))]], policy: policy)
+        #expect(try Self.body(result).info.attempts == 2)
+        #expect(ContinuousClock.now - start >= .seconds(1))
+
+        let long = FixtureServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "3600")])
+        let (skipped, server) = try await Self.fetch("/busy", routes: ["/busy": long], policy: policy)
+        #expect(throws: FetchError.retryLater(status: 503, seconds: 3600)) { try skipped.get() }
+        #expect(server.requests.count == 1)
+
+        let noHeader = FixtureServer.Route.status(.tooManyRequests)
+        let (tooMany, _) = try await Self.fetch("/429", routes: ["/429": noHeader], policy: policy)
+        #expect(throws: FetchError.retryLater(status: 429, seconds: nil)) { try tooMany.get() }
     }
 
     @Test("bodies over the cap are refused, declared or not, compressed or not")
@@ -104,19 +180,48 @@ struct FeedFetcherTests {
         #expect(throws: FetchError.tooLarge(limitBytes: 100_000)) { try compressed.get() }
     }
 
-    @Test("a slow server times out; a closed port is connection refused")
+    @Test("a slow server and a body that stalls time out; a closed port is connection refused")
     func timeouts() async throws {
         let slow = FixtureServer.Route(body: Data("<rss/>".utf8), delay: .seconds(4))
         let (result, _) = try await Self.fetch("/slow", routes: ["/slow": slow])
         #expect(throws: FetchError.timedOut(seconds: 2)) { try result.get() }
 
-        let refused = try await FeedFetcher.withFetcher(options: Self.options) { fetcher in
-            await fetcher.fetch(URL(string: "http://127.0.0.1:9/feed")!)
+        let stalling = FixtureServer.Route(body: Data(repeating: UInt8(ascii: "x"), count: 5000), stallAfter: 100)
+        let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling])
+        #expect(throws: FetchError.timedOut(seconds: 2)) { try stalled.get() }
+
+        let refused = try await FeedFetcher.withFetcher(options: .init(policy: Self.policy)) { fetcher in
+            await fetcher.fetch(FetchRequest(url: URL(string: "http://127.0.0.1:9/feed")!, userAgent: Self.userAgent))
         }
         guard case .failure(.transport(let message)) = refused else {
             Issue.record("expected a transport error, got \(refused)")
             return
         }
         #expect(message.contains("connection refused"))
+    }
+
+    @Test("deny_private_networks refuses loopback, private and link-local targets")
+    func privateNetworks() async throws {
+        var policy = Self.policy
+        policy.denyPrivateNetworks = true
+        let (result, server) = try await Self.fetch("/feed", routes: ["/feed": .feed(Data())], policy: policy)
+        #expect(throws: FetchError.privateNetwork(host: "127.0.0.1")) { try result.get() }
+        #expect(server.requests.isEmpty)
+        #expect(NetworkAddress.isPrivate(address: [10, 1, 2, 3]))
+        #expect(NetworkAddress.isPrivate(address: [192, 168, 0, 1]))
+        #expect(NetworkAddress.isPrivate(address: [172, 20, 0, 1]))
+        #expect(NetworkAddress.isPrivate(address: [169, 254, 169, 254]))
+        #expect(!NetworkAddress.isPrivate(address: [93, 184, 216, 34]))
+        #expect(!NetworkAddress.isPrivate(address: [172, 32, 0, 1]))
+        #expect(NetworkAddress.isPrivate(host: "localhost"))
+        #expect(NetworkAddress.isPrivate(host: "[::1]"))
+        #expect(NetworkAddress.isPrivate(address: [0xFE, 0x80] + [UInt8](repeating: 0, count: 13) + [1]))
+    }
+
+    @Test("Retry-After accepts seconds and HTTP dates")
+    func retryAfterParsing() {
+        #expect(FeedFetcher.retryAfterSeconds("120") == 120)
+        #expect(FeedFetcher.retryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0)
+        #expect(FeedFetcher.retryAfterSeconds("soon") == nil)
     }
 }

@@ -38,7 +38,7 @@ struct EndToEndTests {
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        var yaml = "title: Fixture Planet\nbase_url: https://planet.example/\nfeeds:\n"
+        var yaml = "title: Fixture Planet\nbase_url: https://planet.example/\nretries: 0\nfeeds:\n"
         for fixture in fixtures { yaml += "  - url: \(server.url("/feeds/\(fixture.file)"))\n" }
         for (index, path) in brokenRoutes.enumerated() {
             yaml += "  - url: \(server.url(path))\n    name: Broken \(index + 1)\n"
@@ -51,6 +51,7 @@ struct EndToEndTests {
             options: .init(
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
+                stateDirectory: work.appendingPathComponent("state"),
                 concurrency: 4, timeoutSeconds: 2, now: Date(timeIntervalSince1970: 1_795_000_000)))
         let report: BuildReport
         do {
@@ -71,7 +72,8 @@ struct EndToEndTests {
         let expectedItems = Self.fixtures.map(\.items).reduce(0, +)
         #expect(report.itemCount == expectedItems)
         #expect(site.itemPages.count == expectedItems)
-        #expect(site.pages.filter { $0.hasPrefix("feeds/") }.count == Self.fixtures.count)
+        // Every configured feed has a page, the broken ones too (saying they have no items yet).
+        #expect(site.pages.filter { $0.hasPrefix("feeds/") }.count == Self.fixtures.count + Self.brokenRoutes.count)
         #expect(site.files["assets/style.css"] != nil)
 
         let reachable = site.reachablePages()
@@ -79,6 +81,7 @@ struct EndToEndTests {
         #expect(unreachable.isEmpty, "not reachable from index.html: \(unreachable.sorted().prefix(5))")
         #expect(site.brokenRelativeLinks().isEmpty, "\(site.brokenRelativeLinks().prefix(5))")
         #expect(report.summary.contains("from 12 of 16 feeds"))
+        #expect(site.files["status/index.html"] != nil && site.files["status/status.json"] != nil)
     }
 
     @Test("warnings name exactly the broken feeds, with their feeds.yml line")
@@ -89,19 +92,19 @@ struct EndToEndTests {
         let failures = report.diagnostics.filter { $0.message.hasPrefix("feed 'Broken") }
         #expect(failures.count == 4)
         #expect(
-            report.feeds.filter { !$0.succeeded }.map { $0.source.name ?? "" } == [
+            report.records.filter { $0.failure != nil }.map { $0.source.name ?? "" } == [
                 "Broken 1", "Broken 2", "Broken 3", "Broken 4",
             ])
-        let byName = Dictionary(uniqueKeysWithValues: report.feeds.map { ($0.source.name ?? $0.source.url.path, $0) })
+        let byName = Dictionary(uniqueKeysWithValues: report.records.map { ($0.source.name ?? $0.source.url.path, $0) })
         #expect(byName["Broken 1"]?.failure == "HTTP 404 Not Found")
         #expect(byName["Broken 2"]?.failure == "HTTP 500 Internal Server Error")
         #expect(byName["Broken 3"]?.failure?.contains("line") == true)
         #expect(byName["Broken 4"]?.failure?.contains("timed out") == true)
-        // Lines point into feeds.yml: the first broken entry follows the 12 fixtures (3 header lines).
-        #expect(failures.first?.line == 16)
+        // Lines point into feeds.yml: the first broken entry follows the 12 fixtures (4 header lines).
+        #expect(failures.first?.line == 17)
         #expect(
-            failures.first?.description.hasPrefix("feeds.yml:16: warning: feed 'Broken 1' (http://127.0.0.1:") == true)
-        #expect(report.feeds.filter(\.succeeded).count == 12)
+            failures.first?.description.hasPrefix("feeds.yml:17: warning: feed 'Broken 1' (http://127.0.0.1:") == true)
+        #expect(report.records.filter { $0.failure == nil }.count == 12)
     }
 
     @Test("no page carries script, event handlers or javascript: URLs; content URLs are absolute")

@@ -24,7 +24,7 @@ struct SiteGeneratorTests {
         let advice = report.diagnostics.map(\.description)
         #expect(
             advice == [
-                "feeds.yml:3: warning: \(server.url("/blog")) is a web page; its feed is \(server.url("/releases.atom")) — use that"
+                "feeds.yml:4: warning: \(server.url("/blog")) is a web page; its feed is \(server.url("/releases.atom")) — use that"
             ])
     }
 
@@ -38,10 +38,10 @@ struct SiteGeneratorTests {
         defer { build.remove() }
         let report = try await build.run(server: server, feeds: [("/page", "Page"), ("/feed", nil)])
         try await server.shutdown()
-        let failure = try #require(report.feeds.first?.failure)
+        let failure = try #require(report.records.first?.failure)
         #expect(failure.contains("HTML page, not a feed"))
         #expect(failure.hasSuffix("the page links to no feed either"))
-        #expect(report.feeds.last?.succeeded == true)
+        #expect(report.records.last?.failure == nil)
     }
 
     @Test("the HTTP charset reaches the parser (a Latin-1 feed without declaration)")

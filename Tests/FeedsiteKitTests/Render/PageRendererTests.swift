@@ -70,7 +70,7 @@ struct PageRendererTests {
             Set(files.keys) == [
                 "index.html", "assets/style.css", "feeds/alpha/index.html", "feeds/beta/index.html",
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
-                "items/beta/beta-post/index.html",
+                "items/beta/beta-post/index.html", "status/index.html", "status/status.json",
             ])
     }
 

@@ -14,6 +14,10 @@ final class FixtureServer: Sendable {
         var body: Data = Data()
         /// Wait this long before sending the head (a slow server).
         var delay: TimeAmount = .zero
+        /// When set, a request whose `If-None-Match` equals it gets a 304, and 200s carry it as `ETag`.
+        var etag: String?
+        /// Send this many body bytes, then stall (the connection stays open, nothing more comes).
+        var stallAfter: Int?
 
         static func feed(_ data: Data, contentType: String = "application/xml") -> Route {
             Route(headers: [("Content-Type", contentType)], body: data)
@@ -41,8 +45,9 @@ final class FixtureServer: Sendable {
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
 
-    /// Starts serving `routes` (path → response); unknown paths get 404.
-    init(routes: [String: Route]) async throws {
+    /// Starts serving `routes` (path → response); unknown paths get 404. A path in `sequences`
+    /// answers with its routes in turn, repeating the last (a 503, then a 200…).
+    init(routes: [String: Route], sequences: [String: [Route]] = [:]) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = RequestLog()
         let recorder: @Sendable (Request) -> Void = { request in log.entries.withLock { $0.append(request) } }
@@ -51,7 +56,8 @@ final class FixtureServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(RouteHandler(routes: routes, record: recorder))
+                    channel.pipeline.addHandler(
+                        RouteHandler(routes: routes, sequences: sequences, log: log, record: recorder))
                 }
             }
         let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
@@ -74,6 +80,8 @@ final class FixtureServer: Sendable {
 /// Shared between the server object and its channel handlers.
 private final class RequestLog: Sendable {
     let entries = Mutex<[FixtureServer.Request]>([])
+    /// Requests answered per sequenced path.
+    let counters = Mutex<[String: Int]>([:])
 }
 
 private final class RouteHandler: ChannelInboundHandler, Sendable {
@@ -81,18 +89,43 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
     typealias OutboundOut = HTTPServerResponsePart
 
     let routes: [String: FixtureServer.Route]
+    let sequences: [String: [FixtureServer.Route]]
+    let log: RequestLog
     let record: @Sendable (FixtureServer.Request) -> Void
 
-    init(routes: [String: FixtureServer.Route], record: @escaping @Sendable (FixtureServer.Request) -> Void) {
+    init(
+        routes: [String: FixtureServer.Route], sequences: [String: [FixtureServer.Route]], log: RequestLog,
+        record: @escaping @Sendable (FixtureServer.Request) -> Void
+    ) {
         self.routes = routes
+        self.sequences = sequences
+        self.log = log
         self.record = record
+    }
+
+    private func route(for path: String) -> FixtureServer.Route {
+        if let sequence = sequences[path], let last = sequence.last {
+            let index = log.counters.withLock { counters -> Int in
+                defer { counters[path, default: 0] += 1 }
+                return counters[path, default: 0]
+            }
+            return index < sequence.count ? sequence[index] : last
+        }
+        return routes[path] ?? .status(.notFound, body: "not found")
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         record(FixtureServer.Request(path: path, headers: head.headers.map { ($0.name, $0.value) }))
-        let route = routes[path] ?? .status(.notFound, body: "not found")
+        var route = route(for: path)
+        if let etag = route.etag {
+            if head.headers.first(name: "If-None-Match") == etag {
+                route = FixtureServer.Route(status: .notModified, headers: [], body: Data())
+            }
+            route.headers.append(("ETag", etag))
+        }
+        let finalRoute = route
         var headers = HTTPHeaders(route.headers)
         headers.replaceOrAdd(name: "Content-Length", value: "\(route.body.count)")
         headers.replaceOrAdd(name: "Connection", value: "close")
@@ -101,7 +134,13 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
         let respond: @Sendable () -> Void = {
             let context = loopBoundContext.value
             context.write(NIOAny(HTTPServerResponsePart.head(responseHead)), promise: nil)
-            context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: route.body)))), promise: nil)
+            if let stall = finalRoute.stallAfter {
+                let part = ByteBuffer(bytes: finalRoute.body.prefix(stall))
+                context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(part))), promise: nil)
+                return
+            }
+            context.write(
+                NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: finalRoute.body)))), promise: nil)
             context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in
                 loopBoundContext.value.close(promise: nil)
             }

@@ -17,7 +17,7 @@ struct TestBuild {
 
     /// Writes `feeds.yml` with a `feeds:` entry per (path, name) on `server` and builds.
     func run(
-        server: FixtureServer, feeds: [(path: String, name: String?)], header: String = "title: Test\n",
+        server: FixtureServer, feeds: [(path: String, name: String?)], header: String = "title: Test\nretries: 0\n",
         timeoutSeconds: Int = 2
     ) async throws -> BuildReport {
         var yaml = header + "feeds:\n"
@@ -30,11 +30,37 @@ struct TestBuild {
             options: .init(
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
+                stateDirectory: work.appendingPathComponent("state"),
                 concurrency: 4, timeoutSeconds: timeoutSeconds, now: Date(timeIntervalSince1970: 1_795_000_000)))
         return try await generator.build()
     }
 
+    /// Builds from the given `feeds.yml` text.
+    func run(
+        yaml: String, policy: FailurePolicy = .allFailed, stateDirectory: URL? = nil, restoreState: String? = nil,
+        offline: Bool = false, now: Date = Date(timeIntervalSince1970: 1_795_000_000)
+    ) async throws -> BuildReport {
+        try Data(yaml.utf8).write(to: config)
+        let generator = SiteGenerator(
+            options: .init(
+                configFile: config, outputDirectory: output,
+                templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
+                stateDirectory: stateDirectory ?? work.appendingPathComponent("state"), restoreState: restoreState,
+                concurrency: 8, offline: offline, failurePolicy: policy, now: now))
+        return try await generator.build()
+    }
+
     var site: SiteInspector { SiteInspector(root: output) }
+
+    /// Site path → inode, to see which files a build rewrote.
+    func inodes() -> [String: Int] {
+        var result: [String: Int] = [:]
+        for path in site.files.keys {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(path).path)
+            result[path] = (attributes?[.systemFileNumber] as? NSNumber)?.intValue
+        }
+        return result
+    }
 
     func remove() {
         try? FileManager.default.removeItem(at: work)

@@ -1,0 +1,155 @@
+import Foundation
+
+/// One feed after this run's outcome was merged into what was remembered: what the site shows
+/// for it and what the status page says about it.
+public struct FeedRecord: Sendable, Hashable {
+    public var source: FeedSource
+    /// The remembered state after this run.
+    public var state: FeedState
+    public var run: FeedRun
+    /// True when this run did not refresh the feed and older items are shown instead.
+    public var isStale: Bool
+    /// Items this run saw for the first time.
+    public var newItemCount: Int
+    /// Why this run failed the feed (nil when it did not).
+    public var failure: String?
+    /// Parse warnings from this run.
+    public var warnings: [String]
+
+    /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
+    public var staleNote: String? {
+        guard isStale else { return nil }
+        let since = state.health.lastSuccess.map { "unchanged since \(DayFormat.string($0))" } ?? "not refreshed"
+        return "\(since): \(failure ?? state.health.lastError ?? "the last fetch failed")"
+    }
+
+    /// The name from `feeds.yml`, else the channel's title, else the host.
+    public var displayName: String {
+        if let name = source.name, !name.isEmpty { return name }
+        if !state.channel.title.isEmpty { return state.channel.title }
+        return source.url.host ?? source.url.absoluteString
+    }
+}
+
+extension SiteState {
+    /// The model stage's first half: folds this run's outcomes into the remembered state.
+    ///
+    /// Pure. A feed that failed keeps its last good items (marked stale); a fresh read replaces the
+    /// feed's current items while older ones stay for `keep_days`; a 304 changes nothing. Feeds no
+    /// longer in `feeds.yml` are forgotten.
+    ///
+    /// - Returns: one record per configured feed, in `feeds.yml` order.
+    public mutating func merge(_ runs: [FeedRun], configuration: SiteConfiguration, now: Date) -> [FeedRecord] {
+        var records: [FeedRecord] = []
+        var kept: [String: FeedState] = [:]
+        for run in runs {
+            let key = run.source.url.absoluteString
+            var feed = feeds[key] ?? FeedState()
+            var failure: String?
+            var newItems = 0
+            var warnings: [String] = []
+            switch run.outcome {
+            case .fresh(let read):
+                warnings = read.warnings
+                let hadItems = feed.items.contains(where: \.isInFeed)
+                if read.entries.isEmpty && hadItems {
+                    // An empty document where there used to be items is far more often a broken
+                    // server than a blog that deleted every post: keep what we had.
+                    failure = "the feed has no items now (it had \(feed.items.filter(\.isInFeed).count))"
+                } else {
+                    newItems = Self.replaceCurrentItems(of: &feed, with: read.entries, now: now)
+                    feed.channel = read.channel
+                    feed.etag = run.etag
+                    feed.lastModified = run.lastModified
+                    feed.finalURL = run.info?.finalURL.absoluteString
+                }
+            case .notModified:
+                feed.finalURL = run.info?.finalURL.absoluteString ?? feed.finalURL
+            case .failed(let reason):
+                failure = reason
+            case .skipped:
+                break
+            }
+            switch run.outcome {
+            case .skipped:
+                break
+            case _ where failure != nil:
+                feed.health.consecutiveFailures += 1
+                feed.health.lastError = failure
+            default:
+                // Day precision: enough for "unchanged since 2026-11-19", and a warm rebuild on the
+                // same day leaves the state and status files byte-for-byte unchanged.
+                feed.health.lastSuccess = DayFormat.startOfDay(now)
+                feed.health.consecutiveFailures = 0
+                feed.health.lastError = nil
+            }
+            let keepDays = run.source.keepDays ?? configuration.keepDays
+            let horizon = now.addingTimeInterval(-Double(keepDays) * 86_400)
+            // An item's age counts from its date, or from when it was first seen if that is earlier
+            // (a future or missing date).
+            feed.items.removeAll { !$0.isInFeed && min($0.item.date ?? $0.firstSeen, $0.firstSeen) < horizon }
+            kept[key] = feed
+            let isStale =
+                failure != nil || (run.outcome == .skipped && feed.health.consecutiveFailures > 0)
+            records.append(
+                FeedRecord(
+                    source: run.source, state: feed, run: run, isStale: isStale && !feed.items.isEmpty,
+                    newItemCount: newItems, failure: failure, warnings: warnings))
+        }
+        feeds = kept
+        assignSlugs(&records)
+        return records
+    }
+
+    /// Gives every feed and item a slug, keeping the ones assigned in earlier runs.
+    private mutating func assignSlugs(_ records: inout [FeedRecord]) {
+        let feedSlugs = Slug.assign(
+            records.map { (key: $0.source.url.absoluteString, text: $0.displayName) },
+            existing: records.reduce(into: [:]) { $0[$1.source.url.absoluteString] = $1.state.slug },
+            fallback: "feed")
+        for index in records.indices {
+            let key = records[index].source.url.absoluteString
+            records[index].state.slug = feedSlugs[key]
+            let items = records[index].state.items
+            let itemSlugs = Slug.assign(
+                items.map { (key: $0.key, text: $0.item.title) },
+                existing: items.reduce(into: [:]) { $0[$1.key] = $1.item.slug }, fallback: "item")
+            for itemIndex in items.indices {
+                records[index].state.items[itemIndex].item.slug = itemSlugs[items[itemIndex].key] ?? ""
+            }
+            feeds[key] = records[index].state
+        }
+    }
+
+    /// Makes `entries` the feed's current items, keeping first-seen times and slugs of items seen
+    /// before; items no longer in the feed stay, flagged, until `keep_days` removes them.
+    ///
+    /// - Returns: how many items are new.
+    private static func replaceCurrentItems(of feed: inout FeedState, with entries: [ReadFeed.Entry], now: Date) -> Int
+    {
+        var previous: [String: StoredItem] = [:]
+        for stored in feed.items where previous[stored.key] == nil {
+            previous[stored.key] = stored
+        }
+        var seen: Set<String> = []
+        var current: [StoredItem] = []
+        var newCount = 0
+        for entry in entries where seen.insert(entry.key).inserted {
+            var item = entry.item
+            let old = previous[entry.key]
+            if let old {
+                item.slug = old.item.slug
+            } else {
+                newCount += 1
+            }
+            current.append(StoredItem(key: entry.key, firstSeen: old?.firstSeen ?? now, isInFeed: true, item: item))
+        }
+        let dropped = feed.items.filter { !seen.contains($0.key) }.map { stored -> StoredItem in
+            var stored = stored
+            stored.isInFeed = false
+            return stored
+        }
+        feed.items = current + dropped
+        return newCount
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// What feedsite remembers between builds, per feed (keyed by the URL in `feeds.yml`): the HTTP
+/// validators, the last good items (already sanitised, so a re-render needs no network), when each
+/// item was first seen, and the feed's health. Saved in the state directory and published in the
+/// site (`status/state.json`) so a fresh CI runner can pick up where the last one left off.
+public struct SiteState: Sendable, Hashable, Codable {
+    /// Bumped when the format changes incompatibly; a newer file is ignored with a warning.
+    public static let currentVersion = 1
+
+    public var version: Int
+    /// Feed URL (as written in `feeds.yml`) → what is known about it.
+    public var feeds: [String: FeedState]
+
+    public init(version: Int = SiteState.currentVersion, feeds: [String: FeedState] = [:]) {
+        self.version = version
+        self.feeds = feeds
+    }
+}
+
+/// Everything remembered about one feed.
+public struct FeedState: Sendable, Hashable, Codable {
+    /// `ETag` of the last 200 response, sent back as `If-None-Match`.
+    public var etag: String?
+    /// `Last-Modified` of the last 200 response, sent back as `If-Modified-Since`.
+    public var lastModified: String?
+    /// The URL the feed was last read from, after redirects.
+    public var finalURL: String?
+    /// The channel as last read.
+    public var channel: ChannelInfo
+    /// `feeds/<slug>/`, kept once assigned so the feed's URLs never change.
+    public var slug: String?
+    /// The items to publish: the feed's current ones and older ones kept for `keep_days`.
+    public var items: [StoredItem]
+    public var health: FeedHealth
+
+    public init(
+        etag: String? = nil, lastModified: String? = nil, finalURL: String? = nil, channel: ChannelInfo = .init(),
+        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init()
+    ) {
+        self.slug = slug
+        self.etag = etag
+        self.lastModified = lastModified
+        self.finalURL = finalURL
+        self.channel = channel
+        self.items = items
+        self.health = health
+    }
+}
+
+/// A channel's own fields, as the site shows them.
+public struct ChannelInfo: Sendable, Hashable, Codable {
+    public var title: String
+    public var description: String?
+    public var siteLink: String?
+
+    public init(title: String = "", description: String? = nil, siteLink: String? = nil) {
+        self.title = title
+        self.description = description
+        self.siteLink = siteLink
+    }
+}
+
+/// One remembered item.
+public struct StoredItem: Sendable, Hashable, Codable {
+    /// The item's identity across runs (its id, else its link, else title and position).
+    public var key: String
+    /// When feedsite first saw the item: the date of items that have none.
+    public var firstSeen: Date
+    /// Whether the item was in the feed the last time the feed was read.
+    public var isInFeed: Bool
+    /// The item as published (slug and feed fields are filled in when the site is assembled).
+    public var item: SiteItem
+
+    public init(key: String, firstSeen: Date, isInFeed: Bool, item: SiteItem) {
+        self.key = key
+        self.firstSeen = firstSeen
+        self.isInFeed = isInFeed
+        self.item = item
+    }
+}
+
+/// How a feed has been doing, for the status page and the stale marks.
+public struct FeedHealth: Sendable, Hashable, Codable {
+    /// The UTC day (midnight) the feed was last read successfully (a 200 that parsed, or a 304).
+    public var lastSuccess: Date?
+    /// Failed runs in a row (0 when the last run succeeded).
+    public var consecutiveFailures: Int
+    /// Why the last failed run failed.
+    public var lastError: String?
+
+    public init(lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil) {
+        self.lastSuccess = lastSuccess
+        self.consecutiveFailures = consecutiveFailures
+        self.lastError = lastError
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Reads and writes `SiteState` in the state directory (`.feedsite/state.json`).
+///
+/// Writes are atomic (a new file renamed over the old one), so a build killed at any moment leaves
+/// the previous or the new state, never a torn file. An unreadable or future-version state is set
+/// aside with a warning, never fatal: the worst case is one build without conditional requests.
+public struct StateStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public var file: URL { directory.appendingPathComponent("state.json") }
+
+    public var exists: Bool { FileManager.default.fileExists(atPath: file.path) }
+
+    /// The saved state, or an empty one with a warning saying why the saved one was not used.
+    public func load() -> (SiteState, [String]) {
+        guard let data = try? Data(contentsOf: file) else { return (SiteState(), []) }
+        return Self.decode(data, origin: file.path, trusted: true)
+    }
+
+    /// Decodes state bytes from the state directory or a published site.
+    ///
+    /// - Parameter trusted: false for state from elsewhere (`--restore-state`): every item's HTML is
+    ///   sanitised again while decoding, so a tampered file cannot smuggle markup into the site.
+    public static func decode(_ data: Data, origin: String, trusted: Bool) -> (SiteState, [String]) {
+        struct Header: Decodable { var version: Int }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+            return (
+                SiteState(), ["\(origin): not a feedsite state file (unreadable JSON); starting without saved state"]
+            )
+        }
+        guard header.version <= SiteState.currentVersion else {
+            return (
+                SiteState(),
+                [
+                    "\(origin): state version \(header.version) is newer than this feedsite understands (\(SiteState.currentVersion)); starting without saved state — upgrade feedsite to keep history"
+                ]
+            )
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.userInfo[SanitisedHTML.isTrustedKey] = trusted
+        do {
+            return (try decoder.decode(SiteState.self, from: data), [])
+        } catch {
+            return (SiteState(), ["\(origin): the state file is damaged (\(error)); starting without saved state"])
+        }
+    }
+
+    /// The bytes saved and published: sorted keys and ISO dates, so equal states are equal files.
+    public static func encode(_ state: SiteState) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(state)
+    }
+
+    /// Saves `data` (from `encode`) atomically.
+    public func save(_ data: Data) throws(SiteWriter.WriteError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // `.atomic` writes a temporary file in the same folder and renames it over the old one.
+            try data.write(to: file, options: .atomic)
+        } catch {
+            throw SiteWriter.WriteError(
+                path: file.path, message: "cannot save the state: \(error.localizedDescription)")
+        }
+    }
+}

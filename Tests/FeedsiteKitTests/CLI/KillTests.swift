@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `kill -9` at random moments of a build must leave the previous or the new site, never a mix.
+@Suite("Kill during write", .serialized)
+struct KillTests {
+    @Test("20 builds killed with SIGKILL at random points each leave one complete site")
+    func killDuringWrite() async throws {
+        let feeds = [
+            "guardian-rss2-media-dc-creator.xml", "wordpress-rss2-excerpt-only-100-items.xml", "jekyll-atom.xml",
+        ]
+        var routes: [String: FixtureServer.Route] = [:]
+        for feed in feeds { routes["/\(feed)"] = .feed(try Fixtures.data("real-feeds/\(feed)")) }
+        let server = try await FixtureServer(routes: routes)
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let templates = Fixtures.repositoryRoot.appendingPathComponent("Templates").path
+        func writeConfig(_ version: String) throws {
+            var yaml = "title: Version \(version)\nfeeds:\n"
+            for feed in feeds { yaml += "  - url: \(server.url("/\(feed)"))\n" }
+            try Data(yaml.utf8).write(to: work.appendingPathComponent("feeds.yml"))
+        }
+
+        // Two complete builds give the duration to aim the kills at.
+        try writeConfig("A")
+        let start = ContinuousClock.now
+        #expect(try CommandLineTests.run(["build", "--templates", templates], in: work).status == 0)
+        let duration = ContinuousClock.now - start
+        let milliseconds = max(
+            200, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+
+        var killedMidway = 0
+        for round in 0..<20 {
+            let version = round.isMultiple(of: 2) ? "B" : "A"
+            try writeConfig(version)
+            let process = Process()
+            process.executableURL = CommandLineTests.executable
+            process.arguments = ["build", "--templates", templates, "--quiet"]
+            process.currentDirectoryURL = work
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...(milliseconds * 12 / 10))))
+            if process.isRunning { killedMidway += 1 }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let site = SiteInspector(root: work.appendingPathComponent("Site"))
+            let index = try #require(site.files["index.html"], "round \(round): no index.html")
+            let title = index.contains("Version A") ? "Version A" : "Version B"
+            #expect(index.contains(title))
+            let mixed = site.pages.filter {
+                !(site.files[$0] ?? "").contains("<p class=\"site-title\"><a href=\"")
+                    || !(site.files[$0] ?? "").contains(title)
+            }
+            #expect(mixed.isEmpty, "round \(round): pages from another build: \(mixed.prefix(3))")
+            #expect(site.brokenRelativeLinks().isEmpty, "round \(round): \(site.brokenRelativeLinks().prefix(3))")
+            if let state = FileManager.default.contents(
+                atPath: work.appendingPathComponent(".feedsite/state.json").path)
+            {
+                #expect((try? JSONSerialization.jsonObject(with: state)) != nil, "round \(round): torn state file")
+            }
+        }
+        #expect(killedMidway >= 5, "too few kills landed during a build (\(killedMidway))")
+
+        // The next complete build cleans up whatever the killed ones left beside the site.
+        #expect(try CommandLineTests.run(["build", "--templates", templates, "--quiet"], in: work).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".Site.") }
+        #expect(leftovers.isEmpty)
+        try await server.shutdown()
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import FeedsiteKit
+
+/// Issue 5: nothing already published disappears because a server misbehaved.
+@Suite("Resilience", .serialized)
+struct ResilienceTests {
+    static let day: TimeInterval = 86_400
+    static let firstRun = Date(timeIntervalSince1970: 1_795_000_000)
+
+    /// Each fault, as the route that serves a good feed on the first request and the fault after.
+    static func faultRoutes(gzipBomb: Data) throws -> (sequences: [String: [FixtureServer.Route]], names: [String]) {
+        // Each route has its own posts, so no item is a duplicate of another feed's.
+        func feed(_ name: String) -> Data {
+            var xml = "<rss version=\"2.0\"><channel><title>Feed \(name)</title><link>http://\(name).example/</link>"
+            for number in 1...3 {
+                xml += "<item><title>\(name) post \(number)</title><link>http://\(name).example/\(number)</link>"
+                xml +=
+                    "<pubDate>Mon, 1\(number) Nov 2026 10:00:00 GMT</pubDate><description>&lt;p&gt;Body \(number)&lt;/p&gt;</description></item>"
+            }
+            return Data((xml + "</channel></rss>").utf8)
+        }
+        let other = feed("moved")
+        let empty = Data(
+            "<rss version=\"2.0\"><channel><title>Empty now</title><link>http://x.example/</link></channel></rss>".utf8)
+        let faults: [(String, FixtureServer.Route)] = [
+            ("404", .status(.notFound)),
+            ("410", .status(.gone)),
+            ("500", .status(.internalServerError)),
+            ("503-retry-after", FixtureServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "3600")])),
+            ("429", .status(.tooManyRequests)),
+            ("stall", FixtureServer.Route(body: other + Data(count: 10_000), stallAfter: 200)),
+            ("huge", .feed(Data(count: 50_000_000))),
+            ("gzip-bomb", FixtureServer.Route(headers: [("Content-Encoding", "gzip")], body: gzipBomb)),
+            ("redirect-loop", FixtureServer.Route(status: .found, headers: [("Location", "/redirect-loop")])),
+            ("moved", FixtureServer.Route(status: .movedPermanently, headers: [("Location", "/moved-here")])),
+            (
+                "html",
+                .feed(
+                    Data("<!DOCTYPE html><html><body><p>Maintenance</p></body></html>".utf8), contentType: "text/html")
+            ),
+            ("empty-200", .feed(Data())),
+            ("malformed", .feed(Data("<rss version=\"2.0\"><channel><item><title>x</item></channel></rss>".utf8))),
+            ("zero-items", .feed(empty)),
+        ]
+        var sequences: [String: [FixtureServer.Route]] = [:]
+        for (name, fault) in faults {
+            sequences["/\(name)"] = [.feed(feed(name)), fault]
+        }
+        sequences["/moved-here"] = [.feed(other)]
+        return (sequences, faults.map(\.0))
+    }
+
+    @Test("a faulty second run keeps every published item, marks stale feeds and reports each fault")
+    func faultInjection() async throws {
+        let bomb = try FeedFetcherTests.gzip(Data(count: 50_000_000))
+        let (sequences, names) = try Self.faultRoutes(gzipBomb: bomb)
+        let server = try await FixtureServer(routes: [:], sequences: sequences)
+        let blackhole = try Blackhole()
+        let refused = closedPort()
+        let build = try TestBuild()
+        defer { build.remove() }
+
+        var yaml =
+            "title: Faults\nretries: 0\ntimeout: 2\nconnect_timeout: 1\nread_timeout: 1\nmax_retry_after: 1\nfeeds:\n"
+        for name in names { yaml += "  - url: \(server.url("/\(name)"))\n    name: \(name)\n" }
+        yaml += "  - url: http://127.0.0.1:\(blackhole.port)/feed\n    name: connect-timeout\n"
+        yaml += "  - url: http://127.0.0.1:\(refused)/feed\n    name: refused\n"
+        yaml += "  - url: http://feedsite-test.invalid/feed\n    name: dns\n"
+
+        // Run 1: every server-backed feed is good.
+        let first = try await build.run(yaml: yaml, now: Self.firstRun)
+        #expect(first.failedFeedCount == 3)  // connect timeout, refused, DNS: never good
+        let firstPages = Set(build.site.itemPages)
+        #expect(firstPages.count == first.itemCount)
+        #expect(first.itemCount == 3 * 14)
+
+        // Run 2, a day later: every route misbehaves (the 301 still leads to a feed).
+        let second = try await build.run(yaml: yaml, now: Self.firstRun + Self.day)
+        try await server.shutdown()
+        let secondPages = Set(build.site.itemPages)
+        #expect(firstPages.subtracting(secondPages).isEmpty, "lost: \(firstPages.subtracting(secondPages).sorted())")
+
+        let byName = Dictionary(uniqueKeysWithValues: second.records.map { ($0.source.name ?? "", $0) })
+        let expectations: [String: String] = [
+            "404": "HTTP 404 Not Found",
+            "410": "HTTP 410 Gone",
+            "500": "HTTP 500 Internal Server Error",
+            "503-retry-after": "HTTP 503: the server asks to retry after 3600 s",
+            "429": "HTTP 429 Too Many Requests; skipped this run",
+            "stall": "timed out",
+            "huge": "larger than the 10 MB limit",
+            "gzip-bomb": "larger than the 10 MB limit",
+            "redirect-loop": "redirect loop",
+            "html": "HTML page, not a feed",
+            "empty-200": "empty",
+            "malformed": "line 1",
+            "zero-items": "the feed has no items now (it had",
+            "connect-timeout": "timed out",
+            "refused": "connection refused",
+            "dns": "DNS",
+        ]
+        for (name, fragment) in expectations {
+            let record = try #require(byName[name], "no record for \(name)")
+            #expect(record.failure?.contains(fragment) == true, "\(name): \(record.failure ?? "no failure")")
+        }
+        #expect(byName["moved"]?.failure == nil)
+        #expect(second.failedFeedCount == expectations.count)
+
+        // Stale marks: on the feed page and in status.json, with the day of the last success.
+        let stale = try #require(byName["500"])
+        #expect(stale.isStale)
+        let slug = try #require(stale.state.slug)
+        let feedPage = try #require(build.site.files["feeds/\(slug)/index.html"])
+        #expect(feedPage.contains("unchanged since 2026-11-18: HTTP 500 Internal Server Error"))
+        let status = try JSONSerialization.jsonObject(with: Data((build.site.files["status/status.json"] ?? "").utf8))
+        let rows = try #require((status as? [String: Any])?["feeds"] as? [[String: Any]])
+        let row500 = try #require(rows.first { $0["name"] as? String == "500" })
+        #expect(row500["health"] as? String == "stale")
+        #expect(row500["stale"] as? Bool == true)
+        #expect(row500["consecutiveFailures"] as? Int == 1)
+        #expect(row500["httpStatus"] as? Int == 500)
+        #expect(row500["lastSuccess"] as? String == "2026-11-18")
+        let rowDNS = try #require(rows.first { $0["name"] as? String == "dns" })
+        #expect(rowDNS["health"] as? String == "failing")
+        #expect(rowDNS["consecutiveFailures"] as? Int == 2)
+
+        // Advice in the warnings: the move, the gone feed, and what was kept.
+        let warnings = second.diagnostics.map(\.description)
+        #expect(
+            warnings.contains {
+                $0.contains("\(server.url("/moved")) moved permanently to \(server.url("/moved-here")): update it")
+            })
+        #expect(warnings.contains { $0.contains("\(server.url("/410")) is gone (HTTP 410): remove it from feeds.yml") })
+        #expect(
+            warnings.contains {
+                $0.contains("feed '500' (\(server.url("/500"))): HTTP 500 Internal Server Error; kept ")
+                    && $0.hasSuffix("kept 3 items from 2026-11-18")
+            })
+    }
+
+    @Test("exit policy: --strict or --max-failed leave the previous site untouched; the default publishes")
+    func failurePolicy() async throws {
+        let good = try Fixtures.data("real-feeds/github-releases-atom.xml")
+        let server = try await FixtureServer(
+            routes: ["/ok": .feed(good)], sequences: ["/flaky": [.feed(good), .status(.internalServerError)]])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml =
+            "title: Policy\nretries: 0\nfeeds:\n  - url: \(server.url("/ok"))\n  - url: \(server.url("/flaky"))\n    name: Flaky\n"
+        _ = try await build.run(yaml: yaml, now: Self.firstRun)
+        let before = build.site.files
+
+        await #expect(throws: BuildError.self) {
+            try await build.run(yaml: yaml, policy: .count(0), now: Self.firstRun + Self.day)
+        }
+        #expect(build.site.files == before)
+        await #expect(throws: BuildError.self) {
+            try await build.run(yaml: yaml, policy: .percent(25), now: Self.firstRun + Self.day)
+        }
+        #expect(build.site.files == before)
+        let report = try await build.run(yaml: yaml, policy: .percent(50), now: Self.firstRun + Self.day)
+        #expect(report.failedFeedCount == 1)
+        try await server.shutdown()
+        #expect(FailurePolicy(argument: "3") == .count(3))
+        #expect(FailurePolicy(argument: "20%") == .percent(20))
+        #expect(FailurePolicy(argument: "x") == nil)
+        #expect(FailurePolicy.allFailed.isCrossed(failed: 2, total: 2))
+        #expect(!FailurePolicy.allFailed.isCrossed(failed: 1, total: 2))
+    }
+
+    @Test(
+        "a warm build sends conditional requests, gets 304s and rewrites nothing but the status report; the next rewrites nothing"
+    )
+    func warmBuild() async throws {
+        var route = FixtureServer.Route.feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))
+        route.etag = "\"jekyll-1\""
+        let server = try await FixtureServer(routes: ["/feed": route])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = "title: Warm\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        let cold = try await build.run(yaml: yaml, now: Self.firstRun)
+        let before = build.inodes()
+        let warm = try await build.run(yaml: yaml, now: Self.firstRun)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.last?.header("If-None-Match") == "\"jekyll-1\"")
+        #expect(warm.records.first?.run.outcome == .notModified)
+        #expect(warm.itemCount == cold.itemCount)
+        // The status report now says 304; every page and the saved state are untouched.
+        let after = build.inodes()
+        #expect(Set(before.keys) == Set(after.keys))
+        #expect(
+            before.filter { after[$0.key] != $0.value }.keys.sorted() == ["status/index.html", "status/status.json"])
+        #expect(warm.write?.changedFiles == 2)
+        let again = try await build.run(yaml: yaml, now: Self.firstRun + 3600)
+        #expect(again.write?.changedFiles == 0)
+        #expect(build.inodes() == after)
+        try await server.shutdown()
+    }
+
+    @Test("a fresh state directory is seeded from the published state.json (path or URL)")
+    func restoreState() async throws {
+        var route = FixtureServer.Route.feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))
+        route.etag = "\"v1\""
+        let build = try TestBuild()
+        defer { build.remove() }
+        let server = try await FixtureServer(routes: ["/feed": route])
+        let yaml = "title: Restore\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        _ = try await build.run(yaml: yaml, now: Self.firstRun)
+        let published = build.output.appendingPathComponent("status/state.json")
+        let pagesBefore = Set(build.site.itemPages)
+
+        // A new runner: empty state dir, state restored from the published file.
+        let fresh = build.work.appendingPathComponent("fresh-state")
+        let report = try await build.run(
+            yaml: yaml, stateDirectory: fresh, restoreState: published.path, now: Self.firstRun + Self.day)
+        #expect(server.requests.last?.header("If-None-Match") == "\"v1\"")
+        #expect(report.records.first?.run.outcome == .notModified)
+        #expect(Set(build.site.itemPages) == pagesBefore)
+        #expect(report.diagnostics.contains { $0.message.hasPrefix("restored state for 1 feeds from") })
+        #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("state.json").path))
+
+        // The same from a URL (the live site).
+        let stateServer = try await FixtureServer(routes: [
+            "/status/state.json": .feed(try Data(contentsOf: published), contentType: "application/json")
+        ])
+        let viaURL = build.work.appendingPathComponent("url-state")
+        let fromURL = try await build.run(
+            yaml: yaml, stateDirectory: viaURL, restoreState: stateServer.url("/status/state.json").absoluteString,
+            now: Self.firstRun + 2 * Self.day)
+        try await stateServer.shutdown()
+        try await server.shutdown()
+        #expect(fromURL.records.first?.run.outcome == .notModified)
+        #expect(Set(build.site.itemPages) == pagesBefore)
+    }
+
+    @Test("an unreadable or future-version state is ignored with a warning, never fatal")
+    func badState() async throws {
+        let server = try await FixtureServer(routes: ["/feed": .feed(try Fixtures.data("real-feeds/substack-rss2.xml"))]
+        )
+        let build = try TestBuild()
+        defer { build.remove() }
+        let stateDirectory = build.work.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let yaml = "title: Bad state\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        try Data("{not json".utf8).write(to: stateDirectory.appendingPathComponent("state.json"))
+        let damaged = try await build.run(yaml: yaml)
+        #expect(damaged.diagnostics.contains { $0.message.contains("not a feedsite state file") })
+        try Data(#"{"version": 99, "feeds": {}}"#.utf8).write(to: stateDirectory.appendingPathComponent("state.json"))
+        let future = try await build.run(yaml: yaml)
+        #expect(future.diagnostics.contains { $0.message.contains("state version 99 is newer") })
+        #expect(future.itemCount == 1)
+        try await server.shutdown()
+    }
+
+    @Test(
+        "items that leave the feed stay keep_days; undated items take their first-seen time; future dates are clamped")
+    func archiveAndDates() async throws {
+        func rss(_ items: [(String, String?)]) -> Data {
+            var xml = "<rss version=\"2.0\"><channel><title>Archive</title><link>http://a.example/</link>"
+            for (id, date) in items {
+                xml += "<item><title>Post \(id)</title><link>http://a.example/\(id)</link><guid>\(id)</guid>"
+                if let date { xml += "<pubDate>\(date)</pubDate>" }
+                xml += "</item>"
+            }
+            return Data((xml + "</channel></rss>").utf8)
+        }
+        let server = try await FixtureServer(
+            routes: [:],
+            sequences: [
+                "/feed": [
+                    .feed(
+                        rss([
+                            ("a", "Tue, 18 Nov 2026 10:00:00 GMT"), ("b", nil), ("c", "Fri, 01 Jan 2027 00:00:00 GMT"),
+                        ])),
+                    .feed(rss([("d", "Thu, 20 Nov 2026 10:00:00 GMT")])),
+                ]
+            ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = "title: Archive\nkeep_days: 30\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        let first = try await build.run(yaml: yaml, now: Self.firstRun)
+        #expect(first.itemCount == 3)
+        let dates = Dictionary(
+            uniqueKeysWithValues: Site.assemble(
+                configuration: SiteConfiguration(feeds: []), records: first.records, now: Self.firstRun
+            )
+            .items.map { ($0.title, $0.date) })
+        #expect(dates["Post b"] == Self.firstRun)  // undated: first seen
+        #expect(dates["Post c"] == Self.firstRun)  // future: clamped to first seen
+        // The feed now only has "d": a, b, c stay in the archive (within 30 days).
+        let second = try await build.run(yaml: yaml, now: Self.firstRun + Self.day)
+        #expect(second.itemCount == 4)
+        #expect(second.newItemCount == 1)
+        // 40 days on (feed unchanged → its last response repeats): a and b age out, c (clamped) too.
+        let later = try await build.run(yaml: yaml, now: Self.firstRun + 40 * Self.day)
+        try await server.shutdown()
+        #expect(later.itemCount == 1)
+    }
+
+    @Test("duplicates across feeds appear once, under the first feed; max_items caps a feed")
+    func duplicatesAndLimits() async throws {
+        func rss(_ title: String, _ links: [String]) -> Data {
+            var xml = "<rss version=\"2.0\"><channel><title>\(title)</title><link>http://x.example/</link>"
+            for (index, link) in links.enumerated() {
+                xml +=
+                    "<item><title>\(title) \(index)</title><link>\(link)</link><pubDate>Tue, 1\(index) Nov 2026 10:00:00 GMT</pubDate></item>"
+            }
+            return Data((xml + "</channel></rss>").utf8)
+        }
+        let server = try await FixtureServer(routes: [
+            "/first": .feed(rss("First", ["https://www.blog.example/post/1/", "https://blog.example/post/2"])),
+            "/second": .feed(
+                rss(
+                    "Second",
+                    [
+                        "http://blog.example/post/1?utm_source=feed", "https://blog.example/post/3",
+                        "https://blog.example/post/4",
+                    ])),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = """
+            title: Dupes
+            feeds:
+              - url: \(server.url("/first"))
+              - url: \(server.url("/second"))
+                max_items: 1
+            """
+        let report = try await build.run(yaml: yaml)
+        try await server.shutdown()
+        // First: both items. Second: post/1 is First's; of post/3 and post/4 only the newest stays.
+        #expect(report.itemCount == 3)
+        #expect(build.site.itemPages.filter { $0.hasPrefix("items/first/") }.count == 2)
+        #expect(build.site.itemPages.filter { $0.hasPrefix("items/second/") } == ["items/second/second-2/index.html"])
+        #expect(
+            Site.normalisedIdentity("https://www.blog.example/post/1/")
+                == Site.normalisedIdentity("http://blog.example/post/1?utm_source=x&utm_medium=y"))
+        #expect(
+            Site.normalisedIdentity("https://blog.example/a?id=1")
+                != Site.normalisedIdentity("https://blog.example/a?id=2"))
+    }
+
+    @Test("--offline re-renders from state without touching the network")
+    func offline() async throws {
+        let server = try await FixtureServer(routes: ["/feed": .feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = "title: Offline\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        let online = try await build.run(yaml: yaml)
+        let requests = server.requests.count
+        let offline = try await build.run(
+            yaml: yaml.replacingOccurrences(of: "Offline", with: "Offline 2"), offline: true)
+        try await server.shutdown()
+        #expect(server.requests.count == requests)
+        #expect(offline.itemCount == online.itemCount)
+        #expect(build.site.files["index.html"]?.contains("Offline 2") == true)
+
+        let empty = try TestBuild()
+        defer { empty.remove() }
+        await #expect(throws: BuildError.self) { try await empty.run(yaml: yaml, offline: true) }
+    }
+}
