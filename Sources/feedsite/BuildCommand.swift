@@ -159,6 +159,10 @@ struct Terminal {
                 }
                 Self.printError("\(record.source.label): \(outcome)")
             }
+            let timings = report.timings.map {
+                "\($0.stage) \($0.duration.formatted(.units(allowed: [.seconds, .milliseconds])))"
+            }
+            Self.printError("time: " + timings.joined(separator: ", "))
         }
         if isGitHubActions, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
             let handle = FileHandle(forWritingAtPath: path)

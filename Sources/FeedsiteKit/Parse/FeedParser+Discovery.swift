@@ -108,6 +108,6 @@ extension FeedParser {
 
     /// `&amp;` and friends in an attribute value (`href="/feed?a=1&amp;b=2"`).
     private static func decodeAttributeEntities(_ value: String) -> String {
-        value.contains("&") ? FeedText.decodeEntities(value).trimmingCharacters(in: .whitespacesAndNewlines) : value
+        value.contains("&") ? FeedText.decodeEntities(value).trimmingWhitespace : value
     }
 }

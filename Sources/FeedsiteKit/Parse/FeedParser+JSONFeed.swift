@@ -27,7 +27,7 @@ extension FeedParser {
 
         func string(_ object: [String: Any], _ key: String) -> String? {
             if let value = object[key] as? String {
-                return value.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+                return value.trimmingWhitespace.nilIfEmpty
             }
             if let number = object[key] as? NSNumber { return number.stringValue }
             return nil

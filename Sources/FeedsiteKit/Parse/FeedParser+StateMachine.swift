@@ -418,7 +418,7 @@ extension FeedParser {
         // MARK: - Fields
 
         private mutating func applyChannelField(_ frame: Frame) {
-            let value = frame.value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = frame.value.trimmingWhitespace
             let ns = frame.namespace
             switch (ns, frame.name) {
             case (let ns, "title") where ns.isRSS || ns == .dc:
@@ -485,7 +485,7 @@ extension FeedParser {
         }
 
         private mutating func applyImageField(_ frame: Frame) {
-            let value = frame.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = frame.text.trimmingWhitespace
             switch frame.name {
             case "url": channel.imageURL = channel.imageURL ?? resolved(value, frame)
             case "title": channel.imageTitle = channel.imageTitle ?? Self.plainTitle(value, isHTML: nil)
@@ -510,7 +510,7 @@ extension FeedParser {
             defer { self.item = item }
             let ns = frame.namespace
             let raw = frame.value
-            let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = raw.trimmingWhitespace
             let index = itemCount
             switch (ns, frame.name) {
             case (let ns, "title") where ns.isRSS || ns == .dc:
@@ -663,7 +663,7 @@ extension FeedParser {
             } else {
                 return nil  // e.g. base64 image/png content: not text
             }
-            let trimmed = result.0.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = result.0.trimmingWhitespace
             return trimmed.isEmpty ? nil : (trimmed, result.1)
         }
 
@@ -685,7 +685,7 @@ extension FeedParser {
         }
 
         private mutating func date(_ value: String, context: String) -> Date? {
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = value.trimmingWhitespace
             guard !trimmed.isEmpty else { return nil }
             if let date = FeedDate.parse(trimmed) { return date }
             warnings.append("\(context): unparseable date '\(trimmed.prefix(80))'")

@@ -198,7 +198,7 @@ extension FeedParser {
         /// returned as written rather than dropped: a slightly wrong link beats a missing one.
         /// Protocol-relative `//host/path` takes the base's scheme, or `https` with no base.
         static func resolve(_ reference: String, against base: URL?) -> String? {
-            let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = reference.trimmingWhitespace
             guard !trimmed.isEmpty else { return nil }
             if let base, let url = URL(string: trimmed, relativeTo: base) {
                 return url.absoluteString

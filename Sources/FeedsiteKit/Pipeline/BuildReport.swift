@@ -10,6 +10,8 @@ public struct BuildReport: Sendable {
     public var pageCount: Int
     public var write: SiteWriter.Report?
     public var outputDirectory: URL
+    /// Wall time of each stage, in order.
+    public var timings: [(stage: String, duration: Duration)] = []
 
     public var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
     public var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }

@@ -61,28 +61,35 @@ public struct SiteGenerator: Sendable {
     ///   too many feeds failed (the old site is kept, the state is still saved);
     ///   `SiteWriter.WriteError`.
     public func build() async throws -> BuildReport {
+        var clock = StageClock()
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(from: options.templatesDirectory)
         let store = StateStore(directory: stateDirectory(configuration))
         var state = try await loadState(configuration, store, &diagnostics)
+        clock.lap("load")
         let runs = try await readFeeds(configuration, state)
+        clock.lap("fetch+parse+sanitise")
         let records = state.merge(runs, configuration: configuration, now: options.now)
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
         let stateBytes = try StateStore.encode(state)
+        try store.save(stateBytes)
+        clock.lap("model+state")
         var report = BuildReport(
             records: records,
             diagnostics: diagnostics
                 + BuildReport.diagnostics(for: records, configFile: options.configFile.lastPathComponent),
             itemCount: site.items.count, pageCount: 0, write: nil, outputDirectory: options.outputDirectory)
-        try store.save(stateBytes)
         guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
         var files = try PageRenderer(templates: templates, now: options.now).render(site, records: records)
         files["status/state.json"] = stateBytes
         report.pageCount = files.keys.filter { $0.hasSuffix(".html") }.count
+        clock.lap("render")
         report.write = try SiteWriter().write(files, to: options.outputDirectory)
+        clock.lap("write")
+        report.timings = clock.laps
         return report
     }
 
@@ -270,5 +277,17 @@ public struct SiteGenerator: Sendable {
         return FeedRun(
             source: source, outcome: .fresh(read), info: fetched.info, bytes: fetched.body.count, etag: fetched.etag,
             lastModified: fetched.lastModified, notices: notices)
+    }
+}
+
+/// Wall time per stage, for `--verbose` and the benchmark: measure, don't guess.
+struct StageClock {
+    private var last = ContinuousClock.now
+    private(set) var laps: [(stage: String, duration: Duration)] = []
+
+    mutating func lap(_ stage: String) {
+        let now = ContinuousClock.now
+        laps.append((stage, now - last))
+        last = now
     }
 }

@@ -57,14 +57,39 @@ public struct HTMLSanitiser: Sendable {
     /// text is cut), with whitespace collapsed and the cut made at a word boundary when there is
     /// one in the second half of the allowance.
     public static func excerpt(_ plainText: String, maxLength: Int) -> String {
-        let words = plainText.split(whereSeparator: { $0.isWhitespace })
-        let collapsed = words.joined(separator: " ")
         guard maxLength > 0 else { return "" }
-        guard collapsed.count > maxLength else { return collapsed }
+        // Collapse whitespace while reading only as far as the excerpt needs: item bodies can be
+        // hundreds of kilobytes and excerpts are a few hundred characters.
+        var collapsed = ""
+        var count = 0
+        var pendingSpace = false
+        var isCut = false
+        for character in plainText {
+            if character.unicodeScalars.allSatisfy(String.isWhitespace) {
+                pendingSpace = count > 0
+                continue
+            }
+            if pendingSpace {
+                guard count < maxLength else {
+                    isCut = true
+                    break
+                }
+                collapsed.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            guard count < maxLength else {
+                isCut = true
+                break
+            }
+            collapsed.append(character)
+            count += 1
+        }
+        guard isCut else { return collapsed }
+        // `collapsed` holds exactly `maxLength` characters and more text follows.
         let budget = maxLength - 1
         var cut = String(collapsed.prefix(budget))
-        let nextIndex = collapsed.index(collapsed.startIndex, offsetBy: budget)
-        if !collapsed[nextIndex].isWhitespace, let lastSpace = cut.lastIndex(of: " "),
+        if let next = collapsed.last, !next.isWhitespace, let lastSpace = cut.lastIndex(of: " "),
             cut.distance(from: cut.startIndex, to: lastSpace) >= budget / 2
         {
             cut = String(cut[..<lastSpace])
