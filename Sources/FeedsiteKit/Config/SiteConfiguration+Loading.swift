@@ -5,7 +5,7 @@ extension SiteConfiguration {
     /// The keys `feeds.yml` understands at the top level and per feed; anything else is a warning
     /// (most often a typo: `base-url`, `feed:`).
     static let topLevelKeys: Set<String> = [
-        "title", "description", "base_url", "index_items", "excerpt_length", "feeds",
+        "title", "description", "base_url", "index_items", "excerpt_length", "feed_items", "noindex", "feeds",
     ]
     static let feedKeys: Set<String> = ["url", "name"]
 
@@ -92,6 +92,10 @@ struct ConfigurationReader {
                 configuration.indexItems = positiveInt(value, key: key) ?? configuration.indexItems
             case "excerpt_length":
                 configuration.excerptLength = positiveInt(value, key: key) ?? configuration.excerptLength
+            case "feed_items":
+                configuration.feedItems = positiveInt(value, key: key) ?? configuration.feedItems
+            case "noindex":
+                configuration.noindex = bool(value, key: key) ?? configuration.noindex
             case "feeds":
                 sawFeeds = true
                 configuration.feeds = feeds(value)
@@ -169,6 +173,14 @@ struct ConfigurationReader {
     private mutating func positiveInt(_ node: Node, key: String) -> Int? {
         guard let value = node.int, value > 0 else {
             error(at: node, "'\(key)' must be a whole number greater than 0, got \(quoted(node))")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func bool(_ node: Node, key: String) -> Bool? {
+        guard let value = node.bool else {
+            error(at: node, "'\(key)' must be true or false, got \(quoted(node))")
             return nil
         }
         return value

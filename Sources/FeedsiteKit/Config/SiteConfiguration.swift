@@ -7,12 +7,18 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// A line under the title on the index page.
     public var description: String
     /// Where the site is published. Pages link relatively and do not need it; it is used for the
-    /// User-Agent and, later, for absolute URLs in the planet's own feeds and sitemap.
+    /// User-Agent and for the absolute URLs in the planet's own feeds and sitemap, which are only
+    /// published when it is set.
     public var baseURL: URL?
     /// How many of the newest items the index page lists.
     public var indexItems: Int
     /// Length, in characters, of the plain-text excerpts on the index and feed pages.
     public var excerptLength: Int
+    /// How many of the newest items the planet's own feeds (`atom.xml`, `rss.xml`, `feed.json`) carry.
+    public var feedItems: Int
+    /// Asks search engines not to index the site: `robots.txt` disallows everything and pages get
+    /// `<meta name="robots" content="noindex">`.
+    public var noindex: Bool
     /// The feeds, in `feeds.yml` order (the order decides ties, e.g. which feed keeps a duplicate).
     public var feeds: [FeedSource]
 
@@ -22,6 +28,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         public static let description = ""
         public static let indexItems = 50
         public static let excerptLength = 280
+        public static let feedItems = 50
+        public static let noindex = false
     }
 
     public init(
@@ -30,6 +38,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         baseURL: URL? = nil,
         indexItems: Int = Defaults.indexItems,
         excerptLength: Int = Defaults.excerptLength,
+        feedItems: Int = Defaults.feedItems,
+        noindex: Bool = Defaults.noindex,
         feeds: [FeedSource]
     ) {
         self.title = title
@@ -37,6 +47,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.baseURL = baseURL
         self.indexItems = indexItems
         self.excerptLength = excerptLength
+        self.feedItems = feedItems
+        self.noindex = noindex
         self.feeds = feeds
     }
 }

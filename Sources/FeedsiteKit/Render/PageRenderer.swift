@@ -18,7 +18,8 @@ public struct PageRenderer: Sendable {
         let siteView = SiteView(
             title: site.configuration.title,
             description: site.configuration.description.isEmpty ? nil : site.configuration.description,
-            generator: "feedsite \(Feedsite.version)")
+            generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
+            noindex: site.configuration.noindex)
 
         let index = IndexPage(
             site: siteView, root: "", pageTitle: site.configuration.title,
@@ -52,6 +53,7 @@ public struct PageRenderer: Sendable {
                 files["items/\(feed.slug)/\(item.slug)/index.html"] = try render("item", page)
             }
         }
+        files.merge(PublishedFiles.render(site)) { page, _ in page }
         return files
     }
 
