@@ -9,9 +9,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Preview the site in a browser; rebuild and reload on every edit.",
         discussion: """
-            Builds the site (unless --no-build), serves the output folder on a local port and watches
-            the templates folder (assets included) and the configuration file. Every edit rebuilds the
-            site and the open pages reload themselves. A failed rebuild is shown in the terminal and
+            Builds the site (unless --no-build), serves the output folder on a local port and watches \
+            the templates folder (assets included) and the configuration file. Every edit rebuilds the \
+            site and the open pages reload themselves. A failed rebuild is shown in the terminal and \
             over the page, and the last good site keeps being served. Ctrl-C stops the server.
             Exit status: 0 stopped, 1 the port is in use or cannot be bound, 64 usage error.
             """
