@@ -3,7 +3,7 @@ SWIFT ?= swift
 FEEDSITE_RELEASE := .build/release/feedsite
 CONFIG ?= feeds.yml
 
-.PHONY: site test deps release debug lint format clean
+.PHONY: site test deps release debug lint format clean bench
 
 ## make site: install what is missing, build release, build the site from feeds.yml into Site/
 site: deps release
@@ -17,7 +17,17 @@ site: deps release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	FEEDSITE=.build/debug/feedsite scripts/browser-proof.sh
 	$(MAKE) lint
+
+BENCH_N ?= 1000
+BENCH_M ?= 30
+
+## make bench: build release, then time feedsite cold / warm / 100 ms latency against a local
+## nginx-served corpus (Benchmarks/README.md); not part of `make test`; under 10 minutes on 2 cores
+bench: deps
+	$(SWIFT) build -c release --product feedsite
+	FEEDSITE=$(CURDIR)/$(FEEDSITE_RELEASE) Benchmarks/run.sh $(BENCH_N) $(BENCH_M)
 
 deps:
 	@scripts/install-deps.sh

@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // cmark-gfm and its GFM extensions (tables, strikethrough), from Debian's libcmark-gfm-dev.
@@ -42,10 +45,22 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // The preview server (`feedsite serve`): its own target so the pipeline never imports Hummingbird.
+        .target(
+            name: "FeedsiteServe",
+            dependencies: [
+                "FeedsiteKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "feedsite",
             dependencies: [
                 "FeedsiteKit",
+                "FeedsiteServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +75,16 @@ let package = Package(
             ],
             // Read by path at test time (see Support/Fixtures.swift), not bundled as resources.
             exclude: ["Fixtures", "Snapshots"]
+        ),
+        .testTarget(
+            name: "FeedsiteServeTests",
+            dependencies: [
+                "FeedsiteKit",
+                "FeedsiteServe",
+                "feedsite",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
     ]
 )

@@ -9,6 +9,7 @@ packages=(
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # FoundationXML's XMLParser
   libxml2-utils                                 # xmllint, used by the tests
+  chromium                                      # headless browser for scripts/browser-proof.sh (make test)
 )
 
 missing=()
@@ -31,4 +32,4 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 echo "installing: ${missing[*]}"
 $sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"

@@ -5,9 +5,12 @@ extension SiteConfiguration {
     /// The keys `feeds.yml` understands at the top level and per feed; anything else is a warning
     /// (most often a typo: `base-url`, `feed:`).
     static let topLevelKeys: Set<String> = [
-        "title", "description", "base_url", "index_items", "excerpt_length", "feeds",
+        "title", "description", "base_url", "index_items", "excerpt_length", "feed_items", "noindex", "feeds",
+        "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
+        "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
+        "show_build_time",
     ]
-    static let feedKeys: Set<String> = ["url", "name"]
+    static let feedKeys: Set<String> = ["url", "name", "keep_days", "max_items", "user_agent", "headers"]
 
     /// Reads and validates `feeds.yml`.
     ///
@@ -92,6 +95,10 @@ struct ConfigurationReader {
                 configuration.indexItems = positiveInt(value, key: key) ?? configuration.indexItems
             case "excerpt_length":
                 configuration.excerptLength = positiveInt(value, key: key) ?? configuration.excerptLength
+            case "feed_items":
+                configuration.feedItems = positiveInt(value, key: key) ?? configuration.feedItems
+            case "noindex":
+                configuration.noindex = bool(value, key: key) ?? configuration.noindex
             case "feeds":
                 sawFeeds = true
                 configuration.feeds = feeds(value)
@@ -116,8 +123,7 @@ struct ConfigurationReader {
             case "retries":
                 configuration.fetch.retries = wholeNumber(value, key: key) ?? configuration.fetch.retries
             case "per_host":
-                configuration.fetch.perHostConcurrency =
-                    positiveInt(value, key: key) ?? configuration.fetch.perHostConcurrency
+                configuration.fetch.perHostConcurrency = positiveInt(value, key: key)
             case "max_retry_after":
                 configuration.fetch.maxRetryAfterSeconds =
                     wholeNumber(value, key: key) ?? configuration.fetch.maxRetryAfterSeconds
@@ -291,14 +297,38 @@ struct ConfigurationReader {
 
     private mutating func warnUnknown(key: String, at node: Node, known: Set<String>) {
         var message = "unknown key '\(key)' is ignored"
-        if let suggestion = known.first(where: {
-            $0.replacingOccurrences(of: "_", with: "") == key.lowercased().filter(\.isLetter)
-        }) {
+        if let suggestion = Self.nearest(to: key, in: known) {
             message += "; did you mean '\(suggestion)'?"
         } else {
-            message += " (known keys: \(known.sorted().joined(separator: ", ")))"
+            message += " (the keys are listed in README.md, 'feeds.yml reference')"
         }
         diagnostics.append(.warning(file: fileName, line: node.mark?.line, column: node.mark?.column, message))
+    }
+
+    /// The known key a typo most likely meant: the same letters (`base-url`, `BaseURL`), or at
+    /// most two edits away (`nmae`, `keepdays`).
+    static func nearest(to key: String, in known: Set<String>) -> String? {
+        let letters = key.lowercased().filter(\.isLetter)
+        if let same = known.sorted().first(where: { $0.filter(\.isLetter) == letters }) { return same }
+        let scored = known.sorted().map { ($0, editDistance(key.lowercased(), $0)) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein distance over characters (keys are short).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     private mutating func report(yamlError: YamlError) {

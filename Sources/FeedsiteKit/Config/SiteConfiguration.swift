@@ -7,12 +7,18 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// A line under the title on the index page.
     public var description: String
     /// Where the site is published. Pages link relatively and do not need it; it is used for the
-    /// User-Agent and, later, for absolute URLs in the planet's own feeds and sitemap.
+    /// User-Agent and for the absolute URLs in the planet's own feeds and sitemap, which are only
+    /// published when it is set.
     public var baseURL: URL?
     /// How many of the newest items the index page lists.
     public var indexItems: Int
     /// Length, in characters, of the plain-text excerpts on the index and feed pages.
     public var excerptLength: Int
+    /// How many of the newest items the planet's own feeds (`atom.xml`, `rss.xml`, `feed.json`) carry.
+    public var feedItems: Int
+    /// Asks search engines not to index the site: `robots.txt` disallows everything and pages get
+    /// `<meta name="robots" content="noindex">`.
+    public var noindex: Bool
     /// The feeds, in `feeds.yml` order (the order decides ties, e.g. which feed keeps a duplicate).
     public var feeds: [FeedSource]
     /// Where state between builds lives (validators, last good items, first-seen times, health).
@@ -37,6 +43,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         public static let description = ""
         public static let indexItems = 50
         public static let excerptLength = 280
+        public static let feedItems = 50
+        public static let noindex = false
         public static let stateDirectory = ".feedsite"
         public static let keepDays = 90
         public static let futureDates = FutureDatePolicy.clamp
@@ -48,6 +56,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         baseURL: URL? = nil,
         indexItems: Int = Defaults.indexItems,
         excerptLength: Int = Defaults.excerptLength,
+        feedItems: Int = Defaults.feedItems,
+        noindex: Bool = Defaults.noindex,
         feeds: [FeedSource],
         stateDirectory: String = Defaults.stateDirectory,
         stateURL: String? = nil,
@@ -62,6 +72,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.baseURL = baseURL
         self.indexItems = indexItems
         self.excerptLength = excerptLength
+        self.feedItems = feedItems
+        self.noindex = noindex
         self.feeds = feeds
         self.stateDirectory = stateDirectory
         self.stateURL = stateURL
@@ -94,8 +106,9 @@ public struct FetchPolicy: Sendable, Hashable {
     public var readTimeoutSeconds: Int
     /// Extra attempts after a connection error, timeout or HTTP 502/503/504.
     public var retries: Int
-    /// Requests in flight to one host at a time.
-    public var perHostConcurrency: Int
+    /// Requests in flight to one host at a time; nil: 2 for every host but loopback ones
+    /// (127.0.0.0/8, ::1, localhost), which are your own machine and are not limited.
+    public var perHostConcurrency: Int?
     /// The longest `Retry-After` (seconds) honoured; a longer one skips the feed this run.
     public var maxRetryAfterSeconds: Int
     /// Largest body accepted, after decompression.
@@ -107,7 +120,7 @@ public struct FetchPolicy: Sendable, Hashable {
 
     public init(
         timeoutSeconds: Int = 30, connectTimeoutSeconds: Int = 10, readTimeoutSeconds: Int = 20, retries: Int = 2,
-        perHostConcurrency: Int = 2, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 10_000_000,
+        perHostConcurrency: Int? = nil, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 10_000_000,
         denyPrivateNetworks: Bool = false, userAgent: String? = nil
     ) {
         self.timeoutSeconds = timeoutSeconds
@@ -119,6 +132,17 @@ public struct FetchPolicy: Sendable, Hashable {
         self.maxBodyBytes = maxBodyBytes
         self.denyPrivateNetworks = denyPrivateNetworks
         self.userAgent = userAgent
+    }
+
+    /// The politeness default for remote hosts.
+    public static let defaultPerHostConcurrency = 2
+
+    /// How many requests may be in flight to `host` at a time.
+    public func perHostLimit(for host: String) -> Int {
+        if let perHostConcurrency { return max(1, perHostConcurrency) }
+        let bare = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let isLoopback = bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+        return isLoopback ? Int.max : Self.defaultPerHostConcurrency
     }
 }
 

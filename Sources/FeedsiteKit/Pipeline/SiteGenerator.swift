@@ -21,6 +21,9 @@ public struct SiteGenerator: Sendable {
         public var timeoutSeconds: Int?
         /// Re-render from saved state without touching the network.
         public var offline: Bool
+        /// Fetch only feeds that have no saved state yet (`feedsite serve` after a `feeds.yml` edit);
+        /// the others render from their saved items.
+        public var onlyNewFeeds: Bool = false
         /// When failed feeds keep the site from being replaced.
         public var failurePolicy: FailurePolicy
         /// "Now", injected so builds are reproducible and testable.
@@ -150,17 +153,22 @@ public struct SiteGenerator: Sendable {
         if options.offline {
             return sources.map { FeedRun(source: $0, outcome: .skipped) }
         }
+        let skipped = Set(
+            options.onlyNewFeeds ? sources.map(\.url.absoluteString).filter { state.feeds[$0] != nil } : [])
         let sanitiser = HTMLSanitiser()
         let parser = FeedParser()
         let limit = max(1, options.concurrency)
-        let perHost = max(1, configuration.fetch.perHostConcurrency)
+        let policy = configuration.fetch
         let defaultAgent =
             configuration.fetch.userAgent ?? FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)
         let progress = options.progress
         return try await FeedFetcher.withFetcher(options: .init(policy: configuration.fetch)) { fetcher in
             await withTaskGroup(of: (Int, FeedRun).self) { group in
                 var runs = [FeedRun?](repeating: nil, count: sources.count)
-                var pending = Array(sources.indices)
+                var pending = sources.indices.filter { !skipped.contains(sources[$0].url.absoluteString) }
+                for index in sources.indices where skipped.contains(sources[index].url.absoluteString) {
+                    runs[index] = FeedRun(source: sources[index], outcome: .skipped)
+                }
                 var inFlightPerHost: [String: Int] = [:]
                 var inFlight = 0
                 var done = 0
@@ -170,7 +178,7 @@ public struct SiteGenerator: Sendable {
                     var position = 0
                     while inFlight < limit && position < pending.count {
                         let index = pending[position]
-                        guard inFlightPerHost[host(index), default: 0] < perHost else {
+                        guard inFlightPerHost[host(index), default: 0] < policy.perHostLimit(for: host(index)) else {
                             position += 1
                             continue
                         }

@@ -20,7 +20,8 @@ public struct PageRenderer: Sendable {
         let siteView = SiteView(
             title: site.configuration.title,
             description: site.configuration.description.isEmpty ? nil : site.configuration.description,
-            generator: "feedsite \(Feedsite.version)",
+            generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
+            noindex: site.configuration.noindex,
             buildTime: site.configuration.showBuildTime ? Self.buildTime(now) : nil)
 
         let index = IndexPage(
@@ -56,6 +57,7 @@ public struct PageRenderer: Sendable {
             }
         }
         try renderStatus(site, records: records, siteView: siteView, into: &files)
+        files.merge(PublishedFiles.render(site)) { page, _ in page }
         return files
     }
 

@@ -10,6 +10,8 @@ extension SiteView: MustacheParent {
         case "title": return self.title
         case "description": return self.description
         case "generator": return self.generator
+        case "hasFeeds": return self.hasFeeds
+        case "noindex": return self.noindex
         case "buildTime": return self.buildTime
         default: return nil
         }

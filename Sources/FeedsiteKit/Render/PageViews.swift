@@ -17,6 +17,10 @@ struct SiteView {
     var title: String
     var description: String?
     var generator: String
+    /// The site publishes `atom.xml`, `rss.xml` and `feed.json` (it has a `base_url`).
+    var hasFeeds: Bool = false
+    /// `noindex: true` in feeds.yml: pages ask search engines not to index them.
+    var noindex: Bool = false
     /// `2026-11-21 06:38 UTC`, only with `show_build_time: true` (pages stay reproducible otherwise).
     var buildTime: String?
 }

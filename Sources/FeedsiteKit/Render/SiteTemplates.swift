@@ -28,7 +28,8 @@ public struct SiteTemplates: Sendable {
         }
         var templates: [String: MustacheTemplate] = [:]
         var assets: [String: Data] = [:]
-        let root = directory.standardizedFileURL.path
+        // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.
+        let root = directory.resolvingSymlinksInPath().standardizedFileURL.path
         for path in (fileManager.subpaths(atPath: root) ?? []).sorted() {
             let url = URL(fileURLWithPath: root).appendingPathComponent(path)
             var isDir: ObjCBool = false

@@ -13,6 +13,8 @@ struct SiteConfigurationTests {
             base_url: https://planet.example/
             index_items: 20
             excerpt_length: 100
+            feed_items: 25
+            noindex: true
             feeds:
               - url: https://www.swift.org/atom.xml
                 name: Swift.org
@@ -25,12 +27,14 @@ struct SiteConfigurationTests {
         #expect(configuration.baseURL?.absoluteString == "https://planet.example/")
         #expect(configuration.indexItems == 20)
         #expect(configuration.excerptLength == 100)
+        #expect(configuration.feedItems == 25)
+        #expect(configuration.noindex)
         #expect(configuration.feeds.count == 2)
         #expect(configuration.feeds[0].name == "Swift.org")
-        #expect(configuration.feeds[0].line == 7)
+        #expect(configuration.feeds[0].line == 9)
         #expect(configuration.feeds[1].url.absoluteString == "http://example.com/rss")
         #expect(configuration.feeds[1].name == nil)
-        #expect(configuration.feeds[1].line == 9)
+        #expect(configuration.feeds[1].line == 11)
     }
 
     @Test("defaults apply when keys are absent")
@@ -40,6 +44,8 @@ struct SiteConfigurationTests {
         #expect(configuration.baseURL == nil)
         #expect(configuration.indexItems == SiteConfiguration.Defaults.indexItems)
         #expect(configuration.excerptLength == SiteConfiguration.Defaults.excerptLength)
+        #expect(configuration.feedItems == 50)
+        #expect(configuration.noindex == false)
         #expect(configuration.feeds.map(\.url.absoluteString) == ["https://example.com/feed"])
     }
 
@@ -77,6 +83,13 @@ struct SiteConfigurationTests {
                 "feeds.yml:4:10: error: 'url' must be an http(s) URL, got \"javascript:alert(1)\"",
             ]
         ),
+        (
+            "feed_items: -3\nnoindex: maybe\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:13: error: 'feed_items' must be a whole number greater than 0, got \"-3\"",
+                "feeds.yml:2:10: error: 'noindex' must be true or false, got \"maybe\"",
+            ]
+        ),
         ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
         (
             "- just\n- a list\n",
@@ -103,8 +116,8 @@ struct SiteConfigurationTests {
         #expect(
             warnings.map(\.description) == [
                 "feeds.yml:2:1: warning: unknown key 'base-url' is ignored; did you mean 'base_url'?",
-                "feeds.yml:3:1: warning: unknown key 'colour' is ignored (known keys: base_url, description, excerpt_length, feeds, index_items, title)",
-                "feeds.yml:6:5: warning: unknown key 'nmae' is ignored (known keys: name, url)",
+                "feeds.yml:3:1: warning: unknown key 'colour' is ignored (the keys are listed in README.md, 'feeds.yml reference')",
+                "feeds.yml:6:5: warning: unknown key 'nmae' is ignored; did you mean 'name'?",
             ])
     }
 

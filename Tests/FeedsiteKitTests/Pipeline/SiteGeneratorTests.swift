@@ -60,3 +60,31 @@ struct SiteGeneratorTests {
         #expect(build.site.itemPages == ["items/cafe/uber/index.html"])
     }
 }
+
+@Suite("Per-host politeness", .serialized)
+struct PerHostTests {
+    @Test("per_host bounds the requests in flight to one host; loopback is unlimited by default")
+    func perHostLimit() async throws {
+        var routes: [String: FixtureServer.Route] = [:]
+        for index in 0..<6 {
+            var route = FixtureServer.Route.feed(try Fixtures.data("real-feeds/substack-rss2.xml"))
+            route.delay = .milliseconds(400)
+            routes["/feed\(index)"] = route
+        }
+        let server = try await FixtureServer(routes: routes)
+        let build = try TestBuild()
+        defer { build.remove() }
+        var feeds = ""
+        for index in 0..<6 { feeds += "  - url: \(server.url("/feed\(index)"))\n" }
+        let start = ContinuousClock.now
+        _ = try await build.run(yaml: "title: Polite\nper_host: 2\nfeeds:\n" + feeds)
+        // 6 requests of 400 ms, two at a time: at least three rounds.
+        #expect(ContinuousClock.now - start >= .milliseconds(1150))
+        try await server.shutdown()
+
+        #expect(FetchPolicy().perHostLimit(for: "example.com") == 2)
+        #expect(FetchPolicy().perHostLimit(for: "127.0.0.1") == Int.max)
+        #expect(FetchPolicy().perHostLimit(for: "[::1]") == Int.max)
+        #expect(FetchPolicy(perHostConcurrency: 3).perHostLimit(for: "127.0.0.1") == 3)
+    }
+}

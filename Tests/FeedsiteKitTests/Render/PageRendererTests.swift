@@ -71,6 +71,8 @@ struct PageRendererTests {
                 "index.html", "assets/style.css", "feeds/alpha/index.html", "feeds/beta/index.html",
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
                 "items/beta/beta-post/index.html", "status/index.html", "status/status.json",
+                // PublishedFiles (the sample site has a base_url)
+                "atom.xml", "rss.xml", "feed.json", "opml.xml", "sitemap.xml", "robots.txt",
             ])
     }
 

@@ -1,0 +1,309 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `feedsite import opml`: reads an OPML subscription list (as feed readers export it) and adds
+/// its feeds to `feeds.yml`.
+///
+/// The configuration file is edited as text, never re-serialised: new `- url:`/`name:` entries are
+/// appended at the end of the `feeds:` list, so the user's comments, order and formatting survive.
+/// Feeds already listed are reported and skipped; outlines without a usable http(s) URL are
+/// reported and skipped. The result is parsed again before it is written, so a merge can never
+/// leave a broken `feeds.yml` behind.
+public enum OPMLImport {
+    /// One feed found in an OPML file.
+    public struct Subscription: Sendable, Hashable {
+        public var url: URL
+        /// The outline's `text` (else `title`), when it has one.
+        public var name: String?
+        /// Where the outline is in the OPML file.
+        public var line: Int?
+
+        public init(url: URL, name: String? = nil, line: Int? = nil) {
+            self.url = url
+            self.name = name
+            self.line = line
+        }
+    }
+
+    /// What an OPML file holds.
+    public struct Document: Sendable, Hashable {
+        /// The `<head><title>`, when present.
+        public var title: String?
+        /// Feeds in document order (nested folders flattened), without repeats.
+        public var subscriptions: [Subscription]
+        /// Outlines that were skipped and other problems, as warnings.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The result of a merge.
+    public struct Outcome: Sendable {
+        /// The new `feeds.yml` text (the old text when nothing was added).
+        public var yaml: String
+        /// Feeds appended to the list.
+        public var added: [Subscription]
+        /// Feeds skipped because `feeds.yml` already lists them.
+        public var duplicates: [Subscription]
+        /// Everything worth telling the user, OPML problems first.
+        public var diagnostics: [Diagnostic]
+        /// False when `feeds.yml` did not exist and is created.
+        public var configExisted: Bool
+    }
+
+    /// Reads `opmlFile`, merges it into `configFile` (created when missing) and writes the result
+    /// atomically when something was added.
+    ///
+    /// - Throws: `ConfigurationError` when the OPML file cannot be read or holds no feed, when
+    ///   `feeds.yml` is not valid YAML or its `feeds:` cannot be appended to, or when it cannot be
+    ///   written. Nothing is written then.
+    public static func importFile(_ opmlFile: URL, into configFile: URL) throws(ConfigurationError) -> Outcome {
+        let opmlName = opmlFile.lastPathComponent
+        let configName = configFile.lastPathComponent
+        let data: Data
+        do {
+            data = try Data(contentsOf: opmlFile)
+        } catch {
+            throw ConfigurationError([
+                .error(
+                    file: opmlName,
+                    "cannot read the OPML file at \(opmlFile.path): it does not exist or is not readable")
+            ])
+        }
+        let document = try read(data, fileName: opmlName)
+        var existing: String?
+        if FileManager.default.fileExists(atPath: configFile.path) {
+            guard let contents = try? Data(contentsOf: configFile) else {
+                throw ConfigurationError([.error(file: configName, "cannot read \(configFile.path)")])
+            }
+            guard let text = String(data: contents, encoding: .utf8) else {
+                throw ConfigurationError([.error(file: configName, "the file is not UTF-8 text")])
+            }
+            existing = text
+        }
+        var outcome = try merge(document, into: existing, configFileName: configName, opmlFileName: opmlName)
+        if !outcome.added.isEmpty {
+            do {
+                try Data(outcome.yaml.utf8).write(to: configFile, options: .atomic)
+            } catch {
+                throw ConfigurationError([
+                    .error(file: configName, "cannot write \(configFile.path): \(error.localizedDescription)")
+                ])
+            }
+        }
+        outcome.diagnostics = document.diagnostics + outcome.diagnostics
+        return outcome
+    }
+
+    // MARK: - Reading OPML
+
+    /// Parses OPML leniently: any encoding feeds may use, undeclared HTML entities and bare `&`
+    /// repaired (the feed parser's repair pass), `outline` elements at any depth, attribute names
+    /// in any case.
+    ///
+    /// - Throws: `ConfigurationError` when the bytes are not XML even after repair, the root is
+    ///   not `<opml>`, or no outline has a feed URL.
+    public static func read(_ data: Data, fileName: String) throws(ConfigurationError) -> Document {
+        let decoded = FeedParser.decodeToUTF8(data, contentType: nil)
+        var bytes = decoded.bytes
+        var lineOffset = 0
+        FeedParser.stripLeadingNoise(&bytes, lineOffset: &lineOffset)
+        guard !bytes.isEmpty else { throw ConfigurationError([.error(file: fileName, "the OPML file is empty")]) }
+        let prepared: FeedParser.PreparedXML
+        do {
+            prepared = try FeedParser.prepareXML(bytes, lineOffset: lineOffset)
+        } catch {
+            throw ConfigurationError([.error(file: fileName, "not an OPML file: \(error.description)")])
+        }
+        var reader = parse(prepared.bytes, lineOffset: lineOffset)
+        if reader.failure != nil, let repaired = FeedParser.repair(prepared.bytes, lineOffset: lineOffset) {
+            reader = parse(repaired.bytes, lineOffset: lineOffset)
+        }
+        if let failure = reader.failure {
+            throw ConfigurationError([
+                .error(
+                    file: fileName, line: failure.line, column: failure.column,
+                    "not well-formed XML: \(failure.message)")
+            ])
+        }
+        guard reader.rootName?.lowercased() == "opml" else {
+            let root = reader.rootName.map { "<\($0)>" } ?? "nothing"
+            var message = "not an OPML file: the root element is \(root), expected <opml>"
+            if ["rss", "feed", "rdf"].contains(reader.rootName?.lowercased() ?? "") {
+                message += "; this is a feed: add its URL to feeds.yml as '- url: …' instead"
+            }
+            throw ConfigurationError([.error(file: fileName, message)])
+        }
+        var diagnostics: [Diagnostic] = []
+        var subscriptions: [Subscription] = []
+        var seen: [String: Int] = [:]
+        for outline in reader.outlines {
+            let label = outline.name.map { "outline '\($0)'" } ?? "an outline"
+            guard let url = httpURL(outline.url) else {
+                diagnostics.append(
+                    .warning(
+                        file: fileName, line: outline.line,
+                        "\(label) has no usable feed URL (\"\(outline.url)\" is not an http(s) URL); skipped"))
+                continue
+            }
+            let key = comparisonKey(url)
+            if let first = seen[key] {
+                diagnostics.append(
+                    .warning(
+                        file: fileName, line: outline.line,
+                        "\(url.absoluteString) is listed again (first on line \(first)); skipped"))
+                continue
+            }
+            seen[key] = outline.line ?? 0
+            subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line))
+        }
+        guard !subscriptions.isEmpty else {
+            throw ConfigurationError(
+                diagnostics + [
+                    .error(
+                        file: fileName,
+                        reader.outlines.isEmpty
+                            ? "no feeds found: no <outline> element has an 'xmlUrl' attribute"
+                            : "no feeds found: no outline has a usable http(s) 'xmlUrl'")
+                ])
+        }
+        return Document(title: reader.title, subscriptions: subscriptions, diagnostics: diagnostics)
+    }
+
+    private static func parse(_ bytes: [UInt8], lineOffset: Int) -> OPMLReader {
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        let delegate = OPMLEventForwarder(lineOffset: lineOffset)
+        parser.delegate = delegate
+        _ = parser.parse()
+        return delegate.reader
+    }
+
+    /// An http(s) URL with a host, after trimming; `feed://` and `feed:https://` (as some readers
+    /// export) are read as the http(s) URLs they stand for.
+    static func httpURL(_ raw: String) -> URL? {
+        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("feed:http://") || lowered.hasPrefix("feed:https://") {
+            text = String(text.dropFirst("feed:".count))
+        } else if lowered.hasPrefix("feed://") {
+            text = "http://" + text.dropFirst("feed://".count)
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+
+    /// URLs compared for duplicates: scheme and host are case-insensitive, the rest is not.
+    static func comparisonKey(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        return components.string ?? url.absoluteString
+    }
+}
+
+/// What the XML events of an OPML file add up to: a value type, fed by `OPMLEventForwarder`.
+struct OPMLReader {
+    /// An `<outline>` with a feed URL.
+    struct Outline: Hashable {
+        var url: String
+        var name: String?
+        var line: Int?
+    }
+
+    struct Failure: Hashable {
+        var line: Int?
+        var column: Int?
+        var message: String
+    }
+
+    var rootName: String?
+    var title: String?
+    var outlines: [Outline] = []
+    var failure: Failure?
+    private var path: [String] = []
+    private var titleText = ""
+
+    mutating func startElement(_ name: String, attributes: [String: String], line: Int) {
+        if rootName == nil { rootName = name }
+        path.append(name.lowercased())
+        guard path.first == "opml" else { return }
+        if name.lowercased() == "outline" {
+            // Attribute names vary in case between exporters (xmlUrl, xmlurl, XMLURL).
+            var lowered: [String: String] = [:]
+            for (key, value) in attributes { lowered[key.lowercased()] = value }
+            let type = lowered["type"]?.lowercased() ?? ""
+            let url = lowered["xmlurl"] ?? (["rss", "atom", "feed"].contains(type) ? lowered["url"] : nil)
+            guard let url else { return }
+            let name = [lowered["text"], lowered["title"]]
+                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .first { !$0.isEmpty }
+            outlines.append(Outline(url: url, name: name, line: line))
+        }
+    }
+
+    mutating func endElement() {
+        if path == ["opml", "head", "title"] {
+            let text = titleText.trimmingCharacters(in: .whitespacesAndNewlines)
+            title = text.isEmpty ? nil : text
+        }
+        _ = path.popLast()
+    }
+
+    mutating func characters(_ text: String) {
+        if path == ["opml", "head", "title"] { titleText += text }
+    }
+
+    mutating func error(_ message: String, line: Int, column: Int) {
+        if failure == nil { failure = Failure(line: line, column: column, message: message) }
+    }
+}
+
+/// The `XMLParser` delegate for OPML: forwards events to `OPMLReader` and nothing else.
+private final class OPMLEventForwarder: NSObject, XMLParserDelegate {
+    var reader = OPMLReader()
+    private let lineOffset: Int
+
+    init(lineOffset: Int) {
+        self.lineOffset = lineOffset
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
+        reader.startElement(elementName, attributes: attributeDict, line: parser.lineNumber + lineOffset)
+    }
+
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
+        reader.endElement()
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        reader.characters(string)
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        reader.characters(String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        let code = (parseError as NSError).code
+        guard !FeedParser.nonFatalXMLErrorCodes.contains(code) else { return }
+        reader.error(
+            FeedParser.describeXMLError(code: code), line: parser.lineNumber + lineOffset, column: parser.columnNumber)
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+        nil  // never fetch anything a document asks for
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+
+/// The browser side of live reload, and the state it reads.
+///
+/// Served pages get `<script src="/_feedsite/reload.js"></script>` before `</body>` (a same-origin
+/// file, because the site's Content-Security-Policy allows `script-src 'self'` only and no inline
+/// script). The script listens to `/_feedsite/events` (server-sent events): `reload` after every
+/// successful rebuild, `failed` after a failed one, when it fetches `/_feedsite/status` and shows
+/// the error over the page. Nothing of this is ever written into the built site.
+enum LiveReload {
+    static let scriptPath = "/_feedsite/reload.js"
+    static let eventsPath = "/_feedsite/events"
+    static let statusPath = "/_feedsite/status"
+    static let scriptTag = #"<script src="/_feedsite/reload.js"></script>"#
+
+    /// `html` with the script tag inserted before its last `</body>` (appended when there is none).
+    static func inject(into html: Data) -> Data {
+        let bytes = [UInt8](html)
+        let needle = Array("</body".utf8)
+        var index = bytes.count - needle.count
+        while index >= 0 {
+            if zip(bytes[index..<index + needle.count], needle).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) }) {
+                return Data(bytes[..<index]) + Data((scriptTag + "\n").utf8) + Data(bytes[index...])
+            }
+            index -= 1
+        }
+        return html + Data(("\n" + scriptTag + "\n").utf8)
+    }
+
+    /// The script. Builds its overlay with DOM calls and `textContent` (error text is never parsed
+    /// as HTML) and styles it through CSSOM, which `style-src 'self'` permits.
+    static let script = """
+        // feedsite serve: live reload. Served only by the preview server, never part of the built site.
+        (function () {
+          "use strict";
+          var overlayID = "feedsite-error-overlay";
+          var generation = null;
+
+          function hideError() {
+            var overlay = document.getElementById(overlayID);
+            if (overlay) { overlay.remove(); }
+          }
+
+          function showError(message) {
+            var overlay = document.getElementById(overlayID);
+            if (!overlay) {
+              overlay = document.createElement("div");
+              overlay.id = overlayID;
+              overlay.setAttribute("role", "alert");
+              var s = overlay.style;
+              s.position = "fixed"; s.left = "0"; s.right = "0"; s.bottom = "0"; s.zIndex = "2147483647";
+              s.maxHeight = "60vh"; s.overflow = "auto"; s.margin = "0"; s.padding = "1em 1.5em";
+              s.background = "#2b0b0b"; s.color = "#ffe4e4"; s.borderTop = "4px solid #e5484d";
+              s.font = "14px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace";
+              var title = document.createElement("strong");
+              title.textContent = "feedsite: the last rebuild failed \\u2014 you are looking at the last good site";
+              var details = document.createElement("pre");
+              details.style.whiteSpace = "pre-wrap";
+              details.style.margin = "0.5em 0";
+              var dismiss = document.createElement("button");
+              dismiss.type = "button";
+              dismiss.textContent = "Dismiss";
+              dismiss.addEventListener("click", hideError);
+              overlay.append(title, details, dismiss);
+              document.body.appendChild(overlay);
+            }
+            overlay.querySelector("pre").textContent = message;
+          }
+
+          function checkStatus() {
+            fetch("/_feedsite/status", { cache: "no-store" })
+              .then(function (response) { return response.json(); })
+              .then(function (status) { if (status.error) { showError(status.error); } else { hideError(); } })
+              .catch(function () {});
+          }
+
+          var events = new EventSource("/_feedsite/events");
+          // Sent on every (re)connection: a generation that moved on while disconnected means a rebuild was missed.
+          events.addEventListener("hello", function (event) {
+            if (generation !== null && event.data !== generation) { location.reload(); return; }
+            generation = event.data;
+            checkStatus();
+          });
+          events.addEventListener("reload", function () { location.reload(); });
+          events.addEventListener("failed", function () { checkStatus(); });
+        })();
+
+        """
+}
+
+/// What the browsers are told, one server-sent event each.
+enum LiveReloadEvent: Sendable, Hashable {
+    /// Sent first on every connection, with the current build generation.
+    case hello(generation: Int)
+    /// A rebuild succeeded: reload the page.
+    case reload(generation: Int)
+    /// A rebuild failed: fetch the status and show the error.
+    case failed
+
+    /// The event in `text/event-stream` framing.
+    var text: String {
+        switch self {
+        case .hello(let generation): "event: hello\ndata: \(generation)\n\n"
+        case .reload(let generation): "event: reload\ndata: \(generation)\n\n"
+        case .failed: "event: failed\ndata: \n\n"
+        }
+    }
+}
+
+/// The state shared by the watcher (which rebuilds) and the request handlers (which report): the
+/// build generation, the last error, and the open event streams.
+final class LiveReloadHub: Sendable {
+    /// What `/_feedsite/status` returns.
+    struct Status: Sendable, Hashable, Codable {
+        /// Successful builds since the server started.
+        var generation = 0
+        var isBuilding = false
+        /// The last rebuild's error, cleared by the next success.
+        var error: String?
+    }
+
+    private struct State {
+        var status = Status()
+        var streams: [Int: AsyncStream<LiveReloadEvent>.Continuation] = [:]
+        var nextStreamID = 0
+        var isFinished = false
+    }
+
+    private let state = Mutex(State())
+
+    var status: Status { state.withLock { $0.status } }
+
+    /// A new event stream that starts with `hello`; it ends when `finishAll` is called or the
+    /// consumer stops listening.
+    func subscribe() -> AsyncStream<LiveReloadEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: LiveReloadEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let id: Int? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let id = state.nextStreamID
+            state.nextStreamID += 1
+            state.streams[id] = continuation
+            continuation.yield(.hello(generation: state.status.generation))
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    var openStreamCount: Int { state.withLock { $0.streams.count } }
+
+    func buildStarted() {
+        state.withLock { $0.status.isBuilding = true }
+    }
+
+    func buildSucceeded() {
+        state.withLock { state in
+            state.status.isBuilding = false
+            state.status.error = nil
+            state.status.generation += 1
+            for continuation in state.streams.values {
+                continuation.yield(.reload(generation: state.status.generation))
+            }
+        }
+    }
+
+    func buildFailed(_ message: String) {
+        state.withLock { state in
+            state.status.isBuilding = false
+            state.status.error = message
+            for continuation in state.streams.values { continuation.yield(.failed) }
+        }
+    }
+
+    /// Ends every stream (the server is shutting down) and refuses new ones.
+    func finishAll() {
+        let streams = state.withLock { state in
+            state.isFinished = true
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        for continuation in streams { continuation.finish() }
+    }
+}

@@ -1,0 +1,121 @@
+import FeedsiteKit
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `feedsite serve`: serves the built site on a local port, rebuilds it when `Templates/` or
+/// `feeds.yml` change, and reloads the browsers.
+///
+/// How to build is injected (`Rebuild`), so the command line decides what a template edit costs
+/// (a full build today; the offline re-render once it exists) and tests can count builds. The
+/// server itself never imports the pipeline's internals.
+public struct PreviewServer: Sendable {
+    /// Where to listen and what to watch.
+    public struct Options: Sendable {
+        public var host: String
+        /// `0` lets the system pick a free port (printed once the server listens).
+        public var port: Int
+        /// The built site (`Site/`).
+        public var siteDirectory: URL
+        /// The configuration file; an edit to it is a `.configuration` rebuild.
+        public var configFile: URL
+        /// Every file or folder watched, recursively (`Templates/`, `feeds.yml`).
+        public var watchedPaths: [URL]
+        /// Build before announcing the URL (`--no-build` turns it off).
+        public var buildsFirst: Bool
+        public var pollInterval: Duration
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 8000, siteDirectory: URL, configFile: URL, watchedPaths: [URL],
+            buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300)
+        ) {
+            self.host = host
+            self.port = port
+            self.siteDirectory = siteDirectory
+            self.configFile = configFile
+            self.watchedPaths = watchedPaths
+            self.buildsFirst = buildsFirst
+            self.pollInterval = pollInterval
+        }
+    }
+
+    /// Why a build runs.
+    public enum RebuildReason: Sendable, Hashable {
+        /// At start-up (unless `--no-build`).
+        case initial
+        /// `feeds.yml` changed: feeds may have been added.
+        case configuration
+        /// A template or asset changed: the feeds themselves did not.
+        case templates
+    }
+
+    /// Builds the site; returns the line to print (the build summary) or throws an error whose
+    /// description is shown in the terminal and in the browser overlay.
+    public typealias Rebuild = @Sendable (RebuildReason) async throws -> String
+
+    public let options: Options
+    let rebuild: Rebuild
+    let log: @Sendable (String) -> Void
+    let hub = LiveReloadHub()
+
+    /// - Parameter log: where progress lines go (the terminal).
+    public init(options: Options, log: @escaping @Sendable (String) -> Void, rebuild: @escaping Rebuild) {
+        self.options = options
+        self.log = log
+        self.rebuild = rebuild
+    }
+
+    /// Runs until cancelled or, with `handlesSignals`, until SIGINT or SIGTERM, then shuts down
+    /// gracefully: the watcher stops, event streams end, open requests finish.
+    ///
+    /// - Parameter onReady: called once the server listens and the first build is done, with the
+    ///   site's URL (the real port when `port` was 0).
+    /// - Throws: `PreviewServerError` when the address cannot be bound.
+    public func run(handlesSignals: Bool, onReady: @escaping @Sendable (URL) async -> Void) async throws {
+        var logger = Logger(label: "feedsite.serve")
+        logger.logLevel = .critical  // our own lines go to `log`; Hummingbird's info lines would only repeat them
+        let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            responder: SiteResponder(root: options.siteDirectory, hub: hub),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            onServerRunning: { channel in
+                listeningContinuation.yield(channel.localAddress?.port ?? 0)
+                listeningContinuation.finish()
+            },
+            logger: logger)
+        let watcher = SiteWatcher(
+            options: options, hub: hub, rebuild: rebuild, log: log, listening: listening, onReady: onReady)
+        // Graceful shutdown runs in reverse order: the watcher ends the event streams first, then
+        // the server stops with no open response to wait for.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: application), .init(service: watcher)],
+                gracefulShutdownSignals: handlesSignals ? [.sigint, .sigterm] : [],
+                logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            hub.finishAll()
+            throw Self.describe(error, host: options.host, port: options.port)
+        }
+    }
+
+    /// `http://127.0.0.1:8000/` (IPv6 hosts in brackets).
+    static func url(host: String, port: Int) -> URL {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(shownHost):\(port)/") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Bind failures as `PreviewServerError`; anything else unchanged.
+    static func describe(_ error: any Error, host: String, port: Int) -> any Error {
+        if let ioError = error as? IOError {
+            if ioError.errnoCode == EADDRINUSE { return PreviewServerError.portInUse(host: host, port: port) }
+            if ioError.errnoCode == EADDRNOTAVAIL || ioError.errnoCode == EACCES {
+                return PreviewServerError.cannotListen(host: host, port: port, reason: ioError.description)
+            }
+        }
+        return error
+    }
+}

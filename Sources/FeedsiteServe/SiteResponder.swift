@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// Answers every request: the built site from disk (with the live-reload script injected into
+/// HTML), plus the three `/_feedsite/` endpoints live reload needs.
+///
+/// Files are read from disk on every request, so whatever `SiteWriter` last swapped into place
+/// is served: a failed rebuild writes nothing, and the last good site stays up.
+struct SiteResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    /// The site folder (`Site/`).
+    let root: URL
+    let hub: LiveReloadHub
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            return Self.text(
+                .methodNotAllowed, "405 method not allowed: the preview server only reads\n",
+                extraHeaders: [.allow: "GET, HEAD"])
+        }
+        let path = request.uri.path
+        switch path {
+        case LiveReload.scriptPath:
+            return Self.response(.ok, Data(LiveReload.script.utf8), type: "text/javascript; charset=utf-8", request)
+        case LiveReload.statusPath:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let body = (try? encoder.encode(hub.status)) ?? Data("{}".utf8)
+            return Self.response(.ok, body, type: "application/json; charset=utf-8", request)
+        case LiveReload.eventsPath:
+            return events()
+        default:
+            return serveFile(path, query: request.uri.query, request)
+        }
+    }
+
+    /// The event stream: `hello` now, then one event per rebuild, until the browser goes away or
+    /// the server shuts down.
+    private func events() -> Response {
+        let stream = hub.subscribe()
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // Ask browsers to reconnect quickly after a restart of `feedsite serve`.
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                for await event in stream.cancelOnGracefulShutdown() {
+                    try await writer.write(ByteBuffer(string: event.text))
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    private func serveFile(_ rawPath: String, query: String?, _ request: Request) -> Response {
+        guard let relative = Self.sitePath(rawPath) else { return notFound(request) }
+        let fileManager = FileManager.default
+        let base = root.standardizedFileURL.resolvingSymlinksInPath()
+        var url = relative.isEmpty ? base : base.appendingPathComponent(relative)
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return notFound(request) }
+        if isDirectory.boolValue {
+            guard rawPath.hasSuffix("/") else {
+                // `/feeds/x` → `/feeds/x/`, so the page's relative links resolve from the folder.
+                var headers = HTTPFields()
+                headers[.location] = rawPath + "/" + (query.map { "?\($0)" } ?? "")
+                headers[.cacheControl] = "no-cache"
+                return Response(status: .movedPermanently, headers: headers)
+            }
+            url.appendPathComponent("index.html")
+        }
+        // A symbolic link inside the site must not lead outside it.
+        let resolved = url.resolvingSymlinksInPath().path
+        guard resolved == base.path || resolved.hasPrefix(base.path + "/"),
+            fileManager.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let data = fileManager.contents(atPath: resolved)
+        else { return notFound(request) }
+        let type = ContentType.forFile(named: url.lastPathComponent)
+        return Self.response(.ok, ContentType.isHTML(type) ? LiveReload.inject(into: data) : data, type: type, request)
+    }
+
+    /// The percent-decoded path below the site root, without leading `/`; nil for anything that
+    /// could escape the root (`..`, NUL, backslashes).
+    static func sitePath(_ rawPath: String) -> String? {
+        guard let decoded = rawPath.removingPercentEncoding, !decoded.contains("\0"), !decoded.contains("\\") else {
+            return nil
+        }
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
+        guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        return segments.joined(separator: "/")
+    }
+
+    private func notFound(_ request: Request) -> Response {
+        let page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head><meta charset="utf-8"><title>Not found · feedsite serve</title></head>
+            <body>
+            <h1>Not found</h1>
+            <p>There is no page at this address in the site being previewed. <a href="/">Go to the front page</a>.</p>
+            </body>
+            </html>
+
+            """
+        return Self.response(
+            .notFound, LiveReload.inject(into: Data(page.utf8)), type: "text/html; charset=utf-8", request)
+    }
+
+    private static func response(
+        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request
+    ) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        // Development: the browser must ask again every time, so edits show on reload.
+        headers[.cacheControl] = "no-cache"
+        headers[.contentLength] = "\(body.count)"
+        headers[.xContentTypeOptions] = "nosniff"
+        let bodyBuffer = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        return Response(status: status, headers: headers, body: bodyBuffer)
+    }
+
+    private static func text(
+        _ status: HTTPResponse.Status, _ text: String, extraHeaders: HTTPFields = [:]
+    ) -> Response {
+        var headers = extraHeaders
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+@Suite("OPML import")
+struct OPMLImportTests {
+    static let opml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <opml version="1.0">
+          <head><title>My subscriptions</title></head>
+          <body>
+            <outline text="Tech" title="Tech">
+              <outline type="rss" text="Swift.org" title="Swift.org" xmlUrl="https://www.swift.org/atom.xml" htmlUrl="https://www.swift.org/"/>
+              <outline text="Nested">
+                <outline type="rss" TEXT="Rust: the blog" XMLURL="https://blog.rust-lang.org/feed.xml"/>
+              </outline>
+            </outline>
+            <outline type="rss" title="Only a title" xmlUrl="feed://example.org/rss?a=1&b=2"/>
+            <outline type="rss" text="Broken" xmlUrl="javascript:alert(1)"/>
+            <outline type="rss" text="Again" xmlUrl="https://WWW.SWIFT.ORG/atom.xml"/>
+            <outline type="link" text="Just a link" url="https://example.com/"/>
+            <outline type="rss" text="Caf&eacute; &amp; &quot;quotes&quot;: #1" xmlUrl="https://cafe.example/feed"/>
+          </body>
+        </opml>
+        """
+
+    static func read(_ text: String = opml) throws(ConfigurationError) -> OPMLImport.Document {
+        try OPMLImport.read(Data(text.utf8), fileName: "subs.opml")
+    }
+
+    @Test("nested outlines, any attribute case, feed:// URLs, bare & and HTML entities are read")
+    func reading() throws {
+        let document = try Self.read()
+        #expect(document.title == "My subscriptions")
+        #expect(
+            document.subscriptions.map(\.url.absoluteString) == [
+                "https://www.swift.org/atom.xml", "https://blog.rust-lang.org/feed.xml",
+                "http://example.org/rss?a=1&b=2",
+                "https://cafe.example/feed",
+            ])
+        #expect(
+            document.subscriptions.map(\.name) == [
+                "Swift.org", "Rust: the blog", "Only a title", "Café & \"quotes\": #1",
+            ])
+        #expect(document.subscriptions.map(\.line) == [6, 8, 11, 15])
+        #expect(
+            document.diagnostics.map(\.description) == [
+                "subs.opml:12: warning: outline 'Broken' has no usable feed URL (\"javascript:alert(1)\" is not an http(s) URL); skipped",
+                "subs.opml:13: warning: https://WWW.SWIFT.ORG/atom.xml is listed again (first on line 6); skipped",
+            ])
+    }
+
+    @Test("files that are not OPML are errors that say what they are")
+    func notOPML() {
+        let cases: [(String, String)] = [
+            ("", "subs.opml: error: the OPML file is empty"),
+            (
+                "<rss version=\"2.0\"><channel/></rss>",
+                "subs.opml: error: not an OPML file: the root element is <rss>, expected <opml>; this is a feed: add its URL to feeds.yml as '- url: …' instead"
+            ),
+            (
+                "<opml><body><outline text=\"x\"/></body></opml>",
+                "subs.opml: error: no feeds found: no <outline> element has an 'xmlUrl' attribute"
+            ),
+        ]
+        for (text, message) in cases {
+            #expect(throws: ConfigurationError.self) { try Self.read(text) }
+            do {
+                _ = try Self.read(text)
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+        do {
+            _ = try Self.read("<opml><body><outline xmlUrl=\"https://a.example/\"></body>")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("subs.opml:1:"))
+            #expect(error.description.contains("error: not well-formed XML"))
+        }
+    }
+
+    @Test("merging appends at the end of the feeds: list and keeps every comment and line")
+    func mergeKeepsComments() throws {
+        let yaml = """
+            # My planet. Comments matter.
+            title: Planet   # inline comment
+            feeds:
+              # the first one
+              - url: https://www.swift.org/atom.xml
+                name: Swift.org   # keep me
+
+              - url: https://go.dev/blog/feed.atom
+              # - url: https://disabled.example/feed   (commented out)
+
+            # trailing section comment
+            base_url: https://planet.example/
+            """ + "\n"
+        let outcome = try OPMLImport.merge(Self.read(), into: yaml, opmlFileName: "subs.opml")
+        #expect(
+            outcome.added.map(\.url.absoluteString) == [
+                "https://blog.rust-lang.org/feed.xml", "http://example.org/rss?a=1&b=2", "https://cafe.example/feed",
+            ])
+        #expect(outcome.duplicates.map(\.url.absoluteString) == ["https://www.swift.org/atom.xml"])
+        #expect(
+            outcome.diagnostics.map(\.description) == [
+                "subs.opml:6: warning: https://www.swift.org/atom.xml is already in feeds.yml (line 5); skipped"
+            ])
+        #expect(
+            outcome.yaml == """
+                # My planet. Comments matter.
+                title: Planet   # inline comment
+                feeds:
+                  # the first one
+                  - url: https://www.swift.org/atom.xml
+                    name: Swift.org   # keep me
+
+                  - url: https://go.dev/blog/feed.atom
+                  # - url: https://disabled.example/feed   (commented out)
+                  - url: https://blog.rust-lang.org/feed.xml
+                    name: "Rust: the blog"
+                  - url: http://example.org/rss?a=1&b=2
+                    name: Only a title
+                  - url: https://cafe.example/feed
+                    name: "Café & \\"quotes\\": #1"
+
+                # trailing section comment
+                base_url: https://planet.example/
+                """ + "\n")
+        let (configuration, _) = try SiteConfiguration.parse(yaml: outcome.yaml)
+        #expect(
+            configuration.feeds.map(\.name) == [
+                "Swift.org", nil, "Rust: the blog", "Only a title", "Café & \"quotes\": #1",
+            ])
+    }
+
+    @Test("lists at column 0, empty lists, missing feeds: and no file at all")
+    func mergeShapes() throws {
+        let document = try Self.read("<opml><body><outline text=\"A\" xmlUrl=\"https://a.example/f\"/></body></opml>")
+        let shapes: [(String?, String)] = [
+            (
+                "feeds:\n- url: https://x.example/\ntitle: T\n",
+                "feeds:\n- url: https://x.example/\n- url: https://a.example/f\n  name: A\ntitle: T\n"
+            ),
+            ("title: T\nfeeds: []\n", "title: T\nfeeds:\n  - url: https://a.example/f\n    name: A\n"),
+            ("title: T\nfeeds:\n", "title: T\nfeeds:\n  - url: https://a.example/f\n    name: A\n"),
+            ("title: T\n", "title: T\n\nfeeds:\n  - url: https://a.example/f\n    name: A\n"),
+            (
+                "title: T\r\nfeeds:\r\n  - https://x.example/\r\n",
+                "title: T\r\nfeeds:\r\n  - https://x.example/\r\n  - url: https://a.example/f\r\n    name: A\r\n"
+            ),
+            (
+                nil,
+                "# feedsite configuration: every key is documented in README.md (\"feeds.yml reference\").\nfeeds:\n  - url: https://a.example/f\n    name: A\n"
+            ),
+        ]
+        for (input, expected) in shapes {
+            let outcome = try OPMLImport.merge(document, into: input)
+            #expect(outcome.yaml == expected, "\(input ?? "nil")")
+            #expect(outcome.configExisted == (input != nil))
+        }
+    }
+
+    @Test("a flow list or broken YAML is refused with a located error; nothing changes")
+    func mergeRefusals() throws {
+        let document = try Self.read("<opml><body><outline text=\"A\" xmlUrl=\"https://a.example/f\"/></body></opml>")
+        do {
+            _ = try OPMLImport.merge(document, into: "title: T\nfeeds: [https://x.example/]\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.description
+                    == "feeds.yml:2:8: error: 'feeds' must be a block list ('- url: https://…' on its own lines) to import into it"
+            )
+        }
+        do {
+            _ = try OPMLImport.merge(document, into: "title: [unclosed\nfeeds:\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("feeds.yml:"))
+            #expect(error.description.contains("error: not valid YAML"))
+        }
+    }
+
+    @Test("everything already present: nothing added, the text is unchanged")
+    func allDuplicates() throws {
+        let document = try Self.read("<opml><body><outline text=\"A\" xmlUrl=\"https://a.example/f\"/></body></opml>")
+        let yaml = "feeds:\n  - url: https://a.example/f   # mine\n"
+        let outcome = try OPMLImport.merge(document, into: yaml)
+        #expect(outcome.added.isEmpty)
+        #expect(outcome.yaml == yaml)
+        #expect(outcome.duplicates.count == 1)
+    }
+
+    @Test("YAML scalars are plain when safe and quoted otherwise")
+    func scalars() {
+        #expect(OPMLImport.yamlScalar("Swift.org") == "Swift.org")
+        #expect(OPMLImport.yamlScalar("https://a.example/x?a=1&b=2#frag") == "https://a.example/x?a=1&b=2#frag")
+        #expect(OPMLImport.yamlScalar("yes") == "\"yes\"")
+        #expect(OPMLImport.yamlScalar("2024") == "\"2024\"")
+        #expect(OPMLImport.yamlScalar("a: b") == "\"a: b\"")
+        #expect(OPMLImport.yamlScalar("- x") == "\"- x\"")
+        #expect(OPMLImport.yamlScalar("tab\there \u{1}") == "\"tab\\there \\x01\"")
+    }
+
+    @Test("round trip: our own opml.xml imported into an empty config gives the same feed list")
+    func roundTrip() throws {
+        let yaml = """
+            title: Round trip
+            feeds:
+              - url: https://www.swift.org/atom.xml
+                name: Swift.org
+              - url: https://blog.example/feed?x=1&y=2
+              - url: https://odd.example/rss
+                name: "Odd: <name> & \\"quotes\\""
+            """
+        let (configuration, _) = try SiteConfiguration.parse(yaml: yaml)
+        let site = Site(configuration: configuration, feeds: [], items: [])
+        let opml = try #require(PublishedFiles.render(site)["opml.xml"])
+        let outcome = try OPMLImport.merge(OPMLImport.read(opml, fileName: "opml.xml"), into: nil)
+        let (imported, _) = try SiteConfiguration.parse(yaml: outcome.yaml)
+        #expect(imported.feeds.map(\.url) == configuration.feeds.map(\.url))
+        #expect(imported.feeds.map(\.name) == ["Swift.org", "blog.example", "Odd: <name> & \"quotes\""])
+    }
+
+    @Test("importFile writes feeds.yml atomically, and only when something was added")
+    func importFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-opml-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opmlFile = directory.appendingPathComponent("subs.opml")
+        let config = directory.appendingPathComponent("feeds.yml")
+        try Data(Self.opml.utf8).write(to: opmlFile)
+        let first = try OPMLImport.importFile(opmlFile, into: config)
+        #expect(!first.configExisted)
+        #expect(first.added.count == 4)
+        #expect(first.diagnostics.count == 2)
+        let written = try String(contentsOf: config, encoding: .utf8)
+        #expect(written.hasPrefix("# feedsite configuration"))
+        #expect(written.contains("title: My subscriptions\n"))
+        let second = try OPMLImport.importFile(opmlFile, into: config)
+        #expect(second.added.isEmpty)
+        #expect(second.duplicates.count == 4)
+        #expect(try String(contentsOf: config, encoding: .utf8) == written)
+    }
+}

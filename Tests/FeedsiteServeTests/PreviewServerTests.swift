@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FeedsiteServe
+
+@Suite("feedsite serve: the preview server over real HTTP")
+struct PreviewServerTests {
+    @Test("pages, folders, MIME types, redirects, 404, and the no-cache header")
+    func serving() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try await withPreviewServer(fixture.server()) { url in
+            #expect(url.absoluteString.hasPrefix("http://127.0.0.1:"))
+            #expect(url.port != 0)
+
+            let index = try await TestClient.get(url)
+            #expect(index.status == 200)
+            #expect(index.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(index.headers["cache-control"] == "no-cache")
+            #expect(index.body.contains("First post"))
+            // Injected before </body>, once.
+            #expect(index.body.contains("<script src=\"/_feedsite/reload.js\"></script>\n</body>"))
+            #expect(index.body.components(separatedBy: "/_feedsite/reload.js").count == 2)
+
+            let folder = try await TestClient.get(url.appendingPathComponent("feeds/alpha/"))
+            #expect(folder.status == 200)
+            #expect(folder.body.contains("Alpha"))
+
+            let redirect = try await TestClient.get(url.appendingPathComponent("feeds/alpha"))
+            #expect(redirect.status == 301)
+            #expect(redirect.headers["location"] == "/feeds/alpha/")
+
+            let css = try await TestClient.get(url.appendingPathComponent("assets/style.css"))
+            #expect(css.status == 200)
+            #expect(css.headers["content-type"] == "text/css; charset=utf-8")
+            #expect(!css.body.contains("reload.js"))
+
+            let atom = try await TestClient.get(url.appendingPathComponent("atom.xml"))
+            #expect(atom.headers["content-type"] == "application/xml; charset=utf-8")
+            #expect(!atom.body.contains("reload.js"))
+            let json = try await TestClient.get(url.appendingPathComponent("feed.json"))
+            #expect(json.headers["content-type"] == "application/json; charset=utf-8")
+            let robots = try await TestClient.get(url.appendingPathComponent("robots.txt"))
+            #expect(robots.headers["content-type"] == "text/plain; charset=utf-8")
+
+            let missing = try await TestClient.get(url.appendingPathComponent("no/such/page.html"))
+            #expect(missing.status == 404)
+            #expect(missing.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(missing.body.contains("Not found"))
+
+            let escape = try await TestClient.get(URL(string: "\(url.absoluteString)..%2f..%2fetc/passwd")!)
+            #expect(escape.status == 404)
+
+            let script = try await TestClient.get(url.appendingPathComponent("_feedsite/reload.js"))
+            #expect(script.status == 200)
+            #expect(script.headers["content-type"] == "text/javascript; charset=utf-8")
+            #expect(script.body.contains("new EventSource(\"/_feedsite/events\")"))
+
+            let head = try await TestClient.get(url, method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+
+            let post = try await TestClient.get(url, method: "POST")
+            #expect(post.status == 405)
+        }
+        // The files on disk never contain the live-reload script.
+        let onDisk = try String(contentsOf: fixture.site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(onDisk.contains("First post"))
+        #expect(!onDisk.contains("_feedsite"))
+        #expect(fixture.buildCount == 1)
+    }
+
+    @Test("a template edit sends a reload event and the new content; a broken one shows the error and keeps the site")
+    func liveReload() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try await withPreviewServer(fixture.server()) { url in
+            var events = TestClient.events(url).makeAsyncIterator()
+            let hello = try await waitFor("event: hello", in: &events)
+            #expect(hello.contains("data: 1"))  // one build so far
+
+            try fixture.edit("layout.mustache") {
+                $0.replacingOccurrences(
+                    of: "<footer class=\"site-footer\">", with: "<footer class=\"site-footer\">EDITED-LIVE")
+            }
+            let reload = try await waitFor("event: reload", in: &events)
+            #expect(reload.contains("data: 2"))
+            let page = try await TestClient.get(url)
+            #expect(page.body.contains("EDITED-LIVE"))
+            let ok = try await TestClient.get(url.appendingPathComponent("_feedsite/status"))
+            #expect(ok.body == #"{"generation":2,"isBuilding":false}"#)
+
+            try fixture.edit("index.mustache") { $0 + "{{#unclosed}}\n" }
+            _ = try await waitFor("event: failed", in: &events)
+            let status = try await TestClient.get(url.appendingPathComponent("_feedsite/status"))
+            #expect(status.headers["content-type"] == "application/json; charset=utf-8")
+            #expect(status.body.contains("index.mustache"))
+            #expect(status.body.contains("error"))
+            // The last good site is still served.
+            let still = try await TestClient.get(url)
+            #expect(still.status == 200)
+            #expect(still.body.contains("EDITED-LIVE"))
+
+            try fixture.edit("index.mustache") { $0.replacingOccurrences(of: "{{#unclosed}}\n", with: "") }
+            _ = try await waitFor("event: reload", in: &events)
+            let fixed = try await TestClient.get(url.appendingPathComponent("_feedsite/status"))
+            #expect(fixed.body == #"{"generation":3,"isBuilding":false}"#)
+        }
+    }
+
+    @Test("an edit to feeds.yml is a configuration rebuild; --no-build serves what is there")
+    func configurationEdit() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        _ = try fixture.rebuild()
+        let reasons = ReasonLog()
+        let server = PreviewServer(
+            options: .init(
+                port: 0, siteDirectory: fixture.site, configFile: fixture.config,
+                watchedPaths: [fixture.templates, fixture.config], buildsFirst: false, pollInterval: .milliseconds(100)),
+            log: { _ in },
+            rebuild: { reason in
+                reasons.append(reason)
+                return try fixture.rebuild()
+            })
+        try await withPreviewServer(server) { url in
+            var events = TestClient.events(url).makeAsyncIterator()
+            let hello = try await waitFor("event: hello", in: &events)
+            #expect(hello.contains("data: 0"))
+            #expect(reasons.all.isEmpty)
+            try Data("title: Changed\nfeeds:\n  - https://example.invalid/other\n".utf8).write(to: fixture.config)
+            _ = try await waitFor("event: reload", in: &events)
+            try fixture.edit("assets/style.css") { $0 + "\n/* edited */\n" }
+            _ = try await waitFor("event: reload", in: &events)
+            #expect(reasons.all == [.configuration, .templates])
+            let css = try await TestClient.get(url.appendingPathComponent("assets/style.css"))
+            #expect(css.body.contains("/* edited */"))
+        }
+    }
+
+    @Test("a port in use is a clear error naming --port")
+    func portInUse() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try await withPreviewServer(fixture.server(buildsFirst: false)) { url in
+            let port = try #require(url.port)
+            do {
+                try await fixture.server(port: port, buildsFirst: false).run(handlesSignals: false) { _ in }
+                Issue.record("expected the second server to fail")
+            } catch let error as PreviewServerError {
+                #expect(error == .portInUse(host: "127.0.0.1", port: port))
+                #expect(
+                    error.description == "error: port \(port) is already in use; pick another with --port \(port + 1)")
+            }
+        }
+    }
+
+    @Test("the script is injected before the last </body>, or appended when there is none")
+    func injection() {
+        let html = Data("<html><body><p>x</p></BODY></html>".utf8)
+        #expect(
+            String(decoding: LiveReload.inject(into: html), as: UTF8.self)
+                == "<html><body><p>x</p><script src=\"/_feedsite/reload.js\"></script>\n</BODY></html>")
+        #expect(
+            String(decoding: LiveReload.inject(into: Data("<p>fragment".utf8)), as: UTF8.self)
+                == "<p>fragment\n<script src=\"/_feedsite/reload.js\"></script>\n")
+    }
+
+    @Test("request paths cannot leave the site folder")
+    func paths() {
+        #expect(SiteResponder.sitePath("/feeds/a%20b/") == "feeds/a b")
+        #expect(SiteResponder.sitePath("/") == "")
+        #expect(SiteResponder.sitePath("/../etc/passwd") == nil)
+        #expect(SiteResponder.sitePath("/a/%2e%2e/b") == nil)
+        #expect(SiteResponder.sitePath("/a%00b") == nil)
+        #expect(ContentType.forFile(named: "x.WOFF2") == "font/woff2")
+        #expect(ContentType.forFile(named: "favicon.ico") == "image/x-icon")
+        #expect(ContentType.forFile(named: "README") == "application/octet-stream")
+    }
+}
+
+/// Records rebuild reasons from the server's task.
+final class ReasonLog: Sendable {
+    private let reasons = Mutex<[PreviewServer.RebuildReason]>([])
+    func append(_ reason: PreviewServer.RebuildReason) { reasons.withLock { $0.append(reason) } }
+    var all: [PreviewServer.RebuildReason] { reasons.withLock { $0 } }
+}
