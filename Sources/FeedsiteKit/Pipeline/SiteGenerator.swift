@@ -69,14 +69,21 @@ public struct SiteGenerator: Sendable {
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(from: options.templatesDirectory)
         let store = StateStore(directory: stateDirectory(configuration))
-        var state = try await loadState(configuration, store, &diagnostics)
+        var (state, savedBytes) = try await loadState(configuration, store, &diagnostics)
+        let savedState = state
         clock.lap("load")
         let runs = try await readFeeds(configuration, state)
         clock.lap("fetch+parse+sanitise")
         let records = state.merge(runs, configuration: configuration, now: options.now)
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
-        let stateBytes = try StateStore.encode(state)
-        try store.save(stateBytes)
+        // An unchanged state (every feed answered 304) is neither encoded nor written again.
+        let stateBytes: Data
+        if let savedBytes, state == savedState {
+            stateBytes = savedBytes
+        } else {
+            stateBytes = try StateStore.encode(state)
+            try store.save(stateBytes)
+        }
         clock.lap("model+state")
         var report = BuildReport(
             records: records,
@@ -86,14 +93,56 @@ public struct SiteGenerator: Sendable {
         guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
+        let fingerprint = Self.fingerprint(configuration, templates, stateBytes, records)
+        let previous = LastBuild.read(from: store.lastBuildFile)
+        if let previous, previous.fingerprint == fingerprint,
+            previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
+        {
+            // Same inputs as the build that wrote the site on disk: it would come out identical.
+            SiteWriter().cleanUp(options.outputDirectory)
+            report.pageCount = previous.pageCount
+            report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0, removedFiles: 0)
+            clock.lap("render (unchanged: skipped)")
+            report.timings = clock.laps
+            return report
+        }
         var files = try PageRenderer(templates: templates, now: options.now).render(site, records: records)
         files["status/state.json"] = stateBytes
         report.pageCount = files.keys.filter { $0.hasSuffix(".html") }.count
         clock.lap("render")
-        report.write = try SiteWriter().write(files, to: options.outputDirectory)
+        let written = try SiteWriter().write(files, to: options.outputDirectory)
+        report.write = written
+        if let identity = LastBuild.identity(of: options.outputDirectory) {
+            LastBuild(
+                fingerprint: fingerprint, outputIdentity: identity, pageCount: report.pageCount,
+                fileCount: written.totalFiles
+            ).write(to: store.lastBuildFile)
+        }
         clock.lap("write")
         report.timings = clock.laps
         return report
+    }
+
+    /// Everything the output depends on besides the state: per-feed outcomes (the status page),
+    /// templates, configuration, `now` when pages show it, and feedsite's version.
+    private static func fingerprint(
+        _ configuration: SiteConfiguration, _ templates: SiteTemplates, _ stateBytes: Data, _ records: [FeedRecord]
+    ) -> String {
+        var fingerprint = BuildFingerprint()
+        fingerprint.add(Feedsite.version)
+        fingerprint.add(String(reflecting: configuration))
+        for source in templates.sources {
+            fingerprint.add(source.name)
+            fingerprint.add(source.bytes)
+        }
+        fingerprint.add(stateBytes)
+        for record in records {
+            fingerprint.add(
+                "\(record.run.status ?? 0) \(record.run.bytes ?? -1) \(record.newItemCount) \(record.failure ?? "")"
+                    + " \(record.warnings) \(record.run.notices) \(record.run.info?.permanentRedirect?.absoluteString ?? "")"
+            )
+        }
+        return fingerprint.text
     }
 
     /// The state directory: `--state`, else `state_dir` relative to the current directory.
@@ -105,14 +154,14 @@ public struct SiteGenerator: Sendable {
     /// or `state_url`), so a fresh CI runner keeps history and sends conditional requests.
     private func loadState(
         _ configuration: SiteConfiguration, _ store: StateStore, _ diagnostics: inout [Diagnostic]
-    ) async throws -> SiteState {
+    ) async throws -> (SiteState, Data?) {
         if store.exists {
-            let (state, warnings) = store.load()
+            let (state, warnings, bytes) = store.loadWithBytes()
             diagnostics += warnings.map { .warning($0) }
-            return state
+            return (state, bytes)
         }
         if options.offline { throw BuildError.nothingSaved(stateFile: store.file.path) }
-        guard let origin = options.restoreState ?? configuration.stateURL else { return SiteState() }
+        guard let origin = options.restoreState ?? configuration.stateURL else { return (SiteState(), nil) }
         let data: Data
         if let url = URL(string: origin), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let response = try await FeedFetcher.withFetcher(options: .init(policy: configuration.fetch)) { fetcher in
@@ -123,17 +172,17 @@ public struct SiteGenerator: Sendable {
             case .success(.fetched(let fetched)):
                 data = fetched.body
             case .success(.notModified):
-                return SiteState()
+                return (SiteState(), nil)
             case .failure(let error):
                 diagnostics.append(
                     .warning("cannot restore state from \(origin): \(error); starting without saved state"))
-                return SiteState()
+                return (SiteState(), nil)
             }
         } else {
             guard let contents = FileManager.default.contents(atPath: origin) else {
                 diagnostics.append(
                     .warning("cannot restore state from \(origin): no such file; starting without saved state"))
-                return SiteState()
+                return (SiteState(), nil)
             }
             data = contents
         }
@@ -142,7 +191,7 @@ public struct SiteGenerator: Sendable {
         if warnings.isEmpty {
             diagnostics.append(.warning("restored state for \(state.feeds.count) feeds from \(origin)"))
         }
-        return state
+        return (state, nil)
     }
 
     /// Fetch → parse → sanitise, one child task per feed in one task group: at most `concurrency`

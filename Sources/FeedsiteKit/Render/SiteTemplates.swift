@@ -11,10 +11,13 @@ public struct SiteTemplates: Sendable {
     let library: MustacheLibrary
     /// Asset files keyed by their site path (`assets/style.css`).
     public let assets: [String: Data]
+    /// Every template's and asset's name and bytes, in order: what the output depends on.
+    let sources: [(name: String, bytes: Data)]
 
-    init(library: MustacheLibrary, assets: [String: Data]) {
+    init(library: MustacheLibrary, assets: [String: Data], sources: [(name: String, bytes: Data)] = []) {
         self.library = library
         self.assets = assets
+        self.sources = sources
     }
 
     /// Reads and compiles every template, reporting the file, line and column of a syntax error.
@@ -28,6 +31,7 @@ public struct SiteTemplates: Sendable {
         }
         var templates: [String: MustacheTemplate] = [:]
         var assets: [String: Data] = [:]
+        var sources: [(name: String, bytes: Data)] = []
         // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.
         let root = directory.resolvingSymlinksInPath().standardizedFileURL.path
         for path in (fileManager.subpaths(atPath: root) ?? []).sorted() {
@@ -41,11 +45,13 @@ public struct SiteTemplates: Sendable {
                     throw TemplateError(file: displayName, message: "cannot read the file")
                 }
                 assets[path] = data
+                sources.append((path, data))
             } else if path.hasSuffix(".mustache") {
                 guard let data = fileManager.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
                 else {
                     throw TemplateError(file: displayName, message: "cannot read the file as UTF-8 text")
                 }
+                sources.append((path, data))
                 do {
                     templates[String(path.dropLast(".mustache".count))] = try MustacheTemplate(string: text)
                 } catch let error as MustacheTemplate.ParserError {
@@ -63,7 +69,7 @@ public struct SiteTemplates: Sendable {
                 file: "\(directory.lastPathComponent)/\(name).mustache",
                 message: "required template is missing; restore it from git or copy the default one")
         }
-        return SiteTemplates(library: MustacheLibrary(templates: templates), assets: assets)
+        return SiteTemplates(library: MustacheLibrary(templates: templates), assets: assets, sources: sources)
     }
 }
 

@@ -35,6 +35,28 @@ public struct SiteWriter: Sendable {
 
     /// Writes `files` (site-relative path → bytes) as the new content of `directory`.
     public func write(_ files: [String: Data], to directory: URL) throws(WriteError) -> Report {
+        var staging = try begin(directory)
+        do {
+            try staging.add(files)
+        } catch {
+            staging.discard()
+            throw error
+        }
+        return try staging.commit()
+    }
+
+    /// Removes what killed builds left beside `directory` (staging folders), and moves an old site
+    /// back if a two-step swap was interrupted. `begin` does this too; a build that has nothing
+    /// to write calls it alone.
+    public func cleanUp(_ directory: URL) {
+        let target = directory.standardizedFileURL
+        recoverInterruptedSwap(parent: target.deletingLastPathComponent(), name: target.lastPathComponent)
+    }
+
+    /// Starts a new site for `directory` in a staging folder beside it. Add files as they are
+    /// rendered (so a large site never has to be held in memory whole), then `commit` to swap it in,
+    /// or `discard`.
+    public func begin(_ directory: URL) throws(WriteError) -> Staging {
         let fileManager = FileManager.default
         let target = directory.standardizedFileURL
         let parent = target.deletingLastPathComponent()
@@ -45,45 +67,84 @@ public struct SiteWriter: Sendable {
             throw WriteError(path: parent.path, message: "cannot create the folder: \(error.localizedDescription)")
         }
         recoverInterruptedSwap(parent: parent, name: name)
-
         let staging = parent.appendingPathComponent(".\(name).new-\(getpid())")
         try? fileManager.removeItem(at: staging)
-        var report = Report(totalFiles: files.count, changedFiles: 0, removedFiles: 0)
         do {
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(path: staging.path, message: "cannot create the folder: \(error.localizedDescription)")
+        }
+        return Staging(writer: self, target: target, staging: staging)
+    }
+
+    /// A site being written; see `begin`.
+    public struct Staging {
+        let writer: SiteWriter
+        let target: URL
+        let staging: URL
+        /// Every path added so far (to count what the new site no longer has).
+        private(set) var paths: Set<String> = []
+        private var createdDirectories: Set<String> = []
+        private(set) var report = Report(totalFiles: 0, changedFiles: 0, removedFiles: 0)
+
+        init(writer: SiteWriter, target: URL, staging: URL) {
+            self.writer = writer
+            self.target = target
+            self.staging = staging
+        }
+
+        /// Writes files into the staging folder; a file whose bytes equal the old site's is
+        /// hard-linked instead (same inode, same mtime).
+        public mutating func add(_ files: [String: Data]) throws(WriteError) {
+            let fileManager = FileManager.default
             for path in files.keys.sorted() {
                 guard let data = files[path] else { continue }
-                try Self.validate(path)
-                let destination = staging.appendingPathComponent(path)
-                try fileManager.createDirectory(
-                    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let old = target.appendingPathComponent(path)
-                if Self.hasSameBytes(old, data), link(old.path, destination.path) == 0 {
-                    continue
+                try SiteWriter.validate(path)
+                guard paths.insert(path).inserted else {
+                    throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
                 }
-                report.changedFiles += 1
-                try data.write(to: destination)
+                report.totalFiles += 1
+                let destination = staging.appendingPathComponent(path)
+                let folder = destination.deletingLastPathComponent().path
+                do {
+                    if createdDirectories.insert(folder).inserted {
+                        try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    }
+                    let old = target.appendingPathComponent(path)
+                    if SiteWriter.hasSameBytes(old, data), link(old.path, destination.path) == 0 {
+                        continue
+                    }
+                    report.changedFiles += 1
+                    try data.write(to: destination)
+                } catch {
+                    throw WriteError(
+                        path: destination.path, message: "cannot write the new site: \(error.localizedDescription)")
+                }
             }
+        }
+
+        /// Swaps the new site in, atomically.
+        public mutating func commit() throws(WriteError) -> Report {
+            let fileManager = FileManager.default
             // Dotfiles at the top of the old site that the build does not produce (`.gitkeep`,
             // a hosting provider's `.htaccess`) are the user's: carry them over.
             for entry in (try? fileManager.contentsOfDirectory(atPath: target.path)) ?? []
-            where entry.hasPrefix(".") && files[entry] == nil {
+            where entry.hasPrefix(".") && !paths.contains(entry) {
                 _ = link(target.appendingPathComponent(entry).path, staging.appendingPathComponent(entry).path)
             }
-            report.removedFiles = Self.countFiles(in: target, notIn: files)
-        } catch let error as WriteError {
-            try? fileManager.removeItem(at: staging)
-            throw error
-        } catch {
-            try? fileManager.removeItem(at: staging)
-            throw WriteError(path: staging.path, message: "cannot write the new site: \(error.localizedDescription)")
+            report.removedFiles = SiteWriter.countFiles(in: target, notIn: paths)
+            try writer.swap(staging, into: target)
+            return report
         }
-        try swap(staging, into: target)
-        return report
+
+        /// Abandons the new site; the old one stays as it was.
+        public func discard() {
+            try? FileManager.default.removeItem(at: staging)
+        }
     }
 
     /// Exchanges `staging` and `target` atomically, then deletes the old site.
-    private func swap(_ staging: URL, into target: URL) throws(WriteError) {
+    fileprivate func swap(_ staging: URL, into target: URL) throws(WriteError) {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: target.path) else {
             guard rename(staging.path, target.path) == 0 else {
@@ -160,7 +221,7 @@ public struct SiteWriter: Sendable {
         }
     }
 
-    private static func hasSameBytes(_ url: URL, _ data: Data) -> Bool {
+    fileprivate static func hasSameBytes(_ url: URL, _ data: Data) -> Bool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             (attributes[.size] as? NSNumber)?.intValue == data.count,
             attributes[.type] as? FileAttributeType == .typeRegular
@@ -168,10 +229,10 @@ public struct SiteWriter: Sendable {
         return (try? Data(contentsOf: url)) == data
     }
 
-    private static func countFiles(in directory: URL, notIn files: [String: Data]) -> Int {
+    fileprivate static func countFiles(in directory: URL, notIn files: Set<String>) -> Int {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return 0 }
         var count = 0
-        for case let path as String in enumerator where files[path] == nil && !path.hasPrefix(".") {
+        for case let path as String in enumerator where !files.contains(path) && !path.hasPrefix(".") {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),

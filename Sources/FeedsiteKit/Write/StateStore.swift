@@ -18,9 +18,20 @@ public struct StateStore: Sendable {
 
     /// The saved state, or an empty one with a warning saying why the saved one was not used.
     public func load() -> (SiteState, [String]) {
-        guard let data = try? Data(contentsOf: file) else { return (SiteState(), []) }
-        return Self.decode(data, origin: file.path, trusted: true)
+        let (state, warnings, _) = loadWithBytes()
+        return (state, warnings)
     }
+
+    /// The saved state and the bytes it was read from (reused when nothing changed, so an
+    /// unchanged state is neither encoded nor written again).
+    func loadWithBytes() -> (SiteState, [String], Data?) {
+        guard let data = try? Data(contentsOf: file) else { return (SiteState(), [], nil) }
+        let (state, warnings) = Self.decode(data, origin: file.path, trusted: true)
+        return (state, warnings, warnings.isEmpty ? data : nil)
+    }
+
+    /// Where the last build's fingerprint is kept.
+    var lastBuildFile: URL { directory.appendingPathComponent("last-build") }
 
     /// Decodes state bytes from the state directory or a published site.
     ///
