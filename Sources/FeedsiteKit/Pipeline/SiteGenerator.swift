@@ -102,25 +102,60 @@ public struct SiteGenerator: Sendable {
             SiteWriter().cleanUp(options.outputDirectory)
             report.pageCount = previous.pageCount
             report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0, removedFiles: 0)
-            clock.lap("render (unchanged: skipped)")
+            clock.lap("render+write (unchanged: skipped)")
             report.timings = clock.laps
             return report
         }
-        var files = try PageRenderer(templates: templates, now: options.now).render(site, records: records)
-        files["status/state.json"] = stateBytes
-        report.pageCount = files.keys.filter { $0.hasSuffix(".html") }.count
-        clock.lap("render")
-        let written = try SiteWriter().write(files, to: options.outputDirectory)
+        let written = try await renderAndWrite(
+            site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
+            extraFiles: ["status/state.json": stateBytes], pageCount: &report.pageCount)
         report.write = written
+        clock.lap("render+write")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
                 fingerprint: fingerprint, outputIdentity: identity, pageCount: report.pageCount,
                 fileCount: written.totalFiles
             ).write(to: store.lastBuildFile)
         }
-        clock.lap("write")
         report.timings = clock.laps
         return report
+    }
+
+    /// Render → write, streamed: feeds are rendered in parallel (one child task per feed, as many
+    /// at a time as there are cores) while the parent writes each finished feed's pages into the
+    /// staging folder, so the whole site is never held in memory at once.
+    private func renderAndWrite(
+        _ site: Site, records: [FeedRecord], renderer: PageRenderer, extraFiles: [String: Data], pageCount: inout Int
+    ) async throws -> SiteWriter.Report {
+        var staging = try SiteWriter().begin(options.outputDirectory)
+        var pages = 0
+        do {
+            var shared = try renderer.renderShared(site, records: records)
+            shared.merge(extraFiles) { page, _ in page }
+            pages += shared.keys.filter { $0.hasSuffix(".html") }.count
+            try staging.add(shared)
+            let feeds = site.feeds
+            let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
+            try await withThrowingTaskGroup(of: [String: Data].self) { group in
+                var next = 0
+                func addTask() {
+                    let feed = feeds[next]
+                    next += 1
+                    group.addTask { try renderer.renderFeed(feed, in: site) }
+                }
+                while next < min(limit, feeds.count) { addTask() }
+                for try await files in group {
+                    pages += files.keys.filter { $0.hasSuffix(".html") }.count
+                    try staging.add(files)
+                    if next < feeds.count { addTask() }
+                }
+            }
+        } catch {
+            staging.discard()
+            throw error
+        }
+        pageCount = pages
+        return try staging.commit()
     }
 
     /// Everything the output depends on besides the state: per-feed outcomes (the status page),

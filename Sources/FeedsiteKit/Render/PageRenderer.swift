@@ -13,17 +13,24 @@ public struct PageRenderer: Sendable {
         self.now = now
     }
 
+    /// The whole site at once (tests, small sites). The pipeline renders the same pieces in parallel
+    /// and streams them to the writer: `renderShared` once, `renderFeed` per feed.
+    ///
     /// - Parameters:
     ///   - records: this build's per-feed records, for the status page (`status/`).
     public func render(_ site: Site, records: [FeedRecord] = []) throws(TemplateError) -> [String: Data] {
-        var files = templates.assets
-        let siteView = SiteView(
-            title: site.configuration.title,
-            description: site.configuration.description.isEmpty ? nil : site.configuration.description,
-            generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
-            noindex: site.configuration.noindex,
-            buildTime: site.configuration.showBuildTime ? Self.buildTime(now) : nil)
+        var files = try renderShared(site, records: records)
+        for feed in site.feeds {
+            files.merge(try renderFeed(feed, in: site)) { page, _ in page }
+        }
+        return files
+    }
 
+    /// Everything but the feed and item pages: assets, the index, the status page and the
+    /// planet's own feeds.
+    public func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
+        var files = templates.assets
+        let siteView = siteView(site)
         let index = IndexPage(
             site: siteView, root: "", pageTitle: site.configuration.title,
             items: site.items.prefix(site.configuration.indexItems).map { summary($0, root: "") },
@@ -31,34 +38,47 @@ public struct PageRenderer: Sendable {
                 FeedLinkView(name: $0.name, url: "feeds/\($0.slug)/index.html", itemCount: $0.items.count)
             })
         files["index.html"] = try render("index", index)
-
-        for feed in site.feeds {
-            let root = "../../"
-            let page = FeedPage(
-                site: siteView, root: root, pageTitle: "\(feed.name) · \(site.configuration.title)",
-                feed: FeedView(
-                    name: feed.name, staleNote: feed.staleNote, description: feed.description.map(Self.plainText),
-                    siteLink: feed.siteLink.flatMap(Self.externalLink),
-                    feedLink: feed.source.url.absoluteString, items: feed.items.map { summary($0, root: root) }))
-            files["feeds/\(feed.slug)/index.html"] = try render("feed", page)
-
-            for item in feed.items {
-                let root = "../../../"
-                let page = ItemPage(
-                    site: siteView, root: root, pageTitle: "\(item.title) · \(feed.name)",
-                    item: ItemView(
-                        title: item.title, link: item.link.flatMap(Self.externalLink), feedName: feed.name,
-                        feedURL: "\(root)feeds/\(feed.slug)/index.html",
-                        authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
-                        date: item.date.map(Self.dateView), content: item.content, categories: item.categories,
-                        hasCategories: !item.categories.isEmpty,
-                        enclosures: item.enclosures.compactMap(Self.enclosureView)))
-                files["items/\(feed.slug)/\(item.slug)/index.html"] = try render("item", page)
-            }
-        }
         try renderStatus(site, records: records, siteView: siteView, into: &files)
         files.merge(PublishedFiles.render(site)) { page, _ in page }
         return files
+    }
+
+    /// One feed's page and the pages of its items.
+    public func renderFeed(_ feed: SiteFeed, in site: Site) throws(TemplateError) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let siteView = siteView(site)
+        let root = "../../"
+        let page = FeedPage(
+            site: siteView, root: root, pageTitle: "\(feed.name) · \(site.configuration.title)",
+            feed: FeedView(
+                name: feed.name, staleNote: feed.staleNote, description: feed.description.map(Self.plainText),
+                siteLink: feed.siteLink.flatMap(Self.externalLink),
+                feedLink: feed.source.url.absoluteString, items: feed.items.map { summary($0, root: root) }))
+        files["feeds/\(feed.slug)/index.html"] = try render("feed", page)
+
+        for item in feed.items {
+            let root = "../../../"
+            let page = ItemPage(
+                site: siteView, root: root, pageTitle: "\(item.title) · \(feed.name)",
+                item: ItemView(
+                    title: item.title, link: item.link.flatMap(Self.externalLink), feedName: feed.name,
+                    feedURL: "\(root)feeds/\(feed.slug)/index.html",
+                    authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
+                    date: item.date.map(Self.dateView), content: item.content, categories: item.categories,
+                    hasCategories: !item.categories.isEmpty,
+                    enclosures: item.enclosures.compactMap(Self.enclosureView)))
+            files["items/\(feed.slug)/\(item.slug)/index.html"] = try render("item", page)
+        }
+        return files
+    }
+
+    private func siteView(_ site: Site) -> SiteView {
+        SiteView(
+            title: site.configuration.title,
+            description: site.configuration.description.isEmpty ? nil : site.configuration.description,
+            generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
+            noindex: site.configuration.noindex,
+            buildTime: site.configuration.showBuildTime ? Self.buildTime(now) : nil)
     }
 
     /// `status/index.html` and `status/status.json`: per-feed health for the maintainer.

@@ -63,11 +63,24 @@ public struct StateStore: Sendable {
     }
 
     /// The bytes saved and published: sorted keys and ISO dates, so equal states are equal files.
+    ///
+    /// Each feed is encoded on its own and the top level is written by hand: Foundation's encoder
+    /// builds the whole document in memory before serialising it, which for 30,000 items (90 MB of
+    /// JSON) doubled the build's peak memory.
     public static func encode(_ state: SiteState) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(state)
+        var data = Data("{\"feeds\":{".utf8)
+        for (index, url) in state.feeds.keys.sorted().enumerated() {
+            guard let feed = state.feeds[url] else { continue }
+            if index > 0 { data.append(UInt8(ascii: ",")) }
+            data.append(try encoder.encode(url))
+            data.append(UInt8(ascii: ":"))
+            data.append(try encoder.encode(feed))
+        }
+        data.append(contentsOf: Array("},\"version\":\(state.version)}".utf8))
+        return data
     }
 
     /// Saves `data` (from `encode`) atomically.

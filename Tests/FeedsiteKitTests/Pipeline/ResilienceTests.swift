@@ -364,3 +364,30 @@ struct ResilienceTests {
         await #expect(throws: BuildError.self) { try await empty.run(yaml: yaml, offline: true) }
     }
 }
+
+@Suite("State file")
+struct StateFileTests {
+    @Test("the hand-assembled state JSON is what JSONEncoder would write, and decodes back")
+    func roundTrip() throws {
+        let item = SiteItem(
+            slug: "a", feedSlug: "f", feedName: "F", title: "T \"q\" / é", link: "https://x.example/a",
+            authors: ["A"], date: Date(timeIntervalSince1970: 1_795_000_000), content: .empty, excerpt: "e",
+            categories: ["c"], enclosures: [Enclosure(url: "https://x.example/a.mp3", length: 3, type: "audio/mpeg")])
+        var state = SiteState()
+        state.feeds["https://b.example/feed"] = FeedState(
+            etag: "\"e\"", channel: ChannelInfo(title: "B"), slug: "b",
+            items: [
+                StoredItem(key: "k", firstSeen: Date(timeIntervalSince1970: 1_795_000_000), isInFeed: true, item: item)
+            ],
+            health: FeedHealth(lastSuccess: Date(timeIntervalSince1970: 1_794_960_000), consecutiveFailures: 0))
+        state.feeds["https://a.example/feed"] = FeedState(channel: ChannelInfo(title: "A"))
+        let data = try StateStore.encode(state)
+        let reference = JSONEncoder()
+        reference.outputFormatting = [.sortedKeys]
+        reference.dateEncodingStrategy = .iso8601
+        #expect(data == (try reference.encode(state)))
+        let (decoded, warnings) = StateStore.decode(data, origin: "test", trusted: true)
+        #expect(warnings.isEmpty)
+        #expect(decoded == state)
+    }
+}
