@@ -32,21 +32,7 @@ public struct ReadFeed: Sendable, Hashable {
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
         for (position, item) in feed.items.enumerated() {
-            let base = item.contentBase.flatMap(URL.init(string:)) ?? item.link.flatMap(URL.init(string:)) ?? finalURL
-            let body: SanitisedContent
-            if let content = item.content, !content.isEmpty {
-                body =
-                    item.contentKind == .html
-                    ? sanitiser.sanitise(html: content, baseURL: base)
-                    : sanitiser.sanitise(plainText: content, baseURL: base)
-            } else if let description = item.description, !description.isEmpty {
-                body =
-                    item.descriptionKind == .html
-                    ? sanitiser.sanitise(html: description, baseURL: base)
-                    : sanitiser.sanitise(plainText: description, baseURL: base)
-            } else {
-                body = .empty
-            }
+            let body = Self.sanitisedBody(of: item, finalURL: finalURL, sanitiser: sanitiser)
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
             let siteItem = SiteItem(
                 slug: "", feedSlug: "", feedName: "", title: title,
@@ -65,6 +51,18 @@ public struct ReadFeed: Sendable, Hashable {
                 title: feed.title, description: description?.isEmpty == true ? nil : description,
                 siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) }),
             entries: entries, warnings: feed.warnings)
+    }
+
+    /// An item's body: its content, else its description, as HTML or plain text as the feed said,
+    /// with relative URLs resolved against the content's `xml:base`, else the item's link, else
+    /// the feed's URL.
+    static func sanitisedBody(of item: FeedItem, finalURL: URL?, sanitiser: HTMLSanitiser) -> SanitisedContent {
+        let base = item.contentBase.flatMap(URL.init(string:)) ?? item.link.flatMap(URL.init(string:)) ?? finalURL
+        let (text, kind): (String?, FeedItem.TextKind) =
+            item.content?.isEmpty == false ? (item.content, item.contentKind) : (item.description, item.descriptionKind)
+        guard let text, !text.isEmpty else { return .empty }
+        return kind == .html
+            ? sanitiser.sanitise(html: text, baseURL: base) : sanitiser.sanitise(plainText: text, baseURL: base)
     }
 
     /// The identity an item's slug is derived from: its id, else its link, else its title and

@@ -52,23 +52,12 @@ struct SanitiserGoldenTests {
         #expect(!feed.items.isEmpty)
         let sanitiser = HTMLSanitiser()
         for (index, item) in feed.items.prefix(2).enumerated() {
-            let base = item.contentBase.flatMap(URL.init(string:)) ?? item.link.flatMap(URL.init(string:)) ?? feedURL
-            let body: SanitisedContent
-            if let content = item.content, !content.isEmpty {
-                body =
-                    item.contentKind == .html
-                    ? sanitiser.sanitise(html: content, baseURL: base)
-                    : sanitiser.sanitise(plainText: content, baseURL: base)
-            } else {
-                let description = item.description ?? ""
-                body =
-                    item.descriptionKind == .html
-                    ? sanitiser.sanitise(html: description, baseURL: base)
-                    : sanitiser.sanitise(plainText: description, baseURL: base)
-            }
+            // The same body selection and base as the build (ReadFeed).
+            let body = ReadFeed.sanitisedBody(of: item, finalURL: feedURL, sanitiser: sanitiser)
             let output = body.html.html
             #expect(AllowlistOracle.violations(in: output).isEmpty, "\(fixture) item \(index + 1)")
-            #expect(sanitiser.sanitise(html: output, baseURL: base).html == body.html, "\(fixture) item \(index + 1)")
+            #expect(
+                sanitiser.sanitise(html: output, baseURL: feedURL).html == body.html, "\(fixture) item \(index + 1)")
             let name = "sanitise/\(fixture)-\(index + 1).html"
             let expected = try Fixtures.snapshot(name, actual: output)
             #expect(expected == output, "\(name) differs (RECORD_SNAPSHOTS=1 re-records; review the diff)")
