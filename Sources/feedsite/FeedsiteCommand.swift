@@ -13,6 +13,6 @@ struct FeedsiteCommand: AsyncParsableCommand {
             64 usage or configuration error.
             """,
         version: Feedsite.version,
-        subcommands: [BuildCommand.self, ServeCommand.self, ImportCommand.self]
+        subcommands: [BuildCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self]
     )
 }

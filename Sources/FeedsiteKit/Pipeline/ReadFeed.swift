@@ -56,7 +56,7 @@ public struct ReadFeed: Sendable, Hashable {
     /// An item's body: its content, else its description, as HTML or plain text as the feed said,
     /// with relative URLs resolved against the content's `xml:base`, else the item's link, else
     /// the feed's URL.
-    static func sanitisedBody(of item: FeedItem, finalURL: URL?, sanitiser: HTMLSanitiser) -> SanitisedContent {
+    public static func sanitisedBody(of item: FeedItem, finalURL: URL?, sanitiser: HTMLSanitiser) -> SanitisedContent {
         let base = item.contentBase.flatMap(URL.init(string:)) ?? item.link.flatMap(URL.init(string:)) ?? finalURL
         let (text, kind): (String?, FeedItem.TextKind) =
             item.content?.isEmpty == false ? (item.content, item.contentKind) : (item.description, item.descriptionKind)

@@ -125,3 +125,68 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/index.html").path))
     }
 }
+
+@Suite("feedsite parse", .serialized)
+struct ParseCommandTests {
+    static let jekyll = Fixtures.url("real-feeds/jekyll-atom.xml").path
+
+    @Test("the human format shows format, title, link, item count and one line per item")
+    func human() throws {
+        let run = try CommandLineTests.run(["parse", Self.jekyll])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "format:   atom 1.0")
+        #expect(lines.contains("items:    10"))
+        #expect(lines.filter { $0.first?.isNumber == true }.count == 10)
+    }
+
+    @Test("--json prints exactly the DESIGN §2 schema with ISO 8601 UTC dates")
+    func json() throws {
+        let run = try CommandLineTests.run(["parse", "--json", Self.jekyll])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let allowed: Set<String> = [
+            "format", "version", "title", "description", "link", "feedLink", "language", "copyright", "generator",
+            "updated", "published", "authors", "image", "categories", "items", "warnings",
+        ]
+        #expect(Set(object.keys).isSubset(of: allowed))
+        #expect(object["format"] as? String == "atom")
+        let items = try #require(object["items"] as? [[String: Any]])
+        #expect(items.count == 10)
+        let itemKeys: Set<String> = [
+            "id", "title", "link", "description", "content", "published", "updated", "authors", "categories", "image",
+            "enclosures",
+        ]
+        for item in items { #expect(Set(item.keys).isSubset(of: itemKeys)) }
+        let date = try #require(items.first?["published"] as? String ?? items.first?["updated"] as? String)
+        #expect(date.count == 20 && date.hasSuffix("Z"))
+    }
+
+    @Test("a file that is not a feed fails with a clear message and exit 1")
+    func notAFeed() throws {
+        let run = try CommandLineTests.run(["parse", Fixtures.url("real-feeds/not-a-feed-iis-object-moved.rss").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("HTML page, not a feed"))
+    }
+
+    @Test("URLs are fetched the way build fetches them")
+    func url() async throws {
+        let server = try await FixtureServer(routes: ["/feed": .feed(try Fixtures.data("real-feeds/substack-rss2.xml"))]
+        )
+        let run = try CommandLineTests.run(["parse", server.url("/feed").absoluteString])
+        try await server.shutdown()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("items:    1"))
+    }
+
+    @Test("--stats --sanitise reports parse and sanitise throughput")
+    func stats() throws {
+        let run = try CommandLineTests.run([
+            "parse", "--stats", "--sanitise", Self.jekyll, Fixtures.url("real-feeds/medium-rss2.xml").path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("parse:    2 documents, 20 items"))
+        #expect(run.stdout.contains("sanitise: 20 item bodies"))
+        #expect(run.stdout.contains("MB/s"))
+    }
+}
