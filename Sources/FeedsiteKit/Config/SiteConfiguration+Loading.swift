@@ -5,7 +5,8 @@ extension SiteConfiguration {
     /// The keys `feeds.yml` understands at the top level and per feed; anything else is a warning
     /// (most often a typo: `base-url`, `feed:`).
     static let topLevelKeys: Set<String> = [
-        "title", "description", "base_url", "index_items", "page_size", "timezone", "language", "excerpt_length", "feed_items", "noindex", "feeds",
+        "title", "description", "base_url", "index_items", "page_size", "timezone", "language", "excerpt_length",
+        "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
         "show_build_time",

@@ -102,7 +102,9 @@ public struct PageRenderer: Sendable {
         for (offset, items) in pages.enumerated() {
             let number = offset + 1
             let path = PagePaths.feed(feed.slug, page: number)
-            let pagination = Self.pagination(number, of: pages.count, from: path) { PagePaths.feed(feed.slug, page: $0) }
+            let pagination = Self.pagination(number, of: pages.count, from: path) {
+                PagePaths.feed(feed.slug, page: $0)
+            }
             let description = feed.description.map(Self.plainText)
             let page = FeedPage(
                 site: context.siteView, root: PagePaths.root(of: path),

@@ -71,18 +71,21 @@ struct PublishedSite {
         func newest(_ items: some Sequence<SiteItem>) -> Date? { items.compactMap(\.date).max() }
         var pages: [Sitemap.Page] = []
         for (offset, items) in PagePaths.pages(site.items, size: size).enumerated() {
-            pages.append(Sitemap.Page(path: PagePaths.folder(PagePaths.index(page: offset + 1)), lastModified: newest(items)))
+            pages.append(
+                Sitemap.Page(path: PagePaths.folder(PagePaths.index(page: offset + 1)), lastModified: newest(items)))
         }
         for feed in site.feeds {
             for (offset, items) in PagePaths.pages(feed.items, size: size).enumerated() {
                 pages.append(
                     Sitemap.Page(
-                        path: PagePaths.folder(PagePaths.feed(feed.slug, page: offset + 1)), lastModified: newest(items)))
+                        path: PagePaths.folder(PagePaths.feed(feed.slug, page: offset + 1)), lastModified: newest(items)
+                    ))
             }
         }
         pages.append(Sitemap.Page(path: PagePaths.folder(PagePaths.archive), lastModified: newest(site.items)))
         for month in ArchiveMonth.months(site.items, timeZone: site.configuration.timeZone) {
-            pages.append(Sitemap.Page(path: PagePaths.folder(PagePaths.archive(month)), lastModified: newest(month.items)))
+            pages.append(
+                Sitemap.Page(path: PagePaths.folder(PagePaths.archive(month)), lastModified: newest(month.items)))
         }
         for feed in site.feeds {
             for item in feed.items {

@@ -14,7 +14,8 @@ struct RenderContext {
         let configuration = site.configuration
         self.site = site
         self.siteView = SiteView(
-            title: configuration.title, description: configuration.description.isEmpty ? nil : configuration.description,
+            title: configuration.title,
+            description: configuration.description.isEmpty ? nil : configuration.description,
             generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
             noindex: configuration.noindex,
             buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,

@@ -158,10 +158,12 @@ extension SiteConfigurationTests {
             ])
     }
 
-    @Test("language tags from feeds are normalised or dropped", arguments: [
-        ("en", "en"), ("en_US", "en-US"), (" de-CH ", "de-CH"), ("zh-Hant-TW", "zh-Hant-TW"), ("English", nil),
-        ("en us", nil), ("", nil), ("x", nil), ("fr-", nil), ("<script>", nil),
-    ] as [(String, String?)])
+    @Test(
+        "language tags from feeds are normalised or dropped",
+        arguments: [
+            ("en", "en"), ("en_US", "en-US"), (" de-CH ", "de-CH"), ("zh-Hant-TW", "zh-Hant-TW"), ("English", nil),
+            ("en us", nil), ("", nil), ("x", nil), ("fr-", nil), ("<script>", nil),
+        ] as [(String, String?)])
     func languageTags(text: String, expected: String?) {
         #expect(LanguageTag.normalised(text) == expected)
     }

@@ -125,7 +125,15 @@ struct EndToEndTests {
         }
         // Root-relative and path-relative URLs in item content were resolved against the feed.
         for page in site.itemPages {
-            let content = site.files[page]?.components(separatedBy: "<div class=\"content\">").last ?? ""
+            // `<div class="content">` or `<div class="content" lang="…">`.
+            let html = site.files[page] ?? ""
+            guard let open = html.range(of: "<div class=\"content\""),
+                let start = html[open.upperBound...].firstIndex(of: ">")
+            else {
+                Issue.record("\(page) has no content element")
+                continue
+            }
+            let content = String(html[html.index(after: start)...])
             for link in SiteInspector.links(in: content.components(separatedBy: "</div>\n").first ?? "") {
                 #expect(
                     link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("mailto:"),

@@ -33,7 +33,8 @@ struct PageRendererTests {
         ]
         let configuration = SiteConfiguration(
             title: "Test \"Planet\"", description: "Feeds <about> things",
-            baseURL: URL(string: "https://planet.example/"), timeZone: TimeZone(identifier: "Europe/Berlin") ?? .current,
+            baseURL: URL(string: "https://planet.example/"),
+            timeZone: TimeZone(identifier: "Europe/Berlin") ?? .current,
             feeds: [])
         return Site(
             configuration: configuration,
@@ -71,7 +72,8 @@ struct PageRendererTests {
         let files = try Self.render()
         #expect(
             Set(files.keys) == [
-                "index.html", "assets/style.css", "assets/favicon.svg", "feeds/alpha/index.html", "feeds/beta/index.html",
+                "index.html", "assets/style.css", "assets/favicon.svg", "feeds/alpha/index.html",
+                "feeds/beta/index.html",
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
                 "items/beta/beta-post/index.html", "status/index.html", "status/status.json",
                 "archive/index.html", "archive/2026/11/index.html",

@@ -48,19 +48,22 @@ struct PaginationAndThemeTests {
 
     static func render(_ site: Site = site()) throws -> SiteInspector {
         let templates = try SiteTemplates.load(from: Fixtures.repositoryRoot.appendingPathComponent("Templates"))
-        return SiteInspector(files: try PageRenderer(templates: templates, now: Date(timeIntervalSince1970: 0)).render(site))
+        return SiteInspector(
+            files: try PageRenderer(templates: templates, now: Date(timeIntervalSince1970: 0)).render(site))
     }
 
     @Test("the index and each feed are split into page_size pages; the first page stays index.html")
     func pageCounts() throws {
         let site = try Self.render()
         // 9 items at 3 a page.
-        #expect(site.pages.filter { $0 == "index.html" || $0.hasPrefix("page/") } == [
-            "index.html", "page/2/index.html", "page/3/index.html",
-        ])
-        #expect(site.pages.filter { $0.hasPrefix("feeds/alpha/") } == [
-            "feeds/alpha/index.html", "feeds/alpha/page/2/index.html", "feeds/alpha/page/3/index.html",
-        ])
+        #expect(
+            site.pages.filter { $0 == "index.html" || $0.hasPrefix("page/") } == [
+                "index.html", "page/2/index.html", "page/3/index.html",
+            ])
+        #expect(
+            site.pages.filter { $0.hasPrefix("feeds/alpha/") } == [
+                "feeds/alpha/index.html", "feeds/alpha/page/2/index.html", "feeds/alpha/page/3/index.html",
+            ])
         #expect(site.pages.filter { $0.hasPrefix("feeds/beta/") } == ["feeds/beta/index.html"])
         #expect(try Self.render(Self.site(pageSize: 25)).pages.filter { $0.hasPrefix("page/") }.isEmpty)
     }
@@ -92,8 +95,10 @@ struct PaginationAndThemeTests {
         let site = try Self.render()
         var listed: [String] = []
         for page in site.chain(from: "index.html") {
-            listed += SiteInspector.links(in: site.files[page] ?? "").compactMap { SiteInspector.resolve($0, from: page) }
-                .filter { $0.hasPrefix("items/") }
+            listed += SiteInspector.links(in: site.files[page] ?? "").compactMap {
+                SiteInspector.resolve($0, from: page)
+            }
+            .filter { $0.hasPrefix("items/") }
         }
         #expect(listed.count == 9)
         #expect(Set(listed) == Set(site.itemPages))
@@ -105,14 +110,21 @@ struct PaginationAndThemeTests {
         // a0 is 2026-10-31T23:30Z: November in Berlin, October in UTC.
         let berlin = try Self.render()
         let months = berlin.pages.filter { $0.hasPrefix("archive/") }
-        #expect(months == ["archive/2026/09/index.html", "archive/2026/10/index.html", "archive/2026/11/index.html", "archive/index.html"])
+        #expect(
+            months == [
+                "archive/2026/09/index.html", "archive/2026/10/index.html", "archive/2026/11/index.html",
+                "archive/index.html",
+            ])
         let november = berlin.files["archive/2026/11/index.html"] ?? ""
         #expect(november.contains("<h1>November 2026</h1>"))
         #expect(november.contains("../../../items/alpha/a0/index.html"))
         #expect(november.contains(#"rel="next">October 2026 →"#))
         let index = berlin.files["archive/index.html"] ?? ""
-        #expect(index.contains(#"<a href="../archive/2026/11/index.html">November 2026</a> <span class="count">(1)</span>"#))
-        #expect(index.contains(#"<a href="../archive/2026/10/index.html">October 2026</a> <span class="count">(7)</span>"#))
+        #expect(
+            index.contains(#"<a href="../archive/2026/11/index.html">November 2026</a> <span class="count">(1)</span>"#)
+        )
+        #expect(
+            index.contains(#"<a href="../archive/2026/10/index.html">October 2026</a> <span class="count">(7)</span>"#))
         #expect(berlin.files["index.html"]?.contains(#"<a href="archive/index.html">Archive</a>"#) == true)
 
         let utc = try Self.render(Self.site(timeZone: "UTC"))
@@ -207,7 +219,10 @@ struct PaginationAndThemeTests {
         for page in site.pages {
             let html = site.files[page] ?? ""
             #expect(html.components(separatedBy: "<h1").count == 2, "\(page) must have one h1")
-            for landmark in ["<header class=\"site-header\">", "<nav class=\"site-nav\"", "<main id=\"main\"", "<footer class=\"site-footer\">", "<a class=\"skip\" href=\"#main\">"] {
+            for landmark in [
+                "<header class=\"site-header\">", "<nav class=\"site-nav\"", "<main id=\"main\"",
+                "<footer class=\"site-footer\">", "<a class=\"skip\" href=\"#main\">",
+            ] {
                 #expect(html.contains(landmark), "\(page) lacks \(landmark)")
             }
             #expect(html.contains(#"<link rel="icon" href=""#), "\(page) lacks the favicon")
@@ -229,7 +244,8 @@ struct PaginationAndThemeTests {
     @Test("table-cell alignment is a class, not the obsolete align attribute")
     func tableAlignment() {
         let html = HTMLSanitiser().sanitise(
-            html: #"<table><tr><th align="center">a</th><th>b</th></tr><tr><td align="right">1</td><td>2</td></tr></table>"#,
+            html:
+                #"<table><tr><th align="center">a</th><th>b</th></tr><tr><td align="right">1</td><td>2</td></tr></table>"#,
             baseURL: nil
         ).html
         let rewritten = html.withAlignmentClasses.html
