@@ -3,7 +3,7 @@ SWIFT ?= swift
 FEEDSITE_RELEASE := .build/release/feedsite
 CONFIG ?= feeds.yml
 
-.PHONY: site test deps release debug lint format clean bench
+.PHONY: site test deps release debug lint format clean bench screenshots
 
 ## make site: install what is missing, build release, build the site from feeds.yml into Site/
 site: deps release
@@ -18,6 +18,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	FEEDSITE=.build/debug/feedsite scripts/browser-proof.sh
+	FEEDSITE=.build/debug/feedsite scripts/validate-html.sh
 	$(MAKE) lint
 
 BENCH_N ?= 1000
@@ -28,6 +29,11 @@ BENCH_M ?= 30
 bench: deps
 	$(SWIFT) build -c release --product feedsite
 	FEEDSITE=$(CURDIR)/$(FEEDSITE_RELEASE) Benchmarks/run.sh $(BENCH_N) $(BENCH_M)
+
+## make screenshots: index, feed and item page at 375/1280 px, light and dark, in .build/screenshots/
+screenshots: deps
+	$(SWIFT) build --product feedsite
+	FEEDSITE=.build/debug/feedsite scripts/screenshots.sh
 
 deps:
 	@scripts/install-deps.sh

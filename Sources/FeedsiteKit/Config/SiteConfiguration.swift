@@ -10,8 +10,13 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// User-Agent and for the absolute URLs in the planet's own feeds and sitemap, which are only
     /// published when it is set.
     public var baseURL: URL?
-    /// How many of the newest items the index page lists.
-    public var indexItems: Int
+    /// Items per page on the index and on each feed page (`page/2/index.html`…).
+    public var pageSize: Int
+    /// The time zone dates are shown in (`datetime` attributes stay in UTC) and archive months
+    /// are counted in.
+    public var timeZone: TimeZone
+    /// The language of the site's own text (`<html lang>`); items carry their feed's language.
+    public var language: String
     /// Length, in characters, of the plain-text excerpts on the index and feed pages.
     public var excerptLength: Int
     /// How many of the newest items the planet's own feeds (`atom.xml`, `rss.xml`, `feed.json`) carry.
@@ -41,7 +46,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public enum Defaults {
         public static let title = "feedsite"
         public static let description = ""
-        public static let indexItems = 50
+        public static let pageSize = 25
+        public static let timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+        public static let language = "en"
         public static let excerptLength = 280
         public static let feedItems = 50
         public static let noindex = false
@@ -54,7 +61,9 @@ public struct SiteConfiguration: Sendable, Hashable {
         title: String = Defaults.title,
         description: String = Defaults.description,
         baseURL: URL? = nil,
-        indexItems: Int = Defaults.indexItems,
+        pageSize: Int = Defaults.pageSize,
+        timeZone: TimeZone = Defaults.timeZone,
+        language: String = Defaults.language,
         excerptLength: Int = Defaults.excerptLength,
         feedItems: Int = Defaults.feedItems,
         noindex: Bool = Defaults.noindex,
@@ -70,7 +79,9 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.title = title
         self.description = description
         self.baseURL = baseURL
-        self.indexItems = indexItems
+        self.pageSize = pageSize
+        self.timeZone = timeZone
+        self.language = language
         self.excerptLength = excerptLength
         self.feedItems = feedItems
         self.noindex = noindex

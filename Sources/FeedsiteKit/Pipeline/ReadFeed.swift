@@ -40,7 +40,9 @@ public struct ReadFeed: Sendable, Hashable {
                 authors: item.authors.compactMap { $0.name ?? $0.email },
                 date: item.published ?? item.updated, content: body.html,
                 excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
-                categories: item.categories, enclosures: item.enclosures)
+                categories: item.categories, enclosures: item.enclosures,
+                image: item.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
+                wordCount: SiteItem.wordCount(body.plainText))
             entries.append(Entry(key: Self.itemKey(item, position: position), item: siteItem))
         }
         let description = feed.description.map {
@@ -49,7 +51,9 @@ public struct ReadFeed: Sendable, Hashable {
         self.init(
             channel: ChannelInfo(
                 title: feed.title, description: description?.isEmpty == true ? nil : description,
-                siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) }),
+                siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
+                language: feed.language.flatMap(LanguageTag.normalised),
+                image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) }),
             entries: entries, warnings: feed.warnings)
     }
 

@@ -48,7 +48,8 @@ extension Site {
             feeds.append(
                 SiteFeed(
                     source: record.source, slug: feedSlug, name: name, description: record.state.channel.description,
-                    siteLink: record.state.channel.siteLink, items: sorted, staleNote: record.staleNote))
+                    siteLink: record.state.channel.siteLink, items: sorted, staleNote: record.staleNote,
+                    language: record.state.channel.language, image: record.state.channel.image))
         }
         return Site(configuration: configuration, feeds: feeds, items: sortedNewestFirst(all))
     }

@@ -31,12 +31,18 @@ public struct SiteFeed: Sendable, Hashable {
     public var items: [SiteItem]
     /// Set when this run could not refresh the feed: "unchanged since 2026-11-19: HTTP 503".
     public var staleNote: String?
+    /// The channel's language (BCP 47), for the `lang` of its items.
+    public var language: String?
+    /// The channel's image or icon (http(s) URL).
+    public var image: String?
 
     public init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
-        staleNote: String? = nil
+        staleNote: String? = nil, language: String? = nil, image: String? = nil
     ) {
         self.staleNote = staleNote
+        self.language = language
+        self.image = image
         self.source = source
         self.slug = slug
         self.name = name
@@ -65,11 +71,19 @@ public struct SiteItem: Sendable, Hashable, Codable {
     public var excerpt: String
     public var categories: [String]
     public var enclosures: [Enclosure]
+    /// The item's own image (http(s) URL), for sharing previews.
+    public var image: String?
+    /// Words in the content's plain text, for the reading time (0 when unknown: state saved by an
+    /// older feedsite).
+    public var wordCount: Int
 
     public init(
         slug: String, feedSlug: String, feedName: String, title: String, link: String?, authors: [String],
-        date: Date?, content: SanitisedHTML, excerpt: String, categories: [String], enclosures: [Enclosure]
+        date: Date?, content: SanitisedHTML, excerpt: String, categories: [String], enclosures: [Enclosure],
+        image: String? = nil, wordCount: Int = 0
     ) {
+        self.image = image
+        self.wordCount = wordCount
         self.slug = slug
         self.feedSlug = feedSlug
         self.feedName = feedName
@@ -81,5 +95,44 @@ public struct SiteItem: Sendable, Hashable, Codable {
         self.excerpt = excerpt
         self.categories = categories
         self.enclosures = enclosures
+    }
+}
+
+extension SiteItem {
+    enum CodingKeys: String, CodingKey {
+        case slug, feedSlug, feedName, title, link, authors, date, content, excerpt, categories, enclosures, image
+        case wordCount
+    }
+
+    /// Decodes state saved before `image` and `wordCount` existed (they default to nil and 0).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            slug: try container.decode(String.self, forKey: .slug),
+            feedSlug: try container.decode(String.self, forKey: .feedSlug),
+            feedName: try container.decode(String.self, forKey: .feedName),
+            title: try container.decode(String.self, forKey: .title),
+            link: try container.decodeIfPresent(String.self, forKey: .link),
+            authors: try container.decode([String].self, forKey: .authors),
+            date: try container.decodeIfPresent(Date.self, forKey: .date),
+            content: try container.decode(SanitisedHTML.self, forKey: .content),
+            excerpt: try container.decode(String.self, forKey: .excerpt),
+            categories: try container.decode([String].self, forKey: .categories),
+            enclosures: try container.decode([Enclosure].self, forKey: .enclosures),
+            image: try container.decodeIfPresent(String.self, forKey: .image),
+            wordCount: try container.decodeIfPresent(Int.self, forKey: .wordCount) ?? 0)
+    }
+
+    /// Words in plain text: runs of letters or digits (CJK text without spaces counts as few
+    /// long words, so its reading time is underestimated).
+    static func wordCount(_ text: String) -> Int {
+        var count = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let isWordScalar = scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            if isWordScalar && !inWord { count += 1 }
+            inWord = isWordScalar
+        }
+        return count
     }
 }

@@ -53,11 +53,20 @@ public struct ChannelInfo: Sendable, Hashable, Codable {
     public var title: String
     public var description: String?
     public var siteLink: String?
+    /// The channel's language as a BCP 47 tag (`en-US`), when it gives a valid one.
+    public var language: String?
+    /// The channel's image or icon (an http(s) URL), shown next to its name.
+    public var image: String?
 
-    public init(title: String = "", description: String? = nil, siteLink: String? = nil) {
+    public init(
+        title: String = "", description: String? = nil, siteLink: String? = nil, language: String? = nil,
+        image: String? = nil
+    ) {
         self.title = title
         self.description = description
         self.siteLink = siteLink
+        self.language = language
+        self.image = image
     }
 }
 

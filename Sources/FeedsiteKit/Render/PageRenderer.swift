@@ -13,9 +13,6 @@ public struct PageRenderer: Sendable {
         self.now = now
     }
 
-    /// The whole site at once (tests, small sites). The pipeline renders the same pieces in parallel
-    /// and streams them to the writer: `renderShared` once, `renderFeed` per feed.
-    ///
     /// - Parameters:
     ///   - records: this build's per-feed records, for the status page (`status/`).
     public func render(_ site: Site, records: [FeedRecord] = []) throws(TemplateError) -> [String: Data] {
@@ -26,59 +23,177 @@ public struct PageRenderer: Sendable {
         return files
     }
 
-    /// Everything but the feed and item pages: assets, the index, the status page and the
-    /// planet's own feeds.
+    /// Everything but the feed and item pages: assets, the index and its pages, the archive, the
+    /// status page and the planet's own feeds. The pipeline renders this once and `renderFeed` per
+    /// feed in parallel, streaming the pages to the writer.
     public func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
         var files = templates.assets
-        let siteView = siteView(site)
-        let index = IndexPage(
-            site: siteView, root: "", pageTitle: site.configuration.title,
-            items: site.items.prefix(site.configuration.indexItems).map { summary($0, root: "") },
-            feeds: site.feeds.map {
-                FeedLinkView(name: $0.name, url: "feeds/\($0.slug)/index.html", itemCount: $0.items.count)
-            })
-        files["index.html"] = try render("index", index)
-        try renderStatus(site, records: records, siteView: siteView, into: &files)
+        let context = RenderContext(site: site, now: now)
+        try renderIndex(context, into: &files)
+        try renderArchive(context, into: &files)
+        try renderStatus(site, records: records, siteView: context.siteView, into: &files)
         files.merge(PublishedFiles.render(site)) { page, _ in page }
         return files
     }
 
-    /// One feed's page and the pages of its items.
+    /// One feed's pages and the pages of its items.
     public func renderFeed(_ feed: SiteFeed, in site: Site) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
-        let siteView = siteView(site)
-        let root = "../../"
-        let page = FeedPage(
-            site: siteView, root: root, pageTitle: "\(feed.name) · \(site.configuration.title)",
-            feed: FeedView(
-                name: feed.name, staleNote: feed.staleNote, description: feed.description.map(Self.plainText),
-                siteLink: feed.siteLink.flatMap(Self.externalLink),
-                feedLink: feed.source.url.absoluteString, items: feed.items.map { summary($0, root: root) }))
-        files["feeds/\(feed.slug)/index.html"] = try render("feed", page)
-
-        for item in feed.items {
-            let root = "../../../"
-            let page = ItemPage(
-                site: siteView, root: root, pageTitle: "\(item.title) · \(feed.name)",
-                item: ItemView(
-                    title: item.title, link: item.link.flatMap(Self.externalLink), feedName: feed.name,
-                    feedURL: "\(root)feeds/\(feed.slug)/index.html",
-                    authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
-                    date: item.date.map(Self.dateView), content: item.content, categories: item.categories,
-                    hasCategories: !item.categories.isEmpty,
-                    enclosures: item.enclosures.compactMap(Self.enclosureView)))
-            files["items/\(feed.slug)/\(item.slug)/index.html"] = try render("item", page)
+        let context = RenderContext(site: site, now: now)
+        try renderFeed(feed, context, into: &files)
+        for position in feed.items.indices {
+            try renderItem(at: position, of: feed, context, into: &files)
         }
         return files
     }
 
-    private func siteView(_ site: Site) -> SiteView {
-        SiteView(
-            title: site.configuration.title,
-            description: site.configuration.description.isEmpty ? nil : site.configuration.description,
-            generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
-            noindex: site.configuration.noindex,
-            buildTime: site.configuration.showBuildTime ? Self.buildTime(now) : nil)
+    /// `items/<feed-slug>/<item-slug>/index.html`, with links to its newer and older neighbours.
+    private func renderItem(
+        at position: Int, of feed: SiteFeed, _ context: RenderContext, into files: inout [String: Data]
+    ) throws(TemplateError) {
+        let item = feed.items[position]
+        let path = PagePaths.item(feedSlug: feed.slug, slug: item.slug)
+        let root = PagePaths.root(of: path)
+        func neighbour(_ index: Int) -> ItemLinkView? {
+            guard feed.items.indices.contains(index) else { return nil }
+            let other = feed.items[index]
+            return ItemLinkView(
+                title: other.title,
+                url: PagePaths.link(from: path, to: PagePaths.item(feedSlug: feed.slug, slug: other.slug)))
+        }
+        let newer = neighbour(position - 1)
+        let older = neighbour(position + 1)
+        let link = item.link.flatMap(Self.externalLink)
+        let enclosures = item.enclosures.compactMap(Self.enclosureView)
+        let meta = PageMeta(
+            kind: "article", url: context.absoluteURL(path), canonical: link,
+            description: item.excerpt.isEmpty ? nil : item.excerpt,
+            image: (item.image ?? feed.image).flatMap(Self.httpURL), prev: newer?.url, next: older?.url)
+        let page = ItemPage(
+            site: context.siteView, root: root, pageTitle: "\(item.title) · \(feed.name)", meta: meta,
+            item: ItemView(
+                title: item.title, link: link, feedName: feed.name,
+                feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
+                feedImage: feed.image.flatMap(Self.httpURL), feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
+                lang: feed.language, authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
+                date: item.date.map(context.dateView), readingTime: Self.readingTime(words: item.wordCount),
+                content: item.content.withAlignmentClasses, categories: item.categories,
+                hasCategories: !item.categories.isEmpty,
+                enclosures: enclosures, hasEnclosures: !enclosures.isEmpty, newer: newer, older: older))
+        files[path] = try render("item", page)
+    }
+
+    /// `index.html`, `page/2/index.html`…: every item, newest first, `page_size` per page.
+    private func renderIndex(_ context: RenderContext, into files: inout [String: Data]) throws(TemplateError) {
+        let site = context.site
+        let pages = PagePaths.pages(site.items, size: site.configuration.pageSize)
+        for (offset, items) in pages.enumerated() {
+            let number = offset + 1
+            let path = PagePaths.index(page: number)
+            let pagination = Self.pagination(number, of: pages.count, from: path) { PagePaths.index(page: $0) }
+            let title = site.configuration.title
+            let page = IndexPage(
+                site: context.siteView, root: PagePaths.root(of: path),
+                pageTitle: number == 1 ? title : "Page \(number) of \(pages.count) · \(title)",
+                meta: PageMeta(
+                    url: context.absoluteURL(path), description: context.siteView.description,
+                    prev: pagination.prev, next: pagination.next),
+                heading: number == 1 ? title : "\(title): page \(number) of \(pages.count)", isFirstPage: number == 1,
+                items: items.map { context.summary($0, from: path) },
+                feeds: site.feeds.map {
+                    FeedLinkView(
+                        name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
+                        itemCount: $0.items.count)
+                },
+                pagination: pagination)
+            files[path] = try render("index", page)
+        }
+    }
+
+    /// `feeds/<slug>/index.html`, `feeds/<slug>/page/2/index.html`…
+    private func renderFeed(
+        _ feed: SiteFeed, _ context: RenderContext, into files: inout [String: Data]
+    ) throws(TemplateError) {
+        let pages = PagePaths.pages(feed.items, size: context.site.configuration.pageSize)
+        for (offset, items) in pages.enumerated() {
+            let number = offset + 1
+            let path = PagePaths.feed(feed.slug, page: number)
+            let pagination = Self.pagination(number, of: pages.count, from: path) {
+                PagePaths.feed(feed.slug, page: $0)
+            }
+            let description = feed.description.map(Self.plainText)
+            let page = FeedPage(
+                site: context.siteView, root: PagePaths.root(of: path),
+                pageTitle: number == 1
+                    ? "\(feed.name) · \(context.site.configuration.title)"
+                    : "\(feed.name), page \(number) of \(pages.count) · \(context.site.configuration.title)",
+                meta: PageMeta(
+                    url: context.absoluteURL(path), description: description,
+                    image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next),
+                feed: FeedView(
+                    name: feed.name, staleNote: feed.staleNote, description: description,
+                    siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.source.url.absoluteString,
+                    image: feed.image.flatMap(Self.httpURL), items: items.map { context.summary($0, from: path) }),
+                pagination: pagination)
+            files[path] = try render("feed", page)
+        }
+    }
+
+    /// `archive/index.html` (months with counts) and `archive/YYYY/MM/index.html` (a month's items).
+    private func renderArchive(_ context: RenderContext, into files: inout [String: Data]) throws(TemplateError) {
+        let site = context.site
+        let months = ArchiveMonth.months(site.items, timeZone: site.configuration.timeZone)
+        let indexPath = PagePaths.archive
+        var years: [ArchiveYearView] = []
+        for month in months {
+            let link = ArchiveMonthLinkView(
+                name: month.name, url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
+                itemCount: month.items.count)
+            if years.last?.year == "\(month.year)" {
+                years[years.count - 1].months.append(link)
+            } else {
+                years.append(ArchiveYearView(year: "\(month.year)", months: [link]))
+            }
+        }
+        files[indexPath] = try render(
+            "archive-index",
+            ArchiveIndexPage(
+                site: context.siteView, root: PagePaths.root(of: indexPath),
+                pageTitle: "Archive · \(site.configuration.title)",
+                meta: PageMeta(url: context.absoluteURL(indexPath)), years: years))
+        for (position, month) in months.enumerated() {
+            let path = PagePaths.archive(month)
+            let newer = position > 0 ? months[position - 1] : nil
+            let older = position + 1 < months.count ? months[position + 1] : nil
+            let pagination = PaginationView(
+                prev: newer.map { PagePaths.link(from: path, to: PagePaths.archive($0)) },
+                next: older.map { PagePaths.link(from: path, to: PagePaths.archive($0)) }, current: position + 1,
+                total: months.count)
+            let page = ArchiveMonthPage(
+                site: context.siteView, root: PagePaths.root(of: path),
+                pageTitle: "\(month.name) · \(site.configuration.title)",
+                meta: PageMeta(url: context.absoluteURL(path), prev: pagination.prev, next: pagination.next),
+                name: month.name, items: month.items.map { context.summary($0, from: path) },
+                archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
+                newerName: newer?.name, olderName: older?.name)
+            files[path] = try render("archive", page)
+        }
+    }
+
+    /// Prev/next links for page `number` of `total`, relative to `path`.
+    static func pagination(
+        _ number: Int, of total: Int, from path: String, page: (Int) -> String
+    ) -> PaginationView {
+        PaginationView(
+            prev: number > 1 ? PagePaths.link(from: path, to: page(number - 1)) : nil,
+            next: number < total ? PagePaths.link(from: path, to: page(number + 1)) : nil, current: number,
+            total: total)
+    }
+
+    /// `4 min read` at 200 words a minute, rounded up; nil when the count is unknown (0).
+    static func readingTime(words: Int) -> String? {
+        guard words > 0 else { return nil }
+        return "\((words + 199) / 200) min read"
     }
 
     /// `status/index.html` and `status/status.json`: per-feed health for the maintainer.
@@ -110,7 +225,7 @@ public struct PageRenderer: Sendable {
     }
 
     static func buildTime(_ date: Date) -> String {
-        let iso = dateView(date).iso
+        let iso = InternetDate.rfc3339(date)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
@@ -121,41 +236,22 @@ public struct PageRenderer: Sendable {
         return Data(html.utf8)
     }
 
-    private func summary(_ item: SiteItem, root: String) -> ItemSummaryView {
-        ItemSummaryView(
-            title: item.title, url: "\(root)items/\(item.feedSlug)/\(item.slug)/index.html", feedName: item.feedName,
-            feedURL: "\(root)feeds/\(item.feedSlug)/index.html", date: item.date.map(Self.dateView),
-            excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
-            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "))
-    }
-
     /// Channel descriptions may hold markup; pages show them as text.
     static func plainText(_ text: String) -> String {
         HTMLSanitiser.excerpt(HTMLSanitiser().sanitise(html: text, baseURL: nil).plainText, maxLength: 500)
     }
 
-    static func dateView(_ date: Date) -> DateView {
-        let components = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let year = components.year ?? 1970
-        let month = components.month ?? 1
-        let day = components.day ?? 1
-        func two(_ n: Int?) -> String { (n ?? 0) < 10 ? "0\(n ?? 0)" : "\(n ?? 0)" }
-        let iso =
-            "\(year)-\(two(month))-\(two(day))T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return DateView(iso: iso, display: "\(day) \(months[max(0, min(11, month - 1))]) \(year)")
-    }
-
-    private static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar
-    }()
-
     /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL
     /// policy like every href in content: a feed can put `javascript:` in `<link>` too.
     static func externalLink(_ raw: String) -> String? {
         URLPolicy.resolve(raw, against: nil, for: .link)
+    }
+
+    /// An http(s) URL as it is, else nil (sharing metadata and players need web URLs).
+    static func httpURL(_ raw: String) -> String? {
+        guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return raw
     }
 
     static func enclosureView(_ enclosure: Enclosure) -> EnclosureView? {
@@ -169,8 +265,11 @@ public struct PageRenderer: Sendable {
                 : "\(max(1, length / 1000)) kB"
         }
         let name = url.lastPathComponent
+        let type = enclosure.type?.lowercased() ?? ""
+        let isWeb = httpURL(url.absoluteString) != nil
         return EnclosureView(
             url: url.absoluteString, type: enclosure.type, size: size,
-            label: name.isEmpty || name == "/" ? (url.host ?? url.absoluteString) : name)
+            label: name.isEmpty || name == "/" ? (url.host ?? url.absoluteString) : name,
+            isAudio: isWeb && type.hasPrefix("audio/"), isVideo: isWeb && type.hasPrefix("video/"))
     }
 }

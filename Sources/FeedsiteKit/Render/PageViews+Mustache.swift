@@ -13,6 +13,23 @@ extension SiteView: MustacheParent {
         case "hasFeeds": return self.hasFeeds
         case "noindex": return self.noindex
         case "buildTime": return self.buildTime
+        case "language": return self.language
+        case "timeZone": return self.timeZone
+        default: return nil
+        }
+    }
+}
+
+extension PageMeta: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "kind": return self.kind
+        case "url": return self.url
+        case "canonical": return self.canonical
+        case "description": return self.description
+        case "image": return self.image
+        case "prev": return self.prev
+        case "next": return self.next
         default: return nil
         }
     }
@@ -23,6 +40,7 @@ extension DateView: MustacheParent {
         switch name {
         case "iso": return self.iso
         case "display": return self.display
+        case "long": return self.long
         default: return nil
         }
     }
@@ -38,6 +56,7 @@ extension ItemSummaryView: MustacheParent {
         case "date": return self.date
         case "excerpt": return self.excerpt
         case "authors": return self.authors
+        case "lang": return self.lang
         default: return nil
         }
     }
@@ -54,6 +73,19 @@ extension FeedLinkView: MustacheParent {
     }
 }
 
+extension PaginationView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "prev": return self.prev
+        case "next": return self.next
+        case "current": return self.current
+        case "total": return self.total
+        case "isNeeded": return self.isNeeded
+        default: return nil
+        }
+    }
+}
+
 extension EnclosureView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
@@ -61,6 +93,8 @@ extension EnclosureView: MustacheParent {
         case "type": return self.type
         case "size": return self.size
         case "label": return self.label
+        case "isAudio": return self.isAudio
+        case "isVideo": return self.isVideo
         default: return nil
         }
     }
@@ -72,8 +106,12 @@ extension IndexPage: MustacheParent {
         case "site": return self.site
         case "root": return self.root
         case "pageTitle": return self.pageTitle
+        case "meta": return self.meta
+        case "heading": return self.heading
+        case "isFirstPage": return self.isFirstPage
         case "items": return self.items
         case "feeds": return self.feeds
+        case "pagination": return self.pagination
         default: return nil
         }
     }
@@ -85,7 +123,9 @@ extension FeedPage: MustacheParent {
         case "site": return self.site
         case "root": return self.root
         case "pageTitle": return self.pageTitle
+        case "meta": return self.meta
         case "feed": return self.feed
+        case "pagination": return self.pagination
         default: return nil
         }
     }
@@ -99,6 +139,7 @@ extension FeedView: MustacheParent {
         case "description": return self.description
         case "siteLink": return self.siteLink
         case "feedLink": return self.feedLink
+        case "image": return self.image
         case "items": return self.items
         default: return nil
         }
@@ -111,7 +152,18 @@ extension ItemPage: MustacheParent {
         case "site": return self.site
         case "root": return self.root
         case "pageTitle": return self.pageTitle
+        case "meta": return self.meta
         case "item": return self.item
+        default: return nil
+        }
+    }
+}
+
+extension ItemLinkView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": return self.title
+        case "url": return self.url
         default: return nil
         }
     }
@@ -124,12 +176,71 @@ extension ItemView: MustacheParent {
         case "link": return self.link
         case "feedName": return self.feedName
         case "feedURL": return self.feedURL
+        case "feedImage": return self.feedImage
+        case "feedSiteLink": return self.feedSiteLink
+        case "lang": return self.lang
         case "authors": return self.authors
         case "date": return self.date
+        case "readingTime": return self.readingTime
         case "content": return self.content
         case "categories": return self.categories
         case "hasCategories": return self.hasCategories
         case "enclosures": return self.enclosures
+        case "hasEnclosures": return self.hasEnclosures
+        case "newer": return self.newer
+        case "older": return self.older
+        default: return nil
+        }
+    }
+}
+
+extension ArchiveIndexPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "site": return self.site
+        case "root": return self.root
+        case "pageTitle": return self.pageTitle
+        case "meta": return self.meta
+        case "years": return self.years
+        default: return nil
+        }
+    }
+}
+
+extension ArchiveYearView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "year": return self.year
+        case "months": return self.months
+        default: return nil
+        }
+    }
+}
+
+extension ArchiveMonthLinkView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": return self.name
+        case "url": return self.url
+        case "itemCount": return self.itemCount
+        default: return nil
+        }
+    }
+}
+
+extension ArchiveMonthPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "site": return self.site
+        case "root": return self.root
+        case "pageTitle": return self.pageTitle
+        case "meta": return self.meta
+        case "name": return self.name
+        case "items": return self.items
+        case "archiveURL": return self.archiveURL
+        case "pagination": return self.pagination
+        case "newerName": return self.newerName
+        case "olderName": return self.olderName
         default: return nil
         }
     }

@@ -23,17 +23,41 @@ struct SiteView {
     var noindex: Bool = false
     /// `2026-11-21 06:38 UTC`, only with `show_build_time: true` (pages stay reproducible otherwise).
     var buildTime: String?
+    /// `language` from feeds.yml (default `en`): `<html lang>`.
+    var language: String = SiteConfiguration.Defaults.language
+    /// The time zone dates are shown in (`Europe/Berlin`, `UTC`).
+    var timeZone: String = "UTC"
 }
 
-/// A date as machines (`datetime`) and people read it.
+/// What a page puts in `<head>` beyond its title: sharing metadata and rel=prev/next.
+struct PageMeta {
+    /// `website` for lists, `article` for item pages (Open Graph `og:type`).
+    var kind: String = "website"
+    /// The page's absolute URL (`og:url`); only with a `base_url`.
+    var url: String?
+    /// The original article (`<link rel="canonical">`), on item pages.
+    var canonical: String?
+    /// Plain text for `<meta name="description">` and `og:description`.
+    var description: String?
+    /// An http(s) image for `og:image`.
+    var image: String?
+    /// The previous page (`<link rel="prev">`), relative.
+    var prev: String?
+    /// The next page (`<link rel="next">`), relative.
+    var next: String?
+}
+
+/// A date as machines (`datetime`) and people read it, in the configured time zone.
 struct DateView {
-    /// `2026-11-19T10:00:00Z`
+    /// `2026-11-19T10:00:00Z` (always UTC)
     var iso: String
     /// `19 Nov 2026`
     var display: String
+    /// `19 Nov 2026, 11:00 CET`
+    var long: String
 }
 
-/// An item in a list (index, feed page).
+/// An item in a list (index, feed page, archive).
 struct ItemSummaryView {
     var title: String
     /// The item's page on this site, relative to the current page.
@@ -44,6 +68,8 @@ struct ItemSummaryView {
     var date: DateView?
     var excerpt: String?
     var authors: String?
+    /// The feed's language, when it gives one (`lang` on the summary).
+    var lang: String?
 }
 
 /// A link to a feed's page (index sidebar).
@@ -53,6 +79,27 @@ struct FeedLinkView {
     var itemCount: Int
 }
 
+/// Prev/next navigation between the pages of a list. "Newer" is `prev`: lists run newest first.
+struct PaginationView {
+    /// The newer page, relative; nil on the first page.
+    var prev: String?
+    /// The older page, relative; nil on the last page.
+    var next: String?
+    /// 1-based.
+    var current: Int
+    var total: Int
+    /// More than one page: the navigation is shown.
+    var isNeeded: Bool
+
+    init(prev: String?, next: String?, current: Int, total: Int) {
+        self.prev = prev
+        self.next = next
+        self.current = current
+        self.total = total
+        self.isNeeded = total > 1
+    }
+}
+
 struct EnclosureView {
     var url: String
     var type: String?
@@ -60,21 +107,33 @@ struct EnclosureView {
     var size: String?
     /// The file name or host, for the link text.
     var label: String
+    /// An http(s) `audio/*` enclosure: the page shows an `<audio controls>` player.
+    var isAudio: Bool
+    /// An http(s) `video/*` enclosure: the page shows a `<video controls>` player.
+    var isVideo: Bool
 }
 
 struct IndexPage {
     var site: SiteView
     var root: String
     var pageTitle: String
+    var meta: PageMeta
+    /// `Latest items` on the first page, `Page 2 of 5` on the others (the h1).
+    var heading: String
+    /// Whether this is the first page (which shows the site description and the feed list).
+    var isFirstPage: Bool
     var items: [ItemSummaryView]
     var feeds: [FeedLinkView]
+    var pagination: PaginationView
 }
 
 struct FeedPage {
     var site: SiteView
     var root: String
     var pageTitle: String
+    var meta: PageMeta
     var feed: FeedView
+    var pagination: PaginationView
 }
 
 struct FeedView {
@@ -84,6 +143,8 @@ struct FeedView {
     var description: String?
     var siteLink: String?
     var feedLink: String
+    /// The channel's image (http(s)), shown as its icon.
+    var image: String?
     var items: [ItemSummaryView]
 }
 
@@ -91,7 +152,14 @@ struct ItemPage {
     var site: SiteView
     var root: String
     var pageTitle: String
+    var meta: PageMeta
     var item: ItemView
+}
+
+/// A link to another item (prev/next within a feed).
+struct ItemLinkView {
+    var title: String
+    var url: String
 }
 
 struct ItemView {
@@ -100,12 +168,63 @@ struct ItemView {
     var link: String?
     var feedName: String
     var feedURL: String
+    /// The feed's image (http(s)), shown as its icon next to its name.
+    var feedImage: String?
+    /// The feed's web site.
+    var feedSiteLink: String?
+    /// The feed's language (`lang` on the article).
+    var lang: String?
     var authors: String?
     var date: DateView?
+    /// `4 min read`; nil when the word count is unknown.
+    var readingTime: String?
     var content: SanitisedHTML
     var categories: [String]
     var hasCategories: Bool
     var enclosures: [EnclosureView]
+    var hasEnclosures: Bool
+    /// The next newer item of the same feed.
+    var newer: ItemLinkView?
+    /// The next older item of the same feed.
+    var older: ItemLinkView?
+}
+
+/// `archive/index.html`: every month that has items.
+struct ArchiveIndexPage {
+    var site: SiteView
+    var root: String
+    var pageTitle: String
+    var meta: PageMeta
+    var years: [ArchiveYearView]
+}
+
+struct ArchiveYearView {
+    var year: String
+    var months: [ArchiveMonthLinkView]
+}
+
+struct ArchiveMonthLinkView {
+    /// `November 2026`
+    var name: String
+    var url: String
+    var itemCount: Int
+}
+
+/// `archive/2026/11/index.html`: one month's items, newest first.
+struct ArchiveMonthPage {
+    var site: SiteView
+    var root: String
+    var pageTitle: String
+    var meta: PageMeta
+    /// `November 2026`
+    var name: String
+    var items: [ItemSummaryView]
+    /// The archive's index page, relative.
+    var archiveURL: String
+    /// Newer and older months that have items.
+    var pagination: PaginationView
+    var newerName: String?
+    var olderName: String?
 }
 
 struct StatusPage {

@@ -63,16 +63,36 @@ struct PublishedSite {
         siteURL + path
     }
 
-    /// Every page, as the sitemap lists it: the index, each feed page, each item page; with the
-    /// date of the newest item shown there. Slugs are ASCII, so paths need no percent-encoding.
+    /// Every page, as the sitemap lists it: each index page, each feed page, the archive, each
+    /// item page; with the date of the newest item shown there. Slugs are ASCII, so paths need no
+    /// percent-encoding.
     var sitemapPages: [Sitemap.Page] {
-        var pages = [Sitemap.Page(path: "", lastModified: site.items.compactMap(\.date).max())]
+        let size = site.configuration.pageSize
+        func newest(_ items: some Sequence<SiteItem>) -> Date? { items.compactMap(\.date).max() }
+        var pages: [Sitemap.Page] = []
+        for (offset, items) in PagePaths.pages(site.items, size: size).enumerated() {
+            pages.append(
+                Sitemap.Page(path: PagePaths.folder(PagePaths.index(page: offset + 1)), lastModified: newest(items)))
+        }
         for feed in site.feeds {
-            pages.append(Sitemap.Page(path: "feeds/\(feed.slug)/", lastModified: feed.items.compactMap(\.date).max()))
+            for (offset, items) in PagePaths.pages(feed.items, size: size).enumerated() {
+                pages.append(
+                    Sitemap.Page(
+                        path: PagePaths.folder(PagePaths.feed(feed.slug, page: offset + 1)), lastModified: newest(items)
+                    ))
+            }
+        }
+        pages.append(Sitemap.Page(path: PagePaths.folder(PagePaths.archive), lastModified: newest(site.items)))
+        for month in ArchiveMonth.months(site.items, timeZone: site.configuration.timeZone) {
+            pages.append(
+                Sitemap.Page(path: PagePaths.folder(PagePaths.archive(month)), lastModified: newest(month.items)))
         }
         for feed in site.feeds {
             for item in feed.items {
-                pages.append(Sitemap.Page(path: "items/\(feed.slug)/\(item.slug)/", lastModified: item.date))
+                pages.append(
+                    Sitemap.Page(
+                        path: PagePaths.folder(PagePaths.item(feedSlug: feed.slug, slug: item.slug)),
+                        lastModified: item.date))
             }
         }
         return pages

@@ -6,7 +6,7 @@ import Mustache
 /// into the site as they are).
 public struct SiteTemplates: Sendable {
     /// The templates every site needs; `layout` is the parent the pages inherit from.
-    public static let requiredTemplates = ["layout", "index", "feed", "item", "status"]
+    public static let requiredTemplates = ["layout", "index", "feed", "item", "status", "archive", "archive-index"]
 
     let library: MustacheLibrary
     /// Asset files keyed by their site path (`assets/style.css`).

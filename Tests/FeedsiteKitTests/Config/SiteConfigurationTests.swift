@@ -11,7 +11,9 @@ struct SiteConfigurationTests {
             title: Swift Planet
             description: All about Swift
             base_url: https://planet.example/
-            index_items: 20
+            page_size: 20
+            timezone: Europe/Berlin
+            language: de_CH
             excerpt_length: 100
             feed_items: 25
             noindex: true
@@ -25,16 +27,18 @@ struct SiteConfigurationTests {
         #expect(configuration.title == "Swift Planet")
         #expect(configuration.description == "All about Swift")
         #expect(configuration.baseURL?.absoluteString == "https://planet.example/")
-        #expect(configuration.indexItems == 20)
+        #expect(configuration.pageSize == 20)
+        #expect(configuration.timeZone.identifier == "Europe/Berlin")
+        #expect(configuration.language == "de-CH")
         #expect(configuration.excerptLength == 100)
         #expect(configuration.feedItems == 25)
         #expect(configuration.noindex)
         #expect(configuration.feeds.count == 2)
         #expect(configuration.feeds[0].name == "Swift.org")
-        #expect(configuration.feeds[0].line == 9)
+        #expect(configuration.feeds[0].line == 11)
         #expect(configuration.feeds[1].url.absoluteString == "http://example.com/rss")
         #expect(configuration.feeds[1].name == nil)
-        #expect(configuration.feeds[1].line == 11)
+        #expect(configuration.feeds[1].line == 13)
     }
 
     @Test("defaults apply when keys are absent")
@@ -42,7 +46,9 @@ struct SiteConfigurationTests {
         let (configuration, _) = try SiteConfiguration.parse(yaml: "feeds:\n  - https://example.com/feed\n")
         #expect(configuration.title == SiteConfiguration.Defaults.title)
         #expect(configuration.baseURL == nil)
-        #expect(configuration.indexItems == SiteConfiguration.Defaults.indexItems)
+        #expect(configuration.pageSize == 25)
+        #expect(configuration.timeZone.secondsFromGMT() == 0)
+        #expect(configuration.language == "en")
         #expect(configuration.excerptLength == SiteConfiguration.Defaults.excerptLength)
         #expect(configuration.feedItems == 50)
         #expect(configuration.noindex == false)
@@ -76,10 +82,10 @@ struct SiteConfigurationTests {
             ]
         ),
         (
-            "base_url: planet.example\nindex_items: 0\nfeeds:\n  - url: javascript:alert(1)\n  - url: https://ok.example/\n",
+            "base_url: planet.example\npage_size: 0\nfeeds:\n  - url: javascript:alert(1)\n  - url: https://ok.example/\n",
             [
                 "feeds.yml:1:11: error: 'base_url' must be an http(s) URL, got \"planet.example\"",
-                "feeds.yml:2:14: error: 'index_items' must be a whole number greater than 0, got \"0\"",
+                "feeds.yml:2:12: error: 'page_size' must be a whole number greater than 0, got \"0\"",
                 "feeds.yml:4:10: error: 'url' must be an http(s) URL, got \"javascript:alert(1)\"",
             ]
         ),
@@ -88,6 +94,13 @@ struct SiteConfigurationTests {
             [
                 "feeds.yml:1:13: error: 'feed_items' must be a whole number greater than 0, got \"-3\"",
                 "feeds.yml:2:10: error: 'noindex' must be true or false, got \"maybe\"",
+            ]
+        ),
+        (
+            "timezone: Mars/Olympus_Mons\nlanguage: not a language\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:11: error: 'timezone' must be a time zone name like Europe/Berlin or UTC, got \"Mars/Olympus_Mons\"",
+                "feeds.yml:2:11: error: 'language' must be a language tag like en or de-CH, got \"not a language\"",
             ]
         ),
         ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
@@ -130,5 +143,28 @@ struct SiteConfigurationTests {
             #expect(error.description.contains("/nonexistent/feeds.yml"))
             #expect(error.description.contains("--config"))
         }
+    }
+}
+
+extension SiteConfigurationTests {
+    @Test("index_items is a deprecated, ignored key: a warning with its line, no error")
+    func indexItemsDeprecated() throws {
+        let (configuration, warnings) = try SiteConfiguration.parse(
+            yaml: "index_items: 20\nfeeds:\n  - https://ok.example/\n")
+        #expect(configuration.pageSize == SiteConfiguration.Defaults.pageSize)
+        #expect(
+            warnings.map(\.description) == [
+                "feeds.yml:1:1: warning: 'index_items' is deprecated and ignored: the index lists every item, 'page_size' per page"
+            ])
+    }
+
+    @Test(
+        "language tags from feeds are normalised or dropped",
+        arguments: [
+            ("en", "en"), ("en_US", "en-US"), (" de-CH ", "de-CH"), ("zh-Hant-TW", "zh-Hant-TW"), ("English", nil),
+            ("en us", nil), ("", nil), ("x", nil), ("fr-", nil), ("<script>", nil),
+        ] as [(String, String?)])
+    func languageTags(text: String, expected: String?) {
+        #expect(LanguageTag.normalised(text) == expected)
     }
 }

@@ -18,7 +18,9 @@ struct PageRendererTests {
                     ? [
                         Enclosure(url: "https://cdn.example/ep1.mp3", length: 12_345_678, type: "audio/mpeg"),
                         Enclosure(url: "javascript:alert(1)", length: nil, type: nil),
-                    ] : [])
+                    ] : [],
+                image: day == 1 ? "https://blog.example/cover.jpg" : nil,
+                wordCount: SiteItem.wordCount(content.plainText))
         }
         let first = [
             item(
@@ -32,6 +34,7 @@ struct PageRendererTests {
         let configuration = SiteConfiguration(
             title: "Test \"Planet\"", description: "Feeds <about> things",
             baseURL: URL(string: "https://planet.example/"),
+            timeZone: TimeZone(identifier: "Europe/Berlin") ?? .current,
             feeds: [])
         return Site(
             configuration: configuration,
@@ -39,7 +42,8 @@ struct PageRendererTests {
                 SiteFeed(
                     source: FeedSource(url: URL(string: "https://alpha.example/feed.xml")!, name: "Alpha & Co"),
                     slug: "alpha", name: "Alpha & Co", description: "About <b>alpha</b>",
-                    siteLink: "javascript:alert(1)", items: first),
+                    siteLink: "javascript:alert(1)", items: first, language: "en-GB",
+                    image: "https://alpha.example/icon.png"),
                 SiteFeed(
                     source: FeedSource(url: URL(string: "https://beta.example/rss")!), slug: "beta", name: "Beta",
                     description: nil, siteLink: "https://beta.example/", items: second),
@@ -68,9 +72,11 @@ struct PageRendererTests {
         let files = try Self.render()
         #expect(
             Set(files.keys) == [
-                "index.html", "assets/style.css", "feeds/alpha/index.html", "feeds/beta/index.html",
+                "index.html", "assets/style.css", "assets/favicon.svg", "feeds/alpha/index.html",
+                "feeds/beta/index.html",
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
                 "items/beta/beta-post/index.html", "status/index.html", "status/status.json",
+                "archive/index.html", "archive/2026/11/index.html",
                 // PublishedFiles (the sample site has a base_url)
                 "atom.xml", "rss.xml", "feed.json", "opml.xml", "sitemap.xml", "robots.txt",
             ])
@@ -80,7 +86,7 @@ struct PageRendererTests {
     func escaping() throws {
         let files = try Self.render()
         let item = String(decoding: files["items/alpha/hello-world/index.html"] ?? Data(), as: UTF8.self)
-        #expect(item.contains("<h1>Hello &lt;World&gt;</h1>"))
+        #expect(item.contains("<h1 lang=\"en-GB\">Hello &lt;World&gt;</h1>"))
         #expect(item.contains("Ada &lt;Lovelace&gt;"))
         #expect(item.contains("href=\"https://blog.example/about\""))
         #expect(item.contains("https://cdn.example/ep1.mp3"))

@@ -8,33 +8,45 @@ import Testing
 /// a property missing from the switch would silently render as empty, so check them all.
 @Suite("Page views")
 struct PageViewsTests {
-    static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026")
+    static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
     static let summary = ItemSummaryView(
-        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a")
-    static let site = SiteView(title: "s", description: "d", generator: "g", buildTime: "b")
+        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de")
+    static let site = SiteView(
+        title: "s", description: "d", generator: "g", hasFeeds: true, noindex: true, buildTime: "b", language: "en",
+        timeZone: "Europe/Berlin")
+    static let meta = PageMeta(
+        kind: "article", url: "https://p.example/", canonical: "https://o.example/", description: "d",
+        image: "https://i.example/i.png", prev: "p", next: "n")
+    static let pagination = PaginationView(prev: "p", next: "n", current: 2, total: 3)
     static let status = FeedStatusView(
         name: "n", url: "u", page: "p", health: "ok", httpStatus: 200, bytes: 1, items: 2, newItems: 3,
         lastSuccess: "l", consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
+    static let feed = FeedView(
+        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary])
+    static let item = ItemView(
+        title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
+        authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
+        enclosures: [enclosure], hasEnclosures: true, newer: ItemLinkView(title: "nt", url: "nu"),
+        older: ItemLinkView(title: "ot", url: "ou"))
+    static let enclosure = EnclosureView(url: "u", type: "t", size: "s", label: "l", isAudio: true, isVideo: false)
+    static let month = ArchiveMonthLinkView(name: "November 2026", url: "u", itemCount: 3)
+    static let year = ArchiveYearView(year: "2026", months: [month])
 
     static var views: [any MustacheParent] {
         [
-            site, date, summary, FeedLinkView(name: "feed name", url: "u", itemCount: 1),
-            EnclosureView(url: "u", type: "t", size: "s", label: "l"),
-            IndexPage(site: site, root: "", pageTitle: "p", items: [summary], feeds: []),
-            FeedPage(
-                site: site, root: "", pageTitle: "p",
-                feed: FeedView(name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", items: [])),
-            FeedView(name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", items: []),
-            ItemPage(
-                site: site, root: "", pageTitle: "p",
-                item: ItemView(
-                    title: "t", link: "l", feedName: "f", feedURL: "u", authors: "a", date: date, content: .empty,
-                    categories: [], hasCategories: false, enclosures: [])),
-            ItemView(
-                title: "t", link: "l", feedName: "f", feedURL: "u", authors: "a", date: date, content: .empty,
-                categories: [], hasCategories: false, enclosures: []),
+            site, meta, date, summary, pagination, enclosure, feed, item, month, year, status,
+            FeedLinkView(name: "feed name", url: "u", itemCount: 1),
+            ItemLinkView(title: "t", url: "u"),
+            IndexPage(
+                site: site, root: "", pageTitle: "p", meta: meta, heading: "h", isFirstPage: true, items: [summary],
+                feeds: [], pagination: pagination),
+            FeedPage(site: site, root: "", pageTitle: "p", meta: meta, feed: feed, pagination: pagination),
+            ItemPage(site: site, root: "", pageTitle: "p", meta: meta, item: item),
+            ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
+            ArchiveMonthPage(
+                site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], archiveURL: "a",
+                pagination: pagination, newerName: "nn", olderName: "on"),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
-            status,
         ]
     }
 

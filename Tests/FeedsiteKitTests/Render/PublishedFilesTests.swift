@@ -162,10 +162,11 @@ struct PublishedFilesTests {
     func sitemapAndRobots() {
         let files = PublishedFiles.render(Self.hostileSite())
         let sitemap = Self.text(files, "sitemap.xml")
-        for path in ["", "feeds/hostile/", "items/hostile/post-0/", "items/hostile/post-4/"] {
+        for path in ["", "feeds/hostile/", "archive/", "items/hostile/post-0/", "items/hostile/post-4/"] {
             #expect(sitemap.contains("<loc>https://planet.example/sub/\(path)</loc>"), "\(path)")
         }
-        #expect(sitemap.components(separatedBy: "<url>").count - 1 == 7)
+        // index, feed page, archive, one archive month, five items
+        #expect(sitemap.components(separatedBy: "<url>").count - 1 == 9)
         #expect(sitemap.contains("<lastmod>2026-11-18T"))
         #expect(
             Self.text(files, "robots.txt")

@@ -21,6 +21,12 @@ struct SiteInspector {
         self.files = files
     }
 
+    /// A site held in memory (`PageRenderer`'s output), for the same checks without a build.
+    init(files: [String: Data]) {
+        self.root = FileManager.default.temporaryDirectory
+        self.files = files.mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
     var pages: [String] { files.keys.filter { $0.hasSuffix(".html") }.sorted() }
     var itemPages: [String] { pages.filter { $0.hasPrefix("items/") } }
 
@@ -70,6 +76,28 @@ struct SiteInspector {
             }
         }
         return seen
+    }
+
+    /// The `<link rel="…" href="…">` target of a page's head (`prev`, `next`, `canonical`), as written.
+    static func headLink(_ rel: String, in html: String) -> String? {
+        guard let start = html.range(of: "<link rel=\"\(rel)\" href=\""),
+            let end = html[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return String(html[start.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// The pages met by following `<link rel="next">` from `page` (itself first); stops at a
+    /// missing page or a loop.
+    func chain(from page: String) -> [String] {
+        var result = [page]
+        var current = page
+        while let next = Self.headLink("next", in: files[current] ?? ""),
+            let target = Self.resolve(next, from: current), files[target] != nil, !result.contains(target)
+        {
+            result.append(target)
+            current = target
+        }
+        return result
     }
 
     /// Relative links that point at nothing in the site (a broken page or an unresolved feed URL).

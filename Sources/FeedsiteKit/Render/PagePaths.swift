@@ -1,0 +1,89 @@
+import Foundation
+
+/// Where every page lives (DESIGN §5) and how pages link to each other.
+///
+/// Paths are site-relative and always end in `index.html`: links point at the file, not the
+/// folder, so the site works from `file://` where no server maps a folder to its index.
+enum PagePaths {
+    /// Page `number` (1-based) of the index: `index.html`, `page/2/index.html`…
+    static func index(page number: Int) -> String {
+        number <= 1 ? "index.html" : "page/\(number)/index.html"
+    }
+
+    /// Page `number` (1-based) of a feed: `feeds/<slug>/index.html`, `feeds/<slug>/page/2/index.html`…
+    static func feed(_ slug: String, page number: Int = 1) -> String {
+        number <= 1 ? "feeds/\(slug)/index.html" : "feeds/\(slug)/page/\(number)/index.html"
+    }
+
+    /// `items/<feed-slug>/<item-slug>/index.html`
+    static func item(feedSlug: String, slug: String) -> String {
+        "items/\(feedSlug)/\(slug)/index.html"
+    }
+
+    /// `archive/index.html`: the list of months.
+    static let archive = "archive/index.html"
+
+    /// `archive/2026/11/index.html`
+    static func archive(_ month: ArchiveMonth) -> String {
+        "archive/\(month.year)/\(month.month < 10 ? "0" : "")\(month.month)/index.html"
+    }
+
+    /// The way back to the site root from a page: `""`, `../../`…
+    static func root(of page: String) -> String {
+        String(repeating: "../", count: page.split(separator: "/").count - 1)
+    }
+
+    /// A link from `page` to the site path `target`.
+    static func link(from page: String, to target: String) -> String {
+        root(of: page) + target
+    }
+
+    /// The page's folder as the sitemap and `og:url` name it: `""`, `page/2/`.
+    static func folder(_ page: String) -> String {
+        page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
+    }
+
+    /// Splits a list into pages of `size` (at least one page, possibly empty).
+    static func pages<Element>(_ elements: [Element], size: Int) -> [ArraySlice<Element>] {
+        let size = max(1, size)
+        guard !elements.isEmpty else { return [elements[...]] }
+        return stride(from: 0, to: elements.count, by: size).map {
+            elements[$0..<min($0 + size, elements.count)]
+        }
+    }
+}
+
+/// One calendar month of items, in the configured time zone.
+struct ArchiveMonth: Hashable {
+    var year: Int
+    /// 1–12.
+    var month: Int
+    /// Newest first.
+    var items: [SiteItem]
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// `November 2026`
+    var name: String {
+        "\(Self.monthNames[max(0, min(11, month - 1))]) \(year)"
+    }
+
+    /// The months that have items, newest first; items keep their order (newest first). Items
+    /// without a date are not in any month (they are still on the index and feed pages).
+    static func months(_ items: [SiteItem], timeZone: TimeZone) -> [ArchiveMonth] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var byMonth: [Int: ArchiveMonth] = [:]
+        for item in items {
+            guard let date = item.date else { continue }
+            let parts = calendar.dateComponents([.year, .month], from: date)
+            let year = parts.year ?? 1970
+            let month = parts.month ?? 1
+            byMonth[year * 100 + month, default: ArchiveMonth(year: year, month: month, items: [])].items.append(item)
+        }
+        return byMonth.keys.sorted(by: >).compactMap { byMonth[$0] }
+    }
+}

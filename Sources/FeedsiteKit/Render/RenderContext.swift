@@ -1,0 +1,74 @@
+import Foundation
+
+/// What every page of one render shares: the site, its layout fields, the time zone dates are
+/// shown in, and the site's address (for absolute `og:url`s).
+struct RenderContext {
+    let site: Site
+    let siteView: SiteView
+    /// `base_url` as a folder (`https://planet.example/`), when set.
+    let siteURL: String?
+    private let calendar: Calendar
+    private let languages: [String: String]
+
+    init(site: Site, now: Date) {
+        let configuration = site.configuration
+        self.site = site
+        self.siteView = SiteView(
+            title: configuration.title,
+            description: configuration.description.isEmpty ? nil : configuration.description,
+            generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
+            noindex: configuration.noindex,
+            buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,
+            language: configuration.language, timeZone: Self.zoneName(configuration.timeZone))
+        self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = configuration.timeZone
+        self.calendar = calendar
+        self.languages = Dictionary(
+            site.feeds.compactMap { feed in feed.language.map { (feed.slug, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The absolute URL of a page's folder (`https://planet.example/page/2/`), with a `base_url`.
+    func absoluteURL(_ path: String) -> String? {
+        siteURL.map { $0 + PagePaths.folder(path) }
+    }
+
+    /// An item in a list on the page at `path`.
+    func summary(_ item: SiteItem, from path: String) -> ItemSummaryView {
+        ItemSummaryView(
+            title: item.title,
+            url: PagePaths.link(from: path, to: PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
+            feedName: item.feedName, feedURL: PagePaths.link(from: path, to: PagePaths.feed(item.feedSlug)),
+            date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
+            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug])
+    }
+
+    /// `datetime` in UTC; the display in the configured time zone, without `DateFormatter` (whose
+    /// output depends on the machine's locale): `19 Nov 2026`, `19 Nov 2026, 11:00 UTC+1`.
+    func dateView(_ date: Date) -> DateView {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let day = "\(parts.day ?? 1) \(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.year ?? 1970)"
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return DateView(
+            iso: InternetDate.rfc3339(date), display: day,
+            long: "\(day), \(two(parts.hour)):\(two(parts.minute)) \(Self.offsetName(calendar.timeZone, at: date))")
+    }
+
+    /// The zone's IANA name; `UTC` for the zero-offset zone (Foundation on Linux calls it `GMT`).
+    static func zoneName(_ zone: TimeZone) -> String {
+        ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.identifier
+    }
+
+    /// `UTC`, `UTC+1`, `UTC-3:30`: the offset in force at `date` (abbreviations such as `CET` are
+    /// not available the same way on every platform).
+    static func offsetName(_ zone: TimeZone, at date: Date) -> String {
+        let seconds = zone.secondsFromGMT(for: date)
+        guard seconds != 0 else { return "UTC" }
+        let sign = seconds < 0 ? "-" : "+"
+        let minutes = abs(seconds) / 60
+        let hours = minutes / 60
+        let rest = minutes % 60
+        return "UTC\(sign)\(hours)" + (rest == 0 ? "" : ":\(rest < 10 ? "0" : "")\(rest)")
+    }
+}
