@@ -11,7 +11,7 @@ site: deps release
 	@echo ""
 	@echo "The site is in $(CURDIR)/Site/"
 	@echo "Open it:    xdg-open Site/index.html   (or open file://$(CURDIR)/Site/index.html in a browser)"
-	@echo "Preview it: python3 -m http.server --directory Site 8000   then visit http://127.0.0.1:8000/"
+	@echo "Preview it: $(FEEDSITE_RELEASE) serve --no-build --config $(CONFIG)   then visit http://127.0.0.1:8000/"
 
 ## make test: install what is missing, then the whole test suite and the format lint
 test: deps
