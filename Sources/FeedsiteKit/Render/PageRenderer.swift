@@ -100,11 +100,15 @@ public struct PageRenderer: Sendable {
                     prev: pagination.prev, next: pagination.next),
                 heading: number == 1 ? title : "\(title): page \(number) of \(pages.count)", isFirstPage: number == 1,
                 items: items.map { context.summary($0, from: path) },
-                feeds: site.feeds.map {
-                    FeedLinkView(
-                        name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
-                        itemCount: $0.items.count)
-                },
+                // The feed list is on the first page only: repeating it on every page made a
+                // 10,000-feed planet's index quadratic (4,000 pages × 10,000 links).
+                feeds: number > 1
+                    ? []
+                    : site.feeds.map {
+                        FeedLinkView(
+                            name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
+                            itemCount: $0.items.count)
+                    },
                 pagination: pagination)
             files[path] = try render("index", page)
         }

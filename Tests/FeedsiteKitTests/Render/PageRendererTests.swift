@@ -105,3 +105,19 @@ struct PageRendererTests {
         #expect(order.count == 3 && order == order.sorted())
     }
 }
+
+@Suite("Index scaling")
+struct IndexScalingTests {
+    @Test("the feed list is on the first index page only (a big planet's index stays linear)")
+    func feedListOnFirstPageOnly() throws {
+        var site = PageRendererTests.sampleSite()
+        site.configuration.pageSize = 1
+        let templates = try SiteTemplates.load(from: Fixtures.repositoryRoot.appendingPathComponent("Templates"))
+        let files = try PageRenderer(templates: templates, now: Date(timeIntervalSince1970: 0)).render(site)
+        let first = String(decoding: files["index.html"] ?? Data(), as: UTF8.self)
+        let second = String(decoding: files["page/2/index.html"] ?? Data(), as: UTF8.self)
+        #expect(first.contains("id=\"feeds-heading\""))
+        #expect(!second.isEmpty)
+        #expect(!second.contains("id=\"feeds-heading\""))
+    }
+}
