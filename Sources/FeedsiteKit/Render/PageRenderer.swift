@@ -206,9 +206,12 @@ public struct PageRenderer: Sendable {
     ) throws(TemplateError) {
         let slugs = Dictionary(
             site.feeds.map { ($0.source.url.absoluteString, $0.slug) }, uniquingKeysWith: { a, _ in a })
+        // One lookup table, not a search per feed: linear at 10,000 feeds.
+        let shownCounts = Dictionary(
+            site.feeds.map { ($0.source.url.absoluteString, $0.items.count) }, uniquingKeysWith: { a, _ in a })
         let rows = records.map { record -> FeedStatusView in
             let slug = slugs[record.source.url.absoluteString]
-            let shown = site.feeds.first { $0.source.url == record.source.url }?.items.count ?? 0
+            let shown = shownCounts[record.source.url.absoluteString] ?? 0
             return FeedStatusView(
                 name: record.displayName, url: record.source.url.absoluteString,
                 page: slug.map { "../feeds/\($0)/index.html" },
