@@ -6,7 +6,7 @@ extension Feed {
     /// The DESIGN §2 JSON: raw values after one XML decode, dates as ISO 8601 UTC, absent values
     /// omitted, keys sorted so the output diffs cleanly.
     public func inspectionJSON() -> Data {
-        func date(_ value: Date?) -> String? { value.map(Self.iso8601) }
+        func date(_ value: Date?) -> String? { value.map(InternetDate.rfc3339) }
         func people(_ people: [Person]) -> [[String: String]] {
             people.map { person in
                 var entry: [String: String] = [:]
@@ -70,29 +70,10 @@ extension Feed {
             lines += warnings.map { "  \($0)" }
         }
         for (index, item) in items.enumerated() {
-            let when = (item.published ?? item.updated).map(Self.iso8601) ?? "no date"
+            let when = (item.published ?? item.updated).map(InternetDate.rfc3339) ?? "no date"
             let derived = item.isTitleDerived ? " (title derived from content)" : ""
             lines.append("\(index + 1). \(when)  \(item.title)\(derived)  \(item.link ?? "")")
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func iso8601(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let remainder = seconds - days * 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(year)-\(two(month))-\(two(day))T\(two(remainder / 3600)):\(two(remainder % 3600 / 60)):\(two(remainder % 60))Z"
     }
 }

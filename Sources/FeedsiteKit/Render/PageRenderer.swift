@@ -125,7 +125,8 @@ public struct PageRenderer: Sendable {
             let pagination = Self.pagination(number, of: pages.count, from: path) {
                 PagePaths.feed(feed.slug, page: $0)
             }
-            let description = feed.description.map(Self.plainText)
+            // Already plain text, cut to length, when the feed was read (ReadFeed).
+            let description = feed.description
             let page = FeedPage(
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: number == 1
@@ -241,11 +242,6 @@ public struct PageRenderer: Sendable {
             throw TemplateError(file: "\(template).mustache", message: "template not found")
         }
         return Data(html.utf8)
-    }
-
-    /// Channel descriptions may hold markup; pages show them as text.
-    static func plainText(_ text: String) -> String {
-        HTMLSanitiser.excerpt(HTMLSanitiser().sanitise(html: text, baseURL: nil).plainText, maxLength: 500)
     }
 
     /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL

@@ -41,7 +41,7 @@ struct PageRendererTests {
             feeds: [
                 SiteFeed(
                     source: FeedSource(url: URL(string: "https://alpha.example/feed.xml")!, name: "Alpha & Co"),
-                    slug: "alpha", name: "Alpha & Co", description: "About <b>alpha</b>",
+                    slug: "alpha", name: "Alpha & Co", description: "About alpha",
                     siteLink: "javascript:alert(1)", items: first, language: "en-GB",
                     image: "https://alpha.example/icon.png"),
                 SiteFeed(
