@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// Turns the site model into files: `[site-relative path: bytes]`. Pure: the same `Site`, templates
 /// and `now` always give the same bytes, so a whole-site golden test is one comparison.
@@ -237,11 +236,8 @@ public struct PageRenderer: Sendable {
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
-    private func render(_ template: String, _ page: Any) throws(TemplateError) -> Data {
-        guard let html = templates.library.render(page, withTemplate: template) else {
-            throw TemplateError(file: "\(template).mustache", message: "template not found")
-        }
-        return Data(html.utf8)
+    private func render(_ template: String, _ page: some TemplateObject) throws(TemplateError) -> Data {
+        try templates.render(template, page)
     }
 
     /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL

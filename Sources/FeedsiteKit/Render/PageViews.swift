@@ -1,16 +1,9 @@
 import Foundation
-import Mustache
 
-// View models: plain structs read by the Mustache templates through reflection. Every `String`
-// is HTML-escaped by `{{name}}`; only `SanitisedHTML` may be emitted with `{{{name}}}` (the
-// template test enforces that). URLs are relative to the page (`root` leads back to the site root)
-// so the site works under any sub-path and from `file://`.
-
-extension SanitisedHTML: MustacheCustomRenderable {
-    /// What `{{{content}}}` emits: the sanitiser's output, verbatim.
-    public var renderText: String { html }
-    public var isNull: Bool { html.isEmpty }
-}
+// View models: plain structs read by the templates (`PageViews+Template.swift` answers the names).
+// Every `String` is HTML-escaped, even by `{{{name}}}`; only `SanitisedHTML` is emitted verbatim,
+// and only by `{{{name}}}` (the template test also checks the templates). URLs are relative to the
+// page (`root` leads back to the site root) so the site works under any sub-path and from `file://`.
 
 /// Fields every page has, used by `layout.mustache`.
 struct SiteView {

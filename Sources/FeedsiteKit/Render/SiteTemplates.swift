@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// The user-editable `Templates/` folder, read once per build: Mustache templates (`*.mustache`,
 /// usable as partials and parents under their file name) and static assets (`assets/…`, copied
@@ -8,14 +7,15 @@ public struct SiteTemplates: Sendable {
     /// The templates every site needs; `layout` is the parent the pages inherit from.
     public static let requiredTemplates = ["layout", "index", "feed", "item", "status", "archive", "archive-index"]
 
-    let library: MustacheLibrary
+    /// Compiled templates by name (file name without `.mustache`).
+    let templates: [String: Template]
     /// Asset files keyed by their site path (`assets/style.css`).
     public let assets: [String: Data]
     /// Every template's and asset's name and bytes, in order: what the output depends on.
     let sources: [(name: String, bytes: Data)]
 
-    init(library: MustacheLibrary, assets: [String: Data], sources: [(name: String, bytes: Data)] = []) {
-        self.library = library
+    init(templates: [String: Template], assets: [String: Data], sources: [(name: String, bytes: Data)] = []) {
+        self.templates = templates
         self.assets = assets
         self.sources = sources
     }
@@ -29,7 +29,7 @@ public struct SiteTemplates: Sendable {
                 file: directory.path,
                 message: "the templates folder does not exist; pass --templates PATH or restore Templates/ from git")
         }
-        var templates: [String: MustacheTemplate] = [:]
+        var templates: [String: Template] = [:]
         var assets: [String: Data] = [:]
         var sources: [(name: String, bytes: Data)] = []
         // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.
@@ -52,15 +52,10 @@ public struct SiteTemplates: Sendable {
                     throw TemplateError(file: displayName, message: "cannot read the file as UTF-8 text")
                 }
                 sources.append((path, data))
-                do {
-                    templates[String(path.dropLast(".mustache".count))] = try MustacheTemplate(string: text)
-                } catch let error as MustacheTemplate.ParserError {
-                    throw TemplateError(
-                        file: displayName, line: error.context.lineNumber, column: error.context.columnNumber,
-                        message:
-                            "\(error.error) in template: \(error.context.line.trimmingCharacters(in: .whitespaces))")
+                do throws(TemplateSyntaxError) {
+                    templates[String(path.dropLast(".mustache".count))] = try Template(parsing: text)
                 } catch {
-                    throw TemplateError(file: displayName, message: "\(error)")
+                    throw TemplateError(file: displayName, line: error.line, column: error.column, message: error.message)
                 }
             }
         }
@@ -69,7 +64,32 @@ public struct SiteTemplates: Sendable {
                 file: "\(directory.lastPathComponent)/\(name).mustache",
                 message: "required template is missing; restore it from git or copy the default one")
         }
-        return SiteTemplates(library: MustacheLibrary(templates: templates), assets: assets, sources: sources)
+        for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
+            for missing in template.referencedTemplates.sorted() where templates[missing] == nil {
+                throw TemplateError(
+                    file: "\(directory.lastPathComponent)/\(name).mustache",
+                    message: "'\(missing)' is used as a partial or parent but there is no \(missing).mustache")
+            }
+        }
+        return SiteTemplates(templates: templates, assets: assets, sources: sources)
+    }
+
+    /// Renders template `name` with a page's view model.
+    func render(_ name: String, _ page: some TemplateObject) throws(TemplateError) -> Data {
+        var renderer = Template.Renderer(templates: templates)
+        do throws(Template.Renderer.Failure) {
+            try renderer.render(name, with: page.templateValue)
+        } catch {
+            switch error {
+            case .missingTemplate(let missing):
+                throw TemplateError(file: "\(missing).mustache", message: "template not found")
+            case .tooDeep(let culprit):
+                throw TemplateError(
+                    file: "\(culprit).mustache",
+                    message: "partials nest more than \(Template.Renderer.maximumDepth) deep; does it include itself?")
+            }
+        }
+        return Data(renderer.output)
     }
 }
 
