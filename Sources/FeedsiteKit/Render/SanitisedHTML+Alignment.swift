@@ -11,7 +11,8 @@ extension SanitisedHTML {
     /// Belongs in the sanitiser's renderer eventually (it would then apply to the planet's feeds
     /// too); done here for now because the pages are what the checker reads.
     var withAlignmentClasses: SanitisedHTML {
-        guard html.contains(" align=\"") else { return self }
+        // A byte search: Foundation's `contains` (through NSString) was 6 % of a cold build.
+        guard Self.containsAlignAttribute(html) else { return self }
         var text = html
         for cell in ["th", "td"] {
             for alignment in ["left", "center", "right"] {
@@ -20,5 +21,17 @@ extension SanitisedHTML {
             }
         }
         return SanitisedHTML(html: text)
+    }
+
+    private static func containsAlignAttribute(_ html: String) -> Bool {
+        let needle = Array(" align=\"".utf8)
+        var html = html
+        return html.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+                if needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+            }
+            return false
+        }
     }
 }

@@ -55,7 +55,8 @@ public struct SiteTemplates: Sendable {
                 do throws(TemplateSyntaxError) {
                     templates[String(path.dropLast(".mustache".count))] = try Template(parsing: text)
                 } catch {
-                    throw TemplateError(file: displayName, line: error.line, column: error.column, message: error.message)
+                    throw TemplateError(
+                        file: displayName, line: error.line, column: error.column, message: error.message)
                 }
             }
         }

@@ -79,8 +79,9 @@ extension Template {
                     }
                     guard frame.closingName == name else {
                         throw error(
-                            "'\(tag.text)' closes '\(frame.closingName)', opened at line \(location(frame.offset).line);"
-                                + " close it with '{{/\(frame.closingName)}}' first", at: tagStart)
+                            "'\(tag.text)' does not match '\(frame.closingName)' (opened at line"
+                                + " \(location(frame.offset).line)); close that first with '{{/\(frame.closingName)}}'",
+                            at: tagStart)
                     }
                     close(frame, into: &frames[frames.count - 1])
                 case UInt8(ascii: ">"):

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// feedsite's Mustache implementation: the spec's interpolation, sections, whitespace and
+/// inheritance rules, the escaping policy, and located syntax errors.
+@Suite("Templates")
+struct TemplateTests {
+    /// A view model made of a dictionary.
+    struct Object: TemplateObject {
+        var fields: [String: TemplateValue]
+        func value(named name: String) -> TemplateValue? { fields[name] }
+    }
+
+    static func render(
+        _ source: String, _ fields: [String: TemplateValue] = [:], partials: [String: String] = [:]
+    ) throws -> String {
+        var templates = ["page": try Template(parsing: source)]
+        for (name, text) in partials { templates[name] = try Template(parsing: text) }
+        var renderer = Template.Renderer(templates: templates)
+        try renderer.render("page", with: .object(Object(fields: fields)))
+        return String(decoding: renderer.output, as: UTF8.self)
+    }
+
+    static var person: TemplateValue { .object(Object(fields: ["name": .string("Ada"), "age": .int(36)])) }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var template: String
+        var expected: String
+        var testDescription: String { name }
+    }
+
+    /// Values used by every case below.
+    static func fields() -> [String: TemplateValue] {
+        [
+            "text": .string(#"<b>"Tom" & 'Jerry'</b>"#),
+            "html": .html(SanitisedHTML(html: "<p>safe</p>")),
+            "empty": .html(.empty),
+            "yes": .bool(true), "no": .bool(false), "count": .int(3),
+            "list": .list([.string("a"), .string("b"), .string("c")]), "none": .list([]),
+            "person": person, "title": .string("Root title"), "multiline": .string("one\ntwo"),
+        ]
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "{{x}} escapes the five HTML characters", template: "{{text}}",
+            expected: "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;"),
+        Case(
+            name: "{{{x}}} on plain text still escapes", template: "{{{text}}}|{{&text}}",
+            expected:
+                "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;|&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;"
+        ),
+        Case(
+            name: "{{{x}}} emits sanitised HTML verbatim, {{x}} escapes it", template: "{{{html}}}{{& html}}{{html}}",
+            expected: "<p>safe</p><p>safe</p>&lt;p&gt;safe&lt;/p&gt;"),
+        Case(
+            name: "numbers and Booleans print; missing names print nothing",
+            template: "{{count}} {{yes}} {{no}} [{{missing}}]",
+            expected: "3 true false []"),
+        Case(name: "dotted names", template: "{{person.name}} is {{ person.age }}", expected: "Ada is 36"),
+        Case(
+            name: "a dotted name does not fall back after its first part", template: "[{{person.title}}]",
+            expected: "[]"),
+        Case(
+            name: "names not in the section's object are found further out",
+            template: "{{#person}}{{name}}: {{title}}{{/person}}",
+            expected: "Ada: Root title"),
+        Case(name: "lists repeat with {{.}}", template: "{{#list}}<{{.}}>{{/list}}", expected: "<a><b><c>"),
+        Case(
+            name: "false, empty lists, empty HTML and missing names hide sections",
+            template: "{{#no}}x{{/no}}{{#none}}x{{/none}}{{#empty}}x{{/empty}}{{#missing}}x{{/missing}}.",
+            expected: "."),
+        Case(
+            name: "inverted sections show for exactly those",
+            template:
+                "{{^no}}1{{/no}}{{^none}}2{{/none}}{{^empty}}3{{/empty}}{{^missing}}4{{/missing}}{{^yes}}5{{/yes}}{{^list}}6{{/list}}",
+            expected: "1234"),
+        Case(
+            name: "true shows a section without changing the context", template: "{{#yes}}{{title}}{{/yes}}",
+            expected: "Root title"),
+        Case(
+            name: "standalone section and comment lines leave no blank lines",
+            template: "a\n  {{#yes}}\nb\n  {{! note }}\n  {{/yes}}\nc\n",
+            expected: "a\nb\nc\n"),
+        Case(
+            name: "standalone lines with CRLF", template: "a\r\n{{#yes}}\r\nb\r\n{{/yes}}\r\nc", expected: "a\r\nb\r\nc"
+        ),
+        Case(
+            name: "tags sharing a line with text are not standalone", template: " {{#yes}}x{{/yes}}\n", expected: " x\n"
+        ),
+        Case(
+            name: "a standalone tag at the end without a newline", template: "a\n{{#no}}\nb\n{{/no}}", expected: "a\n"),
+        Case(name: "multi-line comments", template: "a{{! one\ntwo }}b", expected: "ab"),
+        Case(
+            name: "set delimiters", template: "{{=<% %>=}}<% count %>{{count}}<%={{ }}=%>{{count}}",
+            expected: "3{{count}}3"),
+        Case(name: "interpolated data is never indented", template: "  {{multiline}}", expected: "  one\ntwo"),
+    ]
+
+    @Test("Mustache rules", arguments: cases)
+    func rules(_ testCase: Case) throws {
+        #expect(try Self.render(testCase.template, Self.fields()) == testCase.expected)
+    }
+
+    @Test("partials render in the current context, standalone ones indented line by line")
+    func partials() throws {
+        let partials = ["row": "<li>{{name}}</li>\n", "block": "x\n{{multiline}}\ny\n"]
+        #expect(
+            try Self.render("<ul>\n{{#person}}\n{{>row}}\n{{/person}}\n</ul>", Self.fields(), partials: partials)
+                == "<ul>\n<li>Ada</li>\n</ul>")
+        #expect(
+            try Self.render("a\n  {{>block}}\nb", Self.fields(), partials: partials) == "a\n  x\n  one\ntwo\n  y\nb")
+        #expect(try Self.render("[{{>row}}]", Self.fields(), partials: partials) == "[<li></li>\n]")
+    }
+
+    @Test("inheritance: a child's blocks replace the parent's defaults; the outermost definition wins")
+    func inheritance() throws {
+        let partials = [
+            "layout": "<main>\n{{$main}}default{{/main}}\n</main>{{$foot}}(foot){{/foot}}",
+            "middle": "{{<layout}}{{$main}}middle{{/main}}{{$foot}}middle foot{{/foot}}{{/layout}}",
+        ]
+        #expect(
+            try Self.render(
+                "{{<layout}}\n{{$main}}\n<p>{{title}}</p>\n{{/main}}\nignored\n{{/layout}}\n", Self.fields(),
+                partials: partials)
+                == "<main>\n<p>Root title</p>\n\n</main>(foot)")
+        #expect(try Self.render("{{<layout}}{{/layout}}", [:], partials: partials) == "<main>\ndefault\n</main>(foot)")
+        #expect(
+            try Self.render("{{<middle}}{{$main}}outer{{/main}}{{/middle}}", [:], partials: partials)
+                == "<main>\nouter\n</main>middle foot")
+    }
+
+    @Test("a partial that includes itself is stopped with an error, not a crash")
+    func recursion() throws {
+        #expect(throws: Template.Renderer.Failure.self) {
+            try Self.render("{{>page}}", [:])
+        }
+    }
+
+    struct BadTemplate: CustomTestStringConvertible, Sendable {
+        var source: String
+        var line: Int
+        var column: Int
+        var message: String
+        var testDescription: String { source.debugDescription }
+    }
+
+    static let badTemplates: [BadTemplate] = [
+        BadTemplate(
+            source: "<p>\n  {{#items}}\n", line: 2, column: 3, message: "'{{#items}}' is never closed; add '{{/items}}'"
+        ),
+        BadTemplate(
+            source: "{{#a}}\n{{#b}}\n{{/a}}", line: 3, column: 1,
+            message: "'{{/a}}' does not match 'b' (opened at line 2); close that first with '{{/b}}'"),
+        BadTemplate(source: "x {{/a}}", line: 1, column: 3, message: "'{{/a}}' closes a section that was never opened"),
+        BadTemplate(
+            source: "ok\n  é {{title", line: 2, column: 5, message: "the tag '{{title…' is never closed with '}}'"),
+        BadTemplate(
+            source: "{{upper(title)}}", line: 1, column: 1,
+            message: "'upper(title)': functions in tags are not supported; use a plain name"),
+        BadTemplate(source: "{{}}", line: 1, column: 1, message: "a tag without a name"),
+        BadTemplate(
+            source: "{{% CONTENT_TYPE: TEXT }}", line: 1, column: 1,
+            message: "pragmas ('{{% CONTENT_TYPE: TEXT }}') are not supported; remove the tag"),
+        BadTemplate(
+            source: "{{=<%%>=}}", line: 1, column: 1,
+            message: "set delimiters as '{{=<% %>=}}': two delimiters separated by a space"),
+    ]
+
+    @Test("syntax errors say where and what to do", arguments: badTemplates)
+    func syntaxErrors(_ bad: BadTemplate) {
+        #expect {
+            _ = try Template(parsing: bad.source)
+        } throws: { error in
+            guard let error = error as? TemplateSyntaxError else { return false }
+            #expect(error.line == bad.line)
+            #expect(error.column == bad.column)
+            #expect(error.message == bad.message)
+            return true
+        }
+    }
+
+    @Test("loading reports a partial or parent that has no file, and a syntax error with file:line:col")
+    func loadErrors() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-tpl-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let index = folder.appendingPathComponent("index.mustache")
+        try Data("{{<layout}}{{$main}}{{>sidebar}}{{/main}}{{/layout}}".utf8).write(to: index)
+        #expect {
+            try SiteTemplates.load(from: folder)
+        } throws: { error in
+            "\(error)".hasSuffix(
+                "index.mustache: error: 'sidebar' is used as a partial or parent but there is no sidebar.mustache")
+        }
+        try Data("<p>\n{{#items}}\n".utf8).write(to: index)
+        #expect {
+            try SiteTemplates.load(from: folder)
+        } throws: { error in
+            "\(error)".hasSuffix("index.mustache:2:1: error: '{{#items}}' is never closed; add '{{/items}}'")
+        }
+    }
+}
