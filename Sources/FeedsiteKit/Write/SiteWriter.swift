@@ -2,8 +2,13 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+
+    /// `write(2)`; `SiteWriter.write` would shadow the plain name.
+    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
     import Darwin
+
+    private let systemWrite = Darwin.write
 #endif
 
 /// Puts a rendered site on disk, all or nothing.
@@ -96,7 +101,10 @@ public struct SiteWriter: Sendable {
         /// Writes files into the staging folder; a file whose bytes equal the old site's is
         /// hard-linked instead (same inode, same mtime).
         public mutating func add(_ files: [String: Data]) throws(WriteError) {
-            let fileManager = FileManager.default
+            // Plain POSIX calls on path strings: with `URL` and `FileManager` this loop was 6 % of a
+            // cold build's CPU (path objects, attribute dictionaries, one folder per item page).
+            let stagingPath = staging.path
+            let targetPath = target.path
             for path in files.keys.sorted() {
                 guard let data = files[path] else { continue }
                 try SiteWriter.validate(path)
@@ -104,22 +112,20 @@ public struct SiteWriter: Sendable {
                     throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
                 }
                 report.totalFiles += 1
-                let destination = staging.appendingPathComponent(path)
-                let folder = destination.deletingLastPathComponent().path
-                do {
-                    if createdDirectories.insert(folder).inserted {
-                        try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let destination = stagingPath + "/" + path
+                if let slash = path.lastIndex(of: "/") {
+                    let folder = String(path[..<slash])
+                    if !createdDirectories.contains(folder) {
+                        try SiteWriter.makeDirectories(folder, under: stagingPath)
+                        createdDirectories.insert(folder)
                     }
-                    let old = target.appendingPathComponent(path)
-                    if SiteWriter.hasSameBytes(old, data), link(old.path, destination.path) == 0 {
-                        continue
-                    }
-                    report.changedFiles += 1
-                    try data.write(to: destination)
-                } catch {
-                    throw WriteError(
-                        path: destination.path, message: "cannot write the new site: \(error.localizedDescription)")
                 }
+                let old = targetPath + "/" + path
+                if SiteWriter.hasSameBytes(old, data), link(old, destination) == 0 {
+                    continue
+                }
+                report.changedFiles += 1
+                try SiteWriter.writeFile(data, to: destination)
             }
         }
 
@@ -221,12 +227,62 @@ public struct SiteWriter: Sendable {
         }
     }
 
-    fileprivate static func hasSameBytes(_ url: URL, _ data: Data) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            (attributes[.size] as? NSNumber)?.intValue == data.count,
-            attributes[.type] as? FileAttributeType == .typeRegular
-        else { return false }
-        return (try? Data(contentsOf: url)) == data
+    /// Whether `path` is a regular file holding exactly `data`.
+    fileprivate static func hasSameBytes(_ path: String, _ data: Data) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else {
+            return false
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var existing = [UInt8](repeating: 0, count: data.count)
+        var filled = 0
+        while filled < existing.count {
+            let count = existing.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            guard count > 0 else { return false }
+            filled += count
+        }
+        return existing.elementsEqual(data)
+    }
+
+    /// `mkdir -p folder` inside `root` (which exists).
+    fileprivate static func makeDirectories(_ folder: String, under root: String) throws(WriteError) {
+        let full = root + "/" + folder
+        if mkdir(full, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = folder.lastIndex(of: "/") else {
+            throw WriteError(path: full, message: "cannot create the folder: \(String(cString: strerror(errno)))")
+        }
+        try makeDirectories(String(folder[..<slash]), under: root)
+        guard mkdir(full, 0o755) == 0 || errno == EEXIST else {
+            throw WriteError(path: full, message: "cannot create the folder: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes a new file (the staging folder is fresh, so nothing is overwritten).
+    fileprivate static func writeFile(_ data: Data, to path: String) throws(WriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw WriteError(path: path, message: "cannot write the new site: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return nil
+        }
+        if let failure {
+            throw WriteError(path: path, message: "cannot write the new site: \(String(cString: strerror(failure)))")
+        }
     }
 
     fileprivate static func countFiles(in directory: URL, notIn files: Set<String>) -> Int {
