@@ -23,9 +23,10 @@ enum PagePaths {
     /// `archive/index.html`: the list of months.
     static let archive = "archive/index.html"
 
-    /// `archive/2026/11/index.html`
-    static func archive(_ month: ArchiveMonth) -> String {
-        "archive/\(month.year)/\(month.month < 10 ? "0" : "")\(month.month)/index.html"
+    /// Page `number` of a month: `archive/2026/11/index.html`, `archive/2026/11/page/2/index.html`…
+    static func archive(_ month: ArchiveMonth, page number: Int = 1) -> String {
+        let folder = "archive/\(month.year)/\(month.month < 10 ? "0" : "")\(month.month)/"
+        return number <= 1 ? folder + "index.html" : folder + "page/\(number)/index.html"
     }
 
     /// The way back to the site root from a page: `""`, `../../`…

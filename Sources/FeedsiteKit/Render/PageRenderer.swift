@@ -166,21 +166,37 @@ public struct PageRenderer: Sendable {
                 pageTitle: "Archive · \(site.configuration.title)",
                 meta: PageMeta(url: context.absoluteURL(indexPath)), years: years))
         for (position, month) in months.enumerated() {
-            let path = PagePaths.archive(month)
             let newer = position > 0 ? months[position - 1] : nil
             let older = position + 1 < months.count ? months[position + 1] : nil
-            let pagination = PaginationView(
-                prev: newer.map { PagePaths.link(from: path, to: PagePaths.archive($0)) },
-                next: older.map { PagePaths.link(from: path, to: PagePaths.archive($0)) }, current: position + 1,
-                total: months.count)
-            let page = ArchiveMonthPage(
-                site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: "\(month.name) · \(site.configuration.title)",
-                meta: PageMeta(url: context.absoluteURL(path), prev: pagination.prev, next: pagination.next),
-                name: month.name, items: month.items.map { context.summary($0, from: path) },
-                archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
-                newerName: newer?.name, olderName: older?.name)
-            files[path] = try render("archive", page)
+            // A month is paginated like the index: at 10,000 feeds one month held thousands of
+            // items (8 MB pages, and most of the render time).
+            let pages = PagePaths.pages(month.items, size: site.configuration.pageSize)
+            for (offset, items) in pages.enumerated() {
+                let number = offset + 1
+                let path = PagePaths.archive(month, page: number)
+                let pagination = Self.pagination(number, of: pages.count, from: path) {
+                    PagePaths.archive(month, page: $0)
+                }
+                func monthLink(_ other: ArchiveMonth?) -> ArchiveMonthLinkView? {
+                    other.map {
+                        ArchiveMonthLinkView(
+                            name: $0.name, url: PagePaths.link(from: path, to: PagePaths.archive($0)),
+                            itemCount: $0.items.count)
+                    }
+                }
+                let title = number == 1 ? month.name : "\(month.name), page \(number) of \(pages.count)"
+                let page = ArchiveMonthPage(
+                    site: context.siteView, root: PagePaths.root(of: path),
+                    pageTitle: "\(title) · \(site.configuration.title)",
+                    meta: PageMeta(
+                        url: context.absoluteURL(path),
+                        prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
+                        next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil)),
+                    name: month.name, items: items.map { context.summary($0, from: path) },
+                    archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
+                    newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
+                files[path] = try render("archive", page)
+            }
         }
     }
 

@@ -236,8 +236,9 @@ extension ArchiveMonthPage: TemplateObject {
         case "items": return self.items.templateValue
         case "archiveURL": return self.archiveURL.templateValue
         case "pagination": return self.pagination.templateValue
-        case "newerName": return self.newerName?.templateValue
-        case "olderName": return self.olderName?.templateValue
+        case "newerMonth": return self.newerMonth?.templateValue
+        case "olderMonth": return self.olderMonth?.templateValue
+        case "hasOtherMonths": return self.hasOtherMonths.templateValue
         default: return nil
         }
     }

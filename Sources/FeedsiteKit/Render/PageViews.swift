@@ -203,7 +203,7 @@ struct ArchiveMonthLinkView {
     var itemCount: Int
 }
 
-/// `archive/2026/11/index.html`: one month's items, newest first.
+/// `archive/2026/11/index.html` (and `…/page/2/index.html`…): one month's items, newest first.
 struct ArchiveMonthPage {
     var site: SiteView
     var root: String
@@ -214,10 +214,14 @@ struct ArchiveMonthPage {
     var items: [ItemSummaryView]
     /// The archive's index page, relative.
     var archiveURL: String
-    /// Newer and older months that have items.
+    /// The pages of this month (`page_size` items each), like the index's.
     var pagination: PaginationView
-    var newerName: String?
-    var olderName: String?
+    /// The next newer month that has items (its first page).
+    var newerMonth: ArchiveMonthLinkView?
+    /// The next older month that has items (its first page).
+    var olderMonth: ArchiveMonthLinkView?
+    /// There is a newer or an older month: the month navigation is shown.
+    var hasOtherMonths: Bool
 }
 
 struct StatusPage {

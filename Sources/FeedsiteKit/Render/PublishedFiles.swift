@@ -84,8 +84,12 @@ struct PublishedSite {
         }
         pages.append(Sitemap.Page(path: PagePaths.folder(PagePaths.archive), lastModified: newest(site.items)))
         for month in ArchiveMonth.months(site.items, timeZone: site.configuration.timeZone) {
-            pages.append(
-                Sitemap.Page(path: PagePaths.folder(PagePaths.archive(month)), lastModified: newest(month.items)))
+            for (offset, items) in PagePaths.pages(month.items, size: size).enumerated() {
+                pages.append(
+                    Sitemap.Page(
+                        path: PagePaths.folder(PagePaths.archive(month, page: offset + 1)), lastModified: newest(items))
+                )
+            }
         }
         for feed in site.feeds {
             for item in feed.items {

@@ -44,7 +44,7 @@ struct PageViewsTests {
             ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
             ArchiveMonthPage(
                 site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], archiveURL: "a",
-                pagination: pagination, newerName: "nn", olderName: "on"),
+                pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
         ]
     }

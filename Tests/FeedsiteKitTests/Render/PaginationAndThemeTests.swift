@@ -105,20 +105,40 @@ struct PaginationAndThemeTests {
         #expect(Set(site.pages).subtracting(site.reachablePages()).isEmpty)
     }
 
-    @Test("archives: months counted in the configured time zone, with counts, linked from the footer")
+    @Test("archives: months counted in the configured time zone, with counts, paginated, linked from the footer")
     func archives() throws {
         // a0 is 2026-10-31T23:30Z: November in Berlin, October in UTC.
         let berlin = try Self.render()
         let months = berlin.pages.filter { $0.hasPrefix("archive/") }
         #expect(
             months == [
-                "archive/2026/09/index.html", "archive/2026/10/index.html", "archive/2026/11/index.html",
-                "archive/index.html",
+                "archive/2026/09/index.html", "archive/2026/10/index.html", "archive/2026/10/page/2/index.html",
+                "archive/2026/10/page/3/index.html", "archive/2026/11/index.html", "archive/index.html",
             ])
         let november = berlin.files["archive/2026/11/index.html"] ?? ""
         #expect(november.contains("<h1>November 2026</h1>"))
         #expect(november.contains("../../../items/alpha/a0/index.html"))
-        #expect(november.contains(#"rel="next">October 2026 →"#))
+        #expect(november.contains(#"<a class="next" href="../../../archive/2026/10/index.html">October 2026 →</a>"#))
+        #expect(november.contains(#"<link rel="next" href="../../../archive/2026/10/index.html">"#))
+        #expect(!november.contains(#"aria-label="Pages""#))
+        // October has 7 items at page_size 3: three pages, each with the month navigation.
+        let october2 = berlin.files["archive/2026/10/page/2/index.html"] ?? ""
+        #expect(october2.contains("<title>October 2026, page 2 of 3 · "))
+        #expect(october2.components(separatedBy: #"<article class="summary">"#).count - 1 == 3)
+        #expect(october2.contains(#"<a class="prev" href="../../../../../archive/2026/10/index.html" rel="prev">"#))
+        #expect(
+            october2.contains(#"<a class="next" href="../../../../../archive/2026/10/page/3/index.html" rel="next">"#))
+        #expect(
+            october2.contains(#"<a class="prev" href="../../../../../archive/2026/11/index.html">← November 2026</a>"#))
+        #expect(
+            october2.contains(#"<a class="next" href="../../../../../archive/2026/09/index.html">September 2026 →</a>"#)
+        )
+        let octoberItems = (1...3).flatMap { page -> [String] in
+            let html = berlin.files[
+                page == 1 ? "archive/2026/10/index.html" : "archive/2026/10/page/\(page)/index.html"]
+            return (html ?? "").components(separatedBy: #"<article class="summary">"#).dropFirst().map { $0 }
+        }
+        #expect(octoberItems.count == 7)
         let index = berlin.files["archive/index.html"] ?? ""
         #expect(
             index.contains(#"<a href="../archive/2026/11/index.html">November 2026</a> <span class="count">(1)</span>"#)
@@ -238,7 +258,9 @@ struct PaginationAndThemeTests {
         ] {
             #expect(sitemap.contains("<loc>https://planet.example/sub/\(path)</loc>"), "\(path)")
         }
-        #expect(sitemap.components(separatedBy: "<url>").count - 1 == 3 + 3 + 1 + 1 + 3 + 9)
+        #expect(sitemap.contains("<loc>https://planet.example/sub/archive/2026/10/page/3/</loc>"))
+        // index pages, feed pages (alpha, beta), archive index, archive month pages (1 + 3 + 1), items
+        #expect(sitemap.components(separatedBy: "<url>").count - 1 == 3 + 3 + 1 + 1 + 5 + 9)
     }
 
     @Test("table-cell alignment is a class, not the obsolete align attribute")
