@@ -75,14 +75,18 @@ public struct SiteGenerator: Sendable {
         let runs = try await readFeeds(configuration, state)
         clock.lap("fetch+parse+sanitise")
         let records = state.merge(runs, configuration: configuration, now: options.now)
+        // The state is encoded on the other core while the site model is assembled. An unchanged
+        // state (every feed answered 304) is neither encoded nor written again.
+        let mergedState = state
+        async let encodedState: Data? = (savedBytes != nil && mergedState == savedState)
+            ? nil : StateStore.encode(mergedState)
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
-        // An unchanged state (every feed answered 304) is neither encoded nor written again.
         let stateBytes: Data
-        if let savedBytes, state == savedState {
-            stateBytes = savedBytes
-        } else {
-            stateBytes = try StateStore.encode(state)
+        if let encoded = try await encodedState {
+            stateBytes = encoded
             try store.save(stateBytes)
+        } else {
+            stateBytes = savedBytes ?? Data()
         }
         clock.lap("model+state")
         var report = BuildReport(
@@ -130,20 +134,20 @@ public struct SiteGenerator: Sendable {
         var staging = try SiteWriter().begin(options.outputDirectory)
         var pages = 0
         do {
-            var shared = try renderer.renderShared(site, records: records)
-            shared.merge(extraFiles) { page, _ in page }
-            pages += shared.keys.filter { $0.hasSuffix(".html") }.count
-            try staging.add(shared)
+            try staging.add(extraFiles)
             let feeds = site.feeds
             let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
             try await withThrowingTaskGroup(of: [String: Data].self) { group in
+                // The shared pages (index, archive, status, the planet's feeds) are one more task,
+                // rendered alongside the first feeds instead of before them.
+                group.addTask { try renderer.renderShared(site, records: records) }
                 var next = 0
                 func addTask() {
                     let feed = feeds[next]
                     next += 1
                     group.addTask { try renderer.renderFeed(feed, in: site) }
                 }
-                while next < min(limit, feeds.count) { addTask() }
+                while next < min(limit - 1, feeds.count) { addTask() }
                 for try await files in group {
                     pages += files.keys.filter { $0.hasSuffix(".html") }.count
                     try staging.add(files)
