@@ -5,8 +5,8 @@
 #   cold     state dir and output deleted before every run (a first build, or CI without a cache)
 #   warm     state kept: every feed should answer 304 and no output file should be rewritten
 #   latency  LAT_N feeds (default 200) served with LAT_MS (default 100) ms per response, cold
-#   throughput  whatever FEEDSITE_THROUGHPUT_CMD prints (parser/sanitiser MB/s, reported by the
-#               Swift side; placeholder until that exists)
+#   throughput  parser and sanitiser MB/s (`feedsite parse --stats --sanitise`) next to the libxml2
+#               floor (xmlscan.c) over the same corpus
 # This script builds nothing: `make bench` builds the release binary first.
 #
 # Env: FEEDSITE (binary, default <repo>/.build/release/feedsite), TEMPLATES (<repo>/Templates),
@@ -52,6 +52,8 @@ command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 [[ -x /usr/bin/time ]] || missing+=(time)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+command -v xml2-config >/dev/null 2>&1 || missing+=(libxml2-dev)
+command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 if [[ ${#missing[@]} -gt 0 ]]; then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
@@ -254,14 +256,27 @@ fi
 
 load_check end
 
-# ---- throughput hook ---------------------------------------------------------------------------
-# >>>>>>>> THROUGHPUT PLACEHOLDER: parser and sanitiser MB/s come from the Swift side (issue 7). Set
-# FEEDSITE_THROUGHPUT_CMD to a shell command that prints them (e.g. a benchmark executable run over
-# $BENCH_CORPUS); its output goes into the report verbatim. <<<<<<<<
-throughput="(not measured yet: set FEEDSITE_THROUGHPUT_CMD to the command that prints parser/sanitiser MB/s)"
-if [[ -n ${FEEDSITE_THROUGHPUT_CMD:-} ]]; then
-  throughput=$(BENCH_CORPUS=$main_corpus FEEDSITE=$FEEDSITE bash -c "$FEEDSITE_THROUGHPUT_CMD" 2>&1) ||
-    throughput="FAILED: $throughput"
+# ---- throughput ----------------------------------------------------------------------------------
+# Parser and sanitiser MB/s on one core (`feedsite parse --stats --sanitise` over the corpus), next
+# to the libxml2 floor over the same files (xmlscan.c, a copy of ../shared/bench/probes/xmlscan.c:
+# SAX2 parse only; and SAX2 + libxml2's HTML parser and serialiser on every item body).
+# FEEDSITE_THROUGHPUT_CMD replaces the feedsite part if set.
+throughput_cmd=${FEEDSITE_THROUGHPUT_CMD:-'"$FEEDSITE" parse --stats --sanitise "$BENCH_CORPUS"/feeds/*.xml | grep -E "^(parse|sanitise):"'}
+throughput=$(BENCH_CORPUS=$main_corpus FEEDSITE=$FEEDSITE bash -c "$throughput_cmd" 2>&1) ||
+  throughput="FAILED: $throughput"
+xmlscan=$ROOT/xmlscan
+if [[ ! -x $xmlscan ]]; then
+  cc -O2 -o "$xmlscan" "$here/xmlscan.c" $(xml2-config --cflags --libs) 2>/dev/null || xmlscan=""
+fi
+if [[ -n $xmlscan ]]; then
+  mb=$(du -sb "$main_corpus/feeds" | awk '{ print $1 / 1e6 }')
+  for mode in "" --html; do
+    t=$( { /usr/bin/time -f "%U %S" "$xmlscan" $mode "$main_corpus"/feeds/*.xml >/dev/null; } 2>&1 | tail -1)
+    cpu=$(awk -v t="$t" 'BEGIN { split(t, a, " "); print a[1] + a[2] }')
+    label=$([[ -z $mode ]] && echo "libxml2 SAX2 parse floor" || echo "libxml2 SAX2 + HTML parse/serialise floor")
+    throughput+=$'\n'$(awk -v mb="$mb" -v cpu="$cpu" -v l="$label" \
+      'BEGIN { printf "%s: %.1f MB in %.2f s CPU = %.1f MB/s", l, mb, cpu, (cpu > 0 ? mb / cpu : 0) }')
+  done
 fi
 
 # ---- table ----------------------------------------------------------------------------------------
