@@ -26,6 +26,7 @@ enum URLPolicy {
             case "http", "https":
                 // Browsers treat `\` as `/` in special URLs, so `https:\\evil.example` is a host.
                 cleaned = slashed(cleaned)
+                if let simple = SimpleURL(cleaned) { return simple.text }
                 return absolute(cleaned, relativeTo: nil, requireHost: true)
             case "mailto" where purpose == .link:
                 return absolute(cleaned, relativeTo: nil, requireHost: false)
@@ -48,6 +49,7 @@ enum URLPolicy {
             }
             return nil
         }
+        if let resolved = SimpleURL.resolve(cleaned, against: base) { return resolved }
         return absolute(cleaned, relativeTo: base, requireHost: true)
     }
 
@@ -123,5 +125,169 @@ enum URLPolicy {
         allowed.insert(charactersIn: "#%")
         guard let encoded = string.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
         return URL(string: encoded, relativeTo: base)
+    }
+}
+
+/// The common case of `URLPolicy` without Foundation's `URL`, which was 5 % of a cold build: an
+/// absolute http(s) URL with a plain `host[:port]` authority, made only of characters that
+/// `URL(string:)` accepts as they are (so Foundation would return it unchanged), and references
+/// resolved against one by RFC 3986 §5.2. Anything else (user info, IP literals, characters that
+/// need percent-encoding) returns nil and takes the Foundation path. `URLPolicyTests` checks that
+/// both paths agree.
+struct SimpleURL {
+    /// The URL with its scheme lowercased.
+    let text: String
+    /// `http` or `https`.
+    let scheme: String
+    /// `host[:port]`.
+    let authority: Substring
+    /// From the first `/` after the authority up to `?`, `#` or the end (possibly empty).
+    let path: Substring
+    /// `?…` or empty.
+    let query: Substring
+
+    init?(_ string: String) {
+        guard let colon = string.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let scheme = string[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let afterColon = string[string.index(after: colon)...]
+        guard afterColon.hasPrefix("//") else { return nil }
+        let authorityStart = afterColon.index(afterColon.startIndex, offsetBy: 2)
+        let rest = afterColon[authorityStart...]
+        let authorityEnd =
+            rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard Self.isPlainAuthority(authority) else { return nil }
+        let tail = rest[authorityEnd...]
+        guard Self.isPlainTail(tail) else { return nil }
+        let pathEnd =
+            tail.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? tail.endIndex
+        let queryEnd = tail[pathEnd...].utf8.firstIndex(of: UInt8(ascii: "#")) ?? tail.endIndex
+        self.text = scheme + ":" + afterColon
+        self.scheme = scheme
+        self.authority = authority
+        self.path = tail[..<pathEnd]
+        self.query = tail[pathEnd..<queryEnd]
+    }
+
+    /// `reference` resolved against `base`, when both are simple; nil otherwise.
+    static func resolve(_ reference: String, against base: URL) -> String? {
+        // A reference with a scheme (a colon in its first segment) is not relative.
+        let firstSegment = reference.utf8.prefix {
+            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+        }
+        guard !firstSegment.contains(UInt8(ascii: ":")), isPlainTail(reference[...]),
+            let base = SimpleURL(base.absoluteString)
+        else { return nil }
+        let prefix = base.scheme + "://" + base.authority
+        if reference.hasPrefix("//") { return SimpleURL(base.scheme + ":" + reference)?.text }
+        let pathEnd =
+            reference.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? reference.endIndex
+        let referencePath = reference[..<pathEnd]
+        let suffix = reference[pathEnd...]
+        let path: String
+        if referencePath.isEmpty {
+            // `?q` keeps the base path; `#f` keeps the base path and query.
+            path = String(base.path) + (suffix.hasPrefix("#") ? String(base.query) : "")
+        } else if referencePath.hasPrefix("/") {
+            path = removingDotSegments(referencePath)
+        } else {
+            let directory: Substring =
+                base.path.isEmpty
+                ? "/" : base.path[...(base.path.lastIndex(of: "/") ?? base.path.startIndex)]
+            path = removingDotSegments(directory + referencePath)
+        }
+        let resolved = prefix + (path.isEmpty && !referencePath.isEmpty ? "/" : path) + suffix
+        return SimpleURL(resolved)?.text
+    }
+
+    /// RFC 3986 §5.2.4.
+    static func removingDotSegments(_ path: some StringProtocol) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                _ = output.popLast()
+            } else if input == "/.." {
+                input = "/"
+                _ = output.popLast()
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+
+    /// A DNS name or IPv4 address with an optional numeric port.
+    private static func isPlainAuthority(_ authority: Substring) -> Bool {
+        var sawColon = false
+        var hostLength = 0
+        var portLength = 0
+        for byte in authority.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"):
+                guard !sawColon else { return false }
+                sawColon = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if sawColon { portLength += 1 } else { hostLength += 1 }
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"),
+                UInt8(ascii: "."):
+                guard !sawColon else { return false }
+                hostLength += 1
+            default:
+                return false
+            }
+        }
+        return hostLength > 0 && (!sawColon || portLength > 0)
+    }
+
+    /// Path, query and fragment characters RFC 3986 allows unencoded, `%XX` escapes, one `#`.
+    private static func isPlainTail(_ tail: Substring) -> Bool {
+        var sawHash = false
+        var bytes = tail.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+                UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+                UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+                continue
+            case UInt8(ascii: "#"):
+                guard !sawHash else { return false }
+                sawHash = true
+            case UInt8(ascii: "%"):
+                guard let high = bytes.next(), let low = bytes.next(), isHex(high), isHex(low) else { return false }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default: false
+        }
     }
 }

@@ -52,4 +52,47 @@ struct URLPolicyTests {
     @Test func nonHTTPBaseDoesNotResolve() {
         #expect(URLPolicy.resolve("x", against: URL(string: "file:///tmp/"), for: .link) == nil)
     }
+
+    static let parityBases = [
+        "https://example.com/blog/post.html", "https://example.com", "https://example.com/",
+        "http://a.example:8080/b/c/d;p?q",
+        "https://blog1.example.org/2024/05/28/when-into-photo-you-0/", "HTTPS://Example.com/a/b/",
+        "https://e.example/a?x=1#f",
+    ]
+    static let parityReferences = [
+        "x.png", "/x", "../x", "../../../../x", "./x", ".", "..", "./", "../", "a/./b/../c", "/a/b/../../..",
+        "//cdn.example/x",
+        "?q=1", "#frag", "?q#f", "a/b:c", "#x:y", "../tags/stack/", "img/fig12.png", "../assets/diagram-9.svg",
+        "/2024/05/28/post/", "g;x=1/../y", "a%20b", "a%2", "a b", "ü", "x?y?z", "x#y#z", "//user@host/x", "//[::1]/x",
+        "//h:80/x", "//h:/x", "/a//b", "a/..", "a/.", "https://o.example/p", "HTTP://O.example:81/P?Q#F",
+        "https://o.example", "https://o.example?x", "https://o.example#y", "http://o.example/a/../b",
+    ]
+
+    @Test("the byte-level resolver agrees with Foundation's URL wherever it answers")
+    func simpleURLAgreesWithFoundation() throws {
+        var answered = 0
+        for baseText in Self.parityBases {
+            let base = try #require(URL(string: baseText))
+            for reference in Self.parityReferences {
+                guard let fast = SimpleURL.resolve(reference, against: base) else { continue }
+                answered += 1
+                let slow = URL(string: reference, relativeTo: base)?.absoluteURL.absoluteString
+                let lowered = slow.map { text in
+                    text.firstIndex(of: ":").map { text[..<$0].lowercased() + text[$0...] } ?? text
+                }
+                #expect(fast == lowered, "\(reference) against \(baseText)")
+            }
+        }
+        for reference in Self.parityReferences where reference.contains("://") {
+            guard let fast = SimpleURL(reference) else { continue }
+            answered += 1
+            let slow = URL(string: reference)?.absoluteString
+            #expect(fast.text.lowercased() == slow?.lowercased(), "\(reference)")
+        }
+        // Most of the grid takes the fast path (the rest must fall back, not be guessed).
+        #expect(answered > 200)
+        #expect(SimpleURL.resolve("a b", against: try #require(URL(string: Self.parityBases[0]))) == nil)
+        #expect(SimpleURL("https://user@host/") == nil)
+        #expect(SimpleURL("https://[::1]/") == nil)
+    }
 }
