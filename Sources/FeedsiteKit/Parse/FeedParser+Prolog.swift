@@ -1,7 +1,7 @@
 import Foundation
 
 extension FeedParser {
-    /// An XML document made ready for `XMLParser`: UTF-8, leading noise stripped, DOCTYPE removed.
+    /// An XML document made ready for the XML parser: UTF-8, leading noise stripped, DOCTYPE removed.
     struct PreparedXML {
         var bytes: [UInt8]
         /// Lines removed from the top, so reported line numbers match the original document.

@@ -3,7 +3,7 @@ import Foundation
 extension FeedParser {
     /// Builds a `Feed` from a stream of XML events (start element, end element, text, CDATA, error).
     ///
-    /// This is the whole of the XML feed logic; the `XMLParser` delegate only forwards events here.
+    /// This is the whole of the XML feed logic; `XMLEventReader` only forwards events here.
     /// Being a value type fed plain values, it is unit-tested without any XML (see
     /// `FeedParserStateMachineTests`), and a parse is one `var machine` with no shared state.
     ///
