@@ -37,6 +37,7 @@ struct XMLEventReader {
                     let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue
                     _ = xmlCtxtUseOptions(context, Int32(options))
                     _ = xmlParseChunk(context, start + 4, Int32(clamping: chars.count - 4), 1)
+                    sinkPointer.pointee.flushText()
                 }
             }
         }
@@ -60,18 +61,17 @@ struct XMLEventReader {
         }
         handler.characters = { userData, characters, length in
             guard let sink = EventSink.from(userData), let characters else { return }
-            sink.pointee.machine.characters(EventSink.string(characters, count: Int(length)))
+            sink.pointee.characters(characters, count: Int(length))
         }
         // libxml2 reports whitespace as ignorable only when it builds a tree; forward it as text anyway.
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = { userData, characters, length in
             guard let sink = EventSink.from(userData), let characters else { return }
-            sink.pointee.machine.cdata(EventSink.string(characters, count: Int(length)))
+            sink.pointee.cdata(characters, count: Int(length))
         }
         handler.processingInstruction = { userData, target, data in
             guard let sink = EventSink.from(userData), let target else { return }
-            sink.pointee.machine.processingInstruction(
-                target: String(cString: target), data: data.map { String(cString: $0) })
+            sink.pointee.processingInstruction(target, data)
         }
         handler.serror = { userData, error in
             guard let sink = EventSink.from(userData), let error else { return }
@@ -83,16 +83,31 @@ struct XMLEventReader {
 
 /// What libxml2's callbacks reach through `userData`: the state machine and what diagnostics need.
 /// It lives on `read`'s stack for one parse and never escapes it.
+///
+/// Two savings over building every event's strings: consecutive character data (libxml2 delivers it
+/// in pieces of at most 300 bytes, and around every reference) is gathered as bytes and handed over
+/// as one string, and only while the machine keeps text; names and namespace URIs, which libxml2
+/// interns in its dictionary for the whole parse, become strings once per distinct pointer.
 private struct EventSink {
     var machine: FeedParser.StateMachine
     let lineOffset: Int
-    /// The parser context, for positions and for stopping; set right after it is created.
+    /// The parser context, for positions, stopping and its name dictionary; set right after creation.
     var context: xmlParserCtxtPtr?
     private var sawRoot = false
+    private var pendingText: [UInt8] = []
+    /// Strings for interned local names and URIs, and for interned (prefix, local name) pairs.
+    private var names: [UnsafeRawPointer: String] = [:]
+    private var qualifiedNames: [QualifiedNameKey: String] = [:]
+
+    private struct QualifiedNameKey: Hashable {
+        var prefix: UnsafeRawPointer
+        var localName: UnsafeRawPointer
+    }
 
     init(machine: FeedParser.StateMachine, lineOffset: Int) {
         self.machine = machine
         self.lineOffset = lineOffset
+        pendingText.reserveCapacity(4096)
     }
 
     static func from(_ userData: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<EventSink>? {
@@ -108,11 +123,61 @@ private struct EventSink {
             line: Int(xmlSAX2GetLineNumber(context)) + lineOffset, column: Int(xmlSAX2GetColumnNumber(context)))
     }
 
+    /// Whether libxml2 keeps `name` in its dictionary, i.e. the pointer stands for one string all parse long.
+    private func isInterned(_ name: UnsafePointer<xmlChar>) -> Bool {
+        guard let dictionary = context?.pointee.dict else { return false }
+        return xmlDictOwns(dictionary, name) == 1
+    }
+
+    private mutating func name(_ name: UnsafePointer<xmlChar>) -> String {
+        if let known = names[UnsafeRawPointer(name)] { return known }
+        let string = String(cString: name)
+        if isInterned(name) { names[UnsafeRawPointer(name)] = string }
+        return string
+    }
+
+    /// `prefix:localName`, or `localName` without a prefix (or with an empty one).
+    private mutating func qualifiedName(
+        _ prefix: UnsafePointer<xmlChar>?, _ localName: UnsafePointer<xmlChar>
+    )
+        -> String
+    {
+        guard let prefix, prefix.pointee != 0 else { return name(localName) }
+        let key = QualifiedNameKey(prefix: UnsafeRawPointer(prefix), localName: UnsafeRawPointer(localName))
+        if let known = qualifiedNames[key] { return known }
+        let string = String(cString: prefix) + ":" + String(cString: localName)
+        if isInterned(prefix), isInterned(localName) { qualifiedNames[key] = string }
+        return string
+    }
+
+    /// Hands the gathered character data to the machine; called before every other event.
+    mutating func flushText() {
+        guard !pendingText.isEmpty else { return }
+        machine.characters(String(decoding: pendingText, as: UTF8.self))
+        pendingText.removeAll(keepingCapacity: true)
+    }
+
+    mutating func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
+        guard machine.isReadingText else { return }
+        pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    mutating func cdata(_ bytes: UnsafePointer<xmlChar>, count: Int) {
+        flushText()
+        guard machine.isReadingText else { return }
+        machine.cdata(Self.string(bytes, count: count))
+    }
+
+    mutating func processingInstruction(_ target: UnsafePointer<xmlChar>, _ data: UnsafePointer<xmlChar>?) {
+        flushText()
+        machine.processingInstruction(target: String(cString: target), data: data.map { String(cString: $0) })
+    }
+
     mutating func startElement(
         _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
         _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        let name = String(cString: localName)
+        flushText()
         var attributeDictionary: [String: String] = [:]
         if attributeCount > 0, let attributes {
             attributeDictionary.reserveCapacity(attributeCount)
@@ -121,38 +186,32 @@ private struct EventSink {
                 guard let attributeName = attributes[index], let start = attributes[index + 3],
                     let end = attributes[index + 4]
                 else { continue }
-                var key = String(cString: attributeName)
-                if let attributePrefix = attributes[index + 1], attributePrefix.pointee != 0 {
-                    key = String(cString: attributePrefix) + ":" + key
-                }
+                let key = qualifiedName(attributes[index + 1], attributeName)
                 attributeDictionary[key] = Self.string(start, count: end - start)
             }
         }
         // The position is only needed to diagnose the root element.
         let at = sawRoot ? nil : position
         sawRoot = true
-        if machine.startElement(
-            name, namespaceURI: uri.map { String(cString: $0) } ?? "",
-            qualifiedName: prefix.map { String(cString: $0) + ":" + name } ?? name, attributes: attributeDictionary,
-            at: at) == .stop
-        {
-            xmlStopParser(context)
-        }
+        let action = machine.startElement(
+            name(localName), namespaceURI: uri.map { name($0) } ?? "", qualifiedName: qualifiedName(prefix, localName),
+            attributes: attributeDictionary, at: at)
+        if action == .stop { xmlStopParser(context) }
     }
 
     mutating func endElement(
         _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
     ) {
-        let name = String(cString: localName)
+        flushText()
         machine.endElement(
-            name, namespaceURI: uri.map { String(cString: $0) } ?? "",
-            qualifiedName: prefix.map { String(cString: $0) + ":" + name } ?? name)
+            name(localName), namespaceURI: uri.map { name($0) } ?? "", qualifiedName: qualifiedName(prefix, localName))
     }
 
     mutating func error(code: Int) {
         // libxml2 reports namespace problems (undeclared prefix, relative or invalid namespace URI)
         // through the same channel; they do not make the XML malformed, so parsing continues.
         guard !FeedParser.nonFatalXMLErrorCodes.contains(code) else { return }
+        flushText()
         machine.error(FeedParser.describeXMLError(code: code), at: position)
         xmlStopParser(context)
     }
