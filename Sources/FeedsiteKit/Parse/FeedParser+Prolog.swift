@@ -193,7 +193,7 @@ extension FeedParser {
     }
 
     static func matches(_ bytes: [UInt8], at index: Int, _ literal: String) -> Bool {
-        let utf8 = Array(literal.utf8)
+        let utf8 = literal.utf8  // a view, not an array: these run once per tag of every document
         return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
     }
 
@@ -204,12 +204,13 @@ extension FeedParser {
     }
 
     static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {
-        let utf8 = Array(literal.utf8)
+        let utf8 = literal.utf8
         guard let first = utf8.first, start < bytes.count else { return nil }
+        let count = utf8.count
         var i = start
-        while i + utf8.count <= bytes.count {
-            if bytes[i] == first, bytes[i..<i + utf8.count].elementsEqual(utf8) { return i }
-            i += 1
+        while i + count <= bytes.count, let candidate = bytes[i...(bytes.count - count)].firstIndex(of: first) {
+            if bytes[candidate..<candidate + count].elementsEqual(utf8) { return candidate }
+            i = candidate + 1
         }
         return nil
     }

@@ -178,7 +178,19 @@ extension FeedParser {
 
         /// Escapes an attribute value for re-serialised markup (always double-quoted).
         static func escapeAttribute(_ text: String) -> String {
-            escapeText(text).replacingOccurrences(of: "\"", with: "&quot;")
+            let escaped = escapeText(text)
+            // On UTF-8 bytes rather than `replacingOccurrences`, which goes through `NSString` on Linux.
+            guard escaped.utf8.contains(UInt8(ascii: "\"")) else { return escaped }
+            var output: [UInt8] = []
+            output.reserveCapacity(escaped.utf8.count + 16)
+            for byte in escaped.utf8 {
+                if byte == UInt8(ascii: "\"") {
+                    output.append(contentsOf: "&quot;".utf8)
+                } else {
+                    output.append(byte)
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
         }
 
         /// Splits an RSS author string: `"jo@example.com (Jo Bloggs)"`, `"Jo Bloggs <jo@example.com>"`,

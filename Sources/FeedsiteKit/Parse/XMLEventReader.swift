@@ -94,6 +94,8 @@ private struct EventSink {
     /// The parser context, for positions, stopping and its name dictionary; set right after creation.
     var context: xmlParserCtxtPtr?
     private var sawRoot = false
+    /// `machine.isReadingText`, refreshed after the events that can change it (start, end, error).
+    private var isReadingText = false
     private var pendingText: [UInt8] = []
     /// Strings for interned local names and URIs, and for interned (prefix, local name) pairs.
     private var names: [UnsafeRawPointer: String] = [:]
@@ -158,13 +160,13 @@ private struct EventSink {
     }
 
     mutating func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
-        guard machine.isReadingText else { return }
+        guard isReadingText else { return }
         pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
     mutating func cdata(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         flushText()
-        guard machine.isReadingText else { return }
+        guard isReadingText else { return }
         machine.cdata(Self.string(bytes, count: count))
     }
 
@@ -196,6 +198,7 @@ private struct EventSink {
         let action = machine.startElement(
             name(localName), namespaceURI: uri.map { name($0) } ?? "", qualifiedName: qualifiedName(prefix, localName),
             attributes: attributeDictionary, at: at)
+        isReadingText = machine.isReadingText
         if action == .stop { xmlStopParser(context) }
     }
 
@@ -205,6 +208,7 @@ private struct EventSink {
         flushText()
         machine.endElement(
             name(localName), namespaceURI: uri.map { name($0) } ?? "", qualifiedName: qualifiedName(prefix, localName))
+        isReadingText = machine.isReadingText
     }
 
     mutating func error(code: Int) {
@@ -213,6 +217,7 @@ private struct EventSink {
         guard !FeedParser.nonFatalXMLErrorCodes.contains(code) else { return }
         flushText()
         machine.error(FeedParser.describeXMLError(code: code), at: position)
+        isReadingText = false
         xmlStopParser(context)
     }
 }
