@@ -101,11 +101,8 @@ extension FeedParser {
     /// sections and comments are skipped, since a `<?` there is text.
     static func blankEmptyProcessingInstructions(_ bytes: inout [UInt8]) {
         var i = 0
-        while let open = bytes[i...].firstIndex(of: UInt8(ascii: "<")) {
-            let next = open + 1 < bytes.count ? bytes[open + 1] : 0
-            if next != UInt8(ascii: "!"), next != UInt8(ascii: "?") {
-                i = open + 1  // the common case, a tag: no literal comparisons needed
-            } else if matches(bytes, at: open, "<![CDATA[") {
+        while let open = nextMarkupDeclaration(bytes, from: i) {
+            if matches(bytes, at: open, "<![CDATA[") {
                 i = (find(bytes, "]]>", from: open + 9) ?? bytes.count) + 3
             } else if matches(bytes, at: open, "<!--") {
                 i = (find(bytes, "-->", from: open + 4) ?? bytes.count) + 3
@@ -121,6 +118,23 @@ extension FeedParser {
                 i = open + 1
             }
             guard i < bytes.count else { return }
+        }
+    }
+
+    /// The index of the next `<!` or `<?` at or after `start` (a comment, CDATA section, PI or
+    /// declaration); one pass over the bytes without bounds checks, since this runs on every document.
+    private static func nextMarkupDeclaration(_ bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i + 1 < buffer.count {
+                if buffer[i] == UInt8(ascii: "<"),
+                    buffer[i + 1] == UInt8(ascii: "!") || buffer[i + 1] == UInt8(ascii: "?")
+                {
+                    return i
+                }
+                i += 1
+            }
+            return nil
         }
     }
 

@@ -61,6 +61,8 @@ extension FeedParser {
         /// so words don't run together), `script`/`style` bodies dropped, entities decoded once, and
         /// whitespace collapsed.
         static func plainText(fromHTML html: String) -> String {
+            // Without a '<' there is no tag to remove (most titles): the loop below would copy every scalar.
+            guard html.utf8.contains(UInt8(ascii: "<")) else { return collapseWhitespace(decodeEntities(html)) }
             var output = ""
             output.reserveCapacity(html.utf8.count)
             let scalars = Array(html.unicodeScalars)
