@@ -96,8 +96,10 @@ extension FeedParser {
     /// Replaces processing instructions without data (`<?php?>`, `<?foo ?>`) with spaces.
     ///
     /// swift-corelibs-foundation's `XMLParser` reads a PI's data with `strlen` without checking for
-    /// NULL, so a data-less PI crashes the whole process (segfault) on Linux. PIs never carry feed
-    /// content, so removing them loses nothing; newlines are kept so line numbers stay true. CDATA
+    /// NULL, so a data-less PI crashed the whole process (segfault) on Linux. `XMLEventReader` calls
+    /// libxml2 directly and handles them, but the pass stays so results do not change (a blanked PI
+    /// inside text reads as spaces). PIs never carry feed content, so removing them loses nothing;
+    /// newlines are kept so line numbers stay true. CDATA
     /// sections and comments are skipped, since a `<?` there is text.
     static func blankEmptyProcessingInstructions(_ bytes: inout [UInt8]) {
         var i = 0
