@@ -31,11 +31,18 @@ let package = Package(
             pkgConfig: "gumbo",
             providers: [.apt(["libgumbo-dev"])]
         ),
+        // libxml2's SAX2 parser, read directly on UTF-8 bytes (Parse/XMLEventReader.swift), from Debian's libxml2-dev.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         .target(
             name: "FeedsiteKit",
             dependencies: [
                 "CCmarkGFM",
                 "CGumbo",
+                "CLibXML2",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -74,7 +74,7 @@ extension FeedParser {
         }
     }
 
-    /// Decides the document's encoding and transcodes it to UTF-8, so that `XMLParser` only ever
+    /// Decides the document's encoding and transcodes it to UTF-8, so that libxml2 only ever
     /// sees UTF-8 and nothing depends on which encodings libxml2 was built with.
     ///
     /// The order is the one the XML media-type rules (RFC 7303) and feed readers agree on:

@@ -1,7 +1,7 @@
 import Foundation
 
 extension FeedParser {
-    /// An XML document made ready for `XMLParser`: UTF-8, leading noise stripped, DOCTYPE removed.
+    /// An XML document made ready for the XML parser: UTF-8, leading noise stripped, DOCTYPE removed.
     struct PreparedXML {
         var bytes: [UInt8]
         /// Lines removed from the top, so reported line numbers match the original document.
@@ -96,16 +96,15 @@ extension FeedParser {
     /// Replaces processing instructions without data (`<?php?>`, `<?foo ?>`) with spaces.
     ///
     /// swift-corelibs-foundation's `XMLParser` reads a PI's data with `strlen` without checking for
-    /// NULL, so a data-less PI crashes the whole process (segfault) on Linux. PIs never carry feed
-    /// content, so removing them loses nothing; newlines are kept so line numbers stay true. CDATA
+    /// NULL, so a data-less PI crashed the whole process (segfault) on Linux. `XMLEventReader` calls
+    /// libxml2 directly and handles them, but the pass stays so results do not change (a blanked PI
+    /// inside text reads as spaces). PIs never carry feed content, so removing them loses nothing;
+    /// newlines are kept so line numbers stay true. CDATA
     /// sections and comments are skipped, since a `<?` there is text.
     static func blankEmptyProcessingInstructions(_ bytes: inout [UInt8]) {
         var i = 0
-        while let open = bytes[i...].firstIndex(of: UInt8(ascii: "<")) {
-            let next = open + 1 < bytes.count ? bytes[open + 1] : 0
-            if next != UInt8(ascii: "!"), next != UInt8(ascii: "?") {
-                i = open + 1  // the common case, a tag: no literal comparisons needed
-            } else if matches(bytes, at: open, "<![CDATA[") {
+        while let open = nextMarkupDeclaration(bytes, from: i) {
+            if matches(bytes, at: open, "<![CDATA[") {
                 i = (find(bytes, "]]>", from: open + 9) ?? bytes.count) + 3
             } else if matches(bytes, at: open, "<!--") {
                 i = (find(bytes, "-->", from: open + 4) ?? bytes.count) + 3
@@ -121,6 +120,23 @@ extension FeedParser {
                 i = open + 1
             }
             guard i < bytes.count else { return }
+        }
+    }
+
+    /// The index of the next `<!` or `<?` at or after `start` (a comment, CDATA section, PI or
+    /// declaration); one pass over the bytes without bounds checks, since this runs on every document.
+    private static func nextMarkupDeclaration(_ bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i + 1 < buffer.count {
+                if buffer[i] == UInt8(ascii: "<"),
+                    buffer[i + 1] == UInt8(ascii: "!") || buffer[i + 1] == UInt8(ascii: "?")
+                {
+                    return i
+                }
+                i += 1
+            }
+            return nil
         }
     }
 
@@ -193,7 +209,7 @@ extension FeedParser {
     }
 
     static func matches(_ bytes: [UInt8], at index: Int, _ literal: String) -> Bool {
-        let utf8 = Array(literal.utf8)
+        let utf8 = literal.utf8  // a view, not an array: these run once per tag of every document
         return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
     }
 
@@ -204,12 +220,13 @@ extension FeedParser {
     }
 
     static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {
-        let utf8 = Array(literal.utf8)
+        let utf8 = literal.utf8
         guard let first = utf8.first, start < bytes.count else { return nil }
+        let count = utf8.count
         var i = start
-        while i + utf8.count <= bytes.count {
-            if bytes[i] == first, bytes[i..<i + utf8.count].elementsEqual(utf8) { return i }
-            i += 1
+        while i + count <= bytes.count, let candidate = bytes[i...(bytes.count - count)].firstIndex(of: first) {
+            if bytes[candidate..<candidate + count].elementsEqual(utf8) { return candidate }
+            i = candidate + 1
         }
         return nil
     }

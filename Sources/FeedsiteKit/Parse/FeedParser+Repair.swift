@@ -102,7 +102,7 @@ extension FeedParser {
         if isCutOff || !openElements.isEmpty {
             let inside = openElements.last.map { "<\(String(decoding: $0, as: UTF8.self))>" } ?? "a tag"
             note("end of document inside \(inside), cut off (closed \(openElements.count) open elements)")
-            // With data: a data-less PI would crash `XMLParser` (see `blankEmptyProcessingInstructions`).
+            // With data: data-less PIs are blanked (see `blankEmptyProcessingInstructions`).
             output.append(contentsOf: Array("<?\(truncationMarker) here?>".utf8))
             for name in openElements.reversed() {
                 output.append(contentsOf: Array("</".utf8))

@@ -3,7 +3,7 @@ import Foundation
 extension FeedParser {
     /// Builds a `Feed` from a stream of XML events (start element, end element, text, CDATA, error).
     ///
-    /// This is the whole of the XML feed logic; the `XMLParser` delegate only forwards events here.
+    /// This is the whole of the XML feed logic; `XMLEventReader` only forwards events here.
     /// Being a value type fed plain values, it is unit-tested without any XML (see
     /// `FeedParserStateMachineTests`), and a parse is one `var machine` with no shared state.
     ///
@@ -129,23 +129,25 @@ extension FeedParser {
             guard failure == nil else { return .stop }
             let namespace = classify(namespaceURI, qualifiedName: qualifiedName)
 
-            if let top = stack.last, top.role == .field {
+            // Only the parent's role, base and flag are read: copying the whole frame would retain all its strings.
+            let parent = stack.indices.last
+            let parentRole = parent.map { stack[$0].role }
+            if parentRole == .field {
                 serialiseStart(name, namespace: namespace, attributes: attributes)
                 return .proceed
             }
 
-            let parent = stack.last
-            let parentBase = parent?.base ?? documentURL
+            let parentBase = parent.flatMap { stack[$0].base } ?? documentURL
             var base = parentBase
-            var isBaseDeclared = parent?.isBaseDeclared ?? false
+            var isBaseDeclared = parent.map { stack[$0].isBaseDeclared } ?? false
             if let declared = attributes["xml:base"] {
                 base = FeedText.resolve(declared, against: parentBase).flatMap { URL(string: $0) } ?? parentBase
                 isBaseDeclared = true
             }
 
             let role: Role
-            if let parent {
-                role = childRole(name, namespace, parent: parent.role)
+            if let parentRole {
+                role = childRole(name, namespace, parent: parentRole)
             } else {
                 guard
                     let rootRole = rootRole(
@@ -171,6 +173,12 @@ extension FeedParser {
             }
             guard let frame = stack.popLast() else { return }
             close(frame)
+        }
+
+        /// Whether `characters` and `cdata` would keep text now (the open element is a field), so a
+        /// reader can skip building strings for the whitespace between structural elements.
+        var isReadingText: Bool {
+            failure == nil && !stack.isEmpty && stack[stack.count - 1].role == .field
         }
 
         /// Character data (already decoded: `&amp;` arrives as `&`).
@@ -235,7 +243,7 @@ extension FeedParser {
         private mutating func classify(_ uri: String?, qualifiedName: String?) -> Namespace {
             guard let uri, !uri.isEmpty else {
                 // An undeclared prefix (`<itunes:author>` without `xmlns:itunes`): not ours to guess.
-                if let qualifiedName, qualifiedName.contains(":") { return .other }
+                if let qualifiedName, qualifiedName.utf8.contains(UInt8(ascii: ":")) { return .other }
                 return .none
             }
             if uri == rssDefaultNamespace { return .none }
@@ -315,13 +323,7 @@ extension FeedParser {
                     default: return .ignored
                     }
                 }
-                return isField(
-                    name, ns,
-                    in: [
-                        .dc: ["title", "creator", "date", "language", "rights", "subject", "description"],
-                        .dcterms: ["modified"],
-                        .itunes: ["author", "image", "summary", "category"],
-                    ]) ? .field : .ignored
+                return isField(name, ns, in: Self.channelExtensionFields) ? .field : .ignored
             case .item:
                 if ns.isRSS {
                     switch name {
@@ -341,15 +343,7 @@ extension FeedParser {
                     }
                 }
                 if ns == .media, name == "group" || name == "content" { return .media }
-                return isField(
-                    name, ns,
-                    in: [
-                        .content: ["encoded"],
-                        .dc: ["title", "creator", "date", "description", "subject"],
-                        .dcterms: ["modified", "created", "issued"],
-                        .itunes: ["author", "summary", "image"],
-                        .media: ["thumbnail", "description"],
-                    ]) ? .field : .ignored
+                return isField(name, ns, in: Self.itemExtensionFields) ? .field : .ignored
             case .media:
                 if ns == .media, name == "content" || name == "group" { return .media }
                 return ns == .media && (name == "thumbnail" || name == "description") ? .field : .ignored
@@ -365,6 +359,22 @@ extension FeedParser {
         private func isField(_ name: String, _ ns: Namespace, in table: [Namespace: Set<String>]) -> Bool {
             table[ns]?.contains(name) ?? false
         }
+
+        /// Fields of the channel from extension vocabularies (built once, not per element).
+        private static let channelExtensionFields: [Namespace: Set<String>] = [
+            .dc: ["title", "creator", "date", "language", "rights", "subject", "description"],
+            .dcterms: ["modified"],
+            .itunes: ["author", "image", "summary", "category"],
+        ]
+
+        /// Fields of an item from extension vocabularies.
+        private static let itemExtensionFields: [Namespace: Set<String>] = [
+            .content: ["encoded"],
+            .dc: ["title", "creator", "date", "description", "subject"],
+            .dcterms: ["modified", "created", "issued"],
+            .itunes: ["author", "summary", "image"],
+            .media: ["thumbnail", "description"],
+        ]
 
         // MARK: - Opening and closing contexts
 
@@ -505,8 +515,9 @@ extension FeedParser {
         }
 
         private mutating func applyItemField(_ frame: Frame) {
-            guard var item else { return }
             // Work on a copy: `date(_:context:)` mutates `self` (warnings) while the item is written.
+            // Moved out of `self` (not copied), so writing to its arrays does not copy them.
+            guard var item = self.item.take() else { return }
             defer { self.item = item }
             let ns = frame.namespace
             let raw = frame.value
@@ -622,7 +633,7 @@ extension FeedParser {
                 href = frame.text.nilIfEmpty.flatMap { resolved($0, frame) }  // Atom 0.3 drafts put it in the text
             }
             guard let href else { return nil }
-            var rel = frame.attribute("rel")?.trimmingCharacters(in: .whitespaces).lowercased() ?? "alternate"
+            var rel = frame.attribute("rel")?.trimmingSpacesAndTabs.lowercased() ?? "alternate"
             if rel.hasPrefix("http://www.iana.org/assignments/relation/") {
                 rel = String(rel.split(separator: "/").last ?? "")
             }
@@ -646,7 +657,7 @@ extension FeedParser {
         /// An Atom text construct (`type="text"|"html"|"xhtml"`, Atom 0.3 MIME types and `mode`).
         private func textConstruct(_ frame: Frame) -> (text: String, kind: FeedItem.TextKind)? {
             let defaultType = frame.namespace == .atom03 ? "text/plain" : "text"
-            let type = (frame.attribute("type") ?? defaultType).trimmingCharacters(in: .whitespaces).lowercased()
+            let type = (frame.attribute("type") ?? defaultType).trimmingSpacesAndTabs.lowercased()
             var text = frame.text
             if frame.attribute("mode")?.lowercased() == "base64" {
                 let compact = text.filter { !$0.isWhitespace }
@@ -693,7 +704,7 @@ extension FeedParser {
         }
 
         private static func length(_ value: String?) -> Int? {
-            value.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+            value.flatMap { Int($0.trimmingSpacesAndTabs) }.flatMap { $0 >= 0 ? $0 : nil }
         }
 
         // MARK: - Re-serialising child markup

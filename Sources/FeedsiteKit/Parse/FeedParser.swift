@@ -1,14 +1,10 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Turns the bytes of a fetched feed into a `Feed`.
 ///
 /// The format is detected from the content (a JSON object, or the XML root element), never from a
-/// Content-Type or file extension, which servers get wrong. XML goes through Foundation's
-/// event-driven `XMLParser` into `FeedParser.StateMachine`; when the XML is malformed, one repair
+/// Content-Type or file extension, which servers get wrong. XML goes through libxml2's event-driven
+/// SAX2 parser (`XMLEventReader`) into `FeedParser.StateMachine`; when the XML is malformed, one repair
 /// pass (`FeedParser+Repair.swift`) fixes what feeds typically get wrong and the document is parsed
 /// again. No DTD, external entity or network access happens: DOCTYPEs are removed before parsing.
 public struct FeedParser: Sendable {
@@ -55,92 +51,18 @@ public struct FeedParser: Sendable {
         var isMalformedXML: Bool
     }
 
-    /// Runs `XMLParser` over a prepared document, forwarding events to a fresh state machine.
+    /// Runs libxml2 over a prepared document (`XMLEventReader`), forwarding events to a fresh state machine.
     private func parseXML(_ document: PreparedXML, url: URL?) -> Result<Feed, XMLFailure> {
-        let parser = XMLParser(data: Data(document.bytes))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        let delegate = EventForwarder(documentURL: url, lineOffset: document.lineOffset)
-        parser.delegate = delegate
-        _ = parser.parse()
-        // `parse()` can return true after a fatal error (e.g. premature end), so trust the machine.
+        var machine = StateMachine(documentURL: url)
+        XMLEventReader(lineOffset: document.lineOffset).read(document.bytes, into: &machine)
+        // The parse can end without an error event (e.g. the machine stopped it), so trust the machine.
         do {
-            var feed = try delegate.machine.finish()
+            var feed = try machine.finish()
             feed.warnings = document.warnings + feed.warnings
             return .success(feed)
         } catch {
-            return .failure(XMLFailure(error: error, isMalformedXML: delegate.machine.sawMalformedXML))
+            return .failure(XMLFailure(error: error, isMalformedXML: machine.sawMalformedXML))
         }
-    }
-}
-
-/// The `XMLParser` delegate: forwards every event to the state machine and nothing else.
-///
-/// A class because `XMLParserDelegate` requires one; private to one `parseXML` call and never
-/// shared, so it needs no `Sendable` conformance.
-private final class EventForwarder: NSObject, XMLParserDelegate {
-    var machine: FeedParser.StateMachine
-    /// Lines removed before the document (leading blank lines), added back to reported positions.
-    private let lineOffset: Int
-    private var sawRoot = false
-
-    init(documentURL: URL?, lineOffset: Int) {
-        machine = FeedParser.StateMachine(documentURL: documentURL)
-        self.lineOffset = lineOffset
-    }
-
-    private func position(_ parser: XMLParser) -> FeedParser.StateMachine.Position {
-        .init(line: parser.lineNumber + lineOffset, column: parser.columnNumber)
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-        attributes attributeDict: [String: String] = [:]
-    ) {
-        // The position is only needed to diagnose the root element; asking for it costs a call into libxml2.
-        let at = sawRoot ? nil : position(parser)
-        sawRoot = true
-        if machine.startElement(
-            elementName, namespaceURI: namespaceURI, qualifiedName: qName, attributes: attributeDict, at: at) == .stop
-        {
-            parser.abortParsing()
-        }
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        machine.endElement(elementName, namespaceURI: namespaceURI, qualifiedName: qName)
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        machine.characters(string)
-    }
-
-    func parser(_ parser: XMLParser, foundIgnorableWhitespace whitespaceString: String) {
-        machine.characters(whitespaceString)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        machine.cdata(String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
-        machine.processingInstruction(target: target, data: data)
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        let code = (parseError as NSError).code
-        // libxml2 reports namespace problems (undeclared prefix, relative or invalid namespace URI)
-        // through the same channel; they do not make the XML malformed, so parsing continues.
-        guard !FeedParser.nonFatalXMLErrorCodes.contains(code) else { return }
-        machine.error(FeedParser.describeXMLError(code: code), at: position(parser))
-        parser.abortParsing()
-    }
-
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        nil  // never fetch anything a document asks for
     }
 }
 
@@ -148,7 +70,7 @@ extension FeedParser {
     /// libxml2 codes that are warnings or namespace errors (`XML_WAR_*`, `XML_NS_ERR_*`).
     static let nonFatalXMLErrorCodes: Set<Int> = [97, 98, 99, 100, 101, 102, 200, 201, 202, 203, 204, 205]
 
-    /// A readable text for libxml2's error code (Foundation on Linux passes on only the code).
+    /// A readable text for libxml2's error code (`xmlError.code`).
     static func describeXMLError(code: Int) -> String {
         let text: String =
             switch code {

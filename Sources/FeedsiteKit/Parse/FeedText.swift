@@ -9,19 +9,35 @@ extension FeedParser {
     enum FeedText {
         /// Collapses runs of whitespace to one space and trims the ends (titles, names).
         static func collapseWhitespace(_ text: String) -> String {
-            var result = ""
+            if isCollapsedASCII(text) { return text }
+            var result: [UInt8] = []
             result.reserveCapacity(text.utf8.count)
             var pendingSpace = false
             for scalar in text.unicodeScalars {
-                if scalar.properties.isWhitespace {
+                if String.isWhitespace(scalar) {
                     pendingSpace = !result.isEmpty
                 } else {
-                    if pendingSpace { result.unicodeScalars.append(" ") }
+                    if pendingSpace { result.append(UInt8(ascii: " ")) }
                     pendingSpace = false
-                    result.unicodeScalars.append(scalar)
+                    if scalar.isASCII {
+                        result.append(UInt8(truncatingIfNeeded: scalar.value))
+                    } else if let encoded = UTF8.encode(scalar) {
+                        result.append(contentsOf: encoded)
+                    }
                 }
             }
-            return result
+            return String(decoding: result, as: UTF8.self)
+        }
+
+        /// True when `collapseWhitespace` would return `text` unchanged and that is plain to see: ASCII
+        /// without leading, trailing or doubled spaces or any other whitespace character.
+        private static func isCollapsedASCII(_ text: String) -> Bool {
+            var previous = UInt8(ascii: " ")  // so a leading space fails
+            for byte in text.utf8 {
+                guard byte < 0x80, byte > 0x20 || (byte == 0x20 && previous != 0x20) else { return false }
+                previous = byte
+            }
+            return previous != 0x20 || text.isEmpty
         }
 
         /// True when `text` looks like it contains HTML: a tag or a character reference.
@@ -45,6 +61,8 @@ extension FeedParser {
         /// so words don't run together), `script`/`style` bodies dropped, entities decoded once, and
         /// whitespace collapsed.
         static func plainText(fromHTML html: String) -> String {
+            // Without a '<' there is no tag to remove (most titles): the loop below would copy every scalar.
+            guard html.utf8.contains(UInt8(ascii: "<")) else { return collapseWhitespace(decodeEntities(html)) }
             var output = ""
             output.reserveCapacity(html.utf8.count)
             let scalars = Array(html.unicodeScalars)
@@ -146,22 +164,35 @@ extension FeedParser {
                     $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">")
                 })
             else { return text }
-            var output = ""
+            // On UTF-8 bytes: the three characters are ASCII, so no multi-byte sequence contains them.
+            var output: [UInt8] = []
             output.reserveCapacity(text.utf8.count + 16)
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "<": output += "&lt;"
-                case ">": output += "&gt;"
-                case "&": output += "&amp;"
-                default: output.unicodeScalars.append(scalar)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+                default: output.append(byte)
                 }
             }
-            return output
+            return String(decoding: output, as: UTF8.self)
         }
 
         /// Escapes an attribute value for re-serialised markup (always double-quoted).
         static func escapeAttribute(_ text: String) -> String {
-            escapeText(text).replacingOccurrences(of: "\"", with: "&quot;")
+            let escaped = escapeText(text)
+            // On UTF-8 bytes rather than `replacingOccurrences`, which goes through `NSString` on Linux.
+            guard escaped.utf8.contains(UInt8(ascii: "\"")) else { return escaped }
+            var output: [UInt8] = []
+            output.reserveCapacity(escaped.utf8.count + 16)
+            for byte in escaped.utf8 {
+                if byte == UInt8(ascii: "\"") {
+                    output.append(contentsOf: "&quot;".utf8)
+                } else {
+                    output.append(byte)
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
         }
 
         /// Splits an RSS author string: `"jo@example.com (Jo Bloggs)"`, `"Jo Bloggs <jo@example.com>"`,
