@@ -78,7 +78,8 @@ public struct SiteGenerator: Sendable {
         // The state is encoded on the other core while the site model is assembled. An unchanged
         // state (every feed answered 304) is neither encoded nor written again.
         let mergedState = state
-        async let encodedState: Data? = (savedBytes != nil && mergedState == savedState)
+        async let encodedState: Data? =
+            (savedBytes != nil && mergedState == savedState)
             ? nil : StateStore.encode(mergedState)
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
         let stateBytes: Data
