@@ -136,23 +136,31 @@ public struct SiteGenerator: Sendable {
         var pages = 0
         do {
             try staging.add(extraFiles)
-            let feeds = site.feeds
+            // The shared pages (index, archive, status, the planet's feeds) in a few jobs, then one
+            // job per feed; as many at a time as there are cores, each result written as it comes.
+            enum Job {
+                case shared(PageRenderer.SharedJob)
+                case feed(SiteFeed)
+            }
+            let jobs = renderer.sharedJobs(site).map(Job.shared) + site.feeds.map(Job.feed)
             let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
             try await withThrowingTaskGroup(of: [String: Data].self) { group in
-                // The shared pages (index, archive, status, the planet's feeds) are one more task,
-                // rendered alongside the first feeds instead of before them.
-                group.addTask { try renderer.renderShared(site, records: records) }
                 var next = 0
                 func addTask() {
-                    let feed = feeds[next]
+                    let job = jobs[next]
                     next += 1
-                    group.addTask { try renderer.renderFeed(feed, in: site) }
+                    group.addTask {
+                        switch job {
+                        case .shared(let shared): try renderer.render(shared, of: site, records: records)
+                        case .feed(let feed): try renderer.renderFeed(feed, in: site)
+                        }
+                    }
                 }
-                while next < min(limit - 1, feeds.count) { addTask() }
+                while next < min(limit, jobs.count) { addTask() }
                 for try await files in group {
                     pages += files.keys.filter { $0.hasSuffix(".html") }.count
                     try staging.add(files)
-                    if next < feeds.count { addTask() }
+                    if next < jobs.count { addTask() }
                 }
             }
         } catch {

@@ -23,15 +23,48 @@ public struct PageRenderer: Sendable {
     }
 
     /// Everything but the feed and item pages: assets, the index and its pages, the archive, the
-    /// status page and the planet's own feeds. The pipeline renders this once and `renderFeed` per
-    /// feed in parallel, streaming the pages to the writer.
+    /// status page and the planet's own feeds (all of `sharedJobs`, rendered one after another).
     public func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
-        var files = templates.assets
+        var files: [String: Data] = [:]
+        for job in sharedJobs(site) {
+            files.merge(try render(job, of: site, records: records)) { page, _ in page }
+        }
+        return files
+    }
+
+    /// A part of the shared pages that renders on its own. The pipeline renders these and
+    /// `renderFeed` per feed in parallel, streaming each result to the writer: one job per 100
+    /// index pages keeps a large planet's index (1,000 pages of 100 kB at 30,000 items) from being
+    /// held in memory at once.
+    public enum SharedJob: Sendable, Hashable {
+        /// Assets, `status/`, the planet's feeds, OPML, sitemap, robots.txt.
+        case assetsStatusAndPublished
+        /// Index pages with these 1-based numbers.
+        case index(ClosedRange<Int>)
+        /// `archive/index.html` and every month's pages.
+        case archive
+    }
+
+    /// The jobs that together render the shared pages.
+    public func sharedJobs(_ site: Site) -> [SharedJob] {
+        let pageCount = PagePaths.pages(site.items, size: site.configuration.pageSize).count
+        let chunks = stride(from: 1, through: pageCount, by: 100).map { SharedJob.index($0...min($0 + 99, pageCount)) }
+        return [.assetsStatusAndPublished, .archive] + chunks
+    }
+
+    public func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
+        var files: [String: Data] = [:]
         let context = RenderContext(site: site, now: now)
-        try renderIndex(context, into: &files)
-        try renderArchive(context, into: &files)
-        try renderStatus(site, records: records, siteView: context.siteView, into: &files)
-        files.merge(PublishedFiles.render(site)) { page, _ in page }
+        switch job {
+        case .assetsStatusAndPublished:
+            files = templates.assets
+            try renderStatus(site, records: records, siteView: context.siteView, into: &files)
+            files.merge(PublishedFiles.render(site)) { page, _ in page }
+        case .index(let numbers):
+            try renderIndex(context, pages: numbers, into: &files)
+        case .archive:
+            try renderArchive(context, into: &files)
+        }
         return files
     }
 
@@ -82,11 +115,14 @@ public struct PageRenderer: Sendable {
         files[path] = try render("item", page)
     }
 
-    /// `index.html`, `page/2/index.html`…: every item, newest first, `page_size` per page.
-    private func renderIndex(_ context: RenderContext, into files: inout [String: Data]) throws(TemplateError) {
+    /// `index.html`, `page/2/index.html`…: every item, newest first, `page_size` per page; only the
+    /// pages numbered `numbers`.
+    private func renderIndex(
+        _ context: RenderContext, pages numbers: ClosedRange<Int>, into files: inout [String: Data]
+    ) throws(TemplateError) {
         let site = context.site
         let pages = PagePaths.pages(site.items, size: site.configuration.pageSize)
-        for (offset, items) in pages.enumerated() {
+        for (offset, items) in pages.enumerated() where numbers.contains(offset + 1) {
             let number = offset + 1
             let path = PagePaths.index(page: number)
             let pagination = Self.pagination(number, of: pages.count, from: path) { PagePaths.index(page: $0) }

@@ -245,7 +245,9 @@ public struct SiteWriter: Sendable {
             guard count > 0 else { return false }
             filled += count
         }
-        return existing.elementsEqual(data)
+        return existing.withUnsafeBytes { old in
+            data.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 }
+        }
     }
 
     /// `mkdir -p folder` inside `root` (which exists).
@@ -285,18 +287,30 @@ public struct SiteWriter: Sendable {
         }
     }
 
+    /// Regular files under `directory` (dotfiles at any level excluded) whose site path is not in
+    /// `files`. A POSIX walk: `FileManager`'s enumerator took 3 % of a rebuild over 34,000 files.
     fileprivate static func countFiles(in directory: URL, notIn files: Set<String>) -> Int {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return 0 }
         var count = 0
-        for case let path as String in enumerator where !files.contains(path) && !path.hasPrefix(".") {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(
-                atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            {
-                count += 1
+        func walk(_ path: String, relative: String) {
+            guard let stream = opendir(path) else { return }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard !name.hasPrefix(".") else { continue }
+                let child = path + "/" + name
+                let site = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(child, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    walk(child, relative: site)
+                } else if (info.st_mode & S_IFMT) == S_IFREG, !files.contains(site) {
+                    count += 1
+                }
             }
         }
+        walk(directory.path, relative: "")
         return count
     }
 }
