@@ -144,6 +144,8 @@ public struct SiteGenerator: Sendable {
             }
             let jobs = renderer.sharedJobs(site).map(Job.shared) + site.feeds.map(Job.feed)
             let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
+            // Made once: making it per feed was quadratic at 10,000 feeds (it indexes every feed).
+            let context = renderer.context(for: site)
             try await withThrowingTaskGroup(of: [String: Data].self) { group in
                 var next = 0
                 func addTask() {
@@ -151,8 +153,8 @@ public struct SiteGenerator: Sendable {
                     next += 1
                     group.addTask {
                         switch job {
-                        case .shared(let shared): try renderer.render(shared, of: site, records: records)
-                        case .feed(let feed): try renderer.renderFeed(feed, in: site)
+                        case .shared(let shared): try renderer.render(shared, in: context, records: records)
+                        case .feed(let feed): try renderer.renderFeed(feed, in: context)
                         }
                     }
                 }

@@ -26,8 +26,9 @@ public struct PageRenderer: Sendable {
     /// status page and the planet's own feeds (all of `sharedJobs`, rendered one after another).
     public func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
+        let context = context(for: site)
         for job in sharedJobs(site) {
-            files.merge(try render(job, of: site, records: records)) { page, _ in page }
+            files.merge(try render(job, in: context, records: records)) { page, _ in page }
         }
         return files
     }
@@ -53,8 +54,20 @@ public struct PageRenderer: Sendable {
     }
 
     public func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
+        try render(job, in: context(for: site), records: records)
+    }
+
+    /// What every page of one site shares; made once per build (it indexes every feed), then
+    /// passed to each job.
+    func context(for site: Site) -> RenderContext {
+        RenderContext(site: site, now: now)
+    }
+
+    func render(
+        _ job: SharedJob, in context: RenderContext, records: [FeedRecord]
+    ) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
-        let context = RenderContext(site: site, now: now)
+        let site = context.site
         switch job {
         case .assetsStatusAndPublished:
             files = templates.assets
@@ -70,8 +83,11 @@ public struct PageRenderer: Sendable {
 
     /// One feed's pages and the pages of its items.
     public func renderFeed(_ feed: SiteFeed, in site: Site) throws(TemplateError) -> [String: Data] {
+        try renderFeed(feed, in: context(for: site))
+    }
+
+    func renderFeed(_ feed: SiteFeed, in context: RenderContext) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
-        let context = RenderContext(site: site, now: now)
         try renderFeed(feed, context, into: &files)
         for position in feed.items.indices {
             try renderItem(at: position, of: feed, context, into: &files)

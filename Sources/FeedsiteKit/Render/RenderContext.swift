@@ -2,7 +2,7 @@ import Foundation
 
 /// What every page of one render shares: the site, its layout fields, the time zone dates are
 /// shown in, and the site's address (for absolute `og:url`s).
-struct RenderContext {
+struct RenderContext: Sendable {
     let site: Site
     let siteView: SiteView
     /// `base_url` as a folder (`https://planet.example/`), when set.
