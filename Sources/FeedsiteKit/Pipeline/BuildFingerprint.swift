@@ -11,6 +11,13 @@ struct BuildFingerprint: Hashable {
 
     /// FNV-1a over the bytes, with a separator so that ("ab", "c") and ("a", "bc") differ.
     mutating func add(_ data: Data) {
+        addBytes(data)
+        endField()
+    }
+
+    /// Part of a field that arrives in pieces; `endField()` after the last one. The digest equals
+    /// `add` of the pieces joined.
+    mutating func addBytes(_ data: Data) {
         data.withUnsafeBytes { buffer in
             var hash = value
             for byte in buffer {
@@ -19,6 +26,9 @@ struct BuildFingerprint: Hashable {
             }
             value = hash
         }
+    }
+
+    mutating func endField() {
         value = (value ^ 0xFF) &* 0x0000_0100_0000_01B3
     }
 

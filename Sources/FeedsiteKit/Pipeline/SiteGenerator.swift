@@ -69,26 +69,19 @@ public struct SiteGenerator: Sendable {
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(from: options.templatesDirectory)
         let store = StateStore(directory: stateDirectory(configuration))
-        var (state, savedBytes) = try await loadState(configuration, store, &diagnostics)
+        var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)
         let savedState = state
         clock.lap("load")
         let runs = try await readFeeds(configuration, state)
         clock.lap("fetch+parse+sanitise")
         let records = state.merge(runs, configuration: configuration, now: options.now)
-        // The state is encoded on the other core while the site model is assembled. An unchanged
-        // state (every feed answered 304) is neither encoded nor written again.
+        // The state is encoded and saved (streamed to disk) on the other core while the site model
+        // is assembled. An unchanged state (every feed answered 304) is neither encoded nor written.
+        let isUnchanged = savedDigest != nil && state == savedState
         let mergedState = state
-        async let encodedState: Data? =
-            (savedBytes != nil && mergedState == savedState)
-            ? nil : StateStore.encode(mergedState)
+        async let newDigest: String? = isUnchanged ? nil : store.save(mergedState)
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
-        let stateBytes: Data
-        if let encoded = try await encodedState {
-            stateBytes = encoded
-            try store.save(stateBytes)
-        } else {
-            stateBytes = savedBytes ?? Data()
-        }
+        let stateDigest = try await newDigest ?? savedDigest ?? ""
         clock.lap("model+state")
         var report = BuildReport(
             records: records,
@@ -98,7 +91,7 @@ public struct SiteGenerator: Sendable {
         guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
-        let fingerprint = Self.fingerprint(configuration, templates, stateBytes, records)
+        let fingerprint = Self.fingerprint(configuration, templates, stateDigest, records)
         let previous = LastBuild.read(from: store.lastBuildFile)
         if let previous, previous.fingerprint == fingerprint,
             previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
@@ -113,7 +106,7 @@ public struct SiteGenerator: Sendable {
         }
         let written = try await renderAndWrite(
             site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
-            extraFiles: ["status/state.json": stateBytes], pageCount: &report.pageCount)
+            stateFile: store.file, pageCount: &report.pageCount)
         report.write = written
         clock.lap("render+write")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
@@ -130,12 +123,14 @@ public struct SiteGenerator: Sendable {
     /// at a time as there are cores) while the parent writes each finished feed's pages into the
     /// staging folder, so the whole site is never held in memory at once.
     private func renderAndWrite(
-        _ site: Site, records: [FeedRecord], renderer: PageRenderer, extraFiles: [String: Data], pageCount: inout Int
+        _ site: Site, records: [FeedRecord], renderer: PageRenderer, stateFile: URL, pageCount: inout Int
     ) async throws -> SiteWriter.Report {
         var staging = try SiteWriter().begin(options.outputDirectory)
         var pages = 0
         do {
-            try staging.add(extraFiles)
+            // The saved state is published as `status/state.json` (for `state_url`): linked or
+            // copied from the state folder, never held in memory.
+            try staging.addFile(copying: stateFile.path, as: "status/state.json")
             // The shared pages (index, archive, status, the planet's feeds) in a few jobs, then one
             // job per feed; as many at a time as there are cores, each result written as it comes.
             enum Job {
@@ -176,7 +171,7 @@ public struct SiteGenerator: Sendable {
     /// Everything the output depends on besides the state: per-feed outcomes (the status page),
     /// templates, configuration, `now` when pages show it, and feedsite's version.
     private static func fingerprint(
-        _ configuration: SiteConfiguration, _ templates: SiteTemplates, _ stateBytes: Data, _ records: [FeedRecord]
+        _ configuration: SiteConfiguration, _ templates: SiteTemplates, _ stateDigest: String, _ records: [FeedRecord]
     ) -> String {
         var fingerprint = BuildFingerprint()
         fingerprint.add(Feedsite.version)
@@ -185,7 +180,7 @@ public struct SiteGenerator: Sendable {
             fingerprint.add(source.name)
             fingerprint.add(source.bytes)
         }
-        fingerprint.add(stateBytes)
+        fingerprint.add(stateDigest)
         for record in records {
             fingerprint.add(
                 "\(record.run.status ?? 0) \(record.run.bytes ?? -1) \(record.newItemCount) \(record.failure ?? "")"
@@ -204,11 +199,11 @@ public struct SiteGenerator: Sendable {
     /// or `state_url`), so a fresh CI runner keeps history and sends conditional requests.
     private func loadState(
         _ configuration: SiteConfiguration, _ store: StateStore, _ diagnostics: inout [Diagnostic]
-    ) async throws -> (SiteState, Data?) {
+    ) async throws -> (SiteState, String?) {
         if store.exists {
-            let (state, warnings, bytes) = store.loadWithBytes()
+            let (state, warnings, digest) = store.loadWithDigest()
             diagnostics += warnings.map { .warning($0) }
-            return (state, bytes)
+            return (state, digest)
         }
         if options.offline { throw BuildError.nothingSaved(stateFile: store.file.path) }
         guard let origin = options.restoreState ?? configuration.stateURL else { return (SiteState(), nil) }

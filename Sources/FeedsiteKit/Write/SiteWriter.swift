@@ -129,6 +129,30 @@ public struct SiteWriter: Sendable {
             }
         }
 
+        /// Adds the file at `source` (outside the site) as `path`: hard-linked from the old site when
+        /// the bytes are the same, else hard-linked from `source` (copied across file systems).
+        /// Streams: the file may be large (the published state).
+        public mutating func addFile(copying source: String, as path: String) throws(WriteError) {
+            try SiteWriter.validate(path)
+            guard paths.insert(path).inserted else {
+                throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
+            }
+            report.totalFiles += 1
+            if let slash = path.lastIndex(of: "/") {
+                let folder = String(path[..<slash])
+                if !createdDirectories.contains(folder) {
+                    try SiteWriter.makeDirectories(folder, under: staging.path)
+                    createdDirectories.insert(folder)
+                }
+            }
+            let destination = staging.path + "/" + path
+            let old = target.path + "/" + path
+            if SiteWriter.haveSameBytes(old, source), link(old, destination) == 0 { return }
+            report.changedFiles += 1
+            if link(source, destination) == 0 { return }
+            try SiteWriter.copyFile(source, to: destination)
+        }
+
         /// Swaps the new site in, atomically.
         public mutating func commit() throws(WriteError) -> Report {
             let fileManager = FileManager.default
@@ -250,6 +274,86 @@ public struct SiteWriter: Sendable {
         }
     }
 
+    /// Whether two regular files hold the same bytes, compared a megabyte at a time.
+    fileprivate static func haveSameBytes(_ a: String, _ b: String) -> Bool {
+        var infoA = stat()
+        var infoB = stat()
+        guard stat(a, &infoA) == 0, stat(b, &infoB) == 0, (infoA.st_mode & S_IFMT) == S_IFREG,
+            (infoB.st_mode & S_IFMT) == S_IFREG, infoA.st_size == infoB.st_size
+        else { return false }
+        if infoA.st_dev == infoB.st_dev && infoA.st_ino == infoB.st_ino { return true }
+        let fileA = open(a, O_RDONLY | O_CLOEXEC)
+        guard fileA >= 0 else { return false }
+        defer { close(fileA) }
+        let fileB = open(b, O_RDONLY | O_CLOEXEC)
+        guard fileB >= 0 else { return false }
+        defer { close(fileB) }
+        var bufferA = [UInt8](repeating: 0, count: 1 << 20)
+        var bufferB = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let countA = readFully(fileA, &bufferA)
+            let countB = readFully(fileB, &bufferB)
+            guard countA == countB, countA >= 0 else { return false }
+            if countA == 0 { return true }
+            guard memcmp(bufferA, bufferB, countA) == 0 else { return false }
+        }
+    }
+
+    /// Reads until `buffer` is full or the file ends; the byte count, or -1 on an error.
+    private static func readFully(_ descriptor: Int32, _ buffer: inout [UInt8]) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? -1 : filled }
+            filled += count
+        }
+        return filled
+    }
+
+    /// Copies a file a megabyte at a time.
+    fileprivate static func copyFile(_ source: String, to destination: String) throws(WriteError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw WriteError(path: source, message: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            throw WriteError(path: destination, message: "cannot write: \(String(cString: strerror(errno)))")
+        }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = readFully(input, &buffer)
+            guard count >= 0 else {
+                throw WriteError(path: source, message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return }
+            if let failure = buffer.withUnsafeBytes({
+                writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: output)
+            }) {
+                throw WriteError(path: destination, message: "cannot write: \(String(cString: strerror(failure)))")
+            }
+        }
+    }
+
+    /// Writes every byte, retrying short writes; the `errno` of a failure.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let count = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += count
+        }
+        return nil
+    }
+
     /// `mkdir -p folder` inside `root` (which exists).
     fileprivate static func makeDirectories(_ folder: String, under root: String) throws(WriteError) {
         let full = root + "/" + folder
@@ -270,19 +374,7 @@ public struct SiteWriter: Sendable {
             throw WriteError(path: path, message: "cannot write the new site: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        let failure: Int32? = data.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += count
-            }
-            return nil
-        }
-        if let failure {
+        if let failure = data.withUnsafeBytes({ writeAll($0, to: descriptor) }) {
             throw WriteError(path: path, message: "cannot write the new site: \(String(cString: strerror(failure)))")
         }
     }

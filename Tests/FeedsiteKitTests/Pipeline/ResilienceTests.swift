@@ -389,5 +389,18 @@ struct StateFileTests {
         let (decoded, warnings) = StateStore.decode(data, origin: "test", trusted: true)
         #expect(warnings.isEmpty)
         #expect(decoded == state)
+
+        // Saving streams the same bytes to disk, and its digest is the one loading computes.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedsite-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        let digest = try store.save(state)
+        #expect(try Data(contentsOf: store.file) == data)
+        let (loaded, loadWarnings, loadedDigest) = store.loadWithDigest()
+        #expect(loadWarnings.isEmpty)
+        #expect(loaded == state)
+        #expect(loadedDigest == digest)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.json"])
     }
 }

@@ -103,4 +103,34 @@ struct SiteWriterTests {
         #expect(read("index.html", in: site) == "old")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
     }
+
+    @Test("a large file from outside the site (the published state) is linked when unchanged, replaced when not")
+    func addFileCopying() throws {
+        let site = root.appendingPathComponent("Site")
+        let outside = root.appendingPathComponent("state.json")
+        // Larger than the 1 MB comparison buffer, differing only near the end.
+        var bytes = Data(repeating: UInt8(ascii: "x"), count: 2_500_000)
+        try bytes.write(to: outside)
+        func build() throws -> SiteWriter.Report {
+            var staging = try SiteWriter().begin(site)
+            try staging.add(["index.html": Data("i".utf8)])
+            try staging.addFile(copying: outside.path, as: "status/state.json")
+            return try staging.commit()
+        }
+        #expect(try build().changedFiles == 2)
+        let published = site.appendingPathComponent("status/state.json")
+        #expect(try Data(contentsOf: published) == bytes)
+        let firstInode = try inode(published)
+        // Same bytes in a new file (the state is saved by renaming a new file into place).
+        try FileManager.default.removeItem(at: outside)
+        try bytes.write(to: outside)
+        let unchanged = try build()
+        #expect(unchanged.changedFiles == 0)
+        #expect(try inode(published) == firstInode)
+        bytes[2_400_000] = UInt8(ascii: "y")
+        try FileManager.default.removeItem(at: outside)
+        try bytes.write(to: outside)
+        #expect(try build().changedFiles == 1)
+        #expect(try Data(contentsOf: published) == bytes)
+    }
 }
