@@ -201,7 +201,7 @@ public struct SiteGenerator: Sendable {
         _ configuration: SiteConfiguration, _ store: StateStore, _ diagnostics: inout [Diagnostic]
     ) async throws -> (SiteState, String?) {
         if store.exists {
-            let (state, warnings, digest) = store.loadWithDigest()
+            let (state, warnings, digest) = await store.loadWithDigest()
             diagnostics += warnings.map { .warning($0) }
             return (state, digest)
         }

@@ -368,7 +368,7 @@ struct ResilienceTests {
 @Suite("State file")
 struct StateFileTests {
     @Test("the hand-assembled state JSON is what JSONEncoder would write, and decodes back")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let item = SiteItem(
             slug: "a", feedSlug: "f", feedName: "F", title: "T \"q\" / é", link: "https://x.example/a",
             authors: ["A"], date: Date(timeIntervalSince1970: 1_795_000_000), content: .empty, excerpt: "e",
@@ -397,10 +397,16 @@ struct StateFileTests {
         let store = StateStore(directory: folder)
         let digest = try store.save(state)
         #expect(try Data(contentsOf: store.file) == data)
-        let (loaded, loadWarnings, loadedDigest) = store.loadWithDigest()
+        let (loaded, loadWarnings, loadedDigest) = await store.loadWithDigest()
         #expect(loadWarnings.isEmpty)
         #expect(loaded == state)
         #expect(loadedDigest == digest)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.json"])
+        // The warm path splits the file into its feeds and decodes them in parallel.
+        let split = try #require(StateStore.splitFeeds(data))
+        #expect(split.0.count == 2)
+        #expect(split.1 == SiteState.currentVersion)
+        #expect(await StateStore.decodeFeeds(data, split.0, version: split.1) == state)
+        #expect(StateStore.splitFeeds(Data(#"{"feeds":{"a":{"x":"}"}"#.utf8)) == nil)
     }
 }
