@@ -57,6 +57,10 @@ extension Site {
     /// The form of a link or id under which duplicates are recognised: scheme, `www.`, a trailing
     /// slash, fragments and `utm_*` tracking parameters do not make two posts different.
     static func normalisedIdentity(_ value: String) -> String {
+        plainIdentity(value) ?? componentsIdentity(value)
+    }
+
+    static func componentsIdentity(_ value: String) -> String {
         guard var components = URLComponents(string: value.trimmingCharacters(in: .whitespaces)),
             let host = components.host?.lowercased(), !host.isEmpty
         else { return value }
@@ -71,6 +75,20 @@ extension Site {
         }
         if components.path == "/" { components.path = "" }
         return components.string ?? value
+    }
+
+    /// `normalisedIdentity` without `URLComponents` (14 % of a warm build) for the common case: a
+    /// plain http(s) URL without port, query or percent-escapes. Nil for anything else.
+    static func plainIdentity(_ value: String) -> String? {
+        guard let url = SimpleURL(value), url.query.isEmpty, !url.authority.contains(":"),
+            !url.path.contains("%")
+        else { return nil }
+        var host = url.authority.lowercased()
+        if host.hasPrefix("www.") { host.removeFirst(4) }
+        guard !host.isEmpty else { return nil }
+        var path = url.path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return "//" + host + (path == "/" ? "" : path)
     }
 
     private static func sortedNewestFirst(_ entries: [(item: SiteItem, feedIndex: Int, position: Int)]) -> [SiteItem] {

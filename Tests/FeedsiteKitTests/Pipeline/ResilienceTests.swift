@@ -409,4 +409,25 @@ struct StateFileTests {
         #expect(await StateStore.decodeFeeds(data, split.0, version: split.1) == state)
         #expect(StateStore.splitFeeds(Data(#"{"feeds":{"a":{"x":"}"}"#.utf8)) == nil)
     }
+
+    @Test("the fast duplicate identity agrees with the URLComponents one wherever it answers")
+    func identityParity() {
+        let values = [
+            "https://www.blog.example/post/1/", "http://blog.example/post/1", "https://Blog.Example/A/B//",
+            "https://blog.example/", "https://blog.example",
+            "https://www.example.org/2024/05/28/when-into-photo-you-0/",
+            "https://x.example/a#frag", "https://x.example/a/#", "HTTPS://WWW.X.EXAMPLE/P", "https://x.example/a;b=c/",
+            "https://x.example/~user/", "https://x.example/a:b@c/", "https://x.example:443/a", "https://x.example/a?b",
+            "https://x.example/%7Euser/", "urn:uuid:1234", "tag:blog.example,2026:post-1", "https://www./x",
+        ]
+        var answered = 0
+        for value in values {
+            guard let fast = Site.plainIdentity(value) else { continue }
+            answered += 1
+            #expect(fast == Site.componentsIdentity(value), "\(value)")
+        }
+        #expect(answered >= 10)
+        #expect(Site.plainIdentity("https://x.example/a?b") == nil)
+        #expect(Site.plainIdentity("urn:uuid:1234") == nil)
+    }
 }
