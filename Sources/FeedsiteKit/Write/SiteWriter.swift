@@ -107,19 +107,7 @@ public struct SiteWriter: Sendable {
             let targetPath = target.path
             for path in files.keys.sorted() {
                 guard let data = files[path] else { continue }
-                try SiteWriter.validate(path)
-                guard paths.insert(path).inserted else {
-                    throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
-                }
-                report.totalFiles += 1
-                let destination = stagingPath + "/" + path
-                if let slash = path.lastIndex(of: "/") {
-                    let folder = String(path[..<slash])
-                    if !createdDirectories.contains(folder) {
-                        try SiteWriter.makeDirectories(folder, under: stagingPath)
-                        createdDirectories.insert(folder)
-                    }
-                }
+                let destination = try prepare(path, in: stagingPath)
                 let old = targetPath + "/" + path
                 if SiteWriter.hasSameBytes(old, data), link(old, destination) == 0 {
                     continue
@@ -133,6 +121,17 @@ public struct SiteWriter: Sendable {
         /// the bytes are the same, else hard-linked from `source` (copied across file systems).
         /// Streams: the file may be large (the published state).
         public mutating func addFile(copying source: String, as path: String) throws(WriteError) {
+            let destination = try prepare(path, in: staging.path)
+            let old = target.path + "/" + path
+            if SiteWriter.haveSameBytes(old, source), link(old, destination) == 0 { return }
+            report.changedFiles += 1
+            if link(source, destination) == 0 { return }
+            try SiteWriter.copyFile(source, to: destination)
+        }
+
+        /// Checks and counts a new file's site path, creates its folder in the staging folder, and
+        /// returns where it goes.
+        private mutating func prepare(_ path: String, in stagingPath: String) throws(WriteError) -> String {
             try SiteWriter.validate(path)
             guard paths.insert(path).inserted else {
                 throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
@@ -141,16 +140,11 @@ public struct SiteWriter: Sendable {
             if let slash = path.lastIndex(of: "/") {
                 let folder = String(path[..<slash])
                 if !createdDirectories.contains(folder) {
-                    try SiteWriter.makeDirectories(folder, under: staging.path)
+                    try SiteWriter.makeDirectories(folder, under: stagingPath)
                     createdDirectories.insert(folder)
                 }
             }
-            let destination = staging.path + "/" + path
-            let old = target.path + "/" + path
-            if SiteWriter.haveSameBytes(old, source), link(old, destination) == 0 { return }
-            report.changedFiles += 1
-            if link(source, destination) == 0 { return }
-            try SiteWriter.copyFile(source, to: destination)
+            return stagingPath + "/" + path
         }
 
         /// Swaps the new site in, atomically.
