@@ -251,18 +251,13 @@ public struct SiteWriter: Sendable {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else {
             return false
         }
+        // An empty file equals empty data (and an empty buffer has no address to compare).
+        guard !data.isEmpty else { return true }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var existing = [UInt8](repeating: 0, count: data.count)
-        var filled = 0
-        while filled < existing.count {
-            let count = existing.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            guard count > 0 else { return false }
-            filled += count
-        }
+        guard readFully(descriptor, &existing) == data.count else { return false }
         return existing.withUnsafeBytes { old in
             data.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 }
         }

@@ -55,14 +55,20 @@ public struct StateStore: Sendable {
                 ]
             )
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        decoder.userInfo[SanitisedHTML.isTrustedKey] = trusted
+        let decoder = Self.decoder(trusted: trusted)
         do {
             return (try decoder.decode(SiteState.self, from: data), [])
         } catch {
             return (SiteState(), ["\(origin): the state file is damaged (\(error)); starting without saved state"])
         }
+    }
+
+    /// The decoder for state files (ISO dates, as `encode` writes them).
+    private static func decoder(trusted: Bool) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.userInfo[SanitisedHTML.isTrustedKey] = trusted
+        return decoder
     }
 
     /// Decodes a state file feedsite wrote itself (trusted), the feeds on all cores: decoding the
@@ -89,9 +95,7 @@ public struct StateStore: Sendable {
             for start in stride(from: 0, to: entries.count, by: chunkSize) {
                 let chunk = entries[start..<min(start + chunkSize, entries.count)]
                 group.addTask {
-                    let decoder = JSONDecoder()
-                    decoder.dateDecodingStrategy = .iso8601
-                    decoder.userInfo[SanitisedHTML.isTrustedKey] = true
+                    let decoder = Self.decoder(trusted: true)
                     var feeds: [String: FeedState] = [:]
                     for entry in chunk {
                         let key = (base + entry.key.lowerBound)..<(base + entry.key.upperBound)

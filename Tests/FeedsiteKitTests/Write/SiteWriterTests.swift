@@ -133,4 +133,15 @@ struct SiteWriterTests {
         #expect(try build().changedFiles == 1)
         #expect(try Data(contentsOf: published) == bytes)
     }
+
+    @Test("an empty file (an empty asset) is compared, not rewritten, on the next build")
+    func emptyFile() throws {
+        let site = root.appendingPathComponent("Site")
+        let files = ["index.html": Data("i".utf8), "assets/.nojekyll-like": Data()]
+        #expect(try SiteWriter().write(files, to: site).changedFiles == 2)
+        #expect(try SiteWriter().write(files, to: site).changedFiles == 0)
+        #expect(
+            try SiteWriter().write(["index.html": Data("i".utf8), "assets/.nojekyll-like": Data("x".utf8)], to: site)
+                .changedFiles == 1)
+    }
 }
