@@ -78,6 +78,8 @@ struct ContentNormaliser {
     }
 
     private static func trimTrailingNewlines(_ code: String) -> String {
+        // Most code ends in a visible character: nothing to trim, nothing to copy.
+        if let last = code.utf8.last, !isWhitespace(last) { return code }
         var scalars = Array(code.unicodeScalars)
         // Trailing blank lines and the final newline go; cmark adds exactly one newline back.
         while let last = scalars.last, last == "\n" || last == "\r" || last == " " || last == "\t" {

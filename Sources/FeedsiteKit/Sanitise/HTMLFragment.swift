@@ -11,7 +11,8 @@ struct HTMLFragment: Sendable, Hashable {
     /// The top-level nodes of the fragment.
     var nodes: [HTMLNode]
 
-    /// Parses `html` as the content of a `<div>`.
+    /// Parses `html` as the content of a `<div>`: by `HTMLSubsetParser` when the markup is within
+    /// the part of HTML5 it models exactly (most feed bodies), otherwise by gumbo.
     ///
     /// - Parameters:
     ///   - maxDepth: elements nested deeper than this are flattened into their text, so no later
@@ -19,6 +20,13 @@ struct HTMLFragment: Sendable, Hashable {
     ///   - opaqueElements: names whose content never becomes text when flattening (`script`,
     ///     `style`…): flattening must not reveal what the sanitiser would have dropped.
     init(parsing html: String, maxDepth: Int, opaqueElements: Set<String>) {
+        nodes =
+            HTMLSubsetParser.parse(html, maxDepth: maxDepth)
+            ?? Self.gumboNodes(parsing: html, maxDepth: maxDepth, opaqueElements: opaqueElements)
+    }
+
+    /// The fragment's nodes as gumbo parses them (the reference `HTMLSubsetParser` is tested against).
+    static func gumboNodes(parsing html: String, maxDepth: Int, opaqueElements: Set<String>) -> [HTMLNode] {
         var options = kGumboDefaultOptions
         options.fragment_context = GUMBO_TAG_DIV
         options.fragment_namespace = GUMBO_NAMESPACE_HTML
@@ -36,7 +44,7 @@ struct HTMLFragment: Sendable, Hashable {
             let converter = Converter(maxDepth: maxDepth, opaqueElements: opaqueElements)
             return converter.children(of: root, depth: 0)
         }
-        self.nodes = nodes
+        return nodes
     }
 }
 

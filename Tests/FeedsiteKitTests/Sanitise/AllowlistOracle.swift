@@ -14,8 +14,8 @@ enum AllowlistOracle {
 
     static func violations(in html: String) -> [String] {
         var problems: [String] = []
-        let fragment = HTMLFragment(parsing: html, maxDepth: 100_000, opaqueElements: [])
-        var stack = fragment.nodes
+        let nodes = HTMLFragment.gumboNodes(parsing: html, maxDepth: 100_000, opaqueElements: [])
+        var stack = nodes
         while let node = stack.popLast() {
             guard case .element(let element) = node else { continue }
             stack += element.children

@@ -132,7 +132,7 @@ struct HostileCorpusTests {
     static func dangerousAttributes(in html: String, allowingTypedURLs: Bool = false) -> [String] {
         let needles = (allowingTypedURLs ? [] : ["pwned"]) + ["javascript:", "vbscript:", "data:"]
         var found: [String] = []
-        var stack = HTMLFragment(parsing: html, maxDepth: 100_000, opaqueElements: []).nodes
+        var stack = HTMLFragment.gumboNodes(parsing: html, maxDepth: 100_000, opaqueElements: [])
         while let node = stack.popLast() {
             guard case .element(let element) = node else { continue }
             stack += element.children

@@ -1,0 +1,927 @@
+/// An exact parser for the part of HTML5 whose tree construction is simple, in pure Swift; every
+/// other input is left to gumbo (`HTMLFragment`).
+///
+/// Most feed bodies are markup a CMS wrote: properly nested paragraphs, links, emphasis, lists,
+/// code, images and tables. For those, the HTML5 algorithm reduces to a stack of open elements
+/// plus a handful of implied closes (`<p>` before a block, `<li>` after `<li>`, an implied
+/// `<tbody>`), and this parser builds the same tree gumbo would, several times faster. The
+/// moment the input needs anything more — an element or state it does not model, a formatting
+/// element closed out of order (the adoption agency and reconstruction of formatting elements),
+/// text a table would foster-parent, an unknown or legacy character reference, a tokenizer
+/// error of any kind — it gives up and returns nil, and the caller parses with gumbo. Giving up
+/// is always correct; answering is only allowed when the answer is exactly gumbo's.
+///
+/// The differential tests hold it to that: on every fixture, the hostile corpus and a large
+/// randomised corpus of well-formed and misnested markup, whenever this parser answers, its tree
+/// equals gumbo's.
+struct HTMLSubsetParser {
+    /// Parses `html` as the content of a `<div>`, or returns nil when gumbo must.
+    ///
+    /// - Parameter maxDepth: nesting at which gumbo's path (which flattens deeper subtrees) takes over.
+    static func parse(_ html: String, maxDepth: Int) -> [HTMLNode]? {
+        var html = html
+        return html.withUTF8 { bytes in
+            var parser = HTMLSubsetParser(bytes: bytes, maxDepth: maxDepth)
+            do {
+                try parser.run()
+            } catch {
+                return nil
+            }
+            return parser.finish()
+        }
+    }
+
+    /// Thrown as soon as the input leaves the modelled subset.
+    private struct Unsupported: Error {}
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let maxDepth: Int
+    private var position = 0
+    /// The stack of open elements; `stack[0]` stands for the fragment's root (the `html` element).
+    private var stack: [OpenElement]
+    /// Character data not yet attached to the current node (adjacent text merges into one node).
+    private var pendingText: [UInt8] = []
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        self.stack = [OpenElement(name: "", kind: .root, attributes: [:])]
+    }
+
+    private struct OpenElement {
+        var name: String
+        var kind: Kind
+        var attributes: [String: String]
+        var children: [HTMLNode] = []
+    }
+
+    // MARK: - Elements
+
+    /// How the tree builder treats a start tag, per the "in body" and table insertion modes.
+    private enum Kind {
+        case root
+        /// Closes an open `<p>` first (`div`, `ul`, `blockquote`…).
+        case block
+        case heading
+        case pre
+        case listItem
+        case definition
+        case anchor
+        /// Formatting elements other than `a` (the list of active formatting elements).
+        case formatting
+        /// Void elements with no effect on an open `<p>`.
+        case void
+        case horizontalRule
+        /// "Any other start tag".
+        case ordinary
+        /// Content is raw text up to the matching end tag (`style`, `iframe`).
+        case rawText
+        case script
+        case table
+        case tableSection
+        case row
+        case cell
+
+        var isFormatting: Bool { self == .anchor || self == .formatting }
+    }
+
+    /// Every element this parser models. Anything else, including custom elements, goes to gumbo.
+    private static let kinds: [String: Kind] = {
+        var kinds: [String: Kind] = [:]
+        for name in [
+            "address", "article", "aside", "blockquote", "center", "details", "div", "dl", "fieldset",
+            "figcaption", "figure", "footer", "header", "hgroup", "nav", "ol", "p", "section",
+            "summary", "ul",
+        ] {
+            kinds[name] = .block
+        }
+        for name in ["h1", "h2", "h3", "h4", "h5", "h6"] { kinds[name] = .heading }
+        for name in ["b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"] {
+            kinds[name] = .formatting
+        }
+        for name in ["br", "img", "wbr"] { kinds[name] = .void }
+        for name in [
+            "span", "abbr", "cite", "dfn", "kbd", "samp", "var", "sub", "sup", "q", "ins", "del", "bdo", "noscript",
+        ] {
+            kinds[name] = .ordinary
+        }
+        kinds["pre"] = .pre
+        kinds["li"] = .listItem
+        kinds["dd"] = .definition
+        kinds["dt"] = .definition
+        kinds["a"] = .anchor
+        kinds["hr"] = .horizontalRule
+        kinds["style"] = .rawText
+        kinds["iframe"] = .rawText
+        kinds["script"] = .script
+        kinds["table"] = .table
+        for name in ["tbody", "thead", "tfoot"] { kinds[name] = .tableSection }
+        kinds["tr"] = .row
+        kinds["td"] = .cell
+        kinds["th"] = .cell
+        return kinds
+    }()
+
+    /// The spec's "special" category, restricted to modelled elements (plus the root).
+    private static let special: Set<String> = [
+        "address", "article", "aside", "blockquote", "br", "center", "dd", "details", "div", "dl", "dt",
+        "fieldset", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
+        "hr", "iframe", "img", "li", "nav", "noscript", "ol", "p", "pre", "script", "section", "style",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "wbr",
+    ]
+
+    private static func isSpecial(_ element: OpenElement) -> Bool {
+        element.kind == .root || special.contains(element.name)
+    }
+
+    /// Elements "generate implied end tags" pops (those of them this parser models).
+    private static func hasImpliedEndTag(_ name: String) -> Bool {
+        name == "p" || name == "li" || name == "dd" || name == "dt"
+    }
+
+    // MARK: - Tokenizer
+
+    private mutating func run() throws(Unsupported) {
+        if Self.hasCharactersGumboReplaces(bytes) { throw Unsupported() }
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "<"):
+                try markup()
+            case UInt8(ascii: "&"):
+                try appendText(characterReference(inAttribute: false))
+            default:
+                try text()
+            }
+        }
+    }
+
+    /// A run of character data up to the next `<` or `&`, with newlines normalised as the input
+    /// stream preprocessor does (CR LF and lone CR become LF).
+    private mutating func text() throws(Unsupported) {
+        let start = position
+        var end = position
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\r") { break }
+            end += 1
+        }
+        if end > start {
+            try appendText(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            position = end
+        } else {
+            // A carriage return.
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "\n") { position += 1 }
+            try appendText(CollectionOfOne(UInt8(ascii: "\n")))
+        }
+    }
+
+    private mutating func appendText(_ text: some Collection<UInt8>) throws(Unsupported) {
+        guard !text.isEmpty else { return }
+        switch mode {
+        case .body, .cell:
+            break
+        case .table, .tableBody, .row:
+            // Only whitespace is inserted in place; anything else is foster-parented.
+            guard text.allSatisfy(Self.isWhitespace) else { throw Unsupported() }
+        }
+        pendingText.append(contentsOf: text)
+    }
+
+    private mutating func markup() throws(Unsupported) {
+        let next = byte(at: position + 1)
+        switch next {
+        case let byte? where Self.isASCIILetter(byte):
+            position += 1
+            try startTag()
+        case UInt8(ascii: "/"):
+            guard let letter = byte(at: position + 2), Self.isASCIILetter(letter) else { throw Unsupported() }
+            position += 2
+            try endTag()
+        case UInt8(ascii: "!"):
+            try comment()
+        case UInt8(ascii: "?"):
+            throw Unsupported()
+        default:
+            // A `<` that starts no tag is text (`a < b`, `<3`, or the last character).
+            position += 1
+            try appendText(CollectionOfOne(UInt8(ascii: "<")))
+        }
+    }
+
+    /// `<!--…-->`: dropped from the tree, but it separates the text around it into two nodes.
+    private mutating func comment() throws(Unsupported) {
+        guard hasPrefix("<!--", at: position) else { throw Unsupported() }
+        var index = position + 4
+        // `<!-->` and `<!--->` end abruptly; `--!>` also ends a comment. Leave those to gumbo.
+        if byte(at: index) == UInt8(ascii: ">") || hasPrefix("->", at: index) { throw Unsupported() }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "-"), hasPrefix("-->", at: index) {
+                flushText()
+                position = index + 3
+                return
+            }
+            if bytes[index] == UInt8(ascii: "-"), hasPrefix("--!", at: index) { throw Unsupported() }
+            index += 1
+        }
+        throw Unsupported()
+    }
+
+    /// Reads a tag name (the first letter is already checked), lowercased.
+    private mutating func tagName() throws(Unsupported) -> String {
+        let start = position
+        while position < bytes.count, Self.isASCIIAlphanumeric(bytes[position]) {
+            position += 1
+        }
+        guard let next = byte(at: position),
+            Self.isWhitespace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
+        else { throw Unsupported() }
+        return Self.lowercased(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    }
+
+    private mutating func startTag() throws(Unsupported) {
+        let name = try tagName()
+        var attributes: [String: String] = [:]
+        var isSelfClosing = false
+        attributesLoop: while true {
+            skipWhitespace()
+            guard let byte = byte(at: position) else { throw Unsupported() }
+            switch byte {
+            case UInt8(ascii: ">"):
+                position += 1
+                break attributesLoop
+            case UInt8(ascii: "/"):
+                guard self.byte(at: position + 1) == UInt8(ascii: ">") else { throw Unsupported() }
+                isSelfClosing = true
+                position += 2
+                break attributesLoop
+            default:
+                let (key, value) = try attribute()
+                if attributes[key] == nil { attributes[key] = value }
+            }
+        }
+        try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+    }
+
+    private mutating func attribute() throws(Unsupported) -> (String, String) {
+        let start = position
+        while let byte = byte(at: position), !Self.isWhitespace(byte), byte != UInt8(ascii: "/"),
+            byte != UInt8(ascii: ">"), byte != UInt8(ascii: "=")
+        {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<") {
+                throw Unsupported()
+            }
+            position += 1
+        }
+        guard position > start else { throw Unsupported() }
+        let name = Self.lowercased(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        skipWhitespace()
+        guard byte(at: position) == UInt8(ascii: "=") else { return (name, "") }
+        position += 1
+        skipWhitespace()
+        var value: [UInt8] = []
+        guard let first = byte(at: position) else { throw Unsupported() }
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            position += 1
+            while true {
+                guard let byte = byte(at: position) else { throw Unsupported() }
+                if byte == first {
+                    position += 1
+                    break
+                }
+                try appendAttributeByte(byte, to: &value)
+            }
+            // Attributes must be separated by whitespace.
+            guard let next = byte(at: position),
+                Self.isWhitespace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
+            else { throw Unsupported() }
+        } else {
+            while let byte = byte(at: position), !Self.isWhitespace(byte), byte != UInt8(ascii: ">") {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: "`"):
+                    throw Unsupported()
+                default:
+                    try appendAttributeByte(byte, to: &value)
+                }
+            }
+            guard !value.isEmpty else { throw Unsupported() }
+        }
+        return (name, String(decoding: value, as: UTF8.self))
+    }
+
+    private mutating func appendAttributeByte(_ byte: UInt8, to value: inout [UInt8]) throws(Unsupported) {
+        switch byte {
+        case UInt8(ascii: "&"):
+            value += try characterReference(inAttribute: true)
+        case UInt8(ascii: "\r"):
+            position += 1
+            if self.byte(at: position) == UInt8(ascii: "\n") { position += 1 }
+            value.append(UInt8(ascii: "\n"))
+        default:
+            value.append(byte)
+            position += 1
+        }
+    }
+
+    private mutating func endTag() throws(Unsupported) {
+        let name = try tagName()
+        skipWhitespace()
+        guard byte(at: position) == UInt8(ascii: ">") else { throw Unsupported() }
+        position += 1
+        try process(endTag: name)
+    }
+
+    /// At `&`: the decoded reference, or a literal `&` when none starts here. Legacy forms
+    /// (no semicolon, names outside HTML 4's set, numbers the spec remaps) are left to gumbo.
+    private mutating func characterReference(inAttribute: Bool) throws(Unsupported) -> [UInt8] {
+        var index = position + 1
+        guard let next = byte(at: index) else {
+            position = index
+            return [UInt8(ascii: "&")]
+        }
+        var scalarValue: UInt32
+        if next == UInt8(ascii: "#") {
+            index += 1
+            var isHex = false
+            if let x = byte(at: index), x == UInt8(ascii: "x") || x == UInt8(ascii: "X") {
+                isHex = true
+                index += 1
+            }
+            let digitsStart = index
+            scalarValue = 0
+            while let byte = byte(at: index), let digit = Self.digitValue(byte, hex: isHex) {
+                scalarValue = scalarValue &* (isHex ? 16 : 10) &+ digit
+                index += 1
+                guard index - digitsStart <= 7 else { throw Unsupported() }
+            }
+            guard index > digitsStart, byte(at: index) == UInt8(ascii: ";") else { throw Unsupported() }
+            switch scalarValue {
+            case 0x09, 0x0A, 0x0C, 0x20...0x7E, 0xA0...0xD7FF, 0xE000...0xFDCF, 0xFDF0...0x10FFFF:
+                // Noncharacters (U+xFFFE, U+xFFFF) are kept but are parse errors: leave them.
+                guard scalarValue & 0xFFFE != 0xFFFE else { throw Unsupported() }
+            default:
+                throw Unsupported()
+            }
+        } else if Self.isASCIIAlphanumeric(next) {
+            let nameStart = index
+            while let byte = byte(at: index), Self.isASCIIAlphanumeric(byte) {
+                index += 1
+            }
+            guard byte(at: index) == UInt8(ascii: ";"),
+                let value = Self.namedReferences[
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)]
+            else { throw Unsupported() }
+            scalarValue = value
+        } else {
+            position = index
+            return [UInt8(ascii: "&")]
+        }
+        position = index + 1
+        guard let scalar = Unicode.Scalar(scalarValue) else { throw Unsupported() }
+        return Array(String(Character(scalar)).utf8)
+    }
+
+    // MARK: - Tree construction
+
+    /// The insertion mode, which for the modelled subset follows from the nearest table element.
+    private enum Mode {
+        case body, table, tableBody, row, cell
+    }
+
+    private var mode: Mode {
+        for element in stack.reversed() {
+            switch element.kind {
+            case .cell: return .cell
+            case .row: return .row
+            case .tableSection: return .tableBody
+            case .table: return .table
+            default: continue
+            }
+        }
+        return .body
+    }
+
+    private mutating func process(
+        startTag name: String, attributes: [String: String], isSelfClosing: Bool
+    )
+        throws(Unsupported)
+    {
+        guard let kind = Self.kinds[name] else { throw Unsupported() }
+        // A self-closing flag on a non-void element is ignored by browsers: `<div/>` opens a div.
+        if isSelfClosing, kind != .void, kind != .horizontalRule { throw Unsupported() }
+        switch mode {
+        case .body:
+            try inBody(startTag: name, kind: kind, attributes: attributes)
+        case .cell:
+            if kind == .cell || kind == .row || kind == .tableSection {
+                try closeCell()
+                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+            } else {
+                try inBody(startTag: name, kind: kind, attributes: attributes)
+            }
+        case .table:
+            switch kind {
+            case .tableSection:
+                try insert(name, kind: kind, attributes: attributes)
+            case .row, .cell:
+                try insert("tbody", kind: .tableSection, attributes: [:])
+                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+            default:
+                throw Unsupported()
+            }
+        case .tableBody:
+            switch kind {
+            case .row:
+                try insert(name, kind: kind, attributes: attributes)
+            case .cell:
+                try insert("tr", kind: .row, attributes: [:])
+                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+            case .tableSection:
+                try pop()
+                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+            default:
+                throw Unsupported()
+            }
+        case .row:
+            switch kind {
+            case .cell:
+                try insert(name, kind: kind, attributes: attributes)
+            case .row, .tableSection:
+                try pop()
+                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+            default:
+                throw Unsupported()
+            }
+        }
+    }
+
+    private mutating func inBody(
+        startTag name: String, kind: Kind, attributes: [String: String]
+    )
+        throws(Unsupported)
+    {
+        switch kind {
+        case .root, .tableSection, .row, .cell:
+            // Table parts outside a table are ignored: a parse error.
+            throw Unsupported()
+        case .block:
+            try closeParagraphIfInButtonScope()
+            try insert(name, kind: kind, attributes: attributes)
+        case .heading:
+            try closeParagraphIfInButtonScope()
+            if stack[stack.count - 1].kind == .heading { try pop() }
+            try insert(name, kind: kind, attributes: attributes)
+        case .pre:
+            try closeParagraphIfInButtonScope()
+            try insert(name, kind: kind, attributes: attributes)
+            // A newline right after `<pre>` is dropped; one written as a reference is left to gumbo.
+            switch byte(at: position) {
+            case UInt8(ascii: "\n"):
+                position += 1
+            case UInt8(ascii: "\r"):
+                position += 1
+                if byte(at: position) == UInt8(ascii: "\n") { position += 1 }
+            case UInt8(ascii: "&"):
+                throw Unsupported()
+            default:
+                break
+            }
+        case .listItem, .definition:
+            try closeOpenItem(for: name)
+            try closeParagraphIfInButtonScope()
+            try insert(name, kind: kind, attributes: attributes)
+        case .anchor, .formatting:
+            // A second `<a>` runs the adoption agency; three open alike formatting elements
+            // trigger the Noah's Ark clause. Neither is modelled.
+            let sameName = openFormattingElements(named: name)
+            guard kind == .anchor ? sameName == 0 : sameName < 2 else { throw Unsupported() }
+            try insert(name, kind: kind, attributes: attributes)
+        case .void:
+            try insert(name, kind: kind, attributes: attributes)
+            try pop()
+        case .horizontalRule:
+            try closeParagraphIfInButtonScope()
+            try insert(name, kind: kind, attributes: attributes)
+            try pop()
+        case .ordinary:
+            try insert(name, kind: kind, attributes: attributes)
+        case .rawText, .script:
+            try insert(name, kind: kind, attributes: attributes)
+            try rawText(endingWith: name, isScript: kind == .script)
+            try pop()
+        case .table:
+            try closeParagraphIfInButtonScope()
+            try insert(name, kind: kind, attributes: attributes)
+        }
+    }
+
+    /// `<li>`, `<dd>` and `<dt>` close an open item of their own sort unless a block other than
+    /// `address`, `div` or `p` lies between.
+    private mutating func closeOpenItem(for name: String) throws(Unsupported) {
+        let closes: Set<String> = name == "li" ? ["li"] : ["dd", "dt"]
+        for element in stack.reversed() {
+            if closes.contains(element.name) {
+                try generateImpliedEndTags(except: element.name)
+                try popUntil(element.name)
+                return
+            }
+            if Self.isSpecial(element), element.name != "address", element.name != "div", element.name != "p" {
+                return
+            }
+        }
+    }
+
+    /// The content of `style`, `iframe` or `script`: everything up to the matching end tag, as text.
+    private mutating func rawText(endingWith name: String, isScript: Bool) throws(Unsupported) {
+        let start = position
+        var index = position
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "<"), byte(at: index + 1) == UInt8(ascii: "/"),
+                Self.matchesCaseInsensitively(name, bytes: bytes, at: index + 2),
+                let after = byte(at: index + 2 + name.utf8.count),
+                Self.isWhitespace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">")
+            {
+                break
+            }
+            index += 1
+        }
+        guard index < bytes.count else { throw Unsupported() }
+        let content = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        // Script data has escape states after `<!--`; not modelled.
+        if isScript, Self.contains(Array("<!--".utf8), in: content) { throw Unsupported() }
+        var text: [UInt8] = []
+        text.reserveCapacity(content.count)
+        var offset = 0
+        while offset < content.count {
+            if content[offset] == UInt8(ascii: "\r") {
+                text.append(UInt8(ascii: "\n"))
+                if offset + 1 < content.count, content[offset + 1] == UInt8(ascii: "\n") { offset += 1 }
+            } else {
+                text.append(content[offset])
+            }
+            offset += 1
+        }
+        pendingText += text
+        position = index + 2 + name.utf8.count
+        skipWhitespace()
+        guard byte(at: position) == UInt8(ascii: ">") else { throw Unsupported() }
+        position += 1
+    }
+
+    private mutating func process(endTag name: String) throws(Unsupported) {
+        guard let kind = Self.kinds[name] else { throw Unsupported() }
+        switch mode {
+        case .body:
+            try inBody(endTag: name, kind: kind)
+        case .cell:
+            switch kind {
+            case .cell:
+                guard stack[stack.count - 1].name == name || hasInTableScope(name) else { throw Unsupported() }
+                try closeCell()
+            case .row, .tableSection, .table:
+                guard hasInTableScope(name) else { throw Unsupported() }
+                try closeCell()
+                try process(endTag: name)
+            default:
+                try inBody(endTag: name, kind: kind)
+            }
+        case .table:
+            guard kind == .table else { throw Unsupported() }
+            try pop()
+        case .tableBody:
+            switch kind {
+            case .tableSection where stack[stack.count - 1].name == name:
+                try pop()
+            case .table:
+                try pop()
+                try process(endTag: name)
+            default:
+                throw Unsupported()
+            }
+        case .row:
+            switch kind {
+            case .row:
+                try pop()
+            case .table:
+                try pop()
+                try process(endTag: name)
+            case .tableSection where hasInTableScope(name):
+                try pop()
+                try process(endTag: name)
+            default:
+                throw Unsupported()
+            }
+        }
+    }
+
+    private mutating func inBody(endTag name: String, kind: Kind) throws(Unsupported) {
+        switch kind {
+        case .root, .void, .horizontalRule, .rawText, .script, .table, .tableSection, .row, .cell:
+            throw Unsupported()
+        case .block where name == "p":
+            guard hasInScope("p", boundaries: Self.buttonScope) else { throw Unsupported() }
+            try closeParagraph()
+        case .block, .pre:
+            guard hasInScope(name, boundaries: Self.defaultScope) else { throw Unsupported() }
+            try generateImpliedEndTags(except: nil)
+            try popUntil(name)
+        case .listItem:
+            guard hasInScope(name, boundaries: Self.listItemScope) else { throw Unsupported() }
+            try generateImpliedEndTags(except: name)
+            try popUntil(name)
+        case .definition:
+            guard hasInScope(name, boundaries: Self.defaultScope) else { throw Unsupported() }
+            try generateImpliedEndTags(except: name)
+            try popUntil(name)
+        case .heading:
+            guard let open = stack.last(where: { $0.kind == .heading }),
+                hasInScope(open.name, boundaries: Self.defaultScope)
+            else { throw Unsupported() }
+            try generateImpliedEndTags(except: nil)
+            try popUntil(open.name)
+        case .anchor, .formatting:
+            // The adoption agency, where it reduces to closing the element (no "furthest block").
+            guard let index = stack.lastIndex(where: { $0.name == name }),
+                stack[index].kind.isFormatting, hasInScope(name, boundaries: Self.defaultScope)
+            else { throw Unsupported() }
+            if stack[(index + 1)...].contains(where: { Self.isSpecial($0) }) { throw Unsupported() }
+            try popUntil(name)
+        case .ordinary:
+            // "Any other end tag".
+            for element in stack.reversed() {
+                if element.name == name {
+                    try popUntil(name)
+                    return
+                }
+                if Self.isSpecial(element) { throw Unsupported() }
+            }
+            throw Unsupported()
+        }
+    }
+
+    // MARK: - Stack operations
+
+    private mutating func insert(_ name: String, kind: Kind, attributes: [String: String]) throws(Unsupported) {
+        guard stack.count < maxDepth else { throw Unsupported() }
+        flushText()
+        stack.append(OpenElement(name: name, kind: kind, attributes: attributes))
+    }
+
+    /// Pops the current node into its parent. Popping a formatting element other than through its
+    /// own end tag would leave it to be reconstructed later: not modelled.
+    private mutating func pop(allowingFormatting: Bool = false) throws(Unsupported) {
+        guard stack.count > 1 else { throw Unsupported() }
+        if !allowingFormatting, stack[stack.count - 1].kind.isFormatting { throw Unsupported() }
+        flushText()
+        let element = stack.removeLast()
+        stack[stack.count - 1].children.append(
+            .element(
+                HTMLElement(
+                    name: element.name, isHTML: true, attributes: element.attributes, children: element.children)))
+    }
+
+    /// Pops up to and including the nearest open element called `name`.
+    private mutating func popUntil(_ name: String) throws(Unsupported) {
+        while stack.count > 1 {
+            let isTarget = stack[stack.count - 1].name == name
+            try pop(allowingFormatting: isTarget)
+            if isTarget { return }
+        }
+        throw Unsupported()
+    }
+
+    /// Closing a cell clears the formatting elements opened in it, so they may be popped.
+    private mutating func closeCell() throws(Unsupported) {
+        try generateImpliedEndTags(except: nil)
+        while stack.count > 1 {
+            let isCell = stack[stack.count - 1].kind == .cell
+            try pop(allowingFormatting: true)
+            if isCell { return }
+        }
+        throw Unsupported()
+    }
+
+    private mutating func generateImpliedEndTags(except name: String?) throws(Unsupported) {
+        while let current = stack.last, Self.hasImpliedEndTag(current.name), current.name != name {
+            try pop()
+        }
+    }
+
+    private mutating func closeParagraphIfInButtonScope() throws(Unsupported) {
+        if hasInScope("p", boundaries: Self.buttonScope) { try closeParagraph() }
+    }
+
+    private mutating func closeParagraph() throws(Unsupported) {
+        try generateImpliedEndTags(except: "p")
+        try popUntil("p")
+    }
+
+    private static let defaultScope: Set<String> = ["table", "td", "th"]
+    private static let buttonScope: Set<String> = defaultScope
+    private static let listItemScope: Set<String> = defaultScope.union(["ol", "ul"])
+    private static let tableScope: Set<String> = ["table"]
+
+    /// Scope boundaries: the modelled subset has no `button`, `caption`, `object`, `template`….
+    private func hasInScope(_ name: String, boundaries: Set<String>) -> Bool {
+        for element in stack.reversed() {
+            if element.name == name { return true }
+            if element.kind == .root || boundaries.contains(element.name) { return false }
+        }
+        return false
+    }
+
+    private func hasInTableScope(_ name: String) -> Bool {
+        hasInScope(name, boundaries: Self.tableScope)
+    }
+
+    /// Open formatting elements called `name` since the last cell (the list's last marker).
+    private func openFormattingElements(named name: String) -> Int {
+        var count = 0
+        for element in stack.reversed() {
+            if element.kind == .cell { break }
+            if element.name == name, element.kind.isFormatting { count += 1 }
+        }
+        return count
+    }
+
+    private mutating func flushText() {
+        guard !pendingText.isEmpty else { return }
+        stack[stack.count - 1].children.append(.text(String(decoding: pendingText, as: UTF8.self)))
+        pendingText.removeAll(keepingCapacity: true)
+    }
+
+    /// At the end of input every open element is closed where it stands.
+    private mutating func finish() -> [HTMLNode] {
+        flushText()
+        while stack.count > 1 {
+            let element = stack.removeLast()
+            stack[stack.count - 1].children.append(
+                .element(
+                    HTMLElement(
+                        name: element.name, isHTML: true, attributes: element.attributes, children: element.children)))
+        }
+        return stack[0].children
+    }
+
+    // MARK: - Bytes
+
+    /// Gumbo drops NUL in text and replaces other controls (C0 except whitespace, DEL, C1) and
+    /// noncharacters with U+FFFD wherever they occur. The sanitiser has already replaced controls
+    /// (`HTMLSanitiser.prepared`), so this only finds noncharacters in practice.
+    private static func hasCharactersGumboReplaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x20 {
+                if byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D { return true }
+            } else if byte >= 0x7F {
+                let second = index + 1 < count ? bytes[index + 1] : 0
+                let third = index + 2 < count ? bytes[index + 2] : 0
+                switch byte {
+                case 0x7F:
+                    return true
+                case 0xC2 where second < 0xA0:
+                    // U+0080...U+009F
+                    return true
+                case 0xEF where second == 0xB7 && (0x90...0xAF).contains(third):
+                    // U+FDD0...U+FDEF
+                    return true
+                case 0xEF where second == 0xBF && third >= 0xBE:
+                    // U+FFFE, U+FFFF
+                    return true
+                case 0xF0...0xF4 where second & 0x0F == 0x0F && third == 0xBF:
+                    // U+1FFFE, U+1FFFF … U+10FFFF
+                    if index + 3 < count, bytes[index + 3] >= 0xBE { return true }
+                default:
+                    break
+                }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private func byte(at index: Int) -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return prefix.withUTF8Buffer { expected in
+            for offset in 0..<count where bytes[index + offset] != expected[offset] {
+                return false
+            }
+            return true
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, Self.isWhitespace(bytes[position]) {
+            position += 1
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        isASCIILetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    private static func digitValue(_ byte: UInt8, hex: Bool) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// ASCII lowercasing; other bytes (UTF-8 in attribute names) are kept.
+    private static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
+    }
+
+    private static func matchesCaseInsensitively(
+        _ name: String, bytes: UnsafeBufferPointer<UInt8>, at index: Int
+    )
+        -> Bool
+    {
+        var offset = index
+        for expected in name.utf8 {
+            guard offset < bytes.count else { return false }
+            let byte = bytes[offset]
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard lowered == expected else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    private static func contains(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            var matches = true
+            for offset in 1..<needle.count where haystack[start + offset] != needle[offset] {
+                matches = false
+                break
+            }
+            if matches { return true }
+        }
+        return false
+    }
+
+    /// HTML 4's named character references (and `apos`), which every HTML5 parser knows with the
+    /// same values; any other name is left to gumbo's full table.
+    private static let namedReferences: [String: UInt32] = [
+        "AElig": 0xC6, "Aacute": 0xC1, "Acirc": 0xC2, "Agrave": 0xC0, "Alpha": 0x391, "Aring": 0xC5, "Atilde": 0xC3,
+        "Auml": 0xC4, "Beta": 0x392, "Ccedil": 0xC7, "Chi": 0x3A7, "Dagger": 0x2021, "Delta": 0x394, "ETH": 0xD0,
+        "Eacute": 0xC9, "Ecirc": 0xCA, "Egrave": 0xC8, "Epsilon": 0x395, "Eta": 0x397, "Euml": 0xCB, "Gamma": 0x393,
+        "Iacute": 0xCD, "Icirc": 0xCE, "Igrave": 0xCC, "Iota": 0x399, "Iuml": 0xCF, "Kappa": 0x39A, "Lambda": 0x39B,
+        "Mu": 0x39C, "Ntilde": 0xD1, "Nu": 0x39D, "OElig": 0x152, "Oacute": 0xD3, "Ocirc": 0xD4, "Ograve": 0xD2,
+        "Omega": 0x3A9, "Omicron": 0x39F, "Oslash": 0xD8, "Otilde": 0xD5, "Ouml": 0xD6, "Phi": 0x3A6, "Pi": 0x3A0,
+        "Prime": 0x2033, "Psi": 0x3A8, "Rho": 0x3A1, "Scaron": 0x160, "Sigma": 0x3A3, "THORN": 0xDE, "Tau": 0x3A4,
+        "Theta": 0x398, "Uacute": 0xDA, "Ucirc": 0xDB, "Ugrave": 0xD9, "Upsilon": 0x3A5, "Uuml": 0xDC, "Xi": 0x39E,
+        "Yacute": 0xDD, "Yuml": 0x178, "Zeta": 0x396, "aacute": 0xE1, "acirc": 0xE2, "acute": 0xB4, "aelig": 0xE6,
+        "agrave": 0xE0, "alefsym": 0x2135, "alpha": 0x3B1, "amp": 0x26, "and": 0x2227, "ang": 0x2220, "apos": 0x27,
+        "aring": 0xE5, "asymp": 0x2248, "atilde": 0xE3, "auml": 0xE4, "bdquo": 0x201E, "beta": 0x3B2, "brvbar": 0xA6,
+        "bull": 0x2022, "cap": 0x2229, "ccedil": 0xE7, "cedil": 0xB8, "cent": 0xA2, "chi": 0x3C7, "circ": 0x2C6,
+        "clubs": 0x2663, "cong": 0x2245, "copy": 0xA9, "crarr": 0x21B5, "cup": 0x222A, "curren": 0xA4, "dArr": 0x21D3,
+        "dagger": 0x2020, "darr": 0x2193, "deg": 0xB0, "delta": 0x3B4, "diams": 0x2666, "divide": 0xF7,
+        "eacute": 0xE9, "ecirc": 0xEA, "egrave": 0xE8, "empty": 0x2205, "emsp": 0x2003, "ensp": 0x2002,
+        "epsilon": 0x3B5, "equiv": 0x2261, "eta": 0x3B7, "eth": 0xF0, "euml": 0xEB, "euro": 0x20AC, "exist": 0x2203,
+        "fnof": 0x192, "forall": 0x2200, "frac12": 0xBD, "frac14": 0xBC, "frac34": 0xBE, "frasl": 0x2044,
+        "gamma": 0x3B3, "ge": 0x2265, "gt": 0x3E, "hArr": 0x21D4, "harr": 0x2194, "hearts": 0x2665, "hellip": 0x2026,
+        "iacute": 0xED, "icirc": 0xEE, "iexcl": 0xA1, "igrave": 0xEC, "image": 0x2111, "infin": 0x221E, "int": 0x222B,
+        "iota": 0x3B9, "iquest": 0xBF, "isin": 0x2208, "iuml": 0xEF, "kappa": 0x3BA, "lArr": 0x21D0, "lambda": 0x3BB,
+        "laquo": 0xAB, "larr": 0x2190, "lceil": 0x2308, "ldquo": 0x201C, "le": 0x2264, "lfloor": 0x230A,
+        "lowast": 0x2217, "loz": 0x25CA, "lrm": 0x200E, "lsaquo": 0x2039, "lsquo": 0x2018, "lt": 0x3C, "macr": 0xAF,
+        "mdash": 0x2014, "micro": 0xB5, "middot": 0xB7, "minus": 0x2212, "mu": 0x3BC, "nabla": 0x2207, "nbsp": 0xA0,
+        "ndash": 0x2013, "ne": 0x2260, "ni": 0x220B, "not": 0xAC, "notin": 0x2209, "nsub": 0x2284, "ntilde": 0xF1,
+        "nu": 0x3BD, "oacute": 0xF3, "ocirc": 0xF4, "oelig": 0x153, "ograve": 0xF2, "oline": 0x203E, "omega": 0x3C9,
+        "omicron": 0x3BF, "oplus": 0x2295, "or": 0x2228, "ordf": 0xAA, "ordm": 0xBA, "oslash": 0xF8, "otilde": 0xF5,
+        "otimes": 0x2297, "ouml": 0xF6, "para": 0xB6, "part": 0x2202, "permil": 0x2030, "perp": 0x22A5, "phi": 0x3C6,
+        "pi": 0x3C0, "piv": 0x3D6, "plusmn": 0xB1, "pound": 0xA3, "prime": 0x2032, "prod": 0x220F, "prop": 0x221D,
+        "psi": 0x3C8, "quot": 0x22, "rArr": 0x21D2, "radic": 0x221A, "raquo": 0xBB, "rarr": 0x2192, "rceil": 0x2309,
+        "rdquo": 0x201D, "real": 0x211C, "reg": 0xAE, "rfloor": 0x230B, "rho": 0x3C1, "rlm": 0x200F, "rsaquo": 0x203A,
+        "rsquo": 0x2019, "sbquo": 0x201A, "scaron": 0x161, "sdot": 0x22C5, "sect": 0xA7, "shy": 0xAD, "sigma": 0x3C3,
+        "sigmaf": 0x3C2, "sim": 0x223C, "spades": 0x2660, "sub": 0x2282, "sube": 0x2286, "sum": 0x2211, "sup": 0x2283,
+        "sup1": 0xB9, "sup2": 0xB2, "sup3": 0xB3, "supe": 0x2287, "szlig": 0xDF, "tau": 0x3C4, "there4": 0x2234,
+        "theta": 0x3B8, "thetasym": 0x3D1, "thinsp": 0x2009, "thorn": 0xFE, "tilde": 0x2DC, "times": 0xD7,
+        "trade": 0x2122, "uArr": 0x21D1, "uacute": 0xFA, "uarr": 0x2191, "ucirc": 0xFB, "ugrave": 0xF9, "uml": 0xA8,
+        "upsih": 0x3D2, "upsilon": 0x3C5, "uuml": 0xFC, "weierp": 0x2118, "xi": 0x3BE, "yacute": 0xFD, "yen": 0xA5,
+        "yuml": 0xFF, "zeta": 0x3B6, "zwj": 0x200D, "zwnj": 0x200C,
+    ]
+}
