@@ -76,24 +76,29 @@ public struct SiteGenerator: Sendable {
         clock.lap("fetch+parse+sanitise")
         let records = state.merge(runs, configuration: configuration, now: options.now)
         // The state is encoded and saved (streamed to disk) on the other core while the site model
-        // is assembled. An unchanged state (every feed answered 304) is neither encoded nor written.
+        // is assembled and the pages are rendered; it is awaited just before the new site is
+        // committed, which publishes it as `status/state.json`. An unchanged state (every feed
+        // answered 304) is neither encoded nor written.
         let isUnchanged = savedDigest != nil && state == savedState
         let mergedState = state
         async let newDigest: String? = isUnchanged ? nil : store.save(mergedState)
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
-        let stateDigest = try await newDigest ?? savedDigest ?? ""
-        clock.lap("model+state")
+        clock.lap("model")
         var report = BuildReport(
             records: records,
             diagnostics: diagnostics
                 + BuildReport.diagnostics(for: records, configFile: options.configFile.lastPathComponent),
             itemCount: site.items.count, pageCount: 0, write: nil, outputDirectory: options.outputDirectory)
         guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
+            // The old site stays, but what was fetched is kept.
+            _ = try await newDigest
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
-        let fingerprint = Self.fingerprint(configuration, templates, stateDigest, records)
         let previous = LastBuild.read(from: store.lastBuildFile)
-        if let previous, previous.fingerprint == fingerprint,
+        // A build can only be skipped when the state is unchanged: any change gives the state a
+        // new digest, and so the site a new fingerprint.
+        if isUnchanged, let previous, let savedDigest,
+            previous.fingerprint == Self.fingerprint(configuration, templates, savedDigest, records),
             previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
         {
             // Same inputs as the build that wrote the site on disk: it would come out identical.
@@ -104,68 +109,71 @@ public struct SiteGenerator: Sendable {
             report.timings = clock.laps
             return report
         }
-        let written = try await renderAndWrite(
-            site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
-            stateFile: store.file, pageCount: &report.pageCount)
+        var staging = try SiteWriter().begin(options.outputDirectory)
+        let stateDigest: String
+        do {
+            report.pageCount = try await render(
+                site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
+                into: &staging)
+            stateDigest = try await newDigest ?? savedDigest ?? ""
+            // The saved state is published as `status/state.json` (for `state_url`): linked or
+            // copied from the state folder, never held in memory.
+            try staging.addFile(copying: store.file.path, as: "status/state.json")
+        } catch {
+            staging.discard()
+            throw error
+        }
+        let written = try staging.commit()
         report.write = written
         clock.lap("render+write")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
-                fingerprint: fingerprint, outputIdentity: identity, pageCount: report.pageCount,
-                fileCount: written.totalFiles
+                fingerprint: Self.fingerprint(configuration, templates, stateDigest, records),
+                outputIdentity: identity, pageCount: report.pageCount, fileCount: written.totalFiles
             ).write(to: store.lastBuildFile)
         }
         report.timings = clock.laps
         return report
     }
 
-    /// Render → write, streamed: feeds are rendered in parallel (one child task per feed, as many
-    /// at a time as there are cores) while the parent writes each finished feed's pages into the
-    /// staging folder, so the whole site is never held in memory at once.
-    private func renderAndWrite(
-        _ site: Site, records: [FeedRecord], renderer: PageRenderer, stateFile: URL, pageCount: inout Int
-    ) async throws -> SiteWriter.Report {
-        var staging = try SiteWriter().begin(options.outputDirectory)
+    /// Renders every page into `staging`, streamed: feeds are rendered in parallel (one child task
+    /// per feed, as many at a time as there are cores) while the parent writes each finished
+    /// feed's pages into the staging folder, so the whole site is never held in memory at once.
+    /// Returns the number of HTML pages.
+    private func render(
+        _ site: Site, records: [FeedRecord], renderer: PageRenderer, into staging: inout SiteWriter.Staging
+    ) async throws -> Int {
         var pages = 0
-        do {
-            // The saved state is published as `status/state.json` (for `state_url`): linked or
-            // copied from the state folder, never held in memory.
-            try staging.addFile(copying: stateFile.path, as: "status/state.json")
-            // The shared pages (index, archive, status, the planet's feeds) in a few jobs, then one
-            // job per feed; as many at a time as there are cores, each result written as it comes.
-            enum Job {
-                case shared(PageRenderer.SharedJob)
-                case feed(SiteFeed)
-            }
-            let jobs = renderer.sharedJobs(site).map(Job.shared) + site.feeds.map(Job.feed)
-            let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
-            // Made once: making it per feed was quadratic at 10,000 feeds (it indexes every feed).
-            let context = renderer.context(for: site)
-            try await withThrowingTaskGroup(of: [String: Data].self) { group in
-                var next = 0
-                func addTask() {
-                    let job = jobs[next]
-                    next += 1
-                    group.addTask {
-                        switch job {
-                        case .shared(let shared): try renderer.render(shared, in: context, records: records)
-                        case .feed(let feed): try renderer.renderFeed(feed, in: context)
-                        }
+        // The shared pages (index, archive, status, the planet's feeds) in a few jobs, then one
+        // job per feed; as many at a time as there are cores, each result written as it comes.
+        enum Job {
+            case shared(PageRenderer.SharedJob)
+            case feed(SiteFeed)
+        }
+        let jobs = renderer.sharedJobs(site).map(Job.shared) + site.feeds.map(Job.feed)
+        let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        // Made once: making it per feed was quadratic at 10,000 feeds (it indexes every feed).
+        let context = renderer.context(for: site)
+        try await withThrowingTaskGroup(of: [String: Data].self) { group in
+            var next = 0
+            func addTask() {
+                let job = jobs[next]
+                next += 1
+                group.addTask {
+                    switch job {
+                    case .shared(let shared): try renderer.render(shared, in: context, records: records)
+                    case .feed(let feed): try renderer.renderFeed(feed, in: context)
                     }
                 }
-                while next < min(limit, jobs.count) { addTask() }
-                for try await files in group {
-                    pages += files.keys.filter { $0.hasSuffix(".html") }.count
-                    try staging.add(files)
-                    if next < jobs.count { addTask() }
-                }
             }
-        } catch {
-            staging.discard()
-            throw error
+            while next < min(limit, jobs.count) { addTask() }
+            for try await files in group {
+                pages += files.keys.filter { $0.hasSuffix(".html") }.count
+                try staging.add(files)
+                if next < jobs.count { addTask() }
+            }
         }
-        pageCount = pages
-        return try staging.commit()
+        return pages
     }
 
     /// Everything the output depends on besides the state: per-feed outcomes (the status page),

@@ -237,10 +237,23 @@ public struct SiteWriter: Sendable {
 
     /// Rejects paths that would escape the site folder; render bugs must not write elsewhere.
     static func validate(_ path: String) throws(WriteError) {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"),
-            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
-        else {
+        // No empty, `.` or `..` component (so no leading `/` either), checked byte by byte: this
+        // runs for every file of the site.
+        var component: (length: Int, dots: Int) = (0, 0)
+        var isValid = !path.isEmpty
+        for byte in path.utf8 where isValid {
+            if byte == UInt8(ascii: "/") {
+                isValid = component.length > 0 && component.dots < component.length
+                component = (0, 0)
+            } else {
+                component.length += 1
+                if byte == UInt8(ascii: "."), component.dots == component.length - 1, component.length <= 2 {
+                    component.dots += 1
+                }
+            }
+        }
+        isValid = isValid && component.length > 0 && component.dots < component.length
+        guard isValid else {
             throw WriteError(path: path, message: "refusing to write a file outside the site folder")
         }
     }

@@ -122,6 +122,70 @@ struct HTMLSanitiserTests {
 
 @Suite("HTMLSanitiser.excerpt")
 struct ExcerptTests {
+    /// The straightforward Character-by-Character version the single-pass one replaced.
+    static func reference(_ plainText: String, maxLength: Int) -> String {
+        guard maxLength > 0 else { return "" }
+        var collapsed = ""
+        var count = 0
+        var pendingSpace = false
+        var isCut = false
+        for character in plainText {
+            if character.unicodeScalars.allSatisfy(String.isWhitespace) {
+                pendingSpace = count > 0
+                continue
+            }
+            if pendingSpace {
+                guard count < maxLength else {
+                    isCut = true
+                    break
+                }
+                collapsed.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            guard count < maxLength else {
+                isCut = true
+                break
+            }
+            collapsed.append(character)
+            count += 1
+        }
+        guard isCut else { return collapsed }
+        let budget = maxLength - 1
+        var cut = String(collapsed.prefix(budget))
+        if let next = collapsed.last, !next.isWhitespace, let lastSpace = cut.lastIndex(of: " "),
+            cut.distance(from: cut.startIndex, to: lastSpace) >= budget / 2
+        {
+            cut = String(cut[..<lastSpace])
+        }
+        while let last = cut.last, last.isWhitespace || ",;:.-–—".contains(last) {
+            cut.removeLast()
+        }
+        return cut + "…"
+    }
+
+    @Test("the single pass gives the reference's excerpt for every length of varied text")
+    func matchesReference() {
+        let words = [
+            "word", "café", "naïve", "e\u{301}", "😀", "👩‍💻", "🇫🇷", "\r\n", "\u{A0}", "\u{2003}", "—", ",", ".", "  ",
+            "\n\n", "\t", "Ελληνικά", "漢字", "a-b", "x;", "end:",
+        ]
+        var state: UInt64 = 42
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<40 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += words[Int(state >> 33) % words.count]
+                if state & 1 == 0 { text += " " }
+            }
+            for length in [1, 2, 3, 5, 8, 13, 21, 34, 55, 200] {
+                #expect(
+                    HTMLSanitiser.excerpt(text, maxLength: length) == Self.reference(text, maxLength: length),
+                    "\(text.debugDescription) at \(length)")
+            }
+        }
+    }
+
     @Test func shortTextUnchangedButCollapsed() {
         #expect(HTMLSanitiser.excerpt("  Hello\n\n  world  ", maxLength: 50) == "Hello world")
     }

@@ -144,4 +144,17 @@ struct SiteWriterTests {
             try SiteWriter().write(["index.html": Data("i".utf8), "assets/.nojekyll-like": Data("x".utf8)], to: site)
                 .changedFiles == 1)
     }
+
+    @Test("only relative paths of real components are written; page roots count their folders")
+    func pathRules() {
+        for path in ["index.html", "a/b/index.html", "...", "a./.b/c..d", "items/x/y/index.html"] {
+            #expect(throws: Never.self, "\(path)") { try SiteWriter.validate(path) }
+        }
+        for path in ["", "/etc/passwd", "a//b", "a/", "./a", "a/./b", "a/../b", "..", "a/.."] {
+            #expect(throws: SiteWriter.WriteError.self, "\(path)") { try SiteWriter.validate(path) }
+        }
+        #expect(PagePaths.root(of: "index.html") == "")
+        #expect(PagePaths.root(of: "page/2/index.html") == "../../")
+        #expect(PagePaths.root(of: "items/feed/item/index.html") == "../../../")
+    }
 }
