@@ -22,10 +22,15 @@ public struct FeedFetcher: Sendable {
         public var policy: FetchPolicy
         /// Redirects followed before giving up.
         public var maxRedirects: Int
+        /// Requests the caller runs at once (`--concurrency`): the connection pool allows that many
+        /// connections to one host, so its own default (8) does not quietly cap the caller's limit
+        /// (`per_host` is what limits requests to one host).
+        public var concurrency: Int
 
-        public init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5) {
+        public init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5, concurrency: Int = 32) {
             self.policy = policy
             self.maxRedirects = maxRedirects
+            self.concurrency = concurrency
         }
 
         /// `feedsite/<version> (+<base_url or the project URL>)`: tells a server's owner who polls it.
@@ -56,6 +61,9 @@ public struct FeedFetcher: Sendable {
             decompression: .enabled(limit: .size(policy.maxBodyBytes))
         )
         configuration.httpVersion = .automatic
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, min(options.concurrency, policy.perHostConcurrency ?? .max)))
         return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
             try await body(FeedFetcher(client: client, options: options))
         }

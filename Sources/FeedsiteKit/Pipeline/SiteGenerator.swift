@@ -33,7 +33,7 @@ public struct SiteGenerator: Sendable {
 
         public init(
             configFile: URL, outputDirectory: URL, templatesDirectory: URL, stateDirectory: URL? = nil,
-            restoreState: String? = nil, concurrency: Int = 16, timeoutSeconds: Int? = nil, offline: Bool = false,
+            restoreState: String? = nil, concurrency: Int = 32, timeoutSeconds: Int? = nil, offline: Bool = false,
             failurePolicy: FailurePolicy = .allFailed, now: Date = Date(),
             progress: (@Sendable (Int, Int) -> Void)? = nil
         ) {
@@ -264,7 +264,8 @@ public struct SiteGenerator: Sendable {
         let defaultAgent =
             configuration.fetch.userAgent ?? FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)
         let progress = options.progress
-        return try await FeedFetcher.withFetcher(options: .init(policy: configuration.fetch)) { fetcher in
+        let fetchOptions = FeedFetcher.Options(policy: configuration.fetch, concurrency: options.concurrency)
+        return try await FeedFetcher.withFetcher(options: fetchOptions) { fetcher in
             await withTaskGroup(of: (Int, FeedRun).self) { group in
                 var runs = [FeedRun?](repeating: nil, count: sources.count)
                 var pending = sources.indices.filter { !skipped.contains(sources[$0].url.absoluteString) }
