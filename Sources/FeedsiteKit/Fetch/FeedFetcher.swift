@@ -61,9 +61,9 @@ public struct FeedFetcher: Sendable {
             decompression: .enabled(limit: .size(policy.maxBodyBytes))
         )
         configuration.httpVersion = .automatic
+        let connectionsPerHost = max(1, min(options.concurrency, policy.perHostConcurrency ?? .max))
         configuration.connectionPool = .init(
-            idleTimeout: .seconds(60),
-            concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, min(options.concurrency, policy.perHostConcurrency ?? .max)))
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
             try await body(FeedFetcher(client: client, options: options))
         }
