@@ -47,6 +47,8 @@ struct LastBuild: Equatable {
     var outputIdentity: String
     var pageCount: Int
     var fileCount: Int
+    /// Items on the site, so a skipped build can report them without assembling the model.
+    var itemCount: Int
 
     static func identity(of directory: URL) -> String? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory.path),
@@ -59,12 +61,15 @@ struct LastBuild: Equatable {
     static func read(from file: URL) -> LastBuild? {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
         let fields = text.split(separator: "\n").map(String.init)
-        guard fields.count == 4, let pages = Int(fields[2]), let files = Int(fields[3]) else { return nil }
-        return LastBuild(fingerprint: fields[0], outputIdentity: fields[1], pageCount: pages, fileCount: files)
+        // An older four-line file reads as nothing: the next build is a full one.
+        guard fields.count == 5, let pages = Int(fields[2]), let files = Int(fields[3]), let items = Int(fields[4])
+        else { return nil }
+        return LastBuild(
+            fingerprint: fields[0], outputIdentity: fields[1], pageCount: pages, fileCount: files, itemCount: items)
     }
 
     func write(to file: URL) {
-        let text = "\(fingerprint)\n\(outputIdentity)\n\(pageCount)\n\(fileCount)\n"
+        let text = "\(fingerprint)\n\(outputIdentity)\n\(pageCount)\n\(fileCount)\n\(itemCount)\n"
         try? Data(text.utf8).write(to: file, options: .atomic)
     }
 }

@@ -82,33 +82,35 @@ public struct SiteGenerator: Sendable {
         let isUnchanged = savedDigest != nil && state == savedState
         let mergedState = state
         async let newDigest: String? = isUnchanged ? nil : store.save(mergedState)
-        let site = Site.assemble(configuration: configuration, records: records, now: options.now)
-        clock.lap("model")
         var report = BuildReport(
             records: records,
             diagnostics: diagnostics
                 + BuildReport.diagnostics(for: records, configFile: options.configFile.lastPathComponent),
-            itemCount: site.items.count, pageCount: 0, write: nil, outputDirectory: options.outputDirectory)
+            itemCount: 0, pageCount: 0, write: nil, outputDirectory: options.outputDirectory)
         guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
             // The old site stays, but what was fetched is kept.
             _ = try await newDigest
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
-        let previous = LastBuild.read(from: store.lastBuildFile)
         // A build can only be skipped when the state is unchanged: any change gives the state a
-        // new digest, and so the site a new fingerprint.
-        if isUnchanged, let previous, let savedDigest,
+        // new digest, and so the site a new fingerprint. The check comes before the model is
+        // assembled, which a skipped build does not need.
+        if isUnchanged, let previous = LastBuild.read(from: store.lastBuildFile), let savedDigest,
             previous.fingerprint == Self.fingerprint(configuration, templates, savedDigest, records),
             previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
         {
             // Same inputs as the build that wrote the site on disk: it would come out identical.
             SiteWriter().cleanUp(options.outputDirectory)
+            report.itemCount = previous.itemCount
             report.pageCount = previous.pageCount
             report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0, removedFiles: 0)
-            clock.lap("render+write (unchanged: skipped)")
+            clock.lap("model+render+write (unchanged: skipped)")
             report.timings = clock.laps
             return report
         }
+        let site = Site.assemble(configuration: configuration, records: records, now: options.now)
+        report.itemCount = site.items.count
+        clock.lap("model")
         var staging = try SiteWriter().begin(options.outputDirectory)
         let stateDigest: String
         do {
@@ -129,7 +131,8 @@ public struct SiteGenerator: Sendable {
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
                 fingerprint: Self.fingerprint(configuration, templates, stateDigest, records),
-                outputIdentity: identity, pageCount: report.pageCount, fileCount: written.totalFiles
+                outputIdentity: identity, pageCount: report.pageCount, fileCount: written.totalFiles,
+                itemCount: report.itemCount
             ).write(to: store.lastBuildFile)
         }
         report.timings = clock.laps
