@@ -17,7 +17,7 @@ struct BuildFingerprint: Hashable {
 
     /// Part of a field that arrives in pieces; `endField()` after the last one. The digest equals
     /// `add` of the pieces joined.
-    mutating func addBytes(_ data: Data) {
+    mutating func addBytes(_ data: some DataProtocol & ContiguousBytes) {
         data.withUnsafeBytes { buffer in
             var hash = value
             for byte in buffer {

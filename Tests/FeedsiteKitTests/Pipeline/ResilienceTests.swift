@@ -381,7 +381,7 @@ struct StateFileTests {
             ],
             health: FeedHealth(lastSuccess: Date(timeIntervalSince1970: 1_794_960_000), consecutiveFailures: 0))
         state.feeds["https://a.example/feed"] = FeedState(channel: ChannelInfo(title: "A"))
-        let data = try StateStore.encode(state)
+        let data = StateStore.encode(state)
         let reference = JSONEncoder()
         reference.outputFormatting = [.sortedKeys]
         reference.dateEncodingStrategy = .iso8601
