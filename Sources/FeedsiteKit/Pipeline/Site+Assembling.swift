@@ -32,7 +32,11 @@ extension Site {
                 default:
                     break
                 }
-                let identities = [stored.key, item.link ?? ""].filter { !$0.isEmpty }.map(Self.normalisedIdentity)
+                // The key is usually the link itself: normalised once.
+                var identities = stored.key.isEmpty ? [] : [Self.normalisedIdentity(stored.key)]
+                if let link = item.link, !link.isEmpty, link != stored.key {
+                    identities.append(Self.normalisedIdentity(link))
+                }
                 guard !identities.contains(where: seen.contains) else { continue }
                 seen.formUnion(identities)
                 item.feedSlug = feedSlug

@@ -117,17 +117,19 @@ public struct SiteGenerator: Sendable {
             report.pageCount = try await render(
                 site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
                 into: &staging)
+            clock.lap("render+write")
             stateDigest = try await newDigest ?? savedDigest ?? ""
             // The saved state is published as `status/state.json` (for `state_url`): linked or
             // copied from the state folder, never held in memory.
             try staging.addFile(copying: store.file.path, as: "status/state.json")
+            clock.lap("state (rest of saving)")
         } catch {
             staging.discard()
             throw error
         }
         let written = try staging.commit()
         report.write = written
-        clock.lap("render+write")
+        clock.lap("swap")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
                 fingerprint: Self.fingerprint(configuration, templates, stateDigest, records),

@@ -24,12 +24,18 @@ extension SanitisedHTML {
     }
 
     private static func containsAlignAttribute(_ html: String) -> Bool {
-        let needle = Array(" align=\"".utf8)
+        let needle: [UInt8] = Array(" align=\"".utf8)
         var html = html
         return html.withUTF8 { bytes in
             guard bytes.count >= needle.count else { return false }
-            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-                if needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+            // A tight loop on the rarest byte of the needle's start (`g`), then the whole needle.
+            for index in 4..<(bytes.count - needle.count + 5) where bytes[index] == UInt8(ascii: "g") {
+                var matches = true
+                for offset in 0..<needle.count where bytes[index - 4 + offset] != needle[offset] {
+                    matches = false
+                    break
+                }
+                if matches { return true }
             }
             return false
         }

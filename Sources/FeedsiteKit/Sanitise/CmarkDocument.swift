@@ -327,14 +327,14 @@ enum CmarkDocument {
         cmark_parser_feed(parser, text, text.utf8.count)
         guard let document = cmark_parser_finish(parser) else { return [] }
         defer { cmark_node_free(document) }
-        let reader = MarkdownReader(baseURL: baseURL, maxDepth: maxDepth)
+        let reader = MarkdownReader(base: URLPolicy.Base(baseURL), maxDepth: maxDepth)
         return reader.blocks(in: document, depth: 0)
     }
 
     /// Converts a parsed cmark tree; recursion is capped at `maxDepth`, below which content is
     /// read iteratively as text (`>>>>…` nests block quotes without limit).
     private struct MarkdownReader {
-        let baseURL: URL?
+        let base: URLPolicy.Base
         let maxDepth: Int
 
         private func children(of node: OpaquePointer) -> [OpaquePointer] {
@@ -416,13 +416,13 @@ enum CmarkDocument {
             case CMARK_NODE_LINK:
                 let children = inlines(in: node, depth: depth)
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                guard let destination = URLPolicy.resolve(url, against: baseURL, for: .link) else { return children }
+                guard let destination = URLPolicy.resolve(url, against: base, for: .link) else { return children }
                 let title = cmark_node_get_title(node).map { String(cString: $0) } ?? ""
                 return [.link(destination: destination, title: title, children)]
             case CMARK_NODE_IMAGE:
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 let alt = Self.flattenedText(of: node)
-                guard let source = URLPolicy.resolve(url, against: baseURL, for: .image) else {
+                guard let source = URLPolicy.resolve(url, against: base, for: .image) else {
                     return alt.isEmpty ? [] : [.text(alt)]
                 }
                 let title = cmark_node_get_title(node).map { String(cString: $0) } ?? ""

@@ -9,8 +9,12 @@ import Foundation
 /// then cut into paragraphs wherever a block or a block boundary occurs, so nothing is lost and no
 /// block ends up inside an inline.
 struct ContentBuilder {
-    /// Base for relative URLs (the item's link or `xml:base`).
-    var baseURL: URL?
+    /// Base for relative URLs (the item's link or `xml:base`), looked at once for all its URLs.
+    let base: URLPolicy.Base
+
+    init(baseURL: URL?) {
+        base = URLPolicy.Base(baseURL)
+    }
 
     /// Elements dropped together with everything inside them: they execute, embed foreign
     /// documents, collect input, or are document metadata rather than content.
@@ -148,7 +152,7 @@ struct ContentBuilder {
         case "a":
             // Nested links are invalid HTML and ambiguous to click: the inner one is unwrapped.
             guard !insideLink, let href = element[attribute: "href"],
-                let destination = URLPolicy.resolve(href, against: baseURL, for: .link)
+                let destination = URLPolicy.resolve(href, against: base, for: .link)
             else {
                 return flow(element.children, insideLink: insideLink)
             }
@@ -374,7 +378,7 @@ struct ContentBuilder {
         }
         var source: String?
         if let src = element[attribute: "src"], !Self.isPlaceholder(src) {
-            source = URLPolicy.resolve(src, against: baseURL, for: .image)
+            source = URLPolicy.resolve(src, against: base, for: .image)
         }
         if source == nil {
             let candidates =
@@ -382,7 +386,7 @@ struct ContentBuilder {
                 + ["srcset", "data-srcset", "data-lazy-srcset"].compactMap {
                     element[attribute: $0].flatMap(Self.largestCandidate)
                 }
-            source = candidates.lazy.compactMap { URLPolicy.resolve($0, against: baseURL, for: .image) }.first
+            source = candidates.lazy.compactMap { URLPolicy.resolve($0, against: base, for: .image) }.first
         }
         guard let source else { return nil }
         return .image(source: source, title: element[attribute: "title"] ?? "", alt: element[attribute: "alt"] ?? "")
@@ -486,7 +490,7 @@ struct ContentBuilder {
         switch element.name {
         case "iframe", "embed", "object":
             guard let src = element[attribute: "src"] ?? element[attribute: "data"] ?? element[attribute: "data-src"],
-                let resolved = URLPolicy.resolve(src, against: baseURL, for: .link)
+                let resolved = URLPolicy.resolve(src, against: base, for: .link)
             else { return nil }
             return videoPageLink(resolved) ?? providerLink(resolved)
         case "video", "audio":
@@ -498,7 +502,7 @@ struct ContentBuilder {
                 }
             guard
                 let resolved = sources.lazy.compactMap({ $0 })
-                    .compactMap({ URLPolicy.resolve($0, against: self.baseURL, for: .link) }).first,
+                    .compactMap({ URLPolicy.resolve($0, against: self.base, for: .link) }).first,
                 let host = URL(string: resolved)?.host?.lowercased()
             else { return nil }
             if let page = videoPageLink(resolved) { return page }

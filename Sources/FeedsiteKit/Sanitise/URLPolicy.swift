@@ -17,40 +17,66 @@ enum URLPolicy {
         case link, image
     }
 
+    /// The base relative references resolve against, looked at once per item rather than once
+    /// per URL in it (its scheme, and its parts when it is a simple URL).
+    struct Base {
+        /// Nil when there is no base, or when it is not http(s) (relative references are refused).
+        let url: URL?
+        /// The parts of `url` when it is simple (`SimpleURL`).
+        let simple: SimpleURL?
+
+        init(_ url: URL?) {
+            guard let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                self.url = nil
+                self.simple = nil
+                return
+            }
+            self.url = url
+            self.simple = SimpleURL(url.absoluteString)
+        }
+    }
+
     /// The absolute, allowed form of `raw`, or nil when it must not be published.
     static func resolve(_ raw: String, against base: URL?, for purpose: Purpose) -> String? {
+        resolve(raw, against: Base(base), for: purpose)
+    }
+
+    /// `resolve` with the base already looked at (the sanitiser resolves every URL of an item
+    /// against the same one).
+    static func resolve(_ raw: String, against base: Base, for purpose: Purpose) -> String? {
         guard var cleaned = clean(raw), !cleaned.isEmpty else { return nil }
 
-        if let scheme = scheme(of: cleaned) {
-            switch scheme {
-            case "http", "https":
-                // Browsers treat `\` as `/` in special URLs, so `https:\\evil.example` is a host.
-                cleaned = slashed(cleaned)
-                if let simple = SimpleURL(cleaned) { return simple.text }
-                return absolute(cleaned, relativeTo: nil, requireHost: true)
-            case "mailto" where purpose == .link:
-                return absolute(cleaned, relativeTo: nil, requireHost: false)
-            default:
-                return nil
-            }
+        switch scheme(of: cleaned) {
+        case .http:
+            // Browsers treat `\` as `/` in special URLs, so `https:\\evil.example` is a host.
+            cleaned = slashed(cleaned)
+            if let simple = SimpleURL(cleaned) { return simple.text }
+            return absolute(cleaned, relativeTo: nil, requireHost: true)
+        case .mailto where purpose == .link:
+            return absolute(cleaned, relativeTo: nil, requireHost: false)
+        case .mailto, .other:
+            return nil
+        case nil:
+            break
         }
 
         cleaned = slashed(cleaned)
         // A colon before the first `/`, `?` or `#` of a reference without a valid scheme is a
         // scheme spelt so that no parser recognises it (`java\u{FFFD}script:`, `%6Aavascript:`):
         // RFC 3986 forbids it in relative references, and no honest feed writes one.
-        let firstSegment = cleaned.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !firstSegment.contains(":") else { return nil }
-        guard let base, let baseScheme = base.scheme?.lowercased(), baseScheme == "http" || baseScheme == "https"
-        else {
+        let firstSegment = cleaned.utf8.prefix {
+            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+        }
+        guard !firstSegment.contains(UInt8(ascii: ":")) else { return nil }
+        guard let baseURL = base.url else {
             // Protocol-relative URLs need no base path, only a scheme: assume the safe one.
             if cleaned.hasPrefix("//") {
                 return absolute("https:" + cleaned, relativeTo: nil, requireHost: true)
             }
             return nil
         }
-        if let resolved = SimpleURL.resolve(cleaned, against: base) { return resolved }
-        return absolute(cleaned, relativeTo: base, requireHost: true)
+        if let simple = base.simple, let resolved = SimpleURL.resolve(cleaned, against: simple) { return resolved }
+        return absolute(cleaned, relativeTo: baseURL, requireHost: true)
     }
 
     /// `\\` as `/`, as browsers read it in http(s) URLs.
@@ -94,17 +120,34 @@ enum URLPolicy {
         return true
     }
 
-    /// The lowercased scheme when `url` starts with one (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).
-    private static func scheme(of url: String) -> String? {
-        var scheme = ""
-        for (offset, scalar) in url.unicodeScalars.enumerated() {
-            if scalar == ":" {
-                return offset == 0 ? nil : scheme.lowercased()
+    /// The schemes the policy tells apart.
+    private enum Scheme {
+        case http, mailto, other
+    }
+
+    /// The scheme `url` starts with, if any (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`),
+    /// compared without case. Bytes only: no string is built for it.
+    private static func scheme(of url: String) -> Scheme? {
+        // The first seven bytes, lowercased, packed into an integer ("mailto" and "https" are
+        // shorter, so a longer scheme never matches them).
+        var packed: UInt64 = 0
+        for (offset, byte) in url.utf8.enumerated() {
+            if byte == UInt8(ascii: ":") {
+                guard offset > 0 else { return nil }
+                switch (offset, packed) {
+                case (4, 0x6874_7470), (5, 0x68_7474_7073): return .http  // http, https
+                case (6, 0x6D61_696C_746F): return .mailto  // mailto
+                default: return .other
+                }
             }
-            let isLetter = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
-            let isOther = (scalar >= "0" && scalar <= "9") || scalar == "+" || scalar == "-" || scalar == "."
+            let isLetter =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            let isOther =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             guard isLetter || (offset > 0 && isOther) else { return nil }
-            scheme.unicodeScalars.append(scalar)
+            if offset < 7 { packed = packed << 8 | UInt64(isLetter ? byte | 0x20 : byte) }
         }
         return nil
     }
@@ -163,7 +206,9 @@ struct SimpleURL {
 
     init?(_ string: String) {
         guard let colon = string.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let scheme = string[..<colon].lowercased()
+        let written = string[..<colon]
+        // Compared as written first: lowercasing allocates, and almost every URL is lowercase.
+        let scheme = written == "https" || written == "http" ? String(written) : written.lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         let afterColon = string[string.index(after: colon)...]
         guard afterColon.hasPrefix("//") else { return nil }
@@ -179,7 +224,7 @@ struct SimpleURL {
         let pathEnd =
             tail.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? tail.endIndex
         let queryEnd = tail[pathEnd...].utf8.firstIndex(of: UInt8(ascii: "#")) ?? tail.endIndex
-        self.text = scheme + ":" + afterColon
+        self.text = written == scheme ? string : scheme + ":" + afterColon
         self.scheme = scheme
         self.authority = authority
         self.path = tail[..<pathEnd]
@@ -188,13 +233,16 @@ struct SimpleURL {
 
     /// `reference` resolved against `base`, when both are simple; nil otherwise.
     static func resolve(_ reference: String, against base: URL) -> String? {
+        SimpleURL(base.absoluteString).flatMap { resolve(reference, against: $0) }
+    }
+
+    /// `reference` resolved against `base`, when it is simple; nil otherwise.
+    static func resolve(_ reference: String, against base: SimpleURL) -> String? {
         // A reference with a scheme (a colon in its first segment) is not relative.
         let firstSegment = reference.utf8.prefix {
             $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
         }
-        guard !firstSegment.contains(UInt8(ascii: ":")), isPlainTail(reference[...]),
-            let base = SimpleURL(base.absoluteString)
-        else { return nil }
+        guard !firstSegment.contains(UInt8(ascii: ":")), isPlainTail(reference[...]) else { return nil }
         let prefix = base.scheme + "://" + base.authority
         if reference.hasPrefix("//") { return SimpleURL(base.scheme + ":" + reference)?.text }
         let pathEnd =
@@ -219,6 +267,14 @@ struct SimpleURL {
 
     /// RFC 3986 §5.2.4.
     static func removingDotSegments(_ path: some StringProtocol) -> String {
+        // A path without a segment that starts with a dot has none to remove (most of them).
+        var previous = UInt8(ascii: "/")
+        if !path.utf8.contains(where: { byte in
+            defer { previous = byte }
+            return byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/")
+        }) {
+            return String(path)
+        }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {

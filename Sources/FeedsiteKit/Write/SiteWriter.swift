@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -156,8 +157,7 @@ public struct SiteWriter: Sendable {
             where entry.hasPrefix(".") && !paths.contains(entry) {
                 _ = link(target.appendingPathComponent(entry).path, staging.appendingPathComponent(entry).path)
             }
-            report.removedFiles = SiteWriter.countFiles(in: target, notIn: paths)
-            try writer.swap(staging, into: target)
+            report.removedFiles = try writer.swap(staging, into: target, keeping: paths)
             return report
         }
 
@@ -167,8 +167,9 @@ public struct SiteWriter: Sendable {
         }
     }
 
-    /// Exchanges `staging` and `target` atomically, then deletes the old site.
-    fileprivate func swap(_ staging: URL, into target: URL) throws(WriteError) {
+    /// Exchanges `staging` and `target` atomically, then deletes the old site. Returns how many
+    /// of the old site's files the new one does not have (`paths`: the new site's files).
+    fileprivate func swap(_ staging: URL, into target: URL, keeping paths: Set<String>) throws(WriteError) -> Int {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: target.path) else {
             guard rename(staging.path, target.path) == 0 else {
@@ -176,12 +177,11 @@ public struct SiteWriter: Sendable {
                 try? fileManager.removeItem(at: staging)
                 throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
             }
-            return
+            return 0
         }
         if Self.exchange(staging.path, target.path) {
             // `staging` now holds the old site.
-            try? fileManager.removeItem(at: staging)
-            return
+            return Self.removeTree(staging.path, countingFilesNotIn: paths)
         }
         // No atomic exchange (not Linux, or an old kernel/filesystem): two renames. A crash between
         // them leaves `.Site.old-<pid>`, which the next build moves back (`recoverInterruptedSwap`).
@@ -198,7 +198,7 @@ public struct SiteWriter: Sendable {
             try? fileManager.removeItem(at: staging)
             throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
         }
-        try? fileManager.removeItem(at: old)
+        return Self.removeTree(old.path, countingFilesNotIn: paths)
     }
 
     /// Cleans up after a build that was killed: removes half-written staging folders, and moves an
@@ -381,30 +381,112 @@ public struct SiteWriter: Sendable {
         }
     }
 
-    /// Regular files under `directory` (dotfiles at any level excluded) whose site path is not in
-    /// `files`. A POSIX walk: `FileManager`'s enumerator took 3 % of a rebuild over 34,000 files.
-    fileprivate static func countFiles(in directory: URL, notIn files: Set<String>) -> Int {
-        var count = 0
-        func walk(_ path: String, relative: String) {
-            guard let stream = opendir(path) else { return }
+    /// Deletes the folder at `path` (an old site, swapped out) and everything in it. Returns how
+    /// many of its regular files, dotfiles and dot-folders aside, have a site path not in `kept`
+    /// (the files the new site no longer has).
+    ///
+    /// POSIX calls relative to open folders, counting as it deletes: counting first and then
+    /// `FileManager.removeItem` walked 30,000 item folders twice, resolving every full path each
+    /// time. What is left is the kernel's work (as long as `rm -rf`), which comes after the pages
+    /// are done, so the second-level folders (`items/<feed>`, …) are deleted on all cores.
+    fileprivate static func removeTree(_ path: String, countingFilesNotIn kept: Set<String>) -> Int {
+        let root = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard root >= 0 else { return 0 }
+        defer { close(root) }
+        // First and second level: the folders are kept open while the parts below them go.
+        var topFolders: [(descriptor: Int32, site: String?)] = []
+        defer { for folder in topFolders { close(folder.descriptor) } }
+        var units: [(parent: Int32, name: String, site: String?)] = []
+        for entry in TreeEntry.list(root) where entry.isDirectory {
+            let folder = openat(root, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard folder >= 0 else { continue }
+            let site = entry.name.hasPrefix(".") ? nil : entry.name
+            topFolders.append((folder, site))
+            for child in TreeEntry.list(folder) where child.isDirectory {
+                units.append((folder, child.name, child.site(in: site)))
+            }
+        }
+        let counts = Mutex([Int](repeating: 0, count: units.count))
+        DispatchQueue.concurrentPerform(iterations: units.count) { [units] index in
+            let unit = units[index]
+            let count = removeContents(of: unit.parent, unit.name, site: unit.site, notIn: kept)
+            _ = unlinkat(unit.parent, unit.name, AT_REMOVEDIR)
+            counts.withLock { $0[index] = count }
+        }
+        var count = counts.withLock { $0.reduce(0, +) }
+        // What the parallel part left: files at the first level, then the top.
+        for folder in topFolders {
+            count += removeContents(of: folder.descriptor, site: folder.site, notIn: kept)
+        }
+        count += removeContents(of: root, site: "", notIn: kept)
+        if rmdir(path) != 0 {
+            // Something was left (a file that could not be deleted): try the slow way.
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        return count
+    }
+
+    /// One entry of a folder being deleted.
+    private struct TreeEntry {
+        var name: String
+        var isDirectory: Bool
+        var isRegular: Bool
+
+        /// The entry's site path inside a folder at `folder` (nil: inside a dot-folder, not counted).
+        func site(in folder: String?) -> String? {
+            guard let folder, !name.hasPrefix(".") else { return nil }
+            return folder.isEmpty ? name : folder + "/" + name
+        }
+
+        /// The entries of the open folder `descriptor` (left open), read before anything is deleted.
+        static func list(_ descriptor: Int32) -> [TreeEntry] {
+            let copy = dup(descriptor)
+            guard copy >= 0, let stream = fdopendir(copy) else { return [] }
             defer { closedir(stream) }
+            rewinddir(stream)
+            var entries: [TreeEntry] = []
             while let entry = readdir(stream) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                guard !name.hasPrefix(".") else { continue }
-                let child = path + "/" + name
-                let site = relative.isEmpty ? name : relative + "/" + name
-                var info = stat()
-                guard lstat(child, &info) == 0 else { continue }
-                if (info.st_mode & S_IFMT) == S_IFDIR {
-                    walk(child, relative: site)
-                } else if (info.st_mode & S_IFMT) == S_IFREG, !files.contains(site) {
-                    count += 1
+                guard name != ".", name != ".." else { continue }
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                    let format = info.st_mode & S_IFMT
+                    type = format == S_IFDIR ? UInt8(DT_DIR) : format == S_IFREG ? UInt8(DT_REG) : 0
                 }
+                entries.append(
+                    TreeEntry(name: name, isDirectory: type == UInt8(DT_DIR), isRegular: type == UInt8(DT_REG)))
+            }
+            return entries
+        }
+    }
+
+    /// Empties the folder `name` in the open folder `parent` (the folder itself stays); the count
+    /// of regular files whose site path is not in `kept`.
+    private static func removeContents(of parent: Int32, _ name: String, site: String?, notIn kept: Set<String>) -> Int
+    {
+        let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { return 0 }
+        defer { close(folder) }
+        return removeContents(of: folder, site: site, notIn: kept)
+    }
+
+    /// Empties the open folder `folder` (left open), whose site path is `site`.
+    private static func removeContents(of folder: Int32, site: String?, notIn kept: Set<String>) -> Int {
+        var count = 0
+        for entry in TreeEntry.list(folder) {
+            let entrySite = entry.site(in: site)
+            if entry.isDirectory {
+                count += removeContents(of: folder, entry.name, site: entrySite, notIn: kept)
+                _ = unlinkat(folder, entry.name, AT_REMOVEDIR)
+            } else {
+                if entry.isRegular, let entrySite, !kept.contains(entrySite) { count += 1 }
+                _ = unlinkat(folder, entry.name, 0)
             }
         }
-        walk(directory.path, relative: "")
         return count
     }
 }

@@ -69,38 +69,24 @@ struct StateJSONWriter {
     /// `"2026-11-21T13:20:00Z"`: whole seconds, rounded down, UTC. Dates outside 1900–9999 are left
     /// to Foundation (its calendar turns Julian before 1582 and years grow a fifth digit).
     mutating func date(_ value: Date) {
-        let seconds = value.timeIntervalSince1970.rounded(.down)
-        guard seconds >= -2_208_988_800, seconds < 253_402_300_800 else {
+        guard let time = CivilTime(value) else {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             if let encoded = try? encoder.encode(value) { bytes.append(contentsOf: encoded) }
             return
         }
-        let total = Int(seconds)
-        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
-        let secondOfDay = total - days * 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         bytes.append(UInt8(ascii: "\""))
-        digits(year, count: 4)
+        digits(time.year, count: 4)
         bytes.append(UInt8(ascii: "-"))
-        digits(month, count: 2)
+        digits(time.month, count: 2)
         bytes.append(UInt8(ascii: "-"))
-        digits(day, count: 2)
+        digits(time.day, count: 2)
         bytes.append(UInt8(ascii: "T"))
-        digits(secondOfDay / 3600, count: 2)
+        digits(time.hour, count: 2)
         bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, count: 2)
+        digits(time.minute, count: 2)
         bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, count: 2)
+        digits(time.second, count: 2)
         raw("Z\"")
     }
 

@@ -18,6 +18,19 @@ struct SlugTests {
         #expect(Slug.make(title) == slug)
     }
 
+    @Test("ASCII titles take a shortcut past folding that gives the same slugs")
+    func asciiShortcut() {
+        var random = SplitMix64(seed: 0x51_06)
+        let alphabet = Array("aZ09 -_.,!?'\"/\\\t\n\u{7F}\u{01}ABCxyz").map(String.init)
+        for _ in 0..<5_000 {
+            let title = (0..<Int.random(in: 0..<90, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+            }
+            .joined()
+            #expect(Slug.make(title) == Slug.make(folding: title), "\(title.debugDescription)")
+        }
+        #expect(Slug.make("Swift 6.3 Released") == "swift-6-3-released")
+    }
+
     @Test("long titles are cut at a word boundary")
     func longTitle() {
         let slug = Slug.make(String(repeating: "word ", count: 40))

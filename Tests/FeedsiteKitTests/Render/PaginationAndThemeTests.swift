@@ -204,6 +204,18 @@ struct PaginationAndThemeTests {
         #expect(PageRenderer.readingTime(words: 201) == "2 min read")
         #expect(SiteItem.wordCount("Hello, world! It's 2026 — naïve café.") == 7)
         #expect(SiteItem.wordCount("") == 0)
+        // The byte loop counts as the scalar loop it replaced.
+        var random = SplitMix64(seed: 0x3D)
+        let pieces = [
+            "a", "Z", "9", " ", "-", "'", "é", "ß", "日本", "😀", "\u{301}", "Ω", "ـ", "\u{0}", "\u{7F}", "\u{85}", "ǅ",
+            "ⅷ",
+            "١", "@", "[", "`", "{",
+        ]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            #expect(SiteItem.wordCount(text) == SiteItem.referenceWordCount(text), "\(text.debugDescription)")
+        }
     }
 
     @Test("item pages link to the newer and older item of the same feed")
@@ -275,5 +287,11 @@ struct PaginationAndThemeTests {
         #expect(rewritten.contains(#"<th class="align-center">a</th>"#))
         // Columns take the header row's alignment (as cmark-gfm tables do).
         #expect(rewritten.contains(#"<td class="align-center">1</td>"#))
+        // The byte search finds the attribute at either end of the markup, and nothing else.
+        for markup in [#"<td align="left">"#, #"x<th align="right">"#, "<p> align</p>", "", " align=", "g"] {
+            let expected = markup.replacingOccurrences(of: #"<td align="left">"#, with: #"<td class="align-left">"#)
+                .replacingOccurrences(of: #"<th align="right">"#, with: #"<th class="align-right">"#)
+            #expect(SanitisedHTML(html: markup).withAlignmentClasses.html == expected, "\(markup)")
+        }
     }
 }

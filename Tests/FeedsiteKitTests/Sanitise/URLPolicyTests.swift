@@ -15,6 +15,7 @@ struct URLPolicyTests {
             "vbscript:x", "data:text/html,x", "data:image/png;base64,AAAA", "file:///etc/passwd", "ftp://e.example/",
             "https:evil.example", "https://", "", "   ", "http://[::1]/", "java\u{FFFD}script:x", "%6Aavascript:x",
             "\u{A0}javascript:x", "java\u{200B}script:x", "`x`onerror=fetch('http://e.example/')",
+            "httpsx://e.example/", "httpx://e.example/", "htt://e.example/", "mailtoo:a@b.c", "https2://e.example/",
         ])
     func rejected(_ raw: String) {
         #expect(URLPolicy.resolve(raw, against: Self.base, for: .link) == nil)
@@ -24,6 +25,7 @@ struct URLPolicyTests {
     @Test func mailtoOnlyForLinks() {
         #expect(URLPolicy.resolve("mailto:a@b.c", against: nil, for: .link) == "mailto:a@b.c")
         #expect(URLPolicy.resolve("mailto:a@b.c", against: nil, for: .image) == nil)
+        #expect(URLPolicy.resolve("MailTo:a@b.c", against: nil, for: .link) == "mailto:a@b.c")
     }
 
     @Test(
@@ -35,6 +37,9 @@ struct URLPolicyTests {
             ("//cdn.example/x", "https://cdn.example/x"),
             ("?q=1", "https://example.com/blog/post.html?q=1"),
             ("HTTP://Example.org/A", "http://Example.org/A"),
+            ("hTTpS://Example.org/A", "https://Example.org/A"),
+            ("a/./b/../c", "https://example.com/blog/a/c"),
+            ("a/.b/c..d/.e", "https://example.com/blog/a/.b/c..d/.e"),
             ("\n https://e.example/a\tb \u{0}", "https://e.example/ab"),
             ("https:\\\\e.example\\x", "https://e.example/x"),
             ("a/b:c", "https://example.com/blog/a/b:c"),

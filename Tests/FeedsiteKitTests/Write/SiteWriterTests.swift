@@ -37,6 +37,36 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
     }
 
+    @Test("the old site is deleted to the last folder; removed files are counted, dot-folders and symlinks aside")
+    func removedFilesCounted() throws {
+        let site = root.appendingPathComponent("Site")
+        var old: [String: Data] = ["index.html": Data("i".utf8)]
+        for feed in 0..<5 {
+            for item in 0..<7 { old["items/f\(feed)/i\(item)/index.html"] = Data("\(feed)-\(item)".utf8) }
+        }
+        _ = try SiteWriter().write(old, to: site)
+        // Things of the user's inside the old site: a dot-folder deep down and a symlink.
+        let hidden = site.appendingPathComponent("items/f0/.cache/deep")
+        try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: hidden.appendingPathComponent("file"))
+        let outside = root.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: outside.appendingPathComponent("precious"))
+        try FileManager.default.createSymbolicLink(
+            atPath: site.appendingPathComponent("items/link").path, withDestinationPath: outside.path)
+        // The new site keeps feed 0's items and one of feed 1's.
+        var new: [String: Data] = ["index.html": Data("i".utf8), "items/f1/i3/index.html": Data("1-3".utf8)]
+        for item in 0..<7 { new["items/f0/i\(item)/index.html"] = Data("0-\(item)".utf8) }
+        let report = try SiteWriter().write(new, to: site)
+        #expect(report == .init(totalFiles: 9, changedFiles: 0, removedFiles: 4 * 7 - 1))
+        // The symlink went, not what it points to.
+        #expect(read("precious", in: outside) == "keep")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("items/f2").path))
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("items/f0/.cache").path))
+        #expect(read("items/f1/i3/index.html", in: site) == "1-3")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["Site", "outside"])
+    }
+
     @Test("files whose bytes did not change are not rewritten (same inode, same mtime)")
     func unchangedFilesKept() throws {
         let site = root.appendingPathComponent("Site")
