@@ -8,6 +8,7 @@ packages=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # the sanitiser's HTML renderer (cmark-gfm)
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
+  libmimalloc-dev                               # the allocator the feedsite executable links (speed)
   libxml2-utils                                 # xmllint, used by the tests
   chromium                                      # headless browser for scripts/browser-proof.sh (make test)
   default-jre-headless                          # Java for the W3C Nu checker (scripts/validate-html.sh)
