@@ -252,9 +252,16 @@ public struct SiteGenerator: Sendable {
         return (state, nil)
     }
 
-    /// Fetch → parse → sanitise, one child task per feed in one task group: at most `concurrency`
-    /// at a time overall and `per_host` per host. Children return outcomes, never throw, so a feed
-    /// that fails cannot cancel or fail another. Results come back in `feeds.yml` order.
+    /// Fetch → parse → sanitise, in one task group whose children return outcomes, never throw, so
+    /// a feed that fails cannot cancel or fail another. Results come back in `feeds.yml` order.
+    ///
+    /// Each feed is two child tasks: its fetch (network: at most `concurrency` at a time overall
+    /// and `per_host` per host) and, once the body is in, its parse and sanitise (CPU: at most one
+    /// per core). A fetch's slot is freed as soon as its body has arrived, so slow servers keep
+    /// `concurrency` requests in flight while the cores work through what came back, instead of
+    /// each slot waiting for its feed's CPU work as well. Bodies waiting for a core count against
+    /// a second bound (`concurrency` again), so memory stays bounded when the network outpaces
+    /// the CPU.
     func readFeeds(_ configuration: SiteConfiguration, _ state: SiteState) async throws -> [FeedRun] {
         let sources = configuration.feeds
         if options.offline {
@@ -265,56 +272,98 @@ public struct SiteGenerator: Sendable {
         let sanitiser = HTMLSanitiser()
         let parser = FeedParser()
         let limit = max(1, options.concurrency)
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let policy = configuration.fetch
         let defaultAgent =
             configuration.fetch.userAgent ?? FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)
         let progress = options.progress
+        let excerptLength = configuration.excerptLength
         let fetchOptions = FeedFetcher.Options(policy: configuration.fetch, concurrency: options.concurrency)
+        /// What a child task hands back: a body to read, or the feed's final outcome.
+        enum Step: Sendable {
+            case fetched(Int, FetchStep)
+            case read(Int, FeedRun)
+        }
         return try await FeedFetcher.withFetcher(options: fetchOptions) { fetcher in
-            await withTaskGroup(of: (Int, FeedRun).self) { group in
+            await withTaskGroup(of: Step.self) { group in
                 var runs = [FeedRun?](repeating: nil, count: sources.count)
                 var pending = sources.indices.filter { !skipped.contains(sources[$0].url.absoluteString) }
                 for index in sources.indices where skipped.contains(sources[index].url.absoluteString) {
                     runs[index] = FeedRun(source: sources[index], outcome: .skipped)
                 }
                 var inFlightPerHost: [String: Int] = [:]
-                var inFlight = 0
+                var fetching = 0
+                var reading = 0
+                /// Fetched bodies waiting for a core, in arrival order.
+                var waiting: [(index: Int, fetched: FetchedFeed, request: FetchRequest)] = []
                 var done = 0
                 func host(_ index: Int) -> String { sources[index].url.host?.lowercased() ?? "" }
-                // Starts the first waiting feeds whose host has a free slot, in feeds.yml order.
-                func startWhatFits() {
+                func request(_ index: Int) -> FetchRequest {
+                    let source = sources[index]
+                    let saved = state.feeds[source.url.absoluteString]
+                    return FetchRequest(
+                        url: source.url, etag: saved?.etag, lastModified: saved?.lastModified,
+                        userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
+                }
+                // Starts the first waiting feeds whose host has a free slot, in feeds.yml order, while
+                // fewer than `limit` are fetching and fewer than `limit` bodies wait for a core.
+                func startFetches() {
                     var position = 0
-                    while inFlight < limit && position < pending.count {
+                    while fetching < limit && fetching + waiting.count < 2 * limit && position < pending.count {
                         let index = pending[position]
                         guard inFlightPerHost[host(index), default: 0] < policy.perHostLimit(for: host(index)) else {
                             position += 1
                             continue
                         }
                         pending.remove(at: position)
-                        inFlight += 1
+                        fetching += 1
                         inFlightPerHost[host(index), default: 0] += 1
                         let source = sources[index]
-                        let saved = state.feeds[source.url.absoluteString]
-                        let request = FetchRequest(
-                            url: source.url, etag: saved?.etag, lastModified: saved?.lastModified,
-                            userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
+                        let request = request(index)
+                        let hasSavedItems = !(state.feeds[source.url.absoluteString]?.items.isEmpty ?? true)
                         group.addTask {
-                            let run = await Self.read(
-                                source, request: request, fetcher: fetcher, parser: parser, sanitiser: sanitiser,
-                                excerptLength: configuration.excerptLength,
-                                hasSavedItems: !(saved?.items.isEmpty ?? true))
-                            return (index, run)
+                            .fetched(index, await Self.fetch(source, request: request, fetcher: fetcher, hasSavedItems: hasSavedItems))
                         }
                     }
                 }
-                startWhatFits()
-                for await (index, run) in group {
+                // Gives waiting bodies to free cores.
+                func startReads() {
+                    while reading < cores && !waiting.isEmpty {
+                        let (index, fetched, request) = waiting.removeFirst()
+                        reading += 1
+                        let source = sources[index]
+                        group.addTask {
+                            .read(
+                                index,
+                                await Self.read(
+                                    source, fetched: fetched, request: request, fetcher: fetcher, parser: parser,
+                                    sanitiser: sanitiser, excerptLength: excerptLength))
+                        }
+                    }
+                }
+                func finish(_ index: Int, _ run: FeedRun) {
                     runs[index] = run
-                    inFlight -= 1
-                    inFlightPerHost[host(index), default: 1] -= 1
                     done += 1
                     progress?(done, sources.count)
-                    if !Task.isCancelled { startWhatFits() }
+                }
+                startFetches()
+                for await step in group {
+                    switch step {
+                    case .fetched(let index, let outcome):
+                        fetching -= 1
+                        inFlightPerHost[host(index), default: 1] -= 1
+                        switch outcome {
+                        case .body(let fetched, let request): waiting.append((index, fetched, request))
+                        case .done(let run): finish(index, run)
+                        }
+                    case .read(let index, let run):
+                        reading -= 1
+                        finish(index, run)
+                    }
+                    if !Task.isCancelled {
+                        startReads()
+                        startFetches()
+                    }
                 }
                 return sources.indices.map { index in
                     runs[index] ?? FeedRun(source: sources[index], outcome: .failed(FetchError.cancelled.description))
@@ -323,33 +372,42 @@ public struct SiteGenerator: Sendable {
         }
     }
 
-    /// One feed, start to finish. Pure except for the fetch.
-    ///
-    /// A 304 reuses the saved items without parsing. When the URL serves a web page instead of a
-    /// feed, the page's `<link rel="alternate">` feed is fetched instead and the user is told to put
-    /// that URL in `feeds.yml`.
-    static func read(
-        _ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher, parser: FeedParser,
-        sanitiser: HTMLSanitiser, excerptLength: Int, hasSavedItems: Bool
-    ) async -> FeedRun {
-        var fetched: FetchedFeed
+    /// A feed's network half: a body to read, or its final outcome (304, failure).
+    enum FetchStep: Sendable {
+        /// The body, and the request that got it (its URL may differ from the source's after a refetch).
+        case body(FetchedFeed, FetchRequest)
+        case done(FeedRun)
+    }
+
+    /// Fetches one feed. A 304 reuses the saved items without parsing; a 304 without saved items
+    /// (state lost, validators kept) cannot be rendered, so the feed is fetched again unconditionally.
+    static func fetch(
+        _ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher, hasSavedItems: Bool
+    ) async -> FetchStep {
         switch await fetcher.fetch(request) {
         case .success(.fetched(let value)):
-            fetched = value
+            return .body(value, request)
         case .success(.notModified(let info)):
-            // A 304 without saved items (state lost, validators kept) cannot be rendered: refetch.
             guard hasSavedItems else {
                 var fresh = request
                 fresh.etag = nil
                 fresh.lastModified = nil
-                return await read(
-                    source, request: fresh, fetcher: fetcher, parser: parser, sanitiser: sanitiser,
-                    excerptLength: excerptLength, hasSavedItems: true)
+                return await fetch(source, request: fresh, fetcher: fetcher, hasSavedItems: true)
             }
-            return FeedRun(source: source, outcome: .notModified, info: info)
+            return .done(FeedRun(source: source, outcome: .notModified, info: info))
         case .failure(let error):
-            return FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus)
+            return .done(FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus))
         }
+    }
+
+    /// One fetched feed, read: parsed and sanitised. Pure except when the URL serves a web page
+    /// instead of a feed: then the page's `<link rel="alternate">` feed is fetched instead and the
+    /// user is told to put that URL in `feeds.yml`.
+    static func read(
+        _ source: FeedSource, fetched first: FetchedFeed, request: FetchRequest, fetcher: FeedFetcher,
+        parser: FeedParser, sanitiser: HTMLSanitiser, excerptLength: Int
+    ) async -> FeedRun {
+        var fetched = first
         if Task.isCancelled { return FeedRun(source: source, outcome: .failed(FetchError.cancelled.description)) }
         var notices: [String] = []
         let feed: Feed
