@@ -27,7 +27,7 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var paths: SitePaths
 
     @Option(name: .long, help: ArgumentHelp("How many feeds are fetched at the same time.", valueName: "n"))
-    var concurrency = 32
+    var concurrency = 64
 
     @Option(
         name: .long, help: ArgumentHelp("Seconds allowed for each request (overrides 'timeout').", valueName: "seconds")

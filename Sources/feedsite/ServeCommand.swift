@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     var templates = "Templates"
 
     @Option(name: .long, help: "How many feeds are fetched at the same time.")
-    var concurrency = 32
+    var concurrency = 64
 
     @Option(name: .long, help: ArgumentHelp("Seconds allowed for each feed's request.", valueName: "seconds"))
     var timeout = 30

@@ -27,7 +27,7 @@ public struct FeedFetcher: Sendable {
         /// (`per_host` is what limits requests to one host).
         public var concurrency: Int
 
-        public init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5, concurrency: Int = 32) {
+        public init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5, concurrency: Int = 64) {
             self.policy = policy
             self.maxRedirects = maxRedirects
             self.concurrency = concurrency

@@ -33,7 +33,7 @@ public struct SiteGenerator: Sendable {
 
         public init(
             configFile: URL, outputDirectory: URL, templatesDirectory: URL, stateDirectory: URL? = nil,
-            restoreState: String? = nil, concurrency: Int = 32, timeoutSeconds: Int? = nil, offline: Bool = false,
+            restoreState: String? = nil, concurrency: Int = 64, timeoutSeconds: Int? = nil, offline: Bool = false,
             failurePolicy: FailurePolicy = .allFailed, now: Date = Date(),
             progress: (@Sendable (Int, Int) -> Void)? = nil
         ) {
@@ -322,7 +322,10 @@ public struct SiteGenerator: Sendable {
                         let request = request(index)
                         let hasSavedItems = !(state.feeds[source.url.absoluteString]?.items.isEmpty ?? true)
                         group.addTask {
-                            .fetched(index, await Self.fetch(source, request: request, fetcher: fetcher, hasSavedItems: hasSavedItems))
+                            .fetched(
+                                index,
+                                await Self.fetch(
+                                    source, request: request, fetcher: fetcher, hasSavedItems: hasSavedItems))
                         }
                     }
                 }

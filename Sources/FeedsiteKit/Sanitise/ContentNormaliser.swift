@@ -134,6 +134,12 @@ struct ContentNormaliser {
         for inline in inlines {
             switch inline {
             case .text(let text):
+                // Most text needs no change (no runs, no newlines, no space after a space): kept
+                // as it is, without a copy and the UTF-8 validation a new string costs.
+                if let unchanged = unchangedText(text, &scan) {
+                    if !unchanged.isEmpty { result.append(.text(unchanged)) }
+                    continue
+                }
                 // HTML whitespace is ASCII, so the pass works on UTF-8 bytes: any byte of a
                 // multi-byte character is >= 0x80 and counts as content.
                 var output: [UInt8] = []
@@ -177,6 +183,31 @@ struct ContentNormaliser {
             }
         }
         return result
+    }
+
+    /// `text` when `collapse` would leave it as it is (every whitespace byte a single space that
+    /// does not follow a space), with `scan` advanced as `collapse` would; nil (and `scan`
+    /// untouched) otherwise.
+    private static func unchangedText(_ text: String, _ scan: inout Scan) -> String? {
+        var copy = text
+        var atSpace = scan.atSpace
+        var hasContent = scan.hasContent
+        let isUnchanged = copy.withUTF8 { bytes in
+            for byte in bytes {
+                if isWhitespace(byte) {
+                    guard byte == UInt8(ascii: " "), !atSpace else { return false }
+                    atSpace = true
+                } else {
+                    atSpace = false
+                    hasContent = true
+                }
+            }
+            return true
+        }
+        guard isUnchanged else { return nil }
+        scan.atSpace = atSpace
+        scan.hasContent = hasContent
+        return text
     }
 
     /// Backward pass: spaces before a line break or the block's end go, and so do line breaks

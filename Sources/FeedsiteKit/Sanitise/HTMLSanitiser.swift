@@ -72,13 +72,23 @@ public struct HTMLSanitiser: Sendable {
         var budgetEnd = 0
         /// The last space among the first `budget` characters: byte offset and character index.
         var lastSpace: (offset: Int, index: Int)?
-        var lastCharacter: Character?
-        for character in plainText {
-            let utf8 = character.utf8
+        /// Where the last character taken starts (nil: it was a collapsed space).
+        var lastCharacter: String.Index?
+        let utf8 = plainText.utf8
+        var position = plainText.startIndex
+        while position < plainText.endIndex {
+            // Two ASCII bytes always have a character boundary between them, except CR LF (which is
+            // white space either way): such a byte is a whole character, read without grapheme
+            // breaking, which was most of the excerpt's cost on mostly-ASCII text.
+            let byte = utf8[position]
+            let next = utf8.index(after: position)
+            let isSingleByte = byte < 0x80 && (next == utf8.endIndex || utf8[next] < 0x80)
+            let end = isSingleByte ? next : plainText.index(after: position)
             let isWhitespace =
-                utf8.count == 1
-                ? String.isWhitespace(Unicode.Scalar(utf8[utf8.startIndex]))
-                : character.unicodeScalars.allSatisfy(String.isWhitespace)
+                isSingleByte
+                ? String.isWhitespace(Unicode.Scalar(byte))
+                : plainText.unicodeScalars[position..<end].allSatisfy(String.isWhitespace)
+            defer { position = end }
             if isWhitespace {
                 pendingSpace = count > 0
                 continue
@@ -92,22 +102,22 @@ public struct HTMLSanitiser: Sendable {
                 bytes.append(UInt8(ascii: " "))
                 count += 1
                 if count == budget { budgetEnd = bytes.count }
-                lastCharacter = " "
+                lastCharacter = nil
                 pendingSpace = false
             }
             guard count < maxLength else {
                 isCut = true
                 break
             }
-            bytes.append(contentsOf: utf8)
+            if isSingleByte { bytes.append(byte) } else { bytes.append(contentsOf: utf8[position..<end]) }
             count += 1
             if count == budget { budgetEnd = bytes.count }
-            lastCharacter = character
+            lastCharacter = position
         }
         guard isCut else { return String(decoding: bytes, as: UTF8.self) }
         // `bytes` holds exactly `maxLength` characters and more text follows.
         var cutEnd = budgetEnd
-        if let next = lastCharacter, !next.isWhitespace, let lastSpace, lastSpace.index >= budget / 2 {
+        if let last = lastCharacter, !plainText[last].isWhitespace, let lastSpace, lastSpace.index >= budget / 2 {
             cutEnd = lastSpace.offset
         }
         var cut = String(decoding: bytes[..<cutEnd], as: UTF8.self)

@@ -87,4 +87,28 @@ struct PerHostTests {
         #expect(FetchPolicy().perHostLimit(for: "[::1]") == Int.max)
         #expect(FetchPolicy(perHostConcurrency: 3).perHostLimit(for: "127.0.0.1") == 3)
     }
+
+    @Test("--concurrency requests are in flight at once, never more, while earlier feeds are being read")
+    func concurrencyBound() async throws {
+        // Twelve slow feeds, four at a time: the server must see exactly four requests at once.
+        // A fetch slot is freed when its body arrives (reading runs separately), so the bound is
+        // both respected and reached.
+        var routes: [String: FixtureServer.Route] = [:]
+        for index in 0..<12 {
+            var route = FixtureServer.Route.feed(try Fixtures.data("real-feeds/substack-rss2.xml"))
+            route.delay = .milliseconds(300)
+            routes["/feed\(index)"] = route
+        }
+        let server = try await FixtureServer(routes: routes)
+        let build = try TestBuild()
+        defer { build.remove() }
+        var feeds = ""
+        for index in 0..<12 { feeds += "  - url: \(server.url("/feed\(index)"))\n" }
+        let report = try await build.run(yaml: "title: Bounded\nfeeds:\n" + feeds, concurrency: 4)
+        try await server.shutdown()
+        #expect(server.requests.count == 12)
+        #expect(server.maxInFlight == 4)
+        #expect(report.records.allSatisfy { $0.failure == nil })
+        #expect(report.records.map(\.source.url.path) == (0..<12).map { "/feed\($0)" })
+    }
 }

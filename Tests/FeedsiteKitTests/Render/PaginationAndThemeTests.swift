@@ -216,6 +216,12 @@ struct PaginationAndThemeTests {
                 .joined()
             #expect(SiteItem.wordCount(text) == SiteItem.referenceWordCount(text), "\(text.debugDescription)")
         }
+        // Every two-byte scalar (answered from a table) between and beside letters.
+        for value in UInt32(0x80)..<0x800 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "a\(scalar)b \(scalar) x\(scalar)"
+            #expect(SiteItem.wordCount(text) == SiteItem.referenceWordCount(text), "U+\(String(value, radix: 16))")
+        }
     }
 
     @Test("item pages link to the newer and older item of the same feed")

@@ -41,6 +41,8 @@ final class FixtureServer: Sendable {
     let port: Int
     /// Every request received, in order.
     var requests: [Request] { log.entries.withLock { $0 } }
+    /// The most requests that were being answered at the same time (received, response not yet sent).
+    var maxInFlight: Int { log.inFlight.withLock { $0.max } }
     private let log: RequestLog
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
@@ -82,6 +84,8 @@ private final class RequestLog: Sendable {
     let entries = Mutex<[FixtureServer.Request]>([])
     /// Requests answered per sequenced path.
     let counters = Mutex<[String: Int]>([:])
+    /// Requests being answered now, and the most at once.
+    let inFlight = Mutex<(now: Int, max: Int)>((0, 0))
 }
 
 private final class RouteHandler: ChannelInboundHandler, Sendable {
@@ -118,6 +122,11 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         record(FixtureServer.Request(path: path, headers: head.headers.map { ($0.name, $0.value) }))
+        log.inFlight.withLock { count in
+            count.now += 1
+            count.max = max(count.max, count.now)
+        }
+        let log = self.log
         var route = route(for: path)
         if let etag = route.etag {
             if head.headers.first(name: "If-None-Match") == etag {
@@ -142,6 +151,7 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
             context.write(
                 NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: finalRoute.body)))), promise: nil)
             context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in
+                log.inFlight.withLock { $0.now -= 1 }
                 loopBoundContext.value.close(promise: nil)
             }
         }

@@ -38,7 +38,7 @@ struct TestBuild {
     /// Builds from the given `feeds.yml` text.
     func run(
         yaml: String, policy: FailurePolicy = .allFailed, stateDirectory: URL? = nil, restoreState: String? = nil,
-        offline: Bool = false, now: Date = Date(timeIntervalSince1970: 1_795_000_000)
+        offline: Bool = false, now: Date = Date(timeIntervalSince1970: 1_795_000_000), concurrency: Int = 8
     ) async throws -> BuildReport {
         try Data(yaml.utf8).write(to: config)
         let generator = SiteGenerator(
@@ -46,7 +46,7 @@ struct TestBuild {
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
                 stateDirectory: stateDirectory ?? work.appendingPathComponent("state"), restoreState: restoreState,
-                concurrency: 8, offline: offline, failurePolicy: policy, now: now))
+                concurrency: concurrency, offline: offline, failurePolicy: policy, now: now))
         return try await generator.build()
     }
 
