@@ -110,13 +110,18 @@ extension SiteState {
         for index in records.indices {
             let key = records[index].source.url.absoluteString
             records[index].state.slug = feedSlugs[key]
-            let items = records[index].state.items
+            // Taken out of the record (and the state) while the slugs are set, so the array is not shared and is
+            // changed in place (writing through the record copied every item of every feed).
+            var items = records[index].state.items
+            records[index].state.items = []
+            feeds[key]?.items = []
             let itemSlugs = Slug.assign(
                 items.map { (key: $0.key, text: $0.item.title) },
                 existing: items.reduce(into: [:]) { $0[$1.key] = $1.item.slug }, fallback: "item")
             for itemIndex in items.indices {
-                records[index].state.items[itemIndex].item.slug = itemSlugs[items[itemIndex].key] ?? ""
+                items[itemIndex].item.slug = itemSlugs[items[itemIndex].key] ?? ""
             }
+            records[index].state.items = items
             feeds[key] = records[index].state
         }
     }
