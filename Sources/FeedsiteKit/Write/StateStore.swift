@@ -100,8 +100,12 @@ public struct StateStore: Sendable {
                     for entry in chunk {
                         let key = (base + entry.key.lowerBound)..<(base + entry.key.upperBound)
                         let value = (base + entry.value.lowerBound)..<(base + entry.value.upperBound)
-                        guard let url = try? decoder.decode(String.self, from: data[key]),
-                            let feed = try? decoder.decode(FeedState.self, from: data[value])
+                        // feedsite's own layout is read directly; anything else by `JSONDecoder`.
+                        guard
+                            let url = StateJSONReader.string(data[key])
+                                ?? (try? decoder.decode(String.self, from: data[key])),
+                            let feed = StateJSONReader.feed(data[value])
+                                ?? (try? decoder.decode(FeedState.self, from: data[value]))
                         else { return nil }
                         feeds[url] = feed
                     }
