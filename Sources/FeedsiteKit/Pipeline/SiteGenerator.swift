@@ -142,8 +142,8 @@ public struct SiteGenerator: Sendable {
     }
 
     /// Renders every page into `staging`, streamed: feeds are rendered in parallel (one child task
-    /// per feed, as many at a time as there are cores) while the parent writes each finished
-    /// feed's pages into the staging folder, so the whole site is never held in memory at once.
+    /// per feed, as many at a time as there are cores), each task writing its own pages into the
+    /// staging folder, so the whole site is never held in memory at once.
     /// Returns the number of HTML pages.
     private func render(
         _ site: Site, records: [FeedRecord], renderer: PageRenderer, into staging: inout SiteWriter.Staging
@@ -159,22 +159,26 @@ public struct SiteGenerator: Sendable {
         let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
         // Made once: making it per feed was quadratic at 10,000 feeds (it indexes every feed).
         let context = renderer.context(for: site)
-        try await withThrowingTaskGroup(of: [String: Data].self) { group in
+        // Each job writes its own pages (on its own core) and hands back what it wrote.
+        let area = staging.area
+        try await withThrowingTaskGroup(of: (pages: Int, batch: SiteWriter.Staging.Area.Batch).self) { group in
             var next = 0
             func addTask() {
                 let job = jobs[next]
                 next += 1
                 group.addTask {
-                    switch job {
-                    case .shared(let shared): try renderer.render(shared, in: context, records: records)
-                    case .feed(let feed): try renderer.renderFeed(feed, in: context)
-                    }
+                    let files =
+                        switch job {
+                        case .shared(let shared): try renderer.render(shared, in: context, records: records)
+                        case .feed(let feed): try renderer.renderFeed(feed, in: context)
+                        }
+                    return (files.keys.filter { $0.hasSuffix(".html") }.count, try area.write(files))
                 }
             }
             while next < min(limit, jobs.count) { addTask() }
-            for try await files in group {
-                pages += files.keys.filter { $0.hasSuffix(".html") }.count
-                try staging.add(files)
+            for try await (jobPages, batch) in group {
+                pages += jobPages
+                try staging.record(batch)
                 if next < jobs.count { addTask() }
             }
         }

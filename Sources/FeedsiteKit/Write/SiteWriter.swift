@@ -102,19 +102,68 @@ public struct SiteWriter: Sendable {
         /// Writes files into the staging folder; a file whose bytes equal the old site's is
         /// hard-linked instead (same inode, same mtime).
         public mutating func add(_ files: [String: Data]) throws(WriteError) {
-            // Plain POSIX calls on path strings: with `URL` and `FileManager` this loop was 6 % of a
-            // cold build's CPU (path objects, attribute dictionaries, one folder per item page).
-            let stagingPath = staging.path
-            let targetPath = target.path
-            for path in files.keys.sorted() {
-                guard let data = files[path] else { continue }
-                let destination = try prepare(path, in: stagingPath)
-                let old = targetPath + "/" + path
-                if SiteWriter.hasSameBytes(old, data), link(old, destination) == 0 {
-                    continue
+            try record(try area.write(files))
+        }
+
+        /// A handle for writing batches of files from several tasks at once (`Area.write`); each
+        /// batch is then counted here with `record`, in any order.
+        public var area: Area { Area(targetPath: target.path, stagingPath: staging.path) }
+
+        /// Counts a batch written through `area`. A path written twice (by two batches) is a
+        /// rendering bug and fails the build; the staging folder is then discarded.
+        public mutating func record(_ batch: Area.Batch) throws(WriteError) {
+            for path in batch.paths where !paths.insert(path).inserted {
+                throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
+            }
+            report.totalFiles += batch.paths.count
+            report.changedFiles += batch.changedFiles
+        }
+
+        /// Where the new site's files go, as a `Sendable` value: pages are written by the tasks that
+        /// render them, on every core, instead of one at a time by the task that collects them
+        /// (comparing each page with the old site's and linking or writing it was a serial tail
+        /// as long as the rendering itself on a rebuild over an existing site).
+        public struct Area: Sendable {
+            let targetPath: String
+            let stagingPath: String
+
+            /// What one `write` did.
+            public struct Batch: Sendable {
+                /// The site paths written, sorted.
+                public var paths: [String]
+                /// Files that are new or whose bytes changed (the rest were hard-linked).
+                public var changedFiles: Int
+            }
+
+            /// Writes `files` (site path → bytes) into the staging folder: paths checked, folders
+            /// created, a file whose bytes equal the old site's hard-linked instead (same inode,
+            /// same mtime). Plain POSIX calls on path strings: with `URL` and `FileManager` this
+            /// loop was 6 % of a cold build's CPU (path objects, attribute dictionaries, one folder
+            /// per item page).
+            public func write(_ files: [String: Data]) throws(WriteError) -> Batch {
+                let paths = files.keys.sorted()
+                var changed = 0
+                var createdDirectories: Set<Substring> = []
+                for path in paths {
+                    guard let data = files[path] else { continue }
+                    try SiteWriter.validate(path)
+                    if let slash = path.lastIndex(of: "/") {
+                        let folder = path[..<slash]
+                        if !createdDirectories.contains(folder) {
+                            // Another batch may create a shared parent at the same time: EEXIST is fine.
+                            try SiteWriter.makeDirectories(String(folder), under: stagingPath)
+                            createdDirectories.insert(folder)
+                        }
+                    }
+                    let destination = stagingPath + "/" + path
+                    let old = targetPath + "/" + path
+                    if SiteWriter.hasSameBytes(old, data), link(old, destination) == 0 {
+                        continue
+                    }
+                    changed += 1
+                    try SiteWriter.writeFile(data, to: destination)
                 }
-                report.changedFiles += 1
-                try SiteWriter.writeFile(data, to: destination)
+                return Batch(paths: paths, changedFiles: changed)
             }
         }
 

@@ -134,6 +134,30 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
     }
 
+    @Test("batches written from several tasks at once make one site; a path written by two batches fails")
+    func concurrentBatches() async throws {
+        let site = root.appendingPathComponent("Site")
+        var staging = try SiteWriter().begin(site)
+        let area = staging.area
+        let batches = try await withThrowingTaskGroup(of: SiteWriter.Staging.Area.Batch.self) { group in
+            for feed in 0..<8 {
+                group.addTask {
+                    var files: [String: Data] = [:]
+                    for item in 0..<20 { files["items/f\(feed)/i\(item)/index.html"] = Data("\(feed)-\(item)".utf8) }
+                    return try area.write(files)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for batch in batches { try staging.record(batch) }
+        let duplicate = try area.write(["items/f0/i0/index.html": Data("again".utf8)])
+        #expect(throws: SiteWriter.WriteError.self) { try staging.record(duplicate) }
+        let report = try staging.commit()
+        #expect(report.totalFiles == 160)
+        #expect(
+            try String(contentsOf: site.appendingPathComponent("items/f7/i19/index.html"), encoding: .utf8) == "7-19")
+    }
+
     @Test("a large file from outside the site (the published state) is linked when unchanged, replaced when not")
     func addFileCopying() throws {
         let site = root.appendingPathComponent("Site")
