@@ -47,17 +47,22 @@ struct RenderContext: Sendable {
     /// output depends on the machine's locale): `19 Nov 2026`, `19 Nov 2026, 11:00 UTC+1`.
     func dateView(_ date: Date) -> DateView {
         let offset = calendar.timeZone.secondsFromGMT(for: date)
-        let parts =
-            CivilTime(date, offset: offset).map {
-                DateComponents(year: $0.year, month: $0.month, day: $0.day, hour: $0.hour, minute: $0.minute)
-            }
-            ?? calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let day = "\(parts.day ?? 1) \(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.year ?? 1970)"
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        guard let time = CivilTime(date, offset: offset) else { return referenceDateView(date) }
+        // Fields straight from `CivilTime`, without a `DateComponents` and a months array per call:
+        // every item's date is shown on its own page and in three lists.
+        let day = String(time.day) + " " + Self.monthNames[time.month - 1] + " " + String(time.year)
         return DateView(
             iso: InternetDate.rfc3339(date), display: day,
-            long: "\(day), \(two(parts.hour)):\(two(parts.minute)) \(Self.offsetName(offset))")
+            long: day + ", " + Self.twoDigits(time.hour) + ":" + Self.twoDigits(time.minute) + " "
+                + Self.offsetName(offset))
+    }
+
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0" + String(value) : String(value)
     }
 
     /// `dateView` as it was first written, all through `Calendar`: the reference its test compares with.

@@ -216,8 +216,8 @@ struct PaginationAndThemeTests {
                 .joined()
             #expect(SiteItem.wordCount(text) == SiteItem.referenceWordCount(text), "\(text.debugDescription)")
         }
-        // Every two-byte scalar (answered from a table) between and beside letters.
-        for value in UInt32(0x80)..<0x800 {
+        // Every scalar of the Basic Multilingual Plane (answered from a table) between and beside letters.
+        for value in UInt32(0x80)..<0x1_0000 {
             guard let scalar = Unicode.Scalar(value) else { continue }
             let text = "a\(scalar)b \(scalar) x\(scalar)"
             #expect(SiteItem.wordCount(text) == SiteItem.referenceWordCount(text), "U+\(String(value, radix: 16))")
