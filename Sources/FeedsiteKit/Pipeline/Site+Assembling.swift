@@ -61,7 +61,19 @@ extension Site {
     /// The form of a link or id under which duplicates are recognised: scheme, `www.`, a trailing
     /// slash, fragments and `utm_*` tracking parameters do not make two posts different.
     static func normalisedIdentity(_ value: String) -> String {
-        plainIdentity(value) ?? componentsIdentity(value)
+        if let plain = plainIdentity(value) { return plain }
+        // Without `//` there is no authority, so `URLComponents` finds no host and the value is
+        // its own identity (`tag:` and `urn:` ids, the usual Atom keys): no parse needed.
+        return hasDoubleSlash(value) ? componentsIdentity(value) : value
+    }
+
+    private static func hasDoubleSlash(_ value: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { return true }
+            previous = byte
+        }
+        return false
     }
 
     static func componentsIdentity(_ value: String) -> String {
@@ -84,8 +96,9 @@ extension Site {
     /// `normalisedIdentity` without `URLComponents` (14 % of a warm build) for the common case: a
     /// plain http(s) URL without port, query or percent-escapes. Nil for anything else.
     static func plainIdentity(_ value: String) -> String? {
-        guard let url = SimpleURL(value), url.query.isEmpty, !url.authority.contains(":"),
-            !url.path.contains("%")
+        // Byte searches: `contains(_: StringProtocol)` goes through Foundation's string search.
+        guard let url = SimpleURL(value), url.query.isEmpty, !url.authority.utf8.contains(UInt8(ascii: ":")),
+            !url.path.utf8.contains(UInt8(ascii: "%"))
         else { return nil }
         var host = url.authority.lowercased()
         if host.hasPrefix("www.") { host.removeFirst(4) }

@@ -429,5 +429,15 @@ struct StateFileTests {
         #expect(answered >= 10)
         #expect(Site.plainIdentity("https://x.example/a?b") == nil)
         #expect(Site.plainIdentity("urn:uuid:1234") == nil)
+        // Every value gets the URLComponents identity, whichever path answers it (ids without
+        // an authority skip the parse).
+        let more = [
+            "tag:blog.example,2026:/post/1", " tag:x ", "urn:uuid:1234", "mailto:a@b.example", "/relative/path",
+            "relative", "", "http:/one-slash", "https:x.example/a", "x://y/z", "  //host.example/a/ ",
+            "https://x.example/a?utm_source=1&b=2", "ftp://Files.Example:21/pub/", "news:comp.lang",
+        ]
+        for value in values + more {
+            #expect(Site.normalisedIdentity(value) == Site.componentsIdentity(value), "\(value)")
+        }
     }
 }
