@@ -25,17 +25,18 @@ extension SanitisedHTML {
 
     private static func containsAlignAttribute(_ html: String) -> Bool {
         let needle: [UInt8] = Array(" align=\"".utf8)
+        let anchor = 4  // `g`, the needle's rarest byte in prose and markup
         var html = html
         return html.withUTF8 { bytes in
-            guard bytes.count >= needle.count else { return false }
-            // A tight loop on the rarest byte of the needle's start (`g`), then the whole needle.
-            for index in 4..<(bytes.count - needle.count + 5) where bytes[index] == UInt8(ascii: "g") {
-                var matches = true
-                for offset in 0..<needle.count where bytes[index - 4 + offset] != needle[offset] {
-                    matches = false
-                    break
-                }
-                if matches { return true }
+            guard let base = bytes.baseAddress, bytes.count >= needle.count else { return false }
+            // `memchr` skips to each `g` (it reads many bytes a step; a loop over the bytes was 1 % of
+            // a cold build), then the whole needle is compared.
+            let end = bytes.count - needle.count + anchor + 1  // past the last possible anchor
+            var index = anchor
+            while index < end, let found = memchr(base + index, Int32(needle[anchor]), end - index) {
+                let position = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                if memcmp(base + position - anchor, needle, needle.count) == 0 { return true }
+                index = position + 1
             }
             return false
         }

@@ -294,7 +294,10 @@ struct PaginationAndThemeTests {
         // Columns take the header row's alignment (as cmark-gfm tables do).
         #expect(rewritten.contains(#"<td class="align-center">1</td>"#))
         // The byte search finds the attribute at either end of the markup, and nothing else.
-        for markup in [#"<td align="left">"#, #"x<th align="right">"#, "<p> align</p>", "", " align=", "g"] {
+        for markup in [
+            #"<td align="left">"#, #"x<th align="right">"#, "<p> align</p>", "", " align=", "g", "gggggggg",
+            #"<p>big egg</p><td align="left">1</td>"#, #"<p>g</p><td align="left">"#, #" align"<td align="left">"#,
+        ] {
             let expected = markup.replacingOccurrences(of: #"<td align="left">"#, with: #"<td class="align-left">"#)
                 .replacingOccurrences(of: #"<th align="right">"#, with: #"<th class="align-right">"#)
             #expect(SanitisedHTML(html: markup).withAlignmentClasses.html == expected, "\(markup)")
