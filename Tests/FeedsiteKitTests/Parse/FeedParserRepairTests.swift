@@ -140,4 +140,70 @@ import Testing
         #expect(feed.items.first?.description == "<?keep?>")
         #expect(feed.items.first?.title.hasPrefix("a") == true)
     }
+
+    @Test("the memchr scan blanks exactly what the byte-by-byte scan it replaced did")
+    func sameAsByteLoop() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["<", "!", "?", "<?", "?>", "<!--", "-->", "<![CDATA[", "]]>", "]", "-", "x", " ", "\n", "a b"]
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...14, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }
+            .joined()
+            var fast = Array(text.utf8)
+            var reference = fast
+            FeedParser.blankEmptyProcessingInstructions(&fast)
+            Self.referenceBlank(&reference)
+            #expect(fast == reference, "\(text)")
+        }
+    }
+
+    /// The scan as it was: a loop over every byte, and a `firstIndex(of:)` search.
+    static func referenceBlank(_ bytes: inout [UInt8]) {
+        func next(_ start: Int) -> Int? {
+            var i = start
+            while i + 1 < bytes.count {
+                if bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "!") || bytes[i + 1] == UInt8(ascii: "?")
+                {
+                    return i
+                }
+                i += 1
+            }
+            return nil
+        }
+        func find(_ literal: String, _ start: Int) -> Int? {
+            let utf8 = Array(literal.utf8)
+            guard start < bytes.count else { return nil }
+            var i = start
+            while i + utf8.count <= bytes.count {
+                if Array(bytes[i..<i + utf8.count]) == utf8 { return i }
+                i += 1
+            }
+            return nil
+        }
+        func matches(_ at: Int, _ literal: String) -> Bool {
+            let utf8 = Array(literal.utf8)
+            return at + utf8.count <= bytes.count && Array(bytes[at..<at + utf8.count]) == utf8
+        }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var i = 0
+        while let open = next(i) {
+            if matches(open, "<![CDATA[") {
+                i = (find("]]>", open + 9) ?? bytes.count) + 3
+            } else if matches(open, "<!--") {
+                i = (find("-->", open + 4) ?? bytes.count) + 3
+            } else if matches(open, "<?") {
+                guard let close = find("?>", open + 2) else { return }
+                var j = open + 2
+                while j < close, !isSpace(bytes[j]) { j += 1 }
+                if bytes[j..<close].allSatisfy(isSpace) {
+                    for k in open..<(close + 2) where bytes[k] != 0x0A { bytes[k] = 0x20 }
+                }
+                i = close + 2
+            } else {
+                i = open + 1
+            }
+            guard i < bytes.count else { return }
+        }
+    }
 }
