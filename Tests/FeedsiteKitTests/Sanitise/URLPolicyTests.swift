@@ -100,4 +100,53 @@ struct URLPolicyTests {
         #expect(SimpleURL("https://user@host/") == nil)
         #expect(SimpleURL("https://[::1]/") == nil)
     }
+    @Test("dot segments are removed as RFC 3986 §5.2.4 does it, byte for byte like the Substring version")
+    func dotSegmentsMatchTheReference() {
+        let fixed = [
+            "/a/b/c/./../../g", "mid/content=5/../6", "/../a", "/./", "/.", "/..", ".", "..", "../", "./",
+            "a/..", "/a/b/..", "/a/b/.", "//..", "/a/.b/..c/", "/tags/../tags/swift", "", "/", "a",
+        ]
+        #expect(SimpleURL.removingDotSegments("/a/b/c/./../../g") == "/a/g")
+        #expect(SimpleURL.removingDotSegments("mid/content=5/../6") == "mid/6")
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["/", ".", "..", "a", "bc", "./", "../", "/.", "/..", ".x", "é"]
+        let random = (0..<20_000).map { _ in
+            (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        for path in fixed + random {
+            #expect(SimpleURL.removingDotSegments(path) == Self.referenceRemovingDotSegments(path), "\(path)")
+        }
+    }
+
+    /// The `Substring` implementation it replaced.
+    static func referenceRemovingDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                _ = output.popLast()
+            } else if input == "/.." {
+                input = "/"
+                _ = output.popLast()
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
 }
