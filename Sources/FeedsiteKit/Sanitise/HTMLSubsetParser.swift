@@ -770,9 +770,10 @@ struct HTMLSubsetParser {
     /// Gumbo drops NUL in text and replaces other controls (C0 except whitespace, DEL, C1) and
     /// noncharacters with U+FFFD wherever they occur. The sanitiser has already replaced controls
     /// (`HTMLSanitiser.prepared`), so this only finds noncharacters in practice.
-    private static func hasCharactersGumboReplaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
+    static func hasCharactersGumboReplaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
+        // Only controls and non-ASCII bytes matter: printable ASCII is skipped eight bytes at a time.
+        var index = ByteScan.nextControlOrNonASCII(in: bytes, from: 0)
         while index < count {
             let byte = bytes[index]
             if byte < 0x20 {
@@ -799,7 +800,7 @@ struct HTMLSubsetParser {
                     break
                 }
             }
-            index += 1
+            index = ByteScan.nextControlOrNonASCII(in: bytes, from: index + 1)
         }
         return false
     }
