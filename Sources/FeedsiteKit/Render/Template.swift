@@ -12,8 +12,10 @@ struct Template: Sendable {
     /// The parsed nodes, in document order.
     let nodes: [Node]
 
-    /// One piece of a template.
-    indirect enum Node: Sendable {
+    /// One piece of a template. Not `indirect` (the arrays already hold the nesting): a boxed
+    /// node cost a box retain and release on top of its payload's each time the renderer read it,
+    /// and the template rendering of a cold build took 26 % fewer samples without the boxes.
+    enum Node: Sendable {
         /// Literal text, copied to the output.
         case text([UInt8])
         /// `{{name}}` (escaped) or `{{{name}}}` / `{{&name}}` (verbatim when the value is HTML).
