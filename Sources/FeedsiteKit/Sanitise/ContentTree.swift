@@ -4,7 +4,7 @@
 /// this tree, `ContentNormaliser` tidies it, and `CmarkDocument.render` builds brand-new cmark
 /// nodes from it. Because there is no case for raw HTML, attributes or unknown elements, no tag
 /// name or attribute from a feed can reach the output: the type system is the allowlist.
-indirect enum ContentBlock: Sendable, Hashable {
+enum ContentBlock: Sendable, Hashable {
     case paragraph([ContentInline])
     /// `level` is 1...6; `ContentNormaliser` demotes so the page's own `<h1>` stays unique.
     case heading(level: Int, [ContentInline])
@@ -46,7 +46,7 @@ struct ContentTable: Sendable, Hashable {
 }
 
 /// Inline content. Text is the displayed text itself (already entity-decoded); cmark escapes it.
-indirect enum ContentInline: Sendable, Hashable {
+enum ContentInline: Sendable, Hashable {
     case text(String)
     case code(String)
     case emphasis([ContentInline])
