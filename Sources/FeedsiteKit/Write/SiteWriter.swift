@@ -97,6 +97,8 @@ public struct SiteWriter: Sendable {
             self.writer = writer
             self.target = target
             self.staging = staging
+            var info = stat()
+            self.hasOldSite = lstat(target.path, &info) == 0
         }
 
         /// Writes files into the staging folder; a file whose bytes equal the old site's is
@@ -107,7 +109,11 @@ public struct SiteWriter: Sendable {
 
         /// A handle for writing batches of files from several tasks at once (`Area.write`); each
         /// batch is then counted here with `record`, in any order.
-        public var area: Area { Area(targetPath: target.path, stagingPath: staging.path) }
+        public var area: Area { Area(targetPath: target.path, stagingPath: staging.path, hasOldSite: hasOldSite) }
+
+        /// Whether an old site was there when the build began: when not (a first build, a fresh CI
+        /// runner), no page can be compared with an old one and the `stat` per page is skipped.
+        private let hasOldSite: Bool
 
         /// Counts a batch written through `area`. A path written twice (by two batches) is a
         /// rendering bug and fails the build; the staging folder is then discarded.
@@ -126,6 +132,7 @@ public struct SiteWriter: Sendable {
         public struct Area: Sendable {
             let targetPath: String
             let stagingPath: String
+            let hasOldSite: Bool
 
             /// What one `write` did.
             public struct Batch: Sendable {
@@ -157,7 +164,7 @@ public struct SiteWriter: Sendable {
                     }
                     let destination = stagingPath + "/" + path
                     let old = targetPath + "/" + path
-                    if SiteWriter.hasSameBytes(old, data), link(old, destination) == 0 {
+                    if hasOldSite, SiteWriter.hasSameBytes(old, data), link(old, destination) == 0 {
                         continue
                     }
                     changed += 1
