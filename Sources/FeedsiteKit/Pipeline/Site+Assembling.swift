@@ -14,6 +14,17 @@ extension Site {
         var seen: Set<String> = []
         // A few minutes of slack: a server clock slightly ahead is not "the future".
         let future = now.addingTimeInterval(600)
+        // The forms under which each item is recognised as a duplicate, normalised on all cores
+        // (normalising every key and link was most of this stage); the key is usually the link itself.
+        let identities = records.concurrentMap { record in
+            record.state.items.map { stored in
+                var identities = stored.key.isEmpty ? [] : [Self.normalisedIdentity(stored.key)]
+                if let link = stored.item.link, !link.isEmpty, link != stored.key {
+                    identities.append(Self.normalisedIdentity(link))
+                }
+                return identities
+            }
+        }
         for (feedIndex, record) in records.enumerated() {
             let name = record.displayName
             let feedSlug = record.state.slug ?? "feed-\(feedIndex + 1)"
@@ -32,11 +43,7 @@ extension Site {
                 default:
                     break
                 }
-                // The key is usually the link itself: normalised once.
-                var identities = stored.key.isEmpty ? [] : [Self.normalisedIdentity(stored.key)]
-                if let link = item.link, !link.isEmpty, link != stored.key {
-                    identities.append(Self.normalisedIdentity(link))
-                }
+                let identities = identities[feedIndex][position]
                 guard !identities.contains(where: seen.contains) else { continue }
                 seen.formUnion(identities)
                 item.feedSlug = feedSlug
@@ -94,18 +101,44 @@ extension Site {
     }
 
     /// `normalisedIdentity` without `URLComponents` (14 % of a warm build) for the common case: a
-    /// plain http(s) URL without port, query or percent-escapes. Nil for anything else.
+    /// plain http(s) URL without port or percent-escapes, and with at most a plain query (WordPress's
+    /// `?p=123` ids). Nil for anything else.
     static func plainIdentity(_ value: String) -> String? {
         // Byte searches: `contains(_: StringProtocol)` goes through Foundation's string search.
-        guard let url = SimpleURL(value), url.query.isEmpty, !url.authority.utf8.contains(UInt8(ascii: ":")),
-            !url.path.utf8.contains(UInt8(ascii: "%"))
+        guard let url = SimpleURL(value), url.query.isEmpty || isPlainQuery(url.query),
+            !url.authority.utf8.contains(UInt8(ascii: ":")), !url.path.utf8.contains(UInt8(ascii: "%"))
         else { return nil }
         var host = url.authority.lowercased()
         if host.hasPrefix("www.") { host.removeFirst(4) }
         guard !host.isEmpty else { return nil }
         var path = url.path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        return "//" + host + (path == "/" ? "" : path)
+        return "//" + host + (path == "/" ? "" : path) + url.query
+    }
+
+    /// `?name=value&…` of letters, digits and `-._~`, every name non-empty and none `utm_…`:
+    /// `URLComponents` gives such a query back unchanged (`identityParity` checks it).
+    private static func isPlainQuery(_ query: Substring) -> Bool {
+        let body = query.utf8.dropFirst()  // the "?"
+        guard !body.isEmpty else { return false }
+        for item in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+            guard let first = item.first, first != UInt8(ascii: "=") else { return false }
+            var equalSigns = 0
+            for byte in item {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"):
+                    continue
+                case UInt8(ascii: "="): equalSigns += 1
+                default: return false
+                }
+            }
+            let name = item.prefix { $0 != UInt8(ascii: "=") }
+            guard equalSigns <= 1, !name.map({ $0 | 0x20 }).starts(with: Array("utm_".utf8).map { $0 | 0x20 })
+            else { return false }
+        }
+        return true
     }
 
     private static func sortedNewestFirst(_ entries: [(item: SiteItem, feedIndex: Int, position: Int)]) -> [SiteItem] {

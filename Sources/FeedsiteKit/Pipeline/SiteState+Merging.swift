@@ -107,6 +107,12 @@ extension SiteState {
             records.map { (key: $0.source.url.absoluteString, text: $0.displayName) },
             existing: records.reduce(into: [:]) { $0[$1.source.url.absoluteString] = $1.state.slug },
             fallback: "feed")
+        // Item slugs are per feed: assigned on all cores (this was most of the model stage).
+        let itemSlugs = records.concurrentMap { record in
+            Slug.assign(
+                record.state.items.map { (key: $0.key, text: $0.item.title) },
+                existing: record.state.items.reduce(into: [:]) { $0[$1.key] = $1.item.slug }, fallback: "item")
+        }
         for index in records.indices {
             let key = records[index].source.url.absoluteString
             records[index].state.slug = feedSlugs[key]
@@ -115,11 +121,8 @@ extension SiteState {
             var items = records[index].state.items
             records[index].state.items = []
             feeds[key]?.items = []
-            let itemSlugs = Slug.assign(
-                items.map { (key: $0.key, text: $0.item.title) },
-                existing: items.reduce(into: [:]) { $0[$1.key] = $1.item.slug }, fallback: "item")
             for itemIndex in items.indices {
-                items[itemIndex].item.slug = itemSlugs[items[itemIndex].key] ?? ""
+                items[itemIndex].item.slug = itemSlugs[index][items[itemIndex].key] ?? ""
             }
             records[index].state.items = items
             feeds[key] = records[index].state

@@ -427,8 +427,27 @@ struct StateFileTests {
             #expect(fast == Site.componentsIdentity(value), "\(value)")
         }
         #expect(answered >= 10)
-        #expect(Site.plainIdentity("https://x.example/a?b") == nil)
+        #expect(Site.plainIdentity("https://x.example/a?b=%20") == nil)
+        #expect(Site.plainIdentity("https://x.example/a?utm_source=feed") == nil)
         #expect(Site.plainIdentity("urn:uuid:1234") == nil)
+        // WordPress ids: a plain query is kept, and answered without URLComponents.
+        #expect(Site.plainIdentity("https://www.blog.example/?p=123") == "//blog.example?p=123")
+        var generator = SystemRandomNumberGenerator()
+        let queryPieces = [
+            "a", "B", "1", "=", "&", "utm_", "UTM_x", "-", ".", "~", "_", "%41", "+", "p=2", "?", "#f", "/",
+        ]
+        var queries = 0
+        for _ in 0..<20_000 {
+            let query = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                queryPieces.randomElement(using: &generator)!
+            }
+            .joined()
+            let value = "https://www.blog.example/x/?" + query
+            guard let fast = Site.plainIdentity(value) else { continue }
+            queries += 1
+            #expect(fast == Site.componentsIdentity(value), "\(value)")
+        }
+        #expect(queries > 1_000)
         // Every value gets the URLComponents identity, whichever path answers it (ids without
         // an authority skip the parse).
         let more = [

@@ -1,0 +1,18 @@
+import Foundation
+import Synchronization
+
+extension Array where Element: Sendable {
+    /// `map` on every core, results in order. For the model stage's per-feed work (slugs, duplicate
+    /// identities), which runs between the parallel read and render stages and otherwise keeps one
+    /// core idle; `transform` must be pure, so the result is the same as `map`'s.
+    func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
+        guard count > 1 else { return map(transform) }
+        let results = Mutex([Result?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let result = transform(self[index])
+            results.withLock { $0[index] = result }
+        }
+        // Every iteration ran (concurrentPerform returns when all have), so nothing is dropped.
+        return results.withLock { $0.compactMap { $0 } }
+    }
+}
