@@ -142,13 +142,16 @@ extension Site {
     }
 
     private static func sortedNewestFirst(_ entries: [(item: SiteItem, feedIndex: Int, position: Int)]) -> [SiteItem] {
-        entries.sorted { a, b in
-            switch (a.item.date, b.item.date) {
+        // The positions are sorted, not the entries: an entry is some twenty words that a sort
+        // would move many times. The order is total (feed and position break ties), so this is the
+        // order sorting the entries gave.
+        entries.indices.sorted { i, j in
+            switch (entries[i].item.date, entries[j].item.date) {
             case (let x?, let y?) where x != y: return x > y
             case (.some, nil): return true
             case (nil, .some): return false
-            default: return (a.feedIndex, a.position) < (b.feedIndex, b.position)
+            default: return (entries[i].feedIndex, entries[i].position) < (entries[j].feedIndex, entries[j].position)
             }
-        }.map(\.item)
+        }.map { entries[$0].item }
     }
 }
