@@ -134,6 +134,18 @@ extension SiteItem {
             var inWord = false
             var index = 0
             while index < bytes.count {
+                if index + 8 <= bytes.count, let base = bytes.baseAddress {
+                    let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if chunk & 0x8080_8080_8080_8080 == 0 {
+                        // Eight ASCII bytes at once: a high bit per letter or digit, then the
+                        // ones not preceded by another (the previous byte's bit shifted in).
+                        let wordBytes = Self.asciiWordBytes(chunk)
+                        count += (wordBytes & ~(wordBytes << 8 | (inWord ? 0x80 : 0))).nonzeroBitCount
+                        inWord = wordBytes >> 63 != 0
+                        index += 8
+                        continue
+                    }
+                }
                 let byte = bytes[index]
                 let isWordScalar: Bool
                 if byte < 0x80 {
@@ -160,6 +172,18 @@ extension SiteItem {
             }
             return count
         }
+    }
+
+    /// The high bit of each byte of `chunk` (all ASCII) that is a letter or a digit: "greater than"
+    /// per byte is `(byte + 0x7F - n) & 0x80`, exact for bytes and bounds below 0x80.
+    private static func asciiWordBytes(_ chunk: UInt64) -> UInt64 {
+        func greater(_ value: UInt64, than bound: UInt64) -> UInt64 {
+            (value &+ (0x7F - bound) &* 0x0101_0101_0101_0101) & 0x8080_8080_8080_8080
+        }
+        let digit = greater(chunk, than: 0x2F) & ~greater(chunk, than: 0x39)
+        let folded = chunk | 0x2020_2020_2020_2020  // `A`…`Z` → `a`…`z` (and nothing else into that range)
+        let letter = greater(folded, than: 0x60) & ~greater(folded, than: 0x7A)
+        return digit | letter
     }
 
     /// `isAlphabetic` for every scalar of the Basic Multilingual Plane (one bit each, 8 KB), made

@@ -209,9 +209,9 @@ struct PaginationAndThemeTests {
         let pieces = [
             "a", "Z", "9", " ", "-", "'", "é", "ß", "日本", "😀", "\u{301}", "Ω", "ـ", "\u{0}", "\u{7F}", "\u{85}", "ǅ",
             "ⅷ",
-            "١", "@", "[", "`", "{",
+            "١", "@", "[", "`", "{", "word ", "AZaz09", "x.y,z", "\n", "/", ":", "^", "~", "Hello, world",
         ]
-        for _ in 0..<3_000 {
+        for _ in 0..<20_000 {
             let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }
                 .joined()
             #expect(SiteItem.wordCount(text) == SiteItem.referenceWordCount(text), "\(text.debugDescription)")
