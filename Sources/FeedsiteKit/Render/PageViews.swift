@@ -4,10 +4,11 @@ import Foundation
 // Every `String` is HTML-escaped, even by `{{{name}}}`; only `SanitisedHTML` is emitted verbatim,
 // and only by `{{{name}}}` (the template test also checks the templates). URLs are relative to the
 // page (`root` leads back to the site root) so the site works under any sub-path and from `file://`.
-// The views templates reach with dotted names (`{{item.title}}`, `{{site.title}}`, `{{meta.url}}`,
-// `{{feed.name}}`, `{{pagination.next}}`) are immutable final classes: each such lookup hands the
-// view to the renderer, and a class goes as one reference where a struct of a dozen strings was
-// copied into a new box every time (boxing, copying and freeing were ~2 % of a cold build).
+// The views templates reach by name (`{{item.title}}`, `{{site.title}}`, `{{#date}}`, a list's
+// elements) are immutable final classes: each lookup hands the view to the renderer, and a class
+// goes as one reference where a struct of more than three words was copied into a new existential
+// box every time (boxing, copying and freeing were ~2 % of a cold build). Views that are built up
+// by mutation (archive years, pages) stay structs.
 
 /// Fields every page has, used by `layout.mustache`.
 final class SiteView: Sendable {
@@ -72,35 +73,65 @@ final class PageMeta: Sendable {
 }
 
 /// A date as machines (`datetime`) and people read it, in the configured time zone.
-struct DateView {
+final class DateView: Sendable {
     /// `2026-11-19T10:00:00Z` (always UTC)
-    var iso: String
+    let iso: String
     /// `19 Nov 2026`
-    var display: String
+    let display: String
     /// `19 Nov 2026, 11:00 CET`
-    var long: String
+    let long: String
+
+    init(
+        iso: String, display: String, long: String
+    ) {
+        self.iso = iso
+        self.display = display
+        self.long = long
+    }
 }
 
 /// An item in a list (index, feed page, archive).
-struct ItemSummaryView {
-    var title: String
+final class ItemSummaryView: Sendable {
+    let title: String
     /// The item's page on this site, relative to the current page.
-    var url: String
-    var feedName: String
+    let url: String
+    let feedName: String
     /// The feed's page on this site, relative to the current page.
-    var feedURL: String
-    var date: DateView?
-    var excerpt: String?
-    var authors: String?
+    let feedURL: String
+    let date: DateView?
+    let excerpt: String?
+    let authors: String?
     /// The feed's language, when it gives one (`lang` on the summary).
-    var lang: String?
+    let lang: String?
+
+    init(
+        title: String, url: String, feedName: String, feedURL: String, date: DateView? = nil, excerpt: String? = nil,
+        authors: String? = nil, lang: String? = nil
+    ) {
+        self.title = title
+        self.url = url
+        self.feedName = feedName
+        self.feedURL = feedURL
+        self.date = date
+        self.excerpt = excerpt
+        self.authors = authors
+        self.lang = lang
+    }
 }
 
 /// A link to a feed's page (index sidebar).
-struct FeedLinkView {
-    var name: String
-    var url: String
-    var itemCount: Int
+final class FeedLinkView: Sendable {
+    let name: String
+    let url: String
+    let itemCount: Int
+
+    init(
+        name: String, url: String, itemCount: Int
+    ) {
+        self.name = name
+        self.url = url
+        self.itemCount = itemCount
+    }
 }
 
 /// Prev/next navigation between the pages of a list. "Newer" is `prev`: lists run newest first.
@@ -124,17 +155,28 @@ final class PaginationView: Sendable {
     }
 }
 
-struct EnclosureView {
-    var url: String
-    var type: String?
+final class EnclosureView: Sendable {
+    let url: String
+    let type: String?
     /// `12.3 MB`
-    var size: String?
+    let size: String?
     /// The file name or host, for the link text.
-    var label: String
+    let label: String
     /// An http(s) `audio/*` enclosure: the page shows an `<audio controls>` player.
-    var isAudio: Bool
+    let isAudio: Bool
     /// An http(s) `video/*` enclosure: the page shows a `<video controls>` player.
-    var isVideo: Bool
+    let isVideo: Bool
+
+    init(
+        url: String, type: String? = nil, size: String? = nil, label: String, isAudio: Bool, isVideo: Bool
+    ) {
+        self.url = url
+        self.type = type
+        self.size = size
+        self.label = label
+        self.isAudio = isAudio
+        self.isVideo = isVideo
+    }
 }
 
 struct IndexPage {
@@ -194,9 +236,16 @@ struct ItemPage {
 }
 
 /// A link to another item (prev/next within a feed).
-struct ItemLinkView {
-    var title: String
-    var url: String
+final class ItemLinkView: Sendable {
+    let title: String
+    let url: String
+
+    init(
+        title: String, url: String
+    ) {
+        self.title = title
+        self.url = url
+    }
 }
 
 final class ItemView: Sendable {
