@@ -136,15 +136,9 @@ extension FeedParser {
         return nil
     }
 
-    /// The first `byte` in `bytes[start..<end]`, found with `memchr`.
+    /// The first `byte` in `bytes[start..<end]`.
     private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
-        guard start < end else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else {
-                return nil
-            }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-        }
+        bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: byte, in: $0, from: start, to: end) }
     }
 
     /// The `>` ending a DOCTYPE, skipping quoted strings and the `[ … ]` internal subset.

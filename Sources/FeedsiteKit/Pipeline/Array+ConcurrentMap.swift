@@ -2,9 +2,10 @@ import Foundation
 import Synchronization
 
 extension Array where Element: Sendable {
-    /// `map` on every core, results in order. For the model stage's per-feed work (slugs, duplicate
-    /// identities), which runs between the parallel read and render stages and otherwise keeps one
-    /// core idle; `transform` must be pure, so the result is the same as `map`'s.
+    /// `map` on every core, results in order, for synchronous work that would otherwise keep one
+    /// core idle: the model stage's per-feed slugs and duplicate identities (between the parallel
+    /// read and render stages) and the deletion of an old site's folders. `transform` must not
+    /// depend on the order it runs in, so the result is the same as `map`'s.
     func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         guard count > 1 else { return map(transform) }
         let results = Mutex([Result?](repeating: nil, count: count))

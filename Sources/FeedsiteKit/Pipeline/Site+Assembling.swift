@@ -134,9 +134,9 @@ extension Site {
                 default: return false
                 }
             }
-            let name = item.prefix { $0 != UInt8(ascii: "=") }
-            guard equalSigns <= 1, !name.map({ $0 | 0x20 }).starts(with: Array("utm_".utf8).map { $0 | 0x20 })
-            else { return false }
+            // `utm_` in any case (letters fold with 0x20; `_` is the only other byte here).
+            let isTracking = item.count >= 4 && zip(item, "utm_".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+            guard equalSigns <= 1, !isTracking else { return false }
         }
         return true
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -462,14 +461,11 @@ public struct SiteWriter: Sendable {
                 units.append((folder, child.name, child.site(in: site)))
             }
         }
-        let counts = Mutex([Int](repeating: 0, count: units.count))
-        DispatchQueue.concurrentPerform(iterations: units.count) { [units] index in
-            let unit = units[index]
+        var count = units.concurrentMap { unit in
             let count = removeContents(of: unit.parent, unit.name, site: unit.site, notIn: kept)
             _ = unlinkat(unit.parent, unit.name, AT_REMOVEDIR)
-            counts.withLock { $0[index] = count }
-        }
-        var count = counts.withLock { $0.reduce(0, +) }
+            return count
+        }.reduce(0, +)
         // What the parallel part left: files at the first level, then the top.
         for folder in topFolders {
             count += removeContents(of: folder.descriptor, site: folder.site, notIn: kept)
