@@ -19,10 +19,17 @@ enum CmarkDocument {
     }
 
     /// Renders `blocks` (already sanitised and normalised) to HTML and to plain text.
-    static func render(_ blocks: [ContentBlock]) -> Rendering {
+    ///
+    /// - Parameter finishingHTML: makes the string from cmark's UTF-8 output while it is still in
+    ///   cmark's buffer (the sanitiser adds attributes on the way, instead of copying twice).
+    static func render(
+        _ blocks: [ContentBlock],
+        finishingHTML: (UnsafeBufferPointer<UInt8>) -> String = { String(decoding: $0, as: UTF8.self) }
+    ) -> Rendering {
         guard !blocks.isEmpty else { return Rendering(html: "", plainText: "") }
         let extensions = Extensions.shared
-        return Rendering(html: renderHTML(blocks, extensions: extensions), plainText: PlainText.of(blocks))
+        return Rendering(
+            html: renderHTML(blocks, extensions: extensions, finishing: finishingHTML), plainText: PlainText.of(blocks))
     }
 
     /// cmark's plain-text rendering of `blocks`: the reference `PlainText` is tested against.
@@ -34,7 +41,9 @@ enum CmarkDocument {
         renderPlainText(blocks)
     }
 
-    private static func renderHTML(_ blocks: [ContentBlock], extensions: Extensions?) -> String {
+    private static func renderHTML(
+        _ blocks: [ContentBlock], extensions: Extensions?, finishing: (UnsafeBufferPointer<UInt8>) -> String
+    ) -> String {
         guard let document = cmark_node_new(CMARK_NODE_DOCUMENT) else { return "" }
         defer { cmark_node_free(document) }
         let builder = NodeBuilder(extensions: extensions, isPlainText: false)
@@ -50,7 +59,9 @@ enum CmarkDocument {
         defer { cmark_llist_free(memory, list) }
         guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT, list) else { return "" }
         defer { free(rendered) }
-        return String(cString: rendered)
+        return rendered.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
+            finishing(UnsafeBufferPointer(start: bytes, count: strlen(rendered)))
+        }
     }
 
     private static func renderPlainText(_ blocks: [ContentBlock]) -> String {

@@ -80,6 +80,54 @@ struct ContentBuilder {
         return result
     }
 
+    /// What the walk does with an element, by name.
+    private enum Role {
+        /// Dropped with its content.
+        case dropped
+        /// Kept for its children, which it separates from what is around it (`p`, `div`, `li`…).
+        case blockContainer
+        case heading(level: Int)
+        case blockQuote
+        case list
+        case pre
+        case thematicBreak
+        case table
+        case lineBreak
+        case image
+        case code
+        case emphasis
+        case strong
+        case strikethrough
+        case link
+        /// A player (`iframe`, `embed`, `object`, `video`, `audio`): a link to the media, else dropped.
+        case embed
+    }
+
+    /// Every element name with a role of its own, looked up once per element (a `Set` per
+    /// question and a `switch` over strings cost several hashes and comparisons each). Names not
+    /// here are unwrapped: only their children count.
+    private static let roles: [String: Role] = {
+        var roles: [String: Role] = [:]
+        for name in droppedElements { roles[name] = .dropped }
+        for name in blockContainers { roles[name] = .blockContainer }
+        for level in 1...6 { roles["h\(level)"] = .heading(level: level) }
+        roles["blockquote"] = .blockQuote
+        roles["ul"] = .list
+        roles["ol"] = .list
+        roles["pre"] = .pre
+        roles["hr"] = .thematicBreak
+        roles["table"] = .table
+        roles["br"] = .lineBreak
+        for name in ["img", "image"] { roles[name] = .image }
+        for name in ["code", "kbd", "samp", "tt"] { roles[name] = .code }
+        for name in ["em", "i", "cite", "dfn", "var"] { roles[name] = .emphasis }
+        for name in ["strong", "b"] { roles[name] = .strong }
+        for name in ["del", "s", "strike"] { roles[name] = .strikethrough }
+        roles["a"] = .link
+        for name in ["iframe", "embed", "object", "video", "audio"] { roles[name] = .embed }
+        return roles
+    }()
+
     /// Appends in place: transparent containers nest deeply, and returning arrays would copy
     /// everything below each level once per level.
     private func appendFlow(_ nodes: [HTMLNode], insideLink: Bool, to result: inout [Flow]) {
@@ -88,89 +136,75 @@ struct ContentBuilder {
             case .text(let text):
                 result.append(.inline(.text(text)))
             case .element(let element):
-                guard element.isHTML else { continue }
-                if Self.isTransparent(element.name) {
-                    let isBlock = Self.blockContainers.contains(element.name)
-                    if isBlock { result.append(.boundary) }
-                    appendFlow(element.children, insideLink: insideLink, to: &result)
-                    if isBlock { result.append(.boundary) }
-                } else {
-                    result += flow(element, insideLink: insideLink)
-                }
+                appendFlow(element, insideLink: insideLink, to: &result)
             }
         }
     }
 
-    /// Elements with no mapping of their own: only their children count.
-    private static func isTransparent(_ name: String) -> Bool {
-        !mappedElements.contains(name) && !droppedElements.contains(name)
-    }
-
-    /// Every element `flow(_:insideLink:)` maps to something (or drops) by name.
-    private static let mappedElements: Set<String> = [
-        "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "pre", "hr", "table", "br", "img", "image",
-        "code", "kbd", "samp", "tt", "em", "i", "cite", "dfn", "var", "strong", "b", "del", "s", "strike", "a",
-        "iframe", "embed", "video", "audio", "object",
-    ]
-
-    private func flow(_ element: HTMLElement, insideLink: Bool) -> [Flow] {
-        guard element.isHTML else { return [] }
-        let name = element.name
-        if let embed = embedLink(element) {
-            return [.boundary, .block(.paragraph([embed])), .boundary]
+    private func appendFlow(_ element: HTMLElement, insideLink: Bool, to result: inout [Flow]) {
+        guard element.isHTML else { return }
+        guard let role = Self.roles[element.name] else {
+            appendFlow(element.children, insideLink: insideLink, to: &result)
+            return
         }
-        if Self.droppedElements.contains(name) {
-            return []
-        }
-        switch name {
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-            let level = Int(name.dropFirst()) ?? 2
+        switch role {
+        case .dropped:
+            return
+        case .blockContainer:
+            result.append(.boundary)
+            appendFlow(element.children, insideLink: insideLink, to: &result)
+            result.append(.boundary)
+        case .heading(let level):
             let content = flow(element.children, insideLink: insideLink)
-            return [.boundary] + Self.lift(content) { .heading(level: level, $0) } + [.boundary]
-        case "blockquote":
-            return [.block(.blockQuote(Self.paragraphs(from: flow(element.children, insideLink: insideLink))))]
-        case "ul", "ol":
-            return [.block(list(element, insideLink: insideLink))]
-        case "pre":
-            return [.block(codeBlock(element))]
-        case "hr":
-            return [.block(.thematicBreak)]
-        case "table":
-            return table(element, insideLink: insideLink)
-        case "br":
-            return [.inline(.lineBreak)]
-        case "img", "image":
-            return image(element).map { [.inline($0)] } ?? []
-        case "code", "kbd", "samp", "tt":
-            return [.inline(.code(Self.textContent(of: element.children)))]
-        case "em", "i", "cite", "dfn", "var":
-            return wrap(element, insideLink: insideLink) { .emphasis($0) }
-        case "strong", "b":
-            return wrap(element, insideLink: insideLink) { .strong($0) }
-        case "del", "s", "strike":
-            return wrap(element, insideLink: insideLink) { .strikethrough($0) }
-        case "a":
+            result.append(.boundary)
+            Self.lift(content, into: &result) { .heading(level: level, $0) }
+            result.append(.boundary)
+        case .blockQuote:
+            result.append(.block(.blockQuote(Self.paragraphs(from: flow(element.children, insideLink: insideLink)))))
+        case .list:
+            result.append(.block(list(element, insideLink: insideLink)))
+        case .pre:
+            result.append(.block(codeBlock(element)))
+        case .thematicBreak:
+            result.append(.block(.thematicBreak))
+        case .table:
+            result += table(element, insideLink: insideLink)
+        case .lineBreak:
+            result.append(.inline(.lineBreak))
+        case .image:
+            if let image = image(element) { result.append(.inline(image)) }
+        case .code:
+            result.append(.inline(.code(Self.textContent(of: element.children))))
+        case .emphasis:
+            wrap(element, insideLink: insideLink, into: &result) { .emphasis($0) }
+        case .strong:
+            wrap(element, insideLink: insideLink, into: &result) { .strong($0) }
+        case .strikethrough:
+            wrap(element, insideLink: insideLink, into: &result) { .strikethrough($0) }
+        case .link:
             // Nested links are invalid HTML and ambiguous to click: the inner one is unwrapped.
             guard !insideLink, let href = element[attribute: "href"],
                 let destination = URLPolicy.resolve(href, against: base, for: .link)
             else {
-                return flow(element.children, insideLink: insideLink)
+                appendFlow(element.children, insideLink: insideLink, to: &result)
+                return
             }
             let title = element[attribute: "title"] ?? ""
-            return wrap(element, insideLink: true) { .link(destination: destination, title: title, $0) }
-        default:
-            let content = flow(element.children, insideLink: insideLink)
-            return Self.blockContainers.contains(name) ? [.boundary] + content + [.boundary] : content
+            wrap(element, insideLink: true, into: &result) { .link(destination: destination, title: title, $0) }
+        case .embed:
+            if let embed = embedLink(element) {
+                result += [.boundary, .block(.paragraph([embed])), .boundary]
+            }
         }
     }
 
     /// Wraps each run of inlines in `make`; blocks inside (`<b><p>…</p></b>`) keep their place,
     /// with their own text wrapped too so the formatting is not silently lost.
     private func wrap(
-        _ element: HTMLElement, insideLink: Bool, _ make: @escaping ([ContentInline]) -> ContentInline
-    ) -> [Flow] {
+        _ element: HTMLElement, insideLink: Bool, into result: inout [Flow],
+        _ make: @escaping ([ContentInline]) -> ContentInline
+    ) {
         let content = flow(element.children, insideLink: insideLink)
-        var result: [Flow] = []
         var run: [ContentInline] = []
         func flush() {
             if !run.isEmpty {
@@ -191,7 +225,6 @@ struct ContentBuilder {
             }
         }
         flush()
-        return result
     }
 
     /// Pushes an inline wrapper down into every run of text inside a block (`<a href><p>…</p></a>`,
@@ -221,8 +254,9 @@ struct ContentBuilder {
     }
 
     /// Turns runs of inlines into blocks made by `make` (headings), passing blocks through.
-    private static func lift(_ content: [Flow], _ make: ([ContentInline]) -> ContentBlock) -> [Flow] {
-        var result: [Flow] = []
+    private static func lift(
+        _ content: [Flow], into result: inout [Flow], _ make: ([ContentInline]) -> ContentBlock
+    ) {
         var run: [ContentInline] = []
         for item in content {
             switch item {
@@ -237,7 +271,6 @@ struct ContentBuilder {
             }
         }
         if !run.isEmpty { result.append(.block(make(run))) }
-        return result
     }
 
     // MARK: - Lists

@@ -119,12 +119,61 @@ struct ContentNormaliser {
         var hasContent = false
     }
 
-    /// Collapse, trim, then drop what became empty.
+    /// Collapse, trim, then drop what became empty. Most paragraphs need neither of the last two
+    /// (they end in visible text and hold no empty formatting): read-only checks spare them the
+    /// passes, which rebuild every array of the tree.
     static func inlines(_ inlines: [ContentInline]) -> [ContentInline] {
         var forward = Scan()
-        let collapsed = collapse(inlines, &forward)
-        var backward = Scan()
-        return removeEmpty(trimTrailing(collapsed, &backward))
+        var result = collapse(inlines, &forward)
+        var check = Scan()
+        if needsTrimming(result, &check) {
+            var backward = Scan()
+            result = trimTrailing(result, &backward)
+        }
+        return isTidy(result) ? result : removeEmpty(result)
+    }
+
+    /// Whether `trimTrailing` would change anything (it is read-only, and follows the same steps).
+    private static func needsTrimming(_ inlines: [ContentInline], _ scan: inout Scan) -> Bool {
+        for inline in inlines.reversed() {
+            switch inline {
+            case .text(let text):
+                if text.isEmpty || (scan.atSpace && text.utf8.last == UInt8(ascii: " ")) { return true }
+                scan.atSpace = false
+                scan.hasContent = true
+            case .lineBreak:
+                guard scan.hasContent else { return true }
+                scan.atSpace = true
+            case .code, .image:
+                scan.atSpace = false
+                scan.hasContent = true
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .link(_, _, let children):
+                if needsTrimming(children, &scan) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `removeEmpty` would return `inlines` as they are: no empty text, no two texts side
+    /// by side, and no formatting or link without content, at any depth.
+    private static func isTidy(_ inlines: [ContentInline]) -> Bool {
+        var previousIsText = false
+        for inline in inlines {
+            switch inline {
+            case .text(let text):
+                if text.isEmpty || previousIsText { return false }
+                previousIsText = true
+                continue
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .link(_, _, let children):
+                if children.isEmpty || !isTidy(children) { return false }
+            case .code, .image, .lineBreak:
+                break
+            }
+            previousIsText = false
+        }
+        return true
     }
 
     /// Forward pass: runs of whitespace become one space, a space is dropped after a space or

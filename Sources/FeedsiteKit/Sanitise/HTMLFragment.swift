@@ -62,10 +62,47 @@ struct HTMLElement: Sendable, Hashable {
     /// False for SVG and MathML content, which the sanitiser drops whatever the tag name.
     var isHTML: Bool
     /// First occurrence wins, as in browsers.
-    var attributes: [String: String]
+    var attributes: HTMLAttributes
     var children: [HTMLNode]
 
     subscript(attribute name: String) -> String? { attributes[name] }
+}
+
+/// An element's attributes in source order, each name once (the first occurrence, as in browsers).
+///
+/// A small array searched linearly rather than a dictionary: elements carry a handful of
+/// attributes, and hashing every name on insertion and on each of the sanitiser's lookups (an
+/// `<img>` is asked for a dozen) cost more than comparing a few short strings.
+struct HTMLAttributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    private var pairs: [Pair] = []
+
+    private struct Pair: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+
+    init() {}
+
+    init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name, value) }
+    }
+
+    var isEmpty: Bool { pairs.isEmpty }
+
+    subscript(name: String) -> String? {
+        for pair in pairs where pair.name == name { return pair.value }
+        return nil
+    }
+
+    /// Adds an attribute unless one with the same name is already there (the first one wins).
+    mutating func add(_ name: String, _ value: String) {
+        guard self[name] == nil else { return }
+        pairs.append(Pair(name: name, value: value))
+    }
+
+    func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
+        pairs.lazy.map { (name: $0.name, value: $0.value) }.makeIterator()
+    }
 }
 
 /// Copies gumbo's tree into Swift values while the parse output is alive.
@@ -151,17 +188,14 @@ private struct Converter {
         return String(cString: name)
     }
 
-    private static func attributes(of element: GumboElement) -> [String: String] {
+    private static func attributes(of element: GumboElement) -> HTMLAttributes {
         let vector = element.attributes
-        var result: [String: String] = [:]
+        var result = HTMLAttributes()
         for index in 0..<Int(vector.length) {
             guard let raw = vector.data[index] else { continue }
             let attribute = raw.assumingMemoryBound(to: GumboAttribute.self).pointee
             guard let name = attribute.name, let value = attribute.value else { continue }
-            let key = String(cString: name).lowercased()
-            if result[key] == nil {
-                result[key] = String(cString: value)
-            }
+            result.add(String(cString: name).lowercased(), String(cString: value))
         }
         return result
     }

@@ -213,51 +213,70 @@ public struct HTMLSanitiser: Sendable {
     /// Exact substitution is safe here: cmark escapes `<` in all text and attribute values, so
     /// `<a href="` and `<img src="` can only be the tags cmark itself wrote.
     private func render(_ blocks: [ContentBlock]) -> SanitisedContent {
-        let rendering = CmarkDocument.render(blocks)
-        let html = Self.addingPublishedAttributes(to: rendering.html)
+        let rendering = CmarkDocument.render(blocks, finishingHTML: Self.addingPublishedAttributes)
         let plainText = Self.trimmed(rendering.plainText)
-        return SanitisedContent(html: SanitisedHTML(html: html), plainText: plainText)
+        return SanitisedContent(html: SanitisedHTML(html: rendering.html), plainText: plainText)
     }
 
     private static let linkTag = Array("<a href=\"".utf8)
-    private static let linkReplacement = "<a rel=\"nofollow ugc noopener\" href=\""
+    private static let linkReplacement = Array("<a rel=\"nofollow ugc noopener\" href=\"".utf8)
     private static let imageTag = Array("<img src=\"".utf8)
     private static let imageReplacement =
-        "<img loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" src=\""
+        Array("<img loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" src=\"".utf8)
 
-    /// One pass over the UTF-8 bytes (Foundation's `replacingOccurrences` goes through UTF-16 and
-    /// dominated the sanitiser's profile). The text between tags is appended as slices of the
-    /// original string, which needs neither a byte copy nor UTF-8 validation.
     static func addingPublishedAttributes(to html: String) -> String {
-        // Where each tag starts (UTF-8 offset) and whether it is a link.
-        var matches: [(offset: Int, isLink: Bool)] = []
-        var scanned = html
-        scanned.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "<") {
-                    if Self.hasPrefix(bytes, linkTag, at: index) {
-                        matches.append((index, true))
-                    } else if Self.hasPrefix(bytes, imageTag, at: index) {
-                        matches.append((index, false))
-                    }
-                }
-                index += 1
+        var html = html
+        return html.withUTF8(addingPublishedAttributes)
+    }
+
+    /// cmark's output (UTF-8) as a string with the published attributes added: one pass to count
+    /// the tags, one to copy into a string of the final size (building the plain string first and
+    /// then a second one with the substitutions copied and validated every body twice).
+    static func addingPublishedAttributes(to bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var links = 0
+        var images = 0
+        var index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: 0, to: bytes.count)
+        while let found = index {
+            if Self.hasPrefix(bytes, linkTag, at: found) {
+                links += 1
+            } else if Self.hasPrefix(bytes, imageTag, at: found) {
+                images += 1
             }
+            index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: found + 1, to: bytes.count)
         }
-        guard !matches.isEmpty else { return html }
-        let utf8 = html.utf8
-        var output = ""
-        output.reserveCapacity(utf8.count + matches.count * 64)
-        var copiedUpTo = utf8.startIndex
-        for match in matches {
-            let start = utf8.index(utf8.startIndex, offsetBy: match.offset)
-            output += html[copiedUpTo..<start]
-            output += match.isLink ? linkReplacement : imageReplacement
-            copiedUpTo = utf8.index(start, offsetBy: match.isLink ? linkTag.count : imageTag.count)
+        guard links + images > 0 else { return String(decoding: bytes, as: UTF8.self) }
+        let capacity =
+            bytes.count + links * (linkReplacement.count - linkTag.count)
+            + images * (imageReplacement.count - imageTag.count)
+        return String(unsafeUninitializedCapacity: capacity) { output in
+            var written = 0
+            func copy(_ source: UnsafeBufferPointer<UInt8>) {
+                guard let base = source.baseAddress, let target = output.baseAddress else { return }
+                (target + written).update(from: base, count: source.count)
+                written += source.count
+            }
+            var copiedUpTo = 0
+            var index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: 0, to: bytes.count)
+            while let found = index {
+                let replacement: [UInt8]?
+                let tagLength: Int
+                if Self.hasPrefix(bytes, linkTag, at: found) {
+                    (replacement, tagLength) = (linkReplacement, linkTag.count)
+                } else if Self.hasPrefix(bytes, imageTag, at: found) {
+                    (replacement, tagLength) = (imageReplacement, imageTag.count)
+                } else {
+                    (replacement, tagLength) = (nil, 1)
+                }
+                if let replacement {
+                    copy(UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<found]))
+                    replacement.withUnsafeBufferPointer(copy)
+                    copiedUpTo = found + tagLength
+                }
+                index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: found + tagLength, to: bytes.count)
+            }
+            copy(UnsafeBufferPointer(rebasing: bytes[copiedUpTo...]))
+            return written
         }
-        output += html[copiedUpTo...]
-        return output
     }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8], at index: Int) -> Bool {
@@ -275,6 +294,8 @@ public struct HTMLSanitiser: Sendable {
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
+        // Usually nothing is trimmed: keep the string rather than copy it.
+        if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return string }
         return String(scalars[first...last])
     }
 }

@@ -41,17 +41,24 @@ struct HTMLSubsetParser {
     private var stack: [OpenElement]
     /// Character data not yet attached to the current node (adjacent text merges into one node).
     private var pendingText: [UInt8] = []
+    /// The spec's form element pointer is set: a `<form>` was inserted and not closed by its end tag.
+    private var isFormPointerSet = false
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
-        self.stack = [OpenElement(name: "", kind: .root, attributes: [:])]
+        self.stack = [OpenElement(name: "", kind: .root, isSpecial: true, mode: .body, attributes: [:])]
     }
 
     private struct OpenElement {
         var name: String
         var kind: Kind
-        var attributes: [String: String]
+        /// In the spec's "special" category (the root counts too).
+        var isSpecial: Bool
+        /// The insertion mode while this element is the current node: it follows from the nearest
+        /// table element at or above it, so it is settled when the element is pushed.
+        var mode: Mode
+        var attributes: HTMLAttributes
         var children: [HTMLNode] = []
     }
 
@@ -81,11 +88,28 @@ struct HTMLSubsetParser {
         case tableSection
         case row
         case cell
+        /// `object`: a scope boundary that also puts a marker on the list of active formatting elements.
+        case object
+        /// `form`, whose start and end tags go through the form element pointer.
+        case form
+        /// `svg`: foreign content, read whole (`foreignContent`) as one element without children.
+        case foreign
 
         var isFormatting: Bool { self == .anchor || self == .formatting }
     }
 
+    /// What the tree builder needs to know of a modelled element, looked up once per tag (the
+    /// name sets it replaced cost a hash per test, and the tests run per open element).
+    private struct ElementInfo {
+        var kind: Kind
+        var isSpecial: Bool
+    }
+
     /// Every element this parser models. Anything else, including custom elements, goes to gumbo.
+    private static let elements: [String: ElementInfo] = kinds.reduce(into: [:]) { elements, entry in
+        elements[entry.key] = ElementInfo(kind: entry.value, isSpecial: special.contains(entry.key))
+    }
+
     private static let kinds: [String: Kind] = {
         var kinds: [String: Kind] = [:]
         for name in [
@@ -99,7 +123,7 @@ struct HTMLSubsetParser {
         for name in ["b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"] {
             kinds[name] = .formatting
         }
-        for name in ["br", "img", "wbr"] { kinds[name] = .void }
+        for name in ["br", "img", "wbr", "embed", "input"] { kinds[name] = .void }
         for name in [
             "span", "abbr", "cite", "dfn", "kbd", "samp", "var", "sub", "sup", "q", "ins", "del", "bdo", "noscript",
         ] {
@@ -119,20 +143,19 @@ struct HTMLSubsetParser {
         kinds["tr"] = .row
         kinds["td"] = .cell
         kinds["th"] = .cell
+        kinds["object"] = .object
+        kinds["form"] = .form
+        kinds["svg"] = .foreign
         return kinds
     }()
 
     /// The spec's "special" category, restricted to modelled elements (plus the root).
     private static let special: Set<String> = [
         "address", "article", "aside", "blockquote", "br", "center", "dd", "details", "div", "dl", "dt",
-        "fieldset", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
-        "hr", "iframe", "img", "li", "nav", "noscript", "ol", "p", "pre", "script", "section", "style",
-        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "wbr",
+        "embed", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+        "hgroup", "hr", "iframe", "img", "input", "li", "nav", "noscript", "object", "ol", "p", "pre", "script",
+        "section", "style", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "wbr",
     ]
-
-    private static func isSpecial(_ element: OpenElement) -> Bool {
-        element.kind == .root || special.contains(element.name)
-    }
 
     /// Elements "generate implied end tags" pops (those of them this parser models).
     private static func hasImpliedEndTag(_ name: String) -> Bool {
@@ -148,7 +171,7 @@ struct HTMLSubsetParser {
             case UInt8(ascii: "<"):
                 try markup()
             case UInt8(ascii: "&"):
-                try appendText(characterReference(inAttribute: false))
+                try appendText(UTF8Bytes(try characterReference(inAttribute: false)))
             default:
                 try text()
             }
@@ -178,7 +201,7 @@ struct HTMLSubsetParser {
 
     private mutating func appendText(_ text: some Collection<UInt8>) throws(Unsupported) {
         guard !text.isEmpty else { return }
-        switch mode {
+        switch stack[stack.count - 1].mode {
         case .body, .cell:
             break
         case .table, .tableBody, .row:
@@ -241,7 +264,7 @@ struct HTMLSubsetParser {
 
     private mutating func startTag() throws(Unsupported) {
         let name = try tagName()
-        var attributes: [String: String] = [:]
+        var attributes = HTMLAttributes()
         var isSelfClosing = false
         attributesLoop: while true {
             skipWhitespace()
@@ -257,7 +280,7 @@ struct HTMLSubsetParser {
                 break attributesLoop
             default:
                 let (key, value) = try attribute()
-                if attributes[key] == nil { attributes[key] = value }
+                attributes.add(key, value)
             }
         }
         try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
@@ -312,7 +335,7 @@ struct HTMLSubsetParser {
     private mutating func appendAttributeByte(_ byte: UInt8, to value: inout [UInt8]) throws(Unsupported) {
         switch byte {
         case UInt8(ascii: "&"):
-            value += try characterReference(inAttribute: true)
+            value += UTF8Bytes(try characterReference(inAttribute: true))
         case UInt8(ascii: "\r"):
             position += 1
             if self.byte(at: position) == UInt8(ascii: "\n") { position += 1 }
@@ -333,11 +356,11 @@ struct HTMLSubsetParser {
 
     /// At `&`: the decoded reference, or a literal `&` when none starts here. Legacy forms
     /// (no semicolon, names outside HTML 4's set, numbers the spec remaps) are left to gumbo.
-    private mutating func characterReference(inAttribute: Bool) throws(Unsupported) -> [UInt8] {
+    private mutating func characterReference(inAttribute: Bool) throws(Unsupported) -> Unicode.Scalar {
         var index = position + 1
         guard let next = byte(at: index) else {
             position = index
-            return [UInt8(ascii: "&")]
+            return "&"
         }
         var scalarValue: UInt32
         if next == UInt8(ascii: "#") {
@@ -376,11 +399,36 @@ struct HTMLSubsetParser {
             scalarValue = value
         } else {
             position = index
-            return [UInt8(ascii: "&")]
+            return "&"
         }
         position = index + 1
         guard let scalar = Unicode.Scalar(scalarValue) else { throw Unsupported() }
-        return Array(String(Character(scalar)).utf8)
+        return scalar
+    }
+
+    /// A scalar's UTF-8 bytes as a collection, without allocating (references are frequent:
+    /// `&#8212;`, `&amp;`, `&nbsp;` in most bodies).
+    private struct UTF8Bytes: RandomAccessCollection {
+        private var storage: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        let endIndex: Int
+        var startIndex: Int { 0 }
+
+        init(_ scalar: Unicode.Scalar) {
+            var count = 0
+            var storage = self.storage
+            withUnsafeMutableBytes(of: &storage) { buffer in
+                UTF8.encode(scalar) { unit in
+                    buffer[count] = unit
+                    count += 1
+                }
+            }
+            self.storage = storage
+            endIndex = count
+        }
+
+        subscript(position: Int) -> UInt8 {
+            withUnsafeBytes(of: storage) { $0[position] }
+        }
     }
 
     // MARK: - Tree construction
@@ -390,67 +438,63 @@ struct HTMLSubsetParser {
         case body, table, tableBody, row, cell
     }
 
-    private var mode: Mode {
-        for element in stack.reversed() {
-            switch element.kind {
-            case .cell: return .cell
-            case .row: return .row
-            case .tableSection: return .tableBody
-            case .table: return .table
-            default: continue
-            }
-        }
-        return .body
-    }
-
     private mutating func process(
-        startTag name: String, attributes: [String: String], isSelfClosing: Bool
+        startTag name: String, attributes: HTMLAttributes, isSelfClosing: Bool
     )
         throws(Unsupported)
     {
-        guard let kind = Self.kinds[name] else { throw Unsupported() }
+        guard let info = Self.elements[name] else { throw Unsupported() }
+        try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
+    }
+
+    private mutating func process(
+        startTag name: String, info: ElementInfo, attributes: HTMLAttributes, isSelfClosing: Bool
+    )
+        throws(Unsupported)
+    {
+        let kind = info.kind
         // A self-closing flag on a non-void element is ignored by browsers: `<div/>` opens a div.
-        if isSelfClosing, kind != .void, kind != .horizontalRule { throw Unsupported() }
-        switch mode {
+        if isSelfClosing, kind != .void, kind != .horizontalRule, kind != .foreign { throw Unsupported() }
+        switch stack[stack.count - 1].mode {
         case .body:
-            try inBody(startTag: name, kind: kind, attributes: attributes)
+            try inBody(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
         case .cell:
             if kind == .cell || kind == .row || kind == .tableSection {
                 try closeCell()
-                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             } else {
-                try inBody(startTag: name, kind: kind, attributes: attributes)
+                try inBody(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             }
         case .table:
             switch kind {
             case .tableSection:
-                try insert(name, kind: kind, attributes: attributes)
+                try insert(name, info, attributes: attributes)
             case .row, .cell:
-                try insert("tbody", kind: .tableSection, attributes: [:])
-                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+                try insert("tbody", ElementInfo(kind: .tableSection, isSpecial: true), attributes: [:])
+                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             default:
                 throw Unsupported()
             }
         case .tableBody:
             switch kind {
             case .row:
-                try insert(name, kind: kind, attributes: attributes)
+                try insert(name, info, attributes: attributes)
             case .cell:
-                try insert("tr", kind: .row, attributes: [:])
-                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+                try insert("tr", ElementInfo(kind: .row, isSpecial: true), attributes: [:])
+                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             case .tableSection:
                 try pop()
-                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             default:
                 throw Unsupported()
             }
         case .row:
             switch kind {
             case .cell:
-                try insert(name, kind: kind, attributes: attributes)
+                try insert(name, info, attributes: attributes)
             case .row, .tableSection:
                 try pop()
-                try process(startTag: name, attributes: attributes, isSelfClosing: isSelfClosing)
+                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             default:
                 throw Unsupported()
             }
@@ -458,24 +502,35 @@ struct HTMLSubsetParser {
     }
 
     private mutating func inBody(
-        startTag name: String, kind: Kind, attributes: [String: String]
+        startTag name: String, info: ElementInfo, attributes: HTMLAttributes, isSelfClosing: Bool
     )
         throws(Unsupported)
     {
+        let kind = info.kind
         switch kind {
         case .root, .tableSection, .row, .cell:
             // Table parts outside a table are ignored: a parse error.
             throw Unsupported()
+        case .object:
+            try insert(name, info, attributes: attributes)
+        case .form:
+            // A second form while the pointer is set is ignored (a parse error).
+            guard !isFormPointerSet else { throw Unsupported() }
+            try closeParagraphIfInButtonScope()
+            try insert(name, info, attributes: attributes)
+            isFormPointerSet = true
+        case .foreign:
+            try foreignContent(attributes: attributes, isSelfClosing: isSelfClosing)
         case .block:
             try closeParagraphIfInButtonScope()
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
         case .heading:
             try closeParagraphIfInButtonScope()
             if stack[stack.count - 1].kind == .heading { try pop() }
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
         case .pre:
             try closeParagraphIfInButtonScope()
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
             // A newline right after `<pre>` is dropped; one written as a reference is left to gumbo.
             switch byte(at: position) {
             case UInt8(ascii: "\n"):
@@ -491,43 +546,43 @@ struct HTMLSubsetParser {
         case .listItem, .definition:
             try closeOpenItem(for: name)
             try closeParagraphIfInButtonScope()
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
         case .anchor, .formatting:
             // A second `<a>` runs the adoption agency; three open alike formatting elements
             // trigger the Noah's Ark clause. Neither is modelled.
             let sameName = openFormattingElements(named: name)
             guard kind == .anchor ? sameName == 0 : sameName < 2 else { throw Unsupported() }
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
         case .void:
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
             try pop()
         case .horizontalRule:
             try closeParagraphIfInButtonScope()
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
             try pop()
         case .ordinary:
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
         case .rawText, .script:
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
             try rawText(endingWith: name, isScript: kind == .script)
             try pop()
         case .table:
             try closeParagraphIfInButtonScope()
-            try insert(name, kind: kind, attributes: attributes)
+            try insert(name, info, attributes: attributes)
         }
     }
 
     /// `<li>`, `<dd>` and `<dt>` close an open item of their own sort unless a block other than
     /// `address`, `div` or `p` lies between.
     private mutating func closeOpenItem(for name: String) throws(Unsupported) {
-        let closes: Set<String> = name == "li" ? ["li"] : ["dd", "dt"]
+        let isListItem = name == "li"
         for element in stack.reversed() {
-            if closes.contains(element.name) {
+            if isListItem ? element.name == "li" : element.name == "dd" || element.name == "dt" {
                 try generateImpliedEndTags(except: element.name)
                 try popUntil(element.name)
                 return
             }
-            if Self.isSpecial(element), element.name != "address", element.name != "div", element.name != "p" {
+            if element.isSpecial, element.name != "address", element.name != "div", element.name != "p" {
                 return
             }
         }
@@ -571,8 +626,8 @@ struct HTMLSubsetParser {
     }
 
     private mutating func process(endTag name: String) throws(Unsupported) {
-        guard let kind = Self.kinds[name] else { throw Unsupported() }
-        switch mode {
+        guard let kind = Self.elements[name]?.kind else { throw Unsupported() }
+        switch stack[stack.count - 1].mode {
         case .body:
             try inBody(endTag: name, kind: kind)
         case .cell:
@@ -618,35 +673,48 @@ struct HTMLSubsetParser {
 
     private mutating func inBody(endTag name: String, kind: Kind) throws(Unsupported) {
         switch kind {
-        case .root, .void, .horizontalRule, .rawText, .script, .table, .tableSection, .row, .cell:
+        case .root, .void, .horizontalRule, .rawText, .script, .table, .tableSection, .row, .cell, .foreign:
             throw Unsupported()
+        case .object:
+            guard hasInScope(name, boundaries: .normal) else { throw Unsupported() }
+            try generateImpliedEndTags(except: nil)
+            guard stack[stack.count - 1].name == name else { throw Unsupported() }
+            try pop(closingObject: true)
+        case .form:
+            // The pointer's element is removed where it stands; when it is not the current node
+            // (after implied end tags) the rest of the stack stays open: not modelled.
+            guard isFormPointerSet, hasInScope(name, boundaries: .normal) else { throw Unsupported() }
+            isFormPointerSet = false
+            try generateImpliedEndTags(except: nil)
+            guard stack[stack.count - 1].name == name else { throw Unsupported() }
+            try pop()
         case .block where name == "p":
-            guard hasInScope("p", boundaries: Self.buttonScope) else { throw Unsupported() }
+            guard hasInScope("p", boundaries: .normal) else { throw Unsupported() }
             try closeParagraph()
         case .block, .pre:
-            guard hasInScope(name, boundaries: Self.defaultScope) else { throw Unsupported() }
+            guard hasInScope(name, boundaries: .normal) else { throw Unsupported() }
             try generateImpliedEndTags(except: nil)
             try popUntil(name)
         case .listItem:
-            guard hasInScope(name, boundaries: Self.listItemScope) else { throw Unsupported() }
+            guard hasInScope(name, boundaries: .listItem) else { throw Unsupported() }
             try generateImpliedEndTags(except: name)
             try popUntil(name)
         case .definition:
-            guard hasInScope(name, boundaries: Self.defaultScope) else { throw Unsupported() }
+            guard hasInScope(name, boundaries: .normal) else { throw Unsupported() }
             try generateImpliedEndTags(except: name)
             try popUntil(name)
         case .heading:
             guard let open = stack.last(where: { $0.kind == .heading }),
-                hasInScope(open.name, boundaries: Self.defaultScope)
+                hasInScope(open.name, boundaries: .normal)
             else { throw Unsupported() }
             try generateImpliedEndTags(except: nil)
             try popUntil(open.name)
         case .anchor, .formatting:
             // The adoption agency, where it reduces to closing the element (no "furthest block").
             guard let index = stack.lastIndex(where: { $0.name == name }),
-                stack[index].kind.isFormatting, hasInScope(name, boundaries: Self.defaultScope)
+                stack[index].kind.isFormatting, hasInScope(name, boundaries: .normal)
             else { throw Unsupported() }
-            if stack[(index + 1)...].contains(where: { Self.isSpecial($0) }) { throw Unsupported() }
+            if stack[(index + 1)...].contains(where: \.isSpecial) { throw Unsupported() }
             try popUntil(name)
         case .ordinary:
             // "Any other end tag".
@@ -655,25 +723,113 @@ struct HTMLSubsetParser {
                     try popUntil(name)
                     return
                 }
-                if Self.isSpecial(element) { throw Unsupported() }
+                if element.isSpecial { throw Unsupported() }
             }
             throw Unsupported()
         }
     }
 
+    // MARK: - Foreign content
+
+    /// Start tags that break out of foreign content back into HTML (the spec's list, `font` with
+    /// attributes included as `font`): not modelled.
+    private static let foreignBreakouts: Set<String> = [
+        "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "font",
+        "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol",
+        "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var",
+    ]
+
+    /// An `<svg>` (its start tag read): the sanitiser drops SVG whole, and gumbo's tree keeps the
+    /// `svg` element without its subtree, so the content is only read through to the matching end
+    /// tag. Nested SVG elements must close in order; anything that would leave foreign content
+    /// (an HTML breakout tag, an HTML integration point, an end tag that matches no open SVG
+    /// element, CDATA, the end of the input) is left to gumbo, as are namespaced attributes on
+    /// the `svg` element itself, which gumbo renames.
+    private mutating func foreignContent(attributes: HTMLAttributes, isSelfClosing: Bool) throws(Unsupported) {
+        guard stack.count < maxDepth, !attributes.contains(where: { $0.name.utf8.contains(UInt8(ascii: ":")) })
+        else { throw Unsupported() }
+        flushText()
+        var open = isSelfClosing ? [] : ["svg"]
+        while !open.isEmpty {
+            guard let next = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: position, to: bytes.count)
+            else { throw Unsupported() }
+            // Text is dropped with the element, but references in it must be ones gumbo decodes plainly.
+            while let ampersand = ByteScan.firstIndex(of: UInt8(ascii: "&"), in: bytes, from: position, to: next) {
+                position = ampersand
+                _ = try characterReference(inAttribute: false)
+            }
+            position = next
+            switch byte(at: position + 1) {
+            case let letter? where Self.isASCIILetter(letter):
+                position += 1
+                let name = try tagName()
+                guard !Self.foreignBreakouts.contains(name), name != "foreignobject", name != "desc", name != "title",
+                    name != "math"
+                else { throw Unsupported() }
+                var isSelfClosing = false
+                tagLoop: while true {
+                    skipWhitespace()
+                    switch byte(at: position) {
+                    case UInt8(ascii: ">"):
+                        position += 1
+                        break tagLoop
+                    case UInt8(ascii: "/"):
+                        guard byte(at: position + 1) == UInt8(ascii: ">") else { throw Unsupported() }
+                        isSelfClosing = true
+                        position += 2
+                        break tagLoop
+                    case nil:
+                        throw Unsupported()
+                    default:
+                        _ = try attribute()
+                    }
+                }
+                if !isSelfClosing { open.append(name) }
+            case UInt8(ascii: "/"):
+                guard let letter = byte(at: position + 2), Self.isASCIILetter(letter) else { throw Unsupported() }
+                position += 2
+                let name = try tagName()
+                skipWhitespace()
+                guard byte(at: position) == UInt8(ascii: ">"), open.last == name else { throw Unsupported() }
+                position += 1
+                open.removeLast()
+            case UInt8(ascii: "!"):
+                guard hasPrefix("<!--", at: position) else { throw Unsupported() }
+                try comment()
+            default:
+                throw Unsupported()
+            }
+        }
+        stack[stack.count - 1].children.append(
+            .element(HTMLElement(name: "svg", isHTML: false, attributes: attributes, children: [])))
+    }
+
     // MARK: - Stack operations
 
-    private mutating func insert(_ name: String, kind: Kind, attributes: [String: String]) throws(Unsupported) {
+    private mutating func insert(_ name: String, _ info: ElementInfo, attributes: HTMLAttributes) throws(Unsupported) {
         guard stack.count < maxDepth else { throw Unsupported() }
         flushText()
-        stack.append(OpenElement(name: name, kind: kind, attributes: attributes))
+        let mode: Mode =
+            switch info.kind {
+            case .cell: .cell
+            case .row: .row
+            case .tableSection: .tableBody
+            case .table: .table
+            default: stack[stack.count - 1].mode
+            }
+        stack.append(
+            OpenElement(name: name, kind: info.kind, isSpecial: info.isSpecial, mode: mode, attributes: attributes))
     }
 
     /// Pops the current node into its parent. Popping a formatting element other than through its
     /// own end tag would leave it to be reconstructed later: not modelled.
-    private mutating func pop(allowingFormatting: Bool = false) throws(Unsupported) {
+    /// Likewise an `object` closed other than by its own end tag would leave its marker on the
+    /// list of active formatting elements.
+    private mutating func pop(allowingFormatting: Bool = false, closingObject: Bool = false) throws(Unsupported) {
         guard stack.count > 1 else { throw Unsupported() }
-        if !allowingFormatting, stack[stack.count - 1].kind.isFormatting { throw Unsupported() }
+        let kind = stack[stack.count - 1].kind
+        if !allowingFormatting, kind.isFormatting { throw Unsupported() }
+        if !closingObject, kind == .object { throw Unsupported() }
         flushText()
         let element = stack.removeLast()
         stack[stack.count - 1].children.append(
@@ -710,7 +866,7 @@ struct HTMLSubsetParser {
     }
 
     private mutating func closeParagraphIfInButtonScope() throws(Unsupported) {
-        if hasInScope("p", boundaries: Self.buttonScope) { try closeParagraph() }
+        if hasInScope("p", boundaries: .normal) { try closeParagraph() }
     }
 
     private mutating func closeParagraph() throws(Unsupported) {
@@ -718,29 +874,39 @@ struct HTMLSubsetParser {
         try popUntil("p")
     }
 
-    private static let defaultScope: Set<String> = ["table", "td", "th"]
-    private static let buttonScope: Set<String> = defaultScope
-    private static let listItemScope: Set<String> = defaultScope.union(["ol", "ul"])
-    private static let tableScope: Set<String> = ["table"]
+    /// The spec's scopes, as far as the modelled subset has their boundaries (it has no `button`,
+    /// `caption`, `object`, `template`…): the default and button scopes end at `table`, `td` and
+    /// `th`, list item scope also at `ol` and `ul`, table scope at `table` only.
+    private enum Scope {
+        case normal, listItem, table
 
-    /// Scope boundaries: the modelled subset has no `button`, `caption`, `object`, `template`….
-    private func hasInScope(_ name: String, boundaries: Set<String>) -> Bool {
+        func isBoundary(_ element: OpenElement) -> Bool {
+            switch element.kind {
+            case .root, .table: true
+            case .cell, .object: self != .table
+            case .block: self == .listItem && (element.name == "ol" || element.name == "ul")
+            default: false
+            }
+        }
+    }
+
+    private func hasInScope(_ name: String, boundaries scope: Scope) -> Bool {
         for element in stack.reversed() {
             if element.name == name { return true }
-            if element.kind == .root || boundaries.contains(element.name) { return false }
+            if scope.isBoundary(element) { return false }
         }
         return false
     }
 
     private func hasInTableScope(_ name: String) -> Bool {
-        hasInScope(name, boundaries: Self.tableScope)
+        hasInScope(name, boundaries: .table)
     }
 
     /// Open formatting elements called `name` since the last cell (the list's last marker).
     private func openFormattingElements(named name: String) -> Int {
         var count = 0
         for element in stack.reversed() {
-            if element.kind == .cell { break }
+            if element.kind == .cell || element.kind == .object { break }
             if element.name == name, element.kind.isFormatting { count += 1 }
         }
         return count

@@ -205,30 +205,61 @@ struct SimpleURL {
     let query: Substring
 
     init?(_ string: String) {
-        guard let colon = string.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let written = string[..<colon]
-        // Compared as written first: lowercasing allocates, and almost every URL is lowercase.
-        let scheme = written == "https" || written == "http" ? String(written) : written.lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
-        let afterColon = string[string.index(after: colon)...]
-        guard afterColon.hasPrefix("//") else { return nil }
-        let authorityStart = afterColon.index(afterColon.startIndex, offsetBy: 2)
-        let rest = afterColon[authorityStart...]
-        let authorityEnd =
-            rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard Self.isPlainAuthority(authority) else { return nil }
-        let tail = rest[authorityEnd...]
-        guard Self.isPlainTail(tail) else { return nil }
-        let pathEnd =
-            tail.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? tail.endIndex
-        let queryEnd = tail[pathEnd...].utf8.firstIndex(of: UInt8(ascii: "#")) ?? tail.endIndex
-        self.text = written == scheme ? string : scheme + ":" + afterColon
+        // Found over the bytes (the `Substring` version, which indexes and compares characters,
+        // was a tenth of the sanitiser); the parts are then cut at those UTF-8 offsets.
+        var bytes = string
+        guard let offsets = bytes.withUTF8(Self.offsets) else { return nil }
+        let utf8 = string.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        let scheme = offsets.isHTTPS ? "https" : "http"
+        let afterColon = string[index(offsets.colon + 1)...]
+        self.text = offsets.isLowercase ? string : scheme + ":" + afterColon
         self.scheme = scheme
-        self.authority = authority
-        self.path = tail[..<pathEnd]
-        self.query = tail[pathEnd..<queryEnd]
+        self.authority = string[index(offsets.colon + 3)..<index(offsets.authorityEnd)]
+        self.path = string[index(offsets.authorityEnd)..<index(offsets.pathEnd)]
+        self.query = string[index(offsets.pathEnd)..<index(offsets.queryEnd)]
+    }
+
+    /// Where the parts of a simple URL end, as UTF-8 offsets.
+    private struct Offsets {
+        var isHTTPS: Bool
+        /// The scheme is written in lowercase.
+        var isLowercase: Bool
+        var colon: Int
+        var authorityEnd: Int
+        var pathEnd: Int
+        var queryEnd: Int
+    }
+
+    private static func offsets(_ bytes: UnsafeBufferPointer<UInt8>) -> Offsets? {
+        let count = bytes.count
+        guard let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: bytes, from: 0, to: count),
+            colon == 4 || colon == 5
+        else { return nil }
+        var isLowercase = true
+        for (offset, expected) in "https".utf8.prefix(colon).enumerated() {
+            let byte = bytes[offset]
+            guard byte | 0x20 == expected else { return nil }
+            if byte != expected { isLowercase = false }
+        }
+        let authorityStart = colon + 3
+        guard authorityStart <= count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        var authorityEnd = authorityStart
+        while authorityEnd < count {
+            let byte = bytes[authorityEnd]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            authorityEnd += 1
+        }
+        guard isPlainAuthority(UnsafeBufferPointer(rebasing: bytes[authorityStart..<authorityEnd])),
+            isPlainTail(UnsafeBufferPointer(rebasing: bytes[authorityEnd...]))
+        else { return nil }
+        var pathEnd = authorityEnd
+        while pathEnd < count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        let queryEnd = ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: pathEnd, to: count) ?? count
+        return Offsets(
+            isHTTPS: colon == 5, isLowercase: isLowercase, colon: colon, authorityEnd: authorityEnd,
+            pathEnd: pathEnd, queryEnd: queryEnd)
     }
 
     /// `reference` resolved against `base`, when both are simple; nil otherwise.
@@ -242,7 +273,8 @@ struct SimpleURL {
         let firstSegment = reference.utf8.prefix {
             $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
         }
-        guard !firstSegment.contains(UInt8(ascii: ":")), isPlainTail(reference[...]) else { return nil }
+        var referenceBytes = reference
+        guard !firstSegment.contains(UInt8(ascii: ":")), referenceBytes.withUTF8(isPlainTail) else { return nil }
         let prefix = base.scheme + "://" + base.authority
         if reference.hasPrefix("//") { return SimpleURL(base.scheme + ":" + reference)?.text }
         let pathEnd =
@@ -262,7 +294,10 @@ struct SimpleURL {
             path = removingDotSegments(directory + referencePath)
         }
         let resolved = prefix + (path.isEmpty && !referencePath.isEmpty ? "/" : path) + suffix
-        return SimpleURL(resolved)?.text
+        // Simple parts make a simple URL, already in its published form (a lowercase scheme): it
+        // need not be parsed again.
+        assert(SimpleURL(resolved)?.text == resolved, "\(reference) against \(base.text)")
+        return resolved
     }
 
     /// RFC 3986 §5.2.4.
@@ -326,11 +361,11 @@ struct SimpleURL {
     }
 
     /// A DNS name or IPv4 address with an optional numeric port.
-    private static func isPlainAuthority(_ authority: Substring) -> Bool {
+    private static func isPlainAuthority(_ authority: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawColon = false
         var hostLength = 0
         var portLength = 0
-        for byte in authority.utf8 {
+        for byte in authority {
             switch byte {
             case UInt8(ascii: ":"):
                 guard !sawColon else { return false }
@@ -349,9 +384,9 @@ struct SimpleURL {
     }
 
     /// Path, query and fragment characters RFC 3986 allows unencoded, `%XX` escapes, one `#`.
-    private static func isPlainTail(_ tail: Substring) -> Bool {
+    private static func isPlainTail(_ tail: UnsafeBufferPointer<UInt8>) -> Bool {
         var sawHash = false
-        var bytes = tail.utf8.makeIterator()
+        var bytes = tail.makeIterator()
         while let byte = bytes.next() {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
