@@ -273,8 +273,10 @@ struct MarkupGenerator {
             table(depth: depth, into: &output)
         } else if roll < 48 {
             output += pick([
-                "<svg onload=\"x()\"><circle r=\"4\" /></svg>", "<svg/>", "<svg><g><path d=\"M0\"/></g><text>a</text></svg>",
-                "<svg><p>x</p></svg>", "<svg><desc>d</desc></svg>", "<object data=\"a.swf\"><embed src=\"a.swf\" /></object>",
+                "<svg onload=\"x()\"><circle r=\"4\" /></svg>", "<svg/>",
+                "<svg><g><path d=\"M0\"/></g><text>a</text></svg>",
+                "<svg><p>x</p></svg>", "<svg><desc>d</desc></svg>",
+                "<object data=\"a.swf\"><embed src=\"a.swf\" /></object>",
                 "<object>", "</object>", "<form><input type=\"password\" /></form>", "<form>", "</form>", "<input>",
                 "<embed src=x>",
             ])
