@@ -76,6 +76,8 @@ struct ContentBuilder {
 
     func flow(_ nodes: [HTMLNode], insideLink: Bool) -> [Flow] {
         var result: [Flow] = []
+        // Usually one entry per node; growing from empty reallocated several times per element.
+        result.reserveCapacity(nodes.count + 2)
         appendFlow(nodes, insideLink: insideLink, to: &result)
         return result
     }

@@ -19,9 +19,11 @@ struct HTMLFragment: Sendable, Hashable {
     ///     recursive walk can exhaust the stack (10,000 nested `<div>`s are a classic attack).
     ///   - opaqueElements: names whose content never becomes text when flattening (`script`,
     ///     `style`…): flattening must not reveal what the sanitiser would have dropped.
-    init(parsing html: String, maxDepth: Int, opaqueElements: Set<String>) {
+    ///   - hasNoReplacedCharacters: the caller has checked that `html` holds nothing gumbo replaces
+    ///     (`HTMLSubsetParser.hasCharactersGumboReplaces`), so the subset parser need not scan again.
+    init(parsing html: String, maxDepth: Int, opaqueElements: Set<String>, hasNoReplacedCharacters: Bool = false) {
         nodes =
-            HTMLSubsetParser.parse(html, maxDepth: maxDepth)
+            HTMLSubsetParser.parse(html, maxDepth: maxDepth, hasNoReplacedCharacters: hasNoReplacedCharacters)
             ?? Self.gumboNodes(parsing: html, maxDepth: maxDepth, opaqueElements: opaqueElements)
     }
 

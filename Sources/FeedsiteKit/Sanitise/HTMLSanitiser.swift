@@ -35,10 +35,15 @@ public struct HTMLSanitiser: Sendable {
     ///     already become `<p>`).
     ///   - baseURL: resolves relative `href`/`src`; without it relative URLs are dropped.
     public func sanitise(html: String, baseURL: URL?) -> SanitisedContent {
-        let input = prepared(html)
+        var input = capped(html)
         guard !input.isEmpty else { return .empty }
+        // One scan for both questions in the usual case: text with nothing the HTML parser would
+        // replace has no forbidden control either, and the subset parser need not look again.
+        let isPlain = !input.withUTF8(HTMLSubsetParser.hasCharactersGumboReplaces)
+        if !isPlain { input = Self.replacingForbiddenControls(input) }
         let fragment = HTMLFragment(
-            parsing: input, maxDepth: max(limits.maxDepth, 1), opaqueElements: ContentBuilder.droppedElements)
+            parsing: input, maxDepth: max(limits.maxDepth, 1), opaqueElements: ContentBuilder.droppedElements,
+            hasNoReplacedCharacters: isPlain)
         let blocks = ContentBuilder(baseURL: baseURL).blocks(from: fragment.nodes)
         return render(ContentNormaliser.normalise(blocks))
     }
@@ -135,6 +140,11 @@ public struct HTMLSanitiser: Sendable {
     /// controls (except whitespace) with U+FFFD anyway, so doing it up front for both paths keeps
     /// plain-text output idempotent and free of characters HTML forbids.
     private func prepared(_ text: String) -> String {
+        Self.replacingForbiddenControls(capped(text))
+    }
+
+    /// `text` cut to `maxInputBytes` at a Unicode scalar boundary.
+    private func capped(_ text: String) -> String {
         var input = text
         let cap = max(limits.maxInputBytes, 0)
         if input.utf8.count > cap {
@@ -144,6 +154,12 @@ public struct HTMLSanitiser: Sendable {
             }
             input = String(input.unicodeScalars[..<end])
         }
+        return input
+    }
+
+    /// Control characters (other than whitespace) as U+FFFD.
+    private static func replacingForbiddenControls(_ text: String) -> String {
+        var input = text
         if Self.mayContainForbiddenControl(input) {
             var scalars = String.UnicodeScalarView()
             for scalar in input.unicodeScalars {

@@ -18,9 +18,12 @@ struct HTMLSubsetParser {
     /// Parses `html` as the content of a `<div>`, or returns nil when gumbo must.
     ///
     /// - Parameter maxDepth: nesting at which gumbo's path (which flattens deeper subtrees) takes over.
-    static func parse(_ html: String, maxDepth: Int) -> [HTMLNode]? {
+    /// - Parameter hasNoReplacedCharacters: the caller already knows that
+    ///   `hasCharactersGumboReplaces` is false for `html`.
+    static func parse(_ html: String, maxDepth: Int, hasNoReplacedCharacters: Bool = false) -> [HTMLNode]? {
         var html = html
         return html.withUTF8 { bytes in
+            if !hasNoReplacedCharacters, hasCharactersGumboReplaces(bytes) { return nil }
             var parser = HTMLSubsetParser(bytes: bytes, maxDepth: maxDepth)
             do {
                 try parser.run()
@@ -165,7 +168,6 @@ struct HTMLSubsetParser {
     // MARK: - Tokenizer
 
     private mutating func run() throws(Unsupported) {
-        if Self.hasCharactersGumboReplaces(bytes) { throw Unsupported() }
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: "<"):

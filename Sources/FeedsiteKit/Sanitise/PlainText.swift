@@ -14,9 +14,6 @@ struct PlainText {
     static func of(_ blocks: [ContentBlock]) -> String {
         var writer = PlainText()
         writer.write(blocks)
-        // The blank line after the last block means nothing; without it the sanitiser's trimming
-        // finds nothing to cut and keeps the string instead of copying it.
-        while writer.text.utf8.last == UInt8(ascii: "\n") { writer.text.unicodeScalars.removeLast() }
         return writer.text
     }
 
