@@ -7,7 +7,27 @@ enum InternetDate {
     /// `2026-11-19T10:00:00Z`
     static func rfc3339(_ date: Date) -> String {
         let c = components(date)
-        return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
+        guard (1000...9999).contains(c.year) else {
+            return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
+        }
+        // Written into one buffer: the interpolation built and joined a dozen strings, and every
+        // item's date is written on four pages and in the saved state.
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            var writer = ASCIIWriter(buffer)
+            writer.digits(c.year, count: 4)
+            writer.byte("-")
+            writer.digits(c.month, count: 2)
+            writer.byte("-")
+            writer.digits(c.day, count: 2)
+            writer.byte("T")
+            writer.digits(c.hour, count: 2)
+            writer.byte(":")
+            writer.digits(c.minute, count: 2)
+            writer.byte(":")
+            writer.digits(c.second, count: 2)
+            writer.byte("Z")
+            return writer.count
+        }
     }
 
     /// `Thu, 19 Nov 2026 10:00:00 +0000`
@@ -77,5 +97,45 @@ struct CivilTime: Equatable {
         second = secondOfDay % 60
         // 1970-01-01 was a Thursday (5).
         weekday = ((days % 7) + 7 + 4) % 7 + 1
+    }
+}
+
+/// Writes ASCII into a buffer of known size (dates: fixed-width fields, no intermediate strings).
+struct ASCIIWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func byte(_ character: Unicode.Scalar) {
+        append(UInt8(ascii: character))
+    }
+
+    mutating func append(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func bytes(_ text: StaticString) {
+        text.withUTF8Buffer { for byte in $0 { append(byte) } }
+    }
+
+    /// `value` (0 or more) in decimal, zero-padded to `count` digits; more digits when it needs them.
+    mutating func digits(_ value: Int, count width: Int = 1) {
+        var length = 1
+        var limit = 10
+        while length < 19, value >= limit {
+            length += 1
+            limit &*= 10
+        }
+        length = max(length, width)
+        var rest = value
+        for index in stride(from: count + length - 1, through: count, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += length
     }
 }

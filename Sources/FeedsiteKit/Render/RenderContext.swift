@@ -48,22 +48,34 @@ struct RenderContext: Sendable {
     func dateView(_ date: Date) -> DateView {
         let offset = calendar.timeZone.secondsFromGMT(for: date)
         guard let time = CivilTime(date, offset: offset) else { return referenceDateView(date) }
-        // Fields straight from `CivilTime`, without a `DateComponents` and a months array per call:
-        // every item's date is shown on its own page and in three lists.
-        let day = String(time.day) + " " + Self.monthNames[time.month - 1] + " " + String(time.year)
-        return DateView(
-            iso: InternetDate.rfc3339(date), display: day,
-            long: day + ", " + Self.twoDigits(time.hour) + ":" + Self.twoDigits(time.minute) + " "
-                + Self.offsetName(offset))
+        // Fields straight from `CivilTime`, without a `DateComponents` and a months array per call,
+        // written into one buffer (every item's date is shown on its own page and in three lists):
+        // `19 Nov 2026, 11:00 ` and the zone; the display is its first part.
+        let zone = Self.offsetName(offset)
+        var dayLength = 0
+        let long = String(unsafeUninitializedCapacity: 32 + zone.utf8.count) { buffer in
+            var writer = ASCIIWriter(buffer)
+            writer.digits(time.day)
+            writer.byte(" ")
+            writer.bytes(Self.monthNames[time.month - 1])
+            writer.byte(" ")
+            writer.digits(time.year)
+            dayLength = writer.count
+            writer.bytes(", ")
+            writer.digits(time.hour, count: 2)
+            writer.byte(":")
+            writer.digits(time.minute, count: 2)
+            writer.byte(" ")
+            for byte in zone.utf8 { writer.append(byte) }
+            return writer.count
+        }
+        let display = String(long.utf8.prefix(dayLength)) ?? long
+        return DateView(iso: InternetDate.rfc3339(date), display: display, long: long)
     }
 
-    private static let monthNames = [
+    private static let monthNames: [StaticString] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
-    }
 
     /// `dateView` as it was first written, all through `Calendar`: the reference its test compares with.
     func referenceDateView(_ date: Date) -> DateView {

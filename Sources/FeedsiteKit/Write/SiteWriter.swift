@@ -315,19 +315,28 @@ public struct SiteWriter: Sendable {
 
     /// Whether `path` is a regular file holding exactly `data`.
     fileprivate static func hasSameBytes(_ path: String, _ data: Data) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else {
-            return false
-        }
-        // An empty file equals empty data (and an empty buffer has no address to compare).
-        guard !data.isEmpty else { return true }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Opened, then checked through the descriptor: one path lookup per page instead of two
+        // (`O_NONBLOCK` keeps a FIFO at that path from blocking the open).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var existing = [UInt8](repeating: 0, count: data.count)
-        guard readFully(descriptor, &existing) == data.count else { return false }
-        return existing.withUnsafeBytes { old in
-            data.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count
+        else { return false }
+        // An empty file equals empty data (and an empty buffer has no address to compare).
+        guard !data.isEmpty else { return true }
+        return data.withUnsafeBytes { new in
+            // Read into uninitialised memory: zero-filling a page's worth first is wasted work.
+            let old = UnsafeMutableRawBufferPointer.allocate(byteCount: new.count, alignment: 16)
+            defer { old.deallocate() }
+            var filled = 0
+            while filled < old.count {
+                let count = read(descriptor, old.baseAddress! + filled, old.count - filled)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                filled += count
+            }
+            return memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0
         }
     }
 
