@@ -73,6 +73,20 @@ struct URLPolicyTests {
         "https://o.example", "https://o.example?x", "https://o.example#y", "http://o.example/a/../b",
     ]
 
+    @Test("the feed parser's link resolution gives Foundation's absolute string for every pair of the grid")
+    func feedLinksAgreeWithFoundation() throws {
+        for baseText in Self.parityBases {
+            let base = try #require(URL(string: baseText))
+            for reference in Self.parityReferences {
+                let expected = URL(string: reference, relativeTo: base)?.absoluteString ?? reference
+                #expect(FeedParser.FeedText.resolve(reference, against: base) == expected, "\(reference) against \(baseText)")
+            }
+        }
+        for reference in Self.parityReferences where reference.contains("://") {
+            #expect(FeedParser.FeedText.resolve(reference, against: nil) == reference, "\(reference)")
+        }
+    }
+
     @Test("the byte-level resolver agrees with Foundation's URL wherever it answers")
     func simpleURLAgreesWithFoundation() throws {
         var answered = 0
