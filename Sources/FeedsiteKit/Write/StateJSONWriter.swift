@@ -28,12 +28,22 @@ struct StateJSONWriter {
         value.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time past text that needs no escape (most of every item body).
+                if index + 8 <= utf8.count, let base = utf8.baseAddress,
+                    !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
+                index += 1
                 guard
                     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                         || byte == UInt8(ascii: "/")
                 else { continue }
+                let index = index - 1
                 if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))
@@ -56,6 +66,17 @@ struct StateJSONWriter {
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
             bytes.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether any of eight bytes is below 0x20 or is `"`, `\\` or `/` (exact for "no": the
+    /// "has zero byte" and "has byte less than" tests from Bit Twiddling Hacks).
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below = (word &- 0x2020_2020_2020_2020) & ~word & highs != 0
+        return below || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+            || hasZero(word ^ (ones &* 0x2F))
     }
 
     mutating func int(_ value: Int) {
