@@ -11,6 +11,8 @@ extension Site {
     public static func assemble(configuration: SiteConfiguration, records: [FeedRecord], now: Date) -> Site {
         var feeds: [SiteFeed] = []
         var all: [(item: SiteItem, feedIndex: Int, position: Int)] = []
+        // Grown once: growing it feed by feed copied every item several times into new memory.
+        all.reserveCapacity(records.reduce(0) { $0 + $1.state.items.count })
         var seen: Set<String> = []
         // A few minutes of slack: a server clock slightly ahead is not "the future".
         let future = now.addingTimeInterval(600)
@@ -53,9 +55,11 @@ extension Site {
             var sorted = sortedNewestFirst(items)
             if let limit = record.source.maxItems ?? configuration.maxItems, sorted.count > limit {
                 sorted = Array(sorted.prefix(limit))
+                let kept = Set(sorted.map(\.slug))
+                all += items.filter { kept.contains($0.item.slug) }
+            } else {
+                all += items
             }
-            let kept = Set(sorted.map(\.slug))
-            all += items.filter { kept.contains($0.item.slug) }
             feeds.append(
                 SiteFeed(
                     source: record.source, slug: feedSlug, name: name, description: record.state.channel.description,

@@ -240,11 +240,6 @@ public struct HTMLSanitiser: Sendable {
     private static let imageReplacement =
         Array("<img loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" src=\"".utf8)
 
-    static func addingPublishedAttributes(to html: String) -> String {
-        var html = html
-        return html.withUTF8(addingPublishedAttributes)
-    }
-
     /// cmark's output (UTF-8) as a string with the published attributes added: one pass to count
     /// the tags, one to copy into a string of the final size (building the plain string first and
     /// then a second one with the substitutions copied and validated every body twice).
