@@ -202,7 +202,9 @@ extension FeedParser {
             guard !text.isEmpty else { return nil }
             // `@` and spaces are looked for as bytes: `contains` with a string argument went through
             // Foundation's `NSString` search, a tenth of reading item fields.
-            func has(_ part: some StringProtocol, _ byte: Unicode.Scalar) -> Bool { part.utf8.contains(UInt8(ascii: byte)) }
+            func has(_ part: some StringProtocol, _ byte: Unicode.Scalar) -> Bool {
+                part.utf8.contains(UInt8(ascii: byte))
+            }
             if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
                 let before = text[..<open].trimmingCharacters(in: .whitespaces)
                 let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]

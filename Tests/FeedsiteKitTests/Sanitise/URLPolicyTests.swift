@@ -79,7 +79,9 @@ struct URLPolicyTests {
             let base = try #require(URL(string: baseText))
             for reference in Self.parityReferences {
                 let expected = URL(string: reference, relativeTo: base)?.absoluteString ?? reference
-                #expect(FeedParser.FeedText.resolve(reference, against: base) == expected, "\(reference) against \(baseText)")
+                #expect(
+                    FeedParser.FeedText.resolve(reference, against: base) == expected,
+                    "\(reference) against \(baseText)")
             }
         }
         for reference in Self.parityReferences where reference.contains("://") {
