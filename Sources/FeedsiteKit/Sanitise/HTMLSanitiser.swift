@@ -88,11 +88,24 @@ public struct HTMLSanitiser: Sendable {
             let byte = utf8[position]
             let next = utf8.index(after: position)
             let isSingleByte = byte < 0x80 && (next == utf8.endIndex || utf8[next] < 0x80)
-            let end = isSingleByte ? next : plainText.index(after: position)
+            // Likewise a scalar below U+0600 (two bytes, lead 0xC2...0xD7: Latin, Greek, Cyrillic,
+            // Hebrew) followed by ASCII is a whole character: no rule of UAX #29 joins such a pair
+            // (the first Prepend scalar is U+0600; ASCII is never Extend or SpacingMark). Accented
+            // Latin text took the grapheme-breaking path at every accent.
+            var twoByteScalar: Unicode.Scalar?
+            if !isSingleByte, byte >= 0xC2, byte <= 0xD7, next != utf8.endIndex {
+                let after = utf8.index(after: next)
+                if after == utf8.endIndex || utf8[after] < 0x80 {
+                    twoByteScalar = Unicode.Scalar(UInt32(byte & 0x1F) << 6 | UInt32(utf8[next] & 0x3F))
+                }
+            }
+            let end =
+                isSingleByte ? next : twoByteScalar != nil ? utf8.index(after: next) : plainText.index(after: position)
             let isWhitespace =
                 isSingleByte
                 ? String.isWhitespace(Unicode.Scalar(byte))
-                : plainText.unicodeScalars[position..<end].allSatisfy(String.isWhitespace)
+                : twoByteScalar.map(String.isWhitespace)
+                    ?? plainText.unicodeScalars[position..<end].allSatisfy(String.isWhitespace)
             defer { position = end }
             if isWhitespace {
                 pendingSpace = count > 0

@@ -169,6 +169,8 @@ struct ExcerptTests {
         let words = [
             "word", "café", "naïve", "e\u{301}", "😀", "👩‍💻", "🇫🇷", "\r\n", "\u{A0}", "\u{2003}", "—", ",", ".", "  ",
             "\n\n", "\t", "Ελληνικά", "漢字", "a-b", "x;", "end:",
+            // Two-byte scalars (the fast path) next to ASCII, combining marks and other scalars.
+            "\u{85}", "ß", "עברית", "é\u{301}", "Жx", "©\u{FE0F}", "\u{5FF}", "\u{600}1", "ü\r\n",
         ]
         var state: UInt64 = 42
         for _ in 0..<300 {
