@@ -4,12 +4,15 @@
 /// Most feed bodies are markup a CMS wrote: properly nested paragraphs, links, emphasis, lists,
 /// code, images and tables. For those, the HTML5 algorithm reduces to a stack of open elements
 /// plus a handful of implied closes (`<p>` before a block, `<li>` after `<li>`, an implied
-/// `<tbody>`), and this parser builds the same tree gumbo would, several times faster. The
-/// moment the input needs anything more — an element or state it does not model, a formatting
-/// element closed out of order (the adoption agency and reconstruction of formatting elements),
-/// text a table would foster-parent, an unknown or legacy character reference, a tokenizer
-/// error of any kind — it gives up and returns nil, and the caller parses with gumbo. Giving up
-/// is always correct; answering is only allowed when the answer is exactly gumbo's.
+/// `<tbody>`), and this parser builds the same tree gumbo would, several times faster. The junk
+/// feeds carry is modelled too, so that it does not send a whole body to gumbo: `<svg>` (kept, as
+/// gumbo's tree keeps it for the sanitiser, as an element without its subtree), `<object>`,
+/// `<embed>`, `<form>` and `<input>`. The moment the input needs anything more — an element or
+/// state it does not model, a formatting element closed out of order (the adoption agency and
+/// reconstruction of formatting elements), text a table would foster-parent, an unknown or legacy
+/// character reference, a tokenizer error of any kind — it gives up and returns nil, and the
+/// caller parses with gumbo. Giving up is always correct; answering is only allowed when the
+/// answer is exactly gumbo's.
 ///
 /// The differential tests hold it to that: on every fixture, the hostile corpus and a large
 /// randomised corpus of well-formed and misnested markup, whenever this parser answers, its tree
