@@ -253,25 +253,25 @@ public struct HTMLSanitiser: Sendable {
     private static let imageReplacement =
         Array("<img loading=\"lazy\" decoding=\"async\" referrerpolicy=\"no-referrer\" src=\"".utf8)
 
-    /// cmark's output (UTF-8) as a string with the published attributes added: one pass to count
-    /// the tags, one to copy into a string of the final size (building the plain string first and
-    /// then a second one with the substitutions copied and validated every body twice).
+    /// cmark's output (UTF-8) as a string with the published attributes added: the tags are found
+    /// first, then everything is copied once into a string of the final size (building the plain
+    /// string and then a second one with the substitutions copied and validated every body twice).
     static func addingPublishedAttributes(to bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var links = 0
-        var images = 0
+        // Where each tag starts and whether it is a link (else an image).
+        var matches: [(offset: Int, isLink: Bool)] = []
         var index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: 0, to: bytes.count)
         while let found = index {
             if Self.hasPrefix(bytes, linkTag, at: found) {
-                links += 1
+                matches.append((found, true))
             } else if Self.hasPrefix(bytes, imageTag, at: found) {
-                images += 1
+                matches.append((found, false))
             }
             index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: found + 1, to: bytes.count)
         }
-        guard links + images > 0 else { return String(decoding: bytes, as: UTF8.self) }
-        let capacity =
-            bytes.count + links * (linkReplacement.count - linkTag.count)
-            + images * (imageReplacement.count - imageTag.count)
+        guard !matches.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+        let capacity = matches.reduce(bytes.count) { total, match in
+            total + (match.isLink ? linkReplacement.count - linkTag.count : imageReplacement.count - imageTag.count)
+        }
         return String(unsafeUninitializedCapacity: capacity) { output in
             var written = 0
             func copy(_ source: UnsafeBufferPointer<UInt8>) {
@@ -280,23 +280,10 @@ public struct HTMLSanitiser: Sendable {
                 written += source.count
             }
             var copiedUpTo = 0
-            var index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: 0, to: bytes.count)
-            while let found = index {
-                let replacement: [UInt8]?
-                let tagLength: Int
-                if Self.hasPrefix(bytes, linkTag, at: found) {
-                    (replacement, tagLength) = (linkReplacement, linkTag.count)
-                } else if Self.hasPrefix(bytes, imageTag, at: found) {
-                    (replacement, tagLength) = (imageReplacement, imageTag.count)
-                } else {
-                    (replacement, tagLength) = (nil, 1)
-                }
-                if let replacement {
-                    copy(UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<found]))
-                    replacement.withUnsafeBufferPointer(copy)
-                    copiedUpTo = found + tagLength
-                }
-                index = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: found + tagLength, to: bytes.count)
+            for match in matches {
+                copy(UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<match.offset]))
+                (match.isLink ? linkReplacement : imageReplacement).withUnsafeBufferPointer(copy)
+                copiedUpTo = match.offset + (match.isLink ? linkTag.count : imageTag.count)
             }
             copy(UnsafeBufferPointer(rebasing: bytes[copiedUpTo...]))
             return written

@@ -102,6 +102,7 @@ struct HTMLSubsetParserTests {
             "<pre>&#10;x</pre>",
             "<form><input></form><form><span>x</form>",  // `</form>` with a non-form current node
             "<form><form>x</form>",  // a second form while the pointer is set is ignored
+            "<form>x <3</form>",  // gumbo puts text directly in a form after it
             "<svg><p>breakout</p></svg>",
             "<svg><foreignObject><div>x</div></foreignObject></svg>",
             "<svg xlink:href=\"#a\"></svg>",  // gumbo renames namespaced attributes
