@@ -103,15 +103,18 @@ public struct SiteGenerator: Sendable {
             SiteWriter().cleanUp(options.outputDirectory)
             report.itemCount = previous.itemCount
             report.pageCount = previous.pageCount
-            report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0, removedFiles: 0)
+            report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0)
             clock.lap("model+render+write (unchanged: skipped)")
             report.timings = clock.laps
             return report
         }
+        // The staging folder (the previous site, listed) is got ready while the model is assembled.
+        let output = options.outputDirectory
+        async let beginning = Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }
         let site = Site.assemble(configuration: configuration, records: records, now: options.now)
         report.itemCount = site.items.count
+        var staging = try await beginning.get()
         clock.lap("model")
-        var staging = try SiteWriter().begin(options.outputDirectory)
         let stateDigest: String
         do {
             report.pageCount = try await render(

@@ -67,10 +67,13 @@ struct KillTests {
         }
         #expect(killedMidway >= 5, "too few kills landed during a build (\(killedMidway))")
 
-        // The next complete build cleans up whatever the killed ones left beside the site.
+        // The next complete build cleans up whatever the killed ones left beside the site: all that
+        // stays is the site before it, kept for the build after.
         #expect(try CommandLineTests.run(["build", "--templates", templates, "--quiet"], in: work).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".Site.") }
-        #expect(leftovers.isEmpty)
+        #expect(leftovers == [".Site.previous"])
+        let previous = SiteInspector(root: work.appendingPathComponent(".Site.previous"))
+        #expect(previous.files["index.html"]?.contains("<p class=\"site-title\"><a href=\"") == true)
         try await server.shutdown()
     }
 }

@@ -21,50 +21,84 @@ struct SiteWriterTests {
         return (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? -1
     }
 
-    @Test("writes a new site, then replaces it whole: stale files disappear, nothing is left beside it")
+    @Test(
+        "writes a new site, then replaces it whole: stale files disappear, the old site is kept beside it for git to ignore"
+    )
     func replacesWhole() throws {
         let site = root.appendingPathComponent("Site")
         let first = try SiteWriter().write(
             ["index.html": Data("one".utf8), "items/a/index.html": Data("a".utf8)], to: site)
-        #expect(first == .init(totalFiles: 2, changedFiles: 2, removedFiles: 0))
+        #expect(first == .init(totalFiles: 2, changedFiles: 2))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
         let second = try SiteWriter().write(
             ["index.html": Data("two".utf8), "items/b/index.html": Data("b".utf8)], to: site)
-        #expect(second == .init(totalFiles: 2, changedFiles: 2, removedFiles: 1))
+        #expect(second == .init(totalFiles: 2, changedFiles: 2))
         #expect(read("index.html", in: site) == "two")
         #expect(read("items/b/index.html", in: site) == "b")
         #expect(read("items/a/index.html", in: site) == nil)
-        // No staging or old copies remain next to the site.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent(".gitignore").path))
+        // The old site is the only thing beside it, whole, and git ignores it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".Site.previous", "Site"])
+        let previous = root.appendingPathComponent(".Site.previous")
+        #expect(read("index.html", in: previous) == "one")
+        #expect(read("items/a/index.html", in: previous) == "a")
+        #expect(read(".gitignore", in: previous)?.hasSuffix("\n*\n") == true)
+        // The third build starts from it: the first site's item goes, the new one comes.
+        let third = try SiteWriter().write(
+            ["index.html": Data("two".utf8), "items/c/index.html": Data("c".utf8)], to: site)
+        #expect(third == .init(totalFiles: 2, changedFiles: 1))
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: site.path).sorted()
+                == ["index.html", "items", "items/c", "items/c/index.html"])
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: previous.path).sorted()
+                == [".gitignore", "index.html", "items", "items/b", "items/b/index.html"])
     }
 
-    @Test("the old site is deleted to the last folder; removed files are counted, dot-folders and symlinks aside")
-    func removedFilesCounted() throws {
-        let site = root.appendingPathComponent("Site")
+    @Test(
+        "the site before last, reused, loses every file and folder the new site does not have; its symlinks are not followed"
+    )
+    func staleFilesRemoved() throws {
+        let live = root.appendingPathComponent("Site")
         var old: [String: Data] = ["index.html": Data("i".utf8)]
         for feed in 0..<5 {
             for item in 0..<7 { old["items/f\(feed)/i\(item)/index.html"] = Data("\(feed)-\(item)".utf8) }
         }
-        _ = try SiteWriter().write(old, to: site)
-        // Things of the user's inside the old site: a dot-folder deep down and a symlink.
-        let hidden = site.appendingPathComponent("items/f0/.cache/deep")
+        _ = try SiteWriter().write(old, to: live)
+        _ = try SiteWriter().write(old, to: live)
+        // The first site is now the one the next build starts from. Things of the user's inside it:
+        // a dot-folder deep down, a symlink to a folder outside, a symlink where a page folder goes.
+        let previous = root.appendingPathComponent(".Site.previous")
+        let hidden = previous.appendingPathComponent("items/f0/.cache/deep")
         try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: hidden.appendingPathComponent("file"))
         let outside = root.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: outside.appendingPathComponent("precious"))
         try FileManager.default.createSymbolicLink(
-            atPath: site.appendingPathComponent("items/link").path, withDestinationPath: outside.path)
+            atPath: previous.appendingPathComponent("items/link").path, withDestinationPath: outside.path)
+        try FileManager.default.removeItem(at: previous.appendingPathComponent("items/f0/i6"))
+        try FileManager.default.createSymbolicLink(
+            atPath: previous.appendingPathComponent("items/f0/i6").path, withDestinationPath: outside.path)
         // The new site keeps feed 0's items and one of feed 1's.
         var new: [String: Data] = ["index.html": Data("i".utf8), "items/f1/i3/index.html": Data("1-3".utf8)]
         for item in 0..<7 { new["items/f0/i\(item)/index.html"] = Data("0-\(item)".utf8) }
-        let report = try SiteWriter().write(new, to: site)
-        #expect(report == .init(totalFiles: 9, changedFiles: 0, removedFiles: 4 * 7 - 1))
-        // The symlink went, not what it points to.
+        let report = try SiteWriter().write(new, to: live)
+        #expect(report == .init(totalFiles: 9, changedFiles: 0))
+        // The symlinks went, not what they point to.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["precious"])
         #expect(read("precious", in: outside) == "keep")
-        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("items/f2").path))
-        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("items/f0/.cache").path))
-        #expect(read("items/f1/i3/index.html", in: site) == "1-3")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["Site", "outside"])
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: live.path).filter { $0.hasSuffix(".html") }.sorted()
+                == new.keys.sorted())
+        #expect(!FileManager.default.fileExists(atPath: live.appendingPathComponent("items/f2").path))
+        #expect(!FileManager.default.fileExists(atPath: live.appendingPathComponent("items/f0/.cache").path))
+        #expect(!FileManager.default.fileExists(atPath: live.appendingPathComponent("items/link").path))
+        #expect(read("items/f1/i3/index.html", in: live) == "1-3")
+        #expect(read("items/f0/i6/index.html", in: live) == "0-6")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+                == [".Site.previous", "Site", "outside"])
     }
 
     @Test("files whose bytes did not change are not rewritten (same inode, same mtime)")
@@ -84,6 +118,96 @@ struct SiteWriterTests {
                 .modificationDate] as? Date
         #expect(mtimeAfter == mtimeBefore)
         #expect(read("changes.html", in: site) == "v2")
+    }
+
+    @Test(
+        "a page unchanged since the build before last costs nothing: the kept site's file is the live inode, its folder stays"
+    )
+    func previousSiteReused() throws {
+        let site = root.appendingPathComponent("Site")
+        let files = ["index.html": Data("i".utf8), "items/a/index.html": Data("a".utf8)]
+        _ = try SiteWriter().write(files, to: site)
+        let folder = try inode(site.appendingPathComponent("items/a"))
+        let page = try inode(site.appendingPathComponent("items/a/index.html"))
+        // Second build: a fresh staging folder, the page linked; the first tree is kept.
+        #expect(try SiteWriter().write(files, to: site).changedFiles == 0)
+        #expect(try inode(site.appendingPathComponent("items/a")) != folder)
+        // Third build: the first tree is reused as it is, folder and all.
+        #expect(try SiteWriter().write(files, to: site).changedFiles == 0)
+        #expect(try inode(site.appendingPathComponent("items/a")) == folder)
+        #expect(try inode(site.appendingPathComponent("items/a/index.html")) == page)
+        #expect(try inode(root.appendingPathComponent(".Site.previous/items/a/index.html")) == page)
+    }
+
+    @Test("a changed page is written as a new file: the kept site's link to the live page is never written into")
+    func liveSiteUntouchedWhileStaging() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("v1".utf8)], to: site)
+        _ = try SiteWriter().write(["index.html": Data("v1".utf8)], to: site)
+        var staging = try SiteWriter().begin(site)
+        try staging.add(["index.html": Data("version two".utf8)])
+        // Before the swap the live site is exactly as it was.
+        #expect(read("index.html", in: site) == "v1")
+        #expect(try staging.commit().changedFiles == 1)
+        #expect(read("index.html", in: site) == "version two")
+        #expect(read("index.html", in: root.appendingPathComponent(".Site.previous")) == "v1")
+    }
+
+    @Test("a page back to what it was two builds ago is a change: a new file with a new mtime, not the old inode")
+    func revertedPageIsNew() throws {
+        let site = root.appendingPathComponent("Site")
+        let page = site.appendingPathComponent("index.html")
+        let old = Date(timeIntervalSince1970: 946_684_800)
+        _ = try SiteWriter().write(["index.html": Data("A".utf8)], to: site)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: page.path)
+        _ = try SiteWriter().write(["index.html": Data("B".utf8)], to: site)
+        #expect(try SiteWriter().write(["index.html": Data("A".utf8)], to: site).changedFiles == 1)
+        #expect(read("index.html", in: site) == "A")
+        // (Inode numbers are reused once freed, so the mtime tells the files apart.)
+        let modified = try FileManager.default.attributesOfItem(atPath: page.path)[.modificationDate] as? Date
+        #expect((modified ?? old) > Date(timeIntervalSinceNow: -3600))
+    }
+
+    @Test("a layout change in the reused site: a file where a folder goes and a folder where a file goes")
+    func layoutChange() throws {
+        let site = root.appendingPathComponent("Site")
+        let before = ["a": Data("file".utf8), "b/index.html": Data("page".utf8), "c/d/index.html": Data("deep".utf8)]
+        _ = try SiteWriter().write(before, to: site)
+        _ = try SiteWriter().write(before, to: site)
+        let after = ["a/index.html": Data("now a folder".utf8), "b": Data("now a file".utf8), "c": Data("c".utf8)]
+        #expect(try SiteWriter().write(after, to: site) == .init(totalFiles: 3, changedFiles: 3))
+        #expect(read("a/index.html", in: site) == "now a folder")
+        #expect(read("b", in: site) == "now a file")
+        #expect(read("c", in: site) == "c")
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: site.path).sorted() == ["a", "a/index.html", "b", "c"])
+        #expect(read("b/index.html", in: root.appendingPathComponent(".Site.previous")) == "page")
+    }
+
+    @Test(
+        "a running build's staging folder is left alone; a .Site.previous that is not a folder is neither followed nor replaced"
+    )
+    func foreignNeighbours() throws {
+        let site = root.appendingPathComponent("Site")
+        // pid 1 is always running.
+        let running = root.appendingPathComponent(".Site.new-1")
+        try FileManager.default.createDirectory(at: running, withIntermediateDirectories: true)
+        let outside = root.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: outside.appendingPathComponent("index.html"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent(".Site.previous").path, withDestinationPath: outside.path)
+        for text in ["one", "two", "three"] {
+            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            #expect(read("index.html", in: site) == text)
+        }
+        #expect(FileManager.default.fileExists(atPath: running.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["index.html"])
+        #expect(read("index.html", in: outside) == "keep")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: root.appendingPathComponent(".Site.previous").path)
+                == outside.path)
     }
 
     @Test("the swap is atomic: the site folder is the same path, replaced by a rename, never emptied")
@@ -109,16 +233,23 @@ struct SiteWriterTests {
         let report = try SiteWriter().write(["index.html": Data("previous".utf8)], to: site)
         #expect(report.changedFiles == 0)
         #expect(read("index.html", in: site) == "previous")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
+        // The dead build's staging folder was reused; the old site is kept for the next build.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".Site.previous", "Site"])
     }
 
-    @Test("top-level dotfiles of the old site (.gitkeep) are carried over")
+    @Test("top-level dotfiles of the old site (.gitkeep, .gitignore) are carried over, build after build")
     func dotfiles() throws {
         let site = root.appendingPathComponent("Site")
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         try Data().write(to: site.appendingPathComponent(".gitkeep"))
-        _ = try SiteWriter().write(["index.html": Data("x".utf8)], to: site)
-        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(".gitkeep").path))
+        try Data("node_modules\n".utf8).write(to: site.appendingPathComponent(".gitignore"))
+        for _ in 0..<3 {
+            _ = try SiteWriter().write(["index.html": Data("x".utf8)], to: site)
+            #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(".gitkeep").path))
+            // The user's .gitignore stays as it is; the kept site has feedsite's own.
+            #expect(read(".gitignore", in: site) == "node_modules\n")
+        }
+        #expect(read(".gitignore", in: root.appendingPathComponent(".Site.previous"))?.hasSuffix("\n*\n") == true)
     }
 
     @Test(
@@ -131,7 +262,8 @@ struct SiteWriterTests {
             try SiteWriter().write(["index.html": Data("new".utf8), path: Data("x".utf8)], to: site)
         }
         #expect(read("index.html", in: site) == "old")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".Site.previous", "Site"])
+        #expect(read("index.html", in: root.appendingPathComponent(".Site.previous")) == nil)
     }
 
     @Test("batches written from several tasks at once make one site; a path written by two batches fails")
