@@ -100,12 +100,17 @@ extension Template {
         /// Mustache lookup: the first name in the innermost context that has it, the rest inside that.
         private func lookup(_ name: Name) -> TemplateValue? {
             guard let first = name.parts.first else { return stack.last }
+            let firstKey = name.keys[0]
             for index in stack.indices.reversed() {
-                guard case .object(let object) = stack[index], var value = object.value(named: first) else {
+                guard case .object(let object) = stack[index],
+                    var value = object.value(for: firstKey, named: first)
+                else {
                     continue
                 }
-                for part in name.parts.dropFirst() {
-                    guard case .object(let inner) = value, let next = inner.value(named: part) else { return nil }
+                for position in name.parts.indices.dropFirst() {
+                    guard case .object(let inner) = value,
+                        let next = inner.value(for: name.keys[position], named: name.parts[position])
+                    else { return nil }
                     value = next
                 }
                 return value

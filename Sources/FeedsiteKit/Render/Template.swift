@@ -34,6 +34,13 @@ struct Template: Sendable {
     /// A dotted name (`item.title`); no parts means the implicit iterator `.`.
     struct Name: Sendable, Hashable, CustomStringConvertible {
         let parts: [String]
+        /// `parts` resolved to view-model keys.
+        let keys: [TemplateKey?]
+
+        init(parts: [String]) {
+            self.parts = parts
+            self.keys = parts.map(TemplateKey.init(rawValue:))
+        }
 
         var description: String { parts.isEmpty ? "." : parts.joined(separator: ".") }
     }

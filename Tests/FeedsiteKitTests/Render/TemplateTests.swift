@@ -10,7 +10,7 @@ struct TemplateTests {
     /// A view model made of a dictionary.
     struct Object: TemplateObject {
         var fields: [String: TemplateValue]
-        func value(named name: String) -> TemplateValue? { fields[name] }
+        func value(for key: TemplateKey?, named name: String) -> TemplateValue? { fields[name] }
     }
 
     static func render(
