@@ -171,9 +171,19 @@ struct ExcerptTests {
             "\n\n", "\t", "Ελληνικά", "漢字", "a-b", "x;", "end:",
             // Two-byte scalars (the fast path) next to ASCII, combining marks and other scalars.
             "\u{85}", "ß", "עברית", "é\u{301}", "Жx", "©\u{FE0F}", "\u{5FF}", "\u{600}1", "ü\r\n",
+            // (No word starts with a mark or ZWJ: after collapsed white space the reference, which
+            // appends Characters to a String, would join it to the space it adds; the excerpt
+            // keeps the source's characters.)
+            // Two-byte scalars before two-byte letters, marks and Armenian; three-byte scalars
+            // before ASCII, marks, ZWJ; three-byte Prepend scalars and Hangul jamo.
+            "Привет", "œuvre", "ж\u{483}", "Ω\u{300}", "ԱԲ", "“quoted”", "—dash", "\u{D4E}x", "\u{890}a",
+            "\u{8E2}b", "ทx", "ท\u{E33}", "y\u{200D}x", "a\u{308}", "\u{1100}a", "\u{1100}\u{1161}", "漢\u{FE0F}",
+            "\u{2764}\u{FE0F}", "\u{3000}", "\u{FFFD}.", "😀x", "🇫🇷x", "\u{110BD}a", "\u{11A84}b", "👍🏽x",
+            "word,", "end—", "dash–", "x;:", "a.-", "x \u{301}y", "\u{A0}\u{308}", "dé", "x😀", "x🏽", "a“b", "中文",
+            "a\u{FE0F}", "→\u{20D7}", "漢\u{3099}", "ԱԲ\u{301}", "\u{1F1E6}\u{1F1E8}\u{1F1E6}", "\u{1160}",
         ]
         var state: UInt64 = 42
-        for _ in 0..<300 {
+        for _ in 0..<1_000 {
             var text = ""
             for _ in 0..<40 {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
