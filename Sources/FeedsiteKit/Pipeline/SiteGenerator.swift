@@ -72,6 +72,11 @@ public struct SiteGenerator: Sendable {
         var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)
         let savedState = state
         clock.lap("load")
+        // Without saved state the build cannot be skipped, so the staging folder (the previous
+        // site, listed) is got ready while the feeds are fetched; else once the model is assembled.
+        let output = options.outputDirectory
+        let isFirstBuild = savedDigest == nil
+        async let earlyStaging = isFirstBuild ? Self.stagingResult(output) : nil
         let runs = try await readFeeds(configuration, state)
         clock.lap("fetch+parse+sanitise")
         let records = state.merge(runs, configuration: configuration, now: options.now)
@@ -90,6 +95,7 @@ public struct SiteGenerator: Sendable {
         guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
             // The old site stays, but what was fetched is kept.
             _ = try await newDigest
+            if case .success(let staging)? = await earlyStaging { staging.discard() }
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
         // A build can only be skipped when the state is unchanged: any change gives the state a
@@ -108,12 +114,17 @@ public struct SiteGenerator: Sendable {
             report.timings = clock.laps
             return report
         }
-        // The staging folder (the previous site, listed) is got ready while the model is assembled.
-        let output = options.outputDirectory
-        async let beginning = Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }
-        let site = Site.assemble(configuration: configuration, records: records, now: options.now)
+        let site: Site
+        var staging: SiteWriter.Staging
+        if let early = await earlyStaging {
+            site = Site.assemble(configuration: configuration, records: records, now: options.now)
+            staging = try early.get()
+        } else {
+            async let beginning = Self.stagingResult(output)
+            site = Site.assemble(configuration: configuration, records: records, now: options.now)
+            staging = try await beginning!.get()
+        }
         report.itemCount = site.items.count
-        var staging = try await beginning.get()
         clock.lap("model")
         let stateDigest: String
         do {
@@ -142,6 +153,11 @@ public struct SiteGenerator: Sendable {
         }
         report.timings = clock.laps
         return report
+    }
+
+    /// A staging folder for `output` (`SiteWriter.begin`), or why there is none.
+    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, SiteWriter.WriteError>? {
+        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }
     }
 
     /// Renders every page into `staging`, streamed: feeds are rendered in parallel (one child task

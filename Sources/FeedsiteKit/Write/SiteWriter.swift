@@ -451,6 +451,8 @@ public struct SiteWriter: Sendable {
     /// Moves the folder at `path` (an old site, or an abandoned staging folder) to `.Site.previous`
     /// for the next build, marked for git to ignore; deleted instead when there already is one.
     fileprivate static func keepAsPrevious(_ path: String, of target: URL) {
+        // An empty folder (a build that failed before writing anything) is not worth keeping.
+        if rmdir(path) == 0 { return }
         let previous = previousFolder(of: target).path
         guard rename(path, previous) == 0 else {
             removeTree(path)

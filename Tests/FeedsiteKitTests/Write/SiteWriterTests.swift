@@ -254,7 +254,7 @@ struct SiteWriterTests {
 
     @Test(
         "paths that would escape the site are refused and the old site stays",
-        arguments: ["../evil.html", "/etc/passwd", "a/../../b", "", "a//b"])
+        arguments: ["../evil.html", "/etc/passwd", "a/../../b", "", "a//b", "z/../../evil.html"])
     func escapingPaths(path: String) throws {
         let site = root.appendingPathComponent("Site")
         _ = try SiteWriter().write(["index.html": Data("old".utf8)], to: site)
@@ -262,8 +262,13 @@ struct SiteWriterTests {
             try SiteWriter().write(["index.html": Data("new".utf8), path: Data("x".utf8)], to: site)
         }
         #expect(read("index.html", in: site) == "old")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".Site.previous", "Site"])
-        #expect(read("index.html", in: root.appendingPathComponent(".Site.previous")) == nil)
+        // Pages are written in path order: when the bad path comes after index.html, the failed
+        // build's staging folder holds it and is kept for the next build; else it was empty and went.
+        let wroteIndex = "index.html" < path
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+                == (wroteIndex ? [".Site.previous", "Site"] : ["Site"]))
+        if wroteIndex { #expect(read("index.html", in: root.appendingPathComponent(".Site.previous")) == "new") }
     }
 
     @Test("batches written from several tasks at once make one site; a path written by two batches fails")
