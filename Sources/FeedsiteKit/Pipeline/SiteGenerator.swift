@@ -122,7 +122,7 @@ public struct SiteGenerator: Sendable {
         } else {
             async let beginning = Self.stagingResult(output)
             site = Site.assemble(configuration: configuration, records: records, now: options.now)
-            staging = try await beginning!.get()
+            staging = try await beginning.get()
         }
         report.itemCount = site.items.count
         clock.lap("model")
@@ -156,7 +156,7 @@ public struct SiteGenerator: Sendable {
     }
 
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none.
-    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, SiteWriter.WriteError>? {
+    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, SiteWriter.WriteError> {
         Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }
     }
 

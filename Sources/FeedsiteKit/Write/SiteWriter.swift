@@ -117,38 +117,23 @@ public struct SiteWriter: Sendable {
             guard root >= 0 else { return nil }
             defer { close(root) }
             var inventory = Inventory()
-            var units: [(parent: String, site: String)] = []
+            // First and second level here, their folders kept open for the parts below them.
+            var topFolders: [Int32] = []
+            defer { for folder in topFolders { close(folder) } }
+            var units: [(parent: Int32, name: String, site: String)] = []
             for entry in TreeEntry.list(root) {
-                if entry.isRegular {
-                    inventory.files[entry.name] = entry.inode
-                } else if !entry.isDirectory {
-                    _ = unlinkat(root, entry.name, 0)
-                } else {
-                    inventory.folders.insert(entry.name)
-                    let folder = openat(root, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                    guard folder >= 0 else { continue }
-                    defer { close(folder) }
-                    for child in TreeEntry.list(folder) {
-                        let site = entry.name + "/" + child.name
-                        if child.isRegular {
-                            inventory.files[site] = child.inode
-                        } else if !child.isDirectory {
-                            _ = unlinkat(folder, child.name, 0)
-                        } else {
-                            inventory.folders.insert(site)
-                            units.append((path + "/" + entry.name, site))
-                        }
-                    }
+                guard inventory.add(entry, at: entry.name, in: root) else { continue }
+                let folder = openat(root, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard folder >= 0 else { continue }
+                topFolders.append(folder)
+                for child in TreeEntry.list(folder) {
+                    let site = entry.name + "/" + child.name
+                    if inventory.add(child, at: site, in: folder) { units.append((folder, child.name, site)) }
                 }
             }
             let parts = units.concurrentMap { unit in
                 var part = Inventory()
-                let name = String(unit.site[unit.site.index(after: unit.site.lastIndex(of: "/")!)...])
-                let parent = open(unit.parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                if parent >= 0 {
-                    part.list(parent, name, site: unit.site)
-                    close(parent)
-                }
+                part.list(unit.parent, unit.name, site: unit.site)
                 return part
             }
             inventory.files.reserveCapacity(inventory.files.count + parts.reduce(0) { $0 + $1.files.count })
@@ -158,6 +143,21 @@ public struct SiteWriter: Sendable {
                 inventory.folders.formUnion(part.folders)
             }
             return inventory
+        }
+
+        /// Records `entry` of the open folder `folder` as site path `site`: a regular file with its
+        /// inode, a folder (true: list it too); anything else is deleted.
+        private mutating func add(_ entry: TreeEntry, at site: String, in folder: Int32) -> Bool {
+            if entry.isRegular {
+                files[site] = entry.inode
+                return false
+            }
+            guard entry.isDirectory else {
+                _ = unlinkat(folder, entry.name, 0)
+                return false
+            }
+            folders.insert(site)
+            return true
         }
 
         /// Adds what the folder `name` in the open folder `parent` holds (site path `site`).
@@ -174,14 +174,7 @@ public struct SiteWriter: Sendable {
             let folder = dirfd(stream)
             for entry in TreeEntry.read(stream, of: folder) {
                 let path = site + "/" + entry.name
-                if entry.isRegular {
-                    files[path] = entry.inode
-                } else if entry.isDirectory {
-                    folders.insert(path)
-                    list(folder, entry.name, site: path)
-                } else {
-                    _ = unlinkat(folder, entry.name, 0)
-                }
+                if add(entry, at: path, in: folder) { list(folder, entry.name, site: path) }
             }
         }
 
@@ -415,7 +408,6 @@ public struct SiteWriter: Sendable {
     /// Exchanges `staging` and `target` atomically, then keeps the old site as the next build's
     /// staging folder.
     fileprivate func swap(_ staging: URL, into target: URL) throws(WriteError) {
-        let fileManager = FileManager.default
         var info = stat()
         guard lstat(target.path, &info) == 0 else {
             guard rename(staging.path, target.path) == 0 else {
@@ -436,13 +428,13 @@ public struct SiteWriter: Sendable {
             ".\(target.lastPathComponent).old-\(getpid())")
         guard rename(target.path, old.path) == 0 else {
             let message = String(cString: strerror(errno))
-            try? fileManager.removeItem(at: staging)
+            Self.removeTree(staging.path)
             throw WriteError(path: target.path, message: "cannot move the old site aside: \(message)")
         }
         guard rename(staging.path, target.path) == 0 else {
             let message = String(cString: strerror(errno))
             _ = rename(old.path, target.path)
-            try? fileManager.removeItem(at: staging)
+            Self.removeTree(staging.path)
             throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
         }
         Self.keepAsPrevious(old.path, of: target)
@@ -458,16 +450,9 @@ public struct SiteWriter: Sendable {
             removeTree(path)
             return
         }
-        // Never written into: the old site's own `.gitignore` may be the live site's inode.
-        let ignore = previous + "/.gitignore"
-        _ = unlink(ignore)
-        let descriptor = open(ignore, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
+        // A new file (the old site's own `.gitignore` may be the live site's inode).
         let text = "# feedsite: the site before the current one, reused by the next build. Safe to delete.\n*\n"
-        _ = text.utf8CString.withUnsafeBytes {
-            writeAll(UnsafeRawBufferPointer(rebasing: $0.dropLast()), to: descriptor)
-        }
+        try? writeFile(Data(text.utf8), to: previous + "/.gitignore")
     }
 
     /// Cleans up after a build that was killed: moves an old site back if a non-atomic swap was
