@@ -105,8 +105,9 @@ struct BuildCommand: AsyncParsableCommand {
             Terminal.printError(error.description)
             throw ExitCode(1)
         } catch let error as SiteWriter.WriteError {
+            output.finishProgress()
             Terminal.printError(error.description)
-            throw ExitCode(1)
+            throw ExitCode(error.exitCode)
         }
     }
 }

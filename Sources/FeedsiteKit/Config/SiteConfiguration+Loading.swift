@@ -9,7 +9,7 @@ extension SiteConfiguration {
         "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time",
+        "show_build_time", "static_dir",
     ]
     static let feedKeys: Set<String> = ["url", "name", "keep_days", "max_items", "user_agent", "headers"]
 
@@ -119,6 +119,14 @@ struct ConfigurationReader {
                 configuration.feeds = feeds(value)
             case "state_dir":
                 configuration.stateDirectory = string(value, key: key) ?? configuration.stateDirectory
+            case "static_dir":
+                if let folder = string(value, key: key) {
+                    if folder.trimmingCharacters(in: .whitespaces).isEmpty {
+                        error(at: value, "'static_dir' must name a folder, such as static")
+                    } else {
+                        configuration.staticDirectory = folder
+                    }
+                }
             case "state_url":
                 configuration.stateURL = string(value, key: key)
             case "keep_days":

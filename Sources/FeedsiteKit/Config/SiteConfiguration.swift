@@ -28,6 +28,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var feeds: [FeedSource]
     /// Where state between builds lives (validators, last good items, first-seen times, health).
     public var stateDirectory: String
+    /// The folder whose files are published at the site root as they are (`CNAME`, `.nojekyll`,
+    /// `_headers`), relative to the folder holding `feeds.yml`.
+    public var staticDirectory: String
     /// Where to seed the state from when the state directory is missing (the live site's
     /// `status/state.json`), so ephemeral CI runners keep history.
     public var stateURL: String?
@@ -53,6 +56,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         public static let feedItems = 50
         public static let noindex = false
         public static let stateDirectory = ".feedsite"
+        public static let staticDirectory = "static"
         public static let keepDays = 90
         public static let futureDates = FutureDatePolicy.clamp
     }
@@ -69,6 +73,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         noindex: Bool = Defaults.noindex,
         feeds: [FeedSource],
         stateDirectory: String = Defaults.stateDirectory,
+        staticDirectory: String = Defaults.staticDirectory,
         stateURL: String? = nil,
         keepDays: Int = Defaults.keepDays,
         maxItems: Int? = nil,
@@ -87,6 +92,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.noindex = noindex
         self.feeds = feeds
         self.stateDirectory = stateDirectory
+        self.staticDirectory = staticDirectory
         self.stateURL = stateURL
         self.keepDays = keepDays
         self.maxItems = maxItems

@@ -62,12 +62,19 @@ public struct SiteGenerator: Sendable {
     ///
     /// - Throws: `ConfigurationError` or `TemplateError` (nothing was fetched); `BuildError` when
     ///   too many feeds failed (the old site is kept, the state is still saved);
-    ///   `SiteWriter.WriteError`.
+    ///   `SiteWriter.WriteError` (its `exitCode` tells a refused output folder from an I/O error;
+    ///   a refused one is found before anything is fetched).
     public func build() async throws -> BuildReport {
         var clock = StageClock()
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(from: options.templatesDirectory)
+        // Before anything is fetched: the output folder is feedsite's to write, static/ can be published.
+        let publication = try Publication.prepare(
+            output: options.outputDirectory, configFile: options.configFile,
+            templatesDirectory: options.templatesDirectory, stateDirectory: stateDirectory(configuration),
+            configuration: configuration, templates: templates)
+        diagnostics += publication.diagnostics
         let store = StateStore(directory: stateDirectory(configuration))
         var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)
         let savedState = state
@@ -102,7 +109,8 @@ public struct SiteGenerator: Sendable {
         // new digest, and so the site a new fingerprint. The check comes before the model is
         // assembled, which a skipped build does not need.
         if isUnchanged, let previous = LastBuild.read(from: store.lastBuildFile), let savedDigest,
-            previous.fingerprint == Self.fingerprint(configuration, templates, savedDigest, records),
+            previous.fingerprint
+                == Self.fingerprint(configuration, templates, publication.staticFiles, savedDigest, records),
             previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
         {
             // Same inputs as the build that wrote the site on disk: it would come out identical.
@@ -133,6 +141,7 @@ public struct SiteGenerator: Sendable {
                 into: &staging)
             clock.lap("render+write")
             stateDigest = try await newDigest ?? savedDigest ?? ""
+            try staging.add(publication.staticFiles)
             // The saved state is published as `status/state.json` (for `state_url`): linked or
             // copied from the state folder, never held in memory.
             try staging.addFile(copying: store.file.path, as: "status/state.json")
@@ -146,7 +155,7 @@ public struct SiteGenerator: Sendable {
         clock.lap("swap")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
-                fingerprint: Self.fingerprint(configuration, templates, stateDigest, records),
+                fingerprint: Self.fingerprint(configuration, templates, publication.staticFiles, stateDigest, records),
                 outputIdentity: identity, pageCount: report.pageCount, fileCount: written.totalFiles,
                 itemCount: report.itemCount
             ).write(to: store.lastBuildFile)
@@ -207,11 +216,13 @@ public struct SiteGenerator: Sendable {
     /// Everything the output depends on besides the state: per-feed outcomes (the status page),
     /// templates, configuration, `now` when pages show it, and feedsite's version.
     private static func fingerprint(
-        _ configuration: SiteConfiguration, _ templates: SiteTemplates, _ stateDigest: String, _ records: [FeedRecord]
+        _ configuration: SiteConfiguration, _ templates: SiteTemplates, _ staticFiles: StaticFiles,
+        _ stateDigest: String, _ records: [FeedRecord]
     ) -> String {
         var fingerprint = BuildFingerprint()
         fingerprint.add(Feedsite.version)
         fingerprint.add(String(reflecting: configuration))
+        fingerprint.add(staticFiles.signature)
         for source in templates.sources {
             fingerprint.add(source.name)
             fingerprint.add(source.bytes)

@@ -38,7 +38,7 @@ public struct PageRenderer: Sendable {
     /// index pages keeps a large planet's index (1,000 pages of 100 kB at 30,000 items) from being
     /// held in memory at once.
     public enum SharedJob: Sendable, Hashable {
-        /// Assets, `status/`, the planet's feeds, OPML, sitemap, robots.txt.
+        /// Assets, `status/`, `404.html`, the planet's feeds, OPML, sitemap, robots.txt.
         case assetsStatusAndPublished
         /// Index pages with these 1-based numbers.
         case index(ClosedRange<Int>)
@@ -72,6 +72,7 @@ public struct PageRenderer: Sendable {
         case .assetsStatusAndPublished:
             files = templates.assets
             try renderStatus(site, records: records, siteView: context.siteView, into: &files)
+            try renderNotFound(context, into: &files)
             files.merge(PublishedFiles.render(site)) { page, _ in page }
         case .index(let numbers):
             try renderIndex(context, pages: numbers, into: &files)

@@ -95,6 +95,9 @@ struct CommandLineTests {
         let site = work.appendingPathComponent("Site")
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         try Data("previous".utf8).write(to: site.appendingPathComponent("index.html"))
+        // A site feedsite wrote carries its marker (else the folder is not feedsite's to replace).
+        try Data("feedsite-site 1 complete\n.feedsite-site\nindex.html\n".utf8).write(
+            to: site.appendingPathComponent(".feedsite-site"))
         try Data("feeds:\n  - url: \(server.url("/gone"))\n    name: Gone\n".utf8).write(
             to: work.appendingPathComponent("feeds.yml"))
         let run = try Self.run(
