@@ -163,7 +163,8 @@ public struct SiteWriter: Sendable {
                     throw error
                 }
                 if let inventory = Inventory.take(staging) {
-                    return Staging(writer: self, folder: folder, target: target, staging: stagingURL, inventory: inventory)
+                    return Staging(
+                        writer: self, folder: folder, target: target, staging: stagingURL, inventory: inventory)
                 }
                 Self.removeTree(staging)
             }
@@ -469,7 +470,8 @@ public struct SiteWriter: Sendable {
         private mutating func prepare(_ path: String, in stagingPath: String) throws(WriteError) -> String {
             try SiteWriter.validate(path)
             guard paths.insert(path).inserted else {
-                throw WriteError(path: path, message: "written twice in one build (a rendering bug)", kind: .invalidSite)
+                throw WriteError(
+                    path: path, message: "written twice in one build (a rendering bug)", kind: .invalidSite)
             }
             report.totalFiles += 1
             if let slash = path.lastIndex(of: "/") {
@@ -711,7 +713,8 @@ public struct SiteWriter: Sendable {
         }
         isValid = isValid && component.length > 0 && component.dots < component.length
         guard isValid else {
-            throw WriteError(path: path, message: "refusing to write a file outside the site folder", kind: .invalidSite)
+            throw WriteError(
+                path: path, message: "refusing to write a file outside the site folder", kind: .invalidSite)
         }
     }
 

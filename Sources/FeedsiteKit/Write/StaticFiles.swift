@@ -150,7 +150,8 @@ public struct StaticFiles: Sendable {
                     files.append(File(sitePath: sitePath, source: target, displayPath: shown))
                     signature += "\(sitePath) \(itemInfo.st_size) \(modified(itemInfo)) \(itemInfo.st_ino)\n"
                 default:
-                    problems.append(.error(file: shown, "is not a file or folder (a pipe, socket or device); remove it"))
+                    problems.append(
+                        .error(file: shown, "is not a file or folder (a pipe, socket or device); remove it"))
                 }
                 if files.count > maximumFiles {
                     throw ConfigurationError([

@@ -98,7 +98,9 @@ struct OutputFolderCommandTests {
         try await server.shutdown()
     }
 
-    @Test("Site as a symbolic link: the site is published into the link's target, the link stays, nothing is written through it")
+    @Test(
+        "Site as a symbolic link: the site is published into the link's target, the link stays, nothing is written through it"
+    )
     func symlinkedSite() async throws {
         let server = try await Self.server()
         let work = try Self.project(server, feeds: ["jekyll-atom.xml"])
@@ -117,7 +119,8 @@ struct OutputFolderCommandTests {
             #expect(index.contains(title))
         }
         #expect(!FileManager.default.fileExists(atPath: planet.appendingPathComponent(".gitignore").path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: www.path).sorted() == [".planet.previous", "planet"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: www.path).sorted() == [".planet.previous", "planet"])
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: work.path)).contains { $0.hasPrefix(".Site.") })
         try await server.shutdown()
     }

@@ -23,7 +23,8 @@ struct SmallFilesystem {
 
     /// Mounts a tmpfs of `bytes` (rounded up to pages) on a new temporary folder.
     init(bytes: Int) throws {
-        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-tmpfs-\(UUID().uuidString)")
+        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedsite-tmpfs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/mount")

@@ -46,7 +46,9 @@ struct PublicationTests {
             return try await generator.build()
         }
 
-        func data(_ path: String) -> Data? { FileManager.default.contents(atPath: work.appendingPathComponent(path).path) }
+        func data(_ path: String) -> Data? {
+            FileManager.default.contents(atPath: work.appendingPathComponent(path).path)
+        }
 
         func finish() async throws {
             try await server.shutdown()
@@ -180,7 +182,10 @@ struct PublicationTests {
         _ = try await project.build()
         try project.write(Data("planet.example.org".utf8), "Site/CNAME")
         let report = try await project.build()
-        #expect(report.diagnostics.contains { $0.severity == .warning && $0.message.contains("Site/CNAME was not written by feedsite") })
+        #expect(
+            report.diagnostics.contains {
+                $0.severity == .warning && $0.message.contains("Site/CNAME was not written by feedsite")
+            })
         #expect(project.data("Site/CNAME") == Data("planet.example.org".utf8))
         try await project.finish()
     }
