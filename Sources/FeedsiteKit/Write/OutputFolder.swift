@@ -83,6 +83,12 @@ public struct OutputFolder: Sendable {
         guard let entries = Entry.list(path) else {
             throw refuse("cannot be read: \(String(cString: strerror(errno)))")
         }
+        // A name that is not UTF-8 could not be carried over or told apart: nothing is guessed.
+        if let odd = entries.first(where: { $0.name.unicodeScalars.contains("\u{FFFD}") }) {
+            throw refuse(
+                "holds \(odd.name.debugDescription), whose name is not UTF-8; move it out of the folder (feedsite "
+                    + "replaces the folder as a whole)")
+        }
         if let marker = SiteMarker.load(from: path) {
             let folder = OutputFolder(requested: requested, path: path, contents: .site(marker), foreignFiles: [])
             let foreign = entries.filter { folder.isForeign($0.name) }
@@ -221,9 +227,10 @@ public struct OutputFolder: Sendable {
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
                 guard name != ".", name != ".." else { continue }
+                // Every entry is listed, even one that cannot be inspected (a name that is not
+                // UTF-8 does not survive the round trip): the callers refuse what they cannot place.
                 var info = stat()
-                guard fstatat(dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                let format = info.st_mode & S_IFMT
+                let format = fstatat(dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info.st_mode & S_IFMT : 0
                 entries.append(Entry(name: name, isDirectory: format == S_IFDIR, isRegular: format == S_IFREG))
             }
             return entries

@@ -27,8 +27,10 @@ struct SiteMarker: Sendable, Hashable {
     static let temporaryName = ".feedsite-site.new"
     /// The first line's first word.
     static let magic = "feedsite-site"
-    /// Larger files are not read (a marker lists a few dozen names).
-    static let maximumSize = 1 << 20
+    /// Larger files are not read (a marker lists a few dozen names; `static/` may add thousands).
+    static let maximumSize = 16 << 20
+    /// The line after which every line is a name (names may start with `#`).
+    static let namesHeading = "# The names feedsite wrote at the top of this folder:"
 
     enum State: String, Sendable {
         /// A whole site, as a build finished it.
@@ -53,7 +55,7 @@ struct SiteMarker: Sendable, Hashable {
 
             """
         if state == .complete {
-            text += "# The names feedsite wrote at the top of this folder:\n"
+            text += Self.namesHeading + "\n"
             for name in names.sorted() { text += name + "\n" }
         }
         return Data(text.utf8)
@@ -70,7 +72,8 @@ struct SiteMarker: Sendable, Hashable {
         // incomplete: still feedsite's, never reused as a whole site.
         guard words.count >= 3, words[2] == "complete" else { return .incomplete }
         var names: Set<String> = []
-        for line in lines where !line.isEmpty && !line.hasPrefix("#") { names.insert(String(line)) }
+        while let line = lines.popFirst(), line != Substring(namesHeading) {}
+        for line in lines where !line.isEmpty { names.insert(String(line)) }
         return SiteMarker(state: .complete, names: names)
     }
 

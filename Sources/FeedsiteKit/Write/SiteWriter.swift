@@ -513,10 +513,11 @@ public struct SiteWriter: Sendable {
         private func carryOver(into kept: inout Set<String>, avoiding topNames: Set<String>) throws(WriteError) {
             for entry in OutputFolder.Entry.list(target.path) ?? [] where folder.isForeign(entry.name) {
                 let source = target.path + "/" + entry.name
-                guard !entry.isDirectory else {
+                guard !entry.isDirectory, !entry.name.unicodeScalars.contains("\u{FFFD}") else {
                     throw WriteError(
                         path: source,
-                        message: "is a folder feedsite did not write, and the site folder is replaced as a whole; "
+                        message: "is a folder (or a name that is not UTF-8) feedsite did not write, and the site "
+                            + "folder is replaced as a whole; "
                             + "move it out (files to publish with the site go in static/ beside feeds.yml)",
                         kind: .refused)
                 }
@@ -529,7 +530,12 @@ public struct SiteWriter: Sendable {
                         kind: .refused)
                 }
                 var info = stat()
-                guard lstat(source, &info) == 0 else { continue }
+                guard lstat(source, &info) == 0 else {
+                    // Gone since it was listed: nothing to keep.
+                    if errno == ENOENT { continue }
+                    throw WriteError(
+                        path: source, message: "cannot be carried over: \(String(cString: strerror(errno)))")
+                }
                 kept.insert(entry.name)
                 inventory.clearForFile(entry.name, in: staging.path)
                 guard inventory.place(entry.name, sameAs: UInt64(info.st_ino), from: source, in: staging.path) else {

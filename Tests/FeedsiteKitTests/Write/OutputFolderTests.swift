@@ -3,6 +3,10 @@ import Testing
 
 @testable import FeedsiteKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// feedsite writes a site only into a folder it made; the user's files stay byte-identical at
 /// their paths whatever happens.
 @Suite("Output folder ownership")
@@ -259,6 +263,26 @@ struct OutputFolderTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling.path) == "/nonexistent/planet")
     }
 
+    @Test("a file whose name is not UTF-8 at the top of a site is refused, not lost")
+    func undecodableName() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("1".utf8)], to: site)
+        // "caf\xE9" in Latin-1: not UTF-8.
+        let bytes = Array(site.path.utf8) + Array("/caf".utf8) + [0xE9, 0]
+        let descriptor = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("2".utf8)], to: site)
+        }
+        #expect(error?.exitCode == 73)
+        #expect(error?.description.contains("is not UTF-8") == true)
+        #expect(read("index.html", in: site) == "1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.path).count == 3)
+    }
+
     @Test("the marker round-trips, and anything but a complete marker is not a whole site")
     func markerFormat() {
         let marker = SiteMarker(state: .complete, names: ["index.html", "CNAME", ".well-known"])
@@ -266,6 +290,9 @@ struct OutputFolderTests {
         #expect(SiteMarker.parse(SiteMarker.incomplete.data) == .incomplete)
         #expect(SiteMarker.parse(Data("feedsite-site 2 finished\nx\n".utf8)) == .incomplete)
         #expect(SiteMarker.parse(Data("hello\n".utf8)) == nil)
+        // Names are taken as they are after the heading, even one that starts with "#".
+        let odd = SiteMarker(state: .complete, names: ["#hash", " space", "feedsite-site 1 complete"])
+        #expect(SiteMarker.parse(odd.data) == odd)
         #expect(SiteMarker.parse(Data()) == nil)
     }
 }
