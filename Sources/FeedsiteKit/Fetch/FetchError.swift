@@ -66,7 +66,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             return "HTTP \(status) \(reason)"
         case .retryLater(let status, .retryAfterTooLong(let seconds, let limit)):
             return
-                "\(Self.statusLine(status)): the server asks to retry after \(seconds) s, longer than max_retry_after (\(limit) s); skipped this run"
+                "HTTP \(status): the server asks to retry after \(seconds) s, longer than max_retry_after (\(limit) s); skipped this run"
         case .retryLater(let status, .retriesUsedUp(let attempts, let retryAfter)):
             let waited = retryAfter.map { ", the last asking to retry after \($0) s" } ?? ""
             let tries =
@@ -74,11 +74,11 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
                 ? "on the only attempt (retries: 0)" : "on all \(attempts) attempts (retries: \(attempts - 1))"
             return "\(Self.statusLine(status)) \(tries)\(waited); skipped this run"
         case .timedOut(.whole(let seconds)):
-            return "no complete response within \(seconds) s (timeout)"
+            return "timed out: no complete response within \(seconds) s (timeout)"
         case .timedOut(.connect(let seconds)):
-            return "could not connect within \(seconds) s (connect_timeout)"
+            return "timed out: could not connect within \(seconds) s (connect_timeout)"
         case .timedOut(.read(let seconds)):
-            return "no data received for \(seconds) s (read_timeout)"
+            return "timed out: no data received for \(seconds) s (read_timeout)"
         case .tooLarge(let limit):
             return "the response is larger than the \(Self.megabytes(limit)) limit (max_body_mb)"
         case .tooManyRedirects(let limit):

@@ -182,7 +182,7 @@ struct FeedFetcherTests {
         #expect(longServer.requests.count == 1)
         #expect(
             FetchError.retryLater(status: 429, cause: .retryAfterTooLong(seconds: 120, limit: 2)).description
-                == "HTTP 429 Too Many Requests: the server asks to retry after 120 s, longer than max_retry_after (2 s); skipped this run"
+                == "HTTP 429: the server asks to retry after 120 s, longer than max_retry_after (2 s); skipped this run"
         )
 
         // Within the cap, but every attempt is answered 429: retries used up, not "longer than max_retry_after".
@@ -230,8 +230,11 @@ struct FeedFetcherTests {
         let stalling = FixtureServer.Route(body: Data(repeating: UInt8(ascii: "x"), count: 5000), stallAfter: 100)
         let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling])
         #expect(throws: FetchError.timedOut(.read(seconds: 1))) { try stalled.get() }
-        #expect(FetchError.timedOut(.read(seconds: 1)).description == "no data received for 1 s (read_timeout)")
-        #expect(FetchError.timedOut(.whole(seconds: 5)).description == "no complete response within 5 s (timeout)")
+        #expect(
+            FetchError.timedOut(.read(seconds: 1)).description == "timed out: no data received for 1 s (read_timeout)")
+        #expect(
+            FetchError.timedOut(.whole(seconds: 5)).description
+                == "timed out: no complete response within 5 s (timeout)")
     }
 
     @Test("deny_private_networks refuses loopback, private and link-local targets")
