@@ -345,7 +345,7 @@ struct ConfigurationReader {
             case "file":
                 // file:///path, or file://localhost/path; never another machine's file.
                 guard let url = URL(string: text), url.isFileURL, (url.host ?? "").isEmpty || url.host == "localhost",
-                    url.path.count > 1
+                    url.path.hasPrefix("/"), url.path.count > 1
                 else {
                     error(at: node, "\(expected), got \(quoted(node)); a file: URL looks like file:///path/to/feed.xml")
                     return nil

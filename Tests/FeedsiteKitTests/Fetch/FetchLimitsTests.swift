@@ -189,6 +189,8 @@ struct FetchLimitsTests {
         #expect(second.itemCount == 4)
         #expect(second.records.first?.run.outcome == .notModified)
         #expect(server.requests.filter { $0.path == "/releases.atom" }.last?.header("If-None-Match") == "\"r1\"")
+        // The page did not issue the validators and never gets them.
+        #expect(server.requests.filter { $0.path == "/blog" }.allSatisfy { $0.header("If-None-Match") == nil })
         // The advice repeats every build until feeds.yml names the feed.
         #expect(second.diagnostics.map(\.description).contains { $0.contains("is a web page; its feed is") })
     }

@@ -77,6 +77,12 @@ struct LocalFeedTests {
             ]
         ),
         (
+            "feeds:\n  - url: file:feed.xml\n",
+            [
+                "feeds.yml:2:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"file:feed.xml\"; a file: URL looks like file:///path/to/feed.xml"
+            ]
+        ),
+        (
             "feeds:\n  - url: \"\"\n",
             ["feeds.yml:2:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"\""]
         ),
