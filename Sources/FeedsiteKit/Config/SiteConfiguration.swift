@@ -197,6 +197,10 @@ public struct FeedSource: Sendable, Hashable {
     /// True for a local feed file (a path or a `file:` URL): read from disk, never over the network.
     public var isLocal: Bool { location.isFileURL }
 
+    /// The feed's address to publish (page links, `opml.xml`, the status page): nil for a local
+    /// file, which has none on the web (a relative path would be a broken link on the site).
+    public var publicURL: URL? { isLocal ? nil : url }
+
     /// The label used in diagnostics: `feed 'Name' (url)`.
     public var label: String {
         "feed '\(name ?? url.host ?? url.absoluteString)' (\(url.absoluteString))"
