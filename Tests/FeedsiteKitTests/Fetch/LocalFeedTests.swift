@@ -61,6 +61,8 @@ struct LocalFeedTests {
         #expect(feeds[2].location.path == folder.path + "/c d.xml")
         #expect(feeds[3].location.path == folder.path + "/e.xml")
         #expect(feeds[4].location == URL(string: "https://example.com/feed"))
+        // Nothing local is published as a link.
+        #expect(feeds.map { $0.publicURL?.absoluteString } == [nil, nil, nil, nil, "https://example.com/feed"])
     }
 
     static let errorCases: [(String, [String])] = [
