@@ -331,12 +331,22 @@ public struct SiteGenerator: Sendable {
                 /// Fetched bodies waiting for a core, in arrival order.
                 var waiting: [(index: Int, fetched: FetchedFeed, request: FetchRequest)] = []
                 var done = 0
-                func host(_ index: Int) -> String { sources[index].url.host?.lowercased() ?? "" }
+                // Local files are not a host: they are read without a per-host limit.
+                func host(_ index: Int) -> String {
+                    sources[index].isLocal ? "" : sources[index].location.host?.lowercased() ?? ""
+                }
+                func hostLimit(_ index: Int) -> Int {
+                    sources[index].isLocal ? .max : policy.perHostLimit(for: host(index))
+                }
                 func request(_ index: Int) -> FetchRequest {
                     let source = sources[index]
                     let saved = state.feeds[source.url.absoluteString]
+                    // Validators only with saved items: a 304 is answered from those.
+                    let validated = !(saved?.items.isEmpty ?? true)
                     return FetchRequest(
-                        url: source.url, etag: saved?.etag, lastModified: saved?.lastModified,
+                        url: source.location, etag: validated ? saved?.etag : nil,
+                        lastModified: validated ? saved?.lastModified : nil,
+                        validatorURL: saved?.finalURL.flatMap(URL.init(string:)),
                         userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
                 }
                 // Starts the first waiting feeds whose host has a free slot, in feeds.yml order, while
@@ -345,7 +355,7 @@ public struct SiteGenerator: Sendable {
                     var position = 0
                     while fetching < limit && fetching + waiting.count < 2 * limit && position < pending.count {
                         let index = pending[position]
-                        guard inFlightPerHost[host(index), default: 0] < policy.perHostLimit(for: host(index)) else {
+                        guard inFlightPerHost[host(index), default: 0] < hostLimit(index) else {
                             position += 1
                             continue
                         }
@@ -354,12 +364,8 @@ public struct SiteGenerator: Sendable {
                         inFlightPerHost[host(index), default: 0] += 1
                         let source = sources[index]
                         let request = request(index)
-                        let hasSavedItems = !(state.feeds[source.url.absoluteString]?.items.isEmpty ?? true)
                         group.addTask {
-                            .fetched(
-                                index,
-                                await Self.fetch(
-                                    source, request: request, fetcher: fetcher, hasSavedItems: hasSavedItems))
+                            .fetched(index, await Self.fetch(source, request: request, fetcher: fetcher))
                         }
                     }
                 }
@@ -416,78 +422,43 @@ public struct SiteGenerator: Sendable {
         case done(FeedRun)
     }
 
-    /// Fetches one feed. A 304 reuses the saved items without parsing; a 304 without saved items
-    /// (state lost, validators kept) cannot be rendered, so the feed is fetched again unconditionally.
-    static func fetch(
-        _ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher, hasSavedItems: Bool
-    ) async -> FetchStep {
+    /// Fetches one feed (downloads it, or reads its local file). A 304 reuses the saved items
+    /// without parsing (validators are only sent when there are saved items).
+    static func fetch(_ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher) async -> FetchStep {
         switch await fetcher.fetch(request) {
         case .success(.fetched(let value)):
             return .body(value, request)
         case .success(.notModified(let info)):
-            guard hasSavedItems else {
-                var fresh = request
-                fresh.etag = nil
-                fresh.lastModified = nil
-                return await fetch(source, request: fresh, fetcher: fetcher, hasSavedItems: true)
-            }
             return .done(FeedRun(source: source, outcome: .notModified, info: info))
         case .failure(let error):
             return .done(FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus))
         }
     }
 
-    /// One fetched feed, read: parsed and sanitised. Pure except when the URL serves a web page
-    /// instead of a feed: then the page's `<link rel="alternate">` feed is fetched instead and the
+    /// One fetched feed, read: parsed and sanitised. When the URL serves a web page instead of a
+    /// feed, `FeedFetcher.read` follows the page's `<link rel="alternate">` to its feed, and the
     /// user is told to put that URL in `feeds.yml`.
     static func read(
-        _ source: FeedSource, fetched first: FetchedFeed, request: FetchRequest, fetcher: FeedFetcher,
+        _ source: FeedSource, fetched: FetchedFeed, request: FetchRequest, fetcher: FeedFetcher,
         parser: FeedParser, sanitiser: HTMLSanitiser, excerptLength: Int
     ) async -> FeedRun {
-        var fetched = first
         if Task.isCancelled { return FeedRun(source: source, outcome: .failed(FetchError.cancelled.description)) }
-        var notices: [String] = []
-        let feed: Feed
-        do {
-            feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
-        } catch let error where error.isHTMLPage {
-            let candidates = FeedParser.discoverFeedLinks(inHTML: fetched.body, baseURL: fetched.finalURL)
-            guard let feedURL = candidates.first else {
-                return FeedRun(
-                    source: source, outcome: .failed("\(error.description); the page links to no feed either"),
-                    info: fetched.info, bytes: fetched.body.count)
-            }
-            var discovered = request
-            discovered.url = feedURL
-            discovered.etag = nil
-            discovered.lastModified = nil
-            switch await fetcher.fetch(discovered) {
-            case .success(.fetched(let value)):
-                fetched = value
-            case .success(.notModified), .failure:
-                return FeedRun(
-                    source: source,
-                    outcome: .failed("the URL is a web page; its feed \(feedURL.absoluteString) could not be fetched"),
-                    info: fetched.info, bytes: fetched.body.count)
-            }
-            do {
-                feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
-            } catch {
-                return FeedRun(
-                    source: source,
-                    outcome: .failed("the URL is a web page; its feed \(feedURL.absoluteString) failed: \(error)"),
-                    info: fetched.info, bytes: fetched.body.count)
-            }
-            notices.append(
-                "\(source.url.absoluteString) is a web page; its feed is \(feedURL.absoluteString) — use that")
-        } catch {
-            return FeedRun(
-                source: source, outcome: .failed(error.description), info: fetched.info, bytes: fetched.body.count)
+        func advice(_ feedURL: URL) -> [String] {
+            ["\(source.url.absoluteString) is a web page; its feed is \(feedURL.absoluteString) — use that"]
         }
-        let read = ReadFeed(feed: feed, finalURL: fetched.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
-        return FeedRun(
-            source: source, outcome: .fresh(read), info: fetched.info, bytes: fetched.body.count, etag: fetched.etag,
-            lastModified: fetched.lastModified, notices: notices)
+        switch await fetcher.read(fetched, request: request, parser: parser) {
+        case .read(let document):
+            let body = document.fetched
+            let read = ReadFeed(
+                feed: document.feed, finalURL: body.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
+            return FeedRun(
+                source: source, outcome: .fresh(read), info: body.info, bytes: body.body.count, etag: body.etag,
+                lastModified: body.lastModified, notices: document.discoveredFeedURL.map(advice) ?? [])
+        case .notModified(let info, let feedURL):
+            return FeedRun(source: source, outcome: .notModified, info: info, notices: advice(feedURL))
+        case .failed(let reason, let info, let bytes):
+            return FeedRun(source: source, outcome: .failed(reason), info: info, bytes: bytes)
+        }
     }
 }
 

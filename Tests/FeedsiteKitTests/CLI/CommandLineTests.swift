@@ -70,7 +70,9 @@ struct CommandLineTests {
         let run = try Self.run(
             ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
         #expect(run.status == 64)
-        #expect(run.stderr.contains("feeds.yml:3:10: error: 'url' must be an http(s) URL, got \"htp:/x\""))
+        #expect(
+            run.stderr.contains(
+                "feeds.yml:3:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"htp:/x\""))
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
     }
 

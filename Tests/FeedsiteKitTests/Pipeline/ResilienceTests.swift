@@ -90,7 +90,7 @@ struct ResilienceTests {
             "410": "HTTP 410 Gone",
             "500": "HTTP 500 Internal Server Error",
             "503-retry-after": "HTTP 503: the server asks to retry after 3600 s",
-            "429": "HTTP 429 Too Many Requests; skipped this run",
+            "429": "HTTP 429 Too Many Requests on the only attempt (retries: 0); skipped this run",
             "stall": "timed out",
             "huge": "larger than the 10 MB limit",
             "gzip-bomb": "larger than the 10 MB limit",
@@ -101,7 +101,7 @@ struct ResilienceTests {
             "zero-items": "the feed has no items now (it had",
             "connect-timeout": "timed out",
             "refused": "connection refused",
-            "dns": "DNS",
+            "dns": "cannot resolve host feedsite-test.invalid",
         ]
         for (name, fragment) in expectations {
             let record = try #require(byName[name], "no record for \(name)")
