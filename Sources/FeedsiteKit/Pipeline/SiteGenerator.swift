@@ -61,8 +61,8 @@ public struct SiteGenerator: Sendable {
     /// Builds the site and swaps it into place.
     ///
     /// - Throws: `ConfigurationError` or `TemplateError` (nothing was fetched); `BuildError` when
-    ///   too many feeds failed (the old site is kept, the state is still saved);
-    ///   `SiteWriter.WriteError`.
+    ///   too many feeds failed (the old site is kept, the state is still saved) or the output folder
+    ///   cannot be made; `SiteWriter.WriteError` when writing fails. Each is an `ExitStatusError`.
     public func build() async throws -> BuildReport {
         var clock = StageClock()
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
@@ -71,6 +71,7 @@ public struct SiteGenerator: Sendable {
         let store = StateStore(directory: stateDirectory(configuration))
         var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)
         let savedState = state
+        state.adoptMovedFeeds(configuration.feeds)
         clock.lap("load")
         // Without saved state the build cannot be skipped, so the staging folder (the previous
         // site, listed) is got ready while the feeds are fetched; else once the model is assembled.
@@ -96,6 +97,7 @@ public struct SiteGenerator: Sendable {
             // The old site stays, but what was fetched is kept.
             _ = try await newDigest
             if case .success(let staging)? = await earlyStaging { staging.discard() }
+            report.stopReason = BuildError.tooManyFailuresMessage(report, options.failurePolicy)
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
         // A build can only be skipped when the state is unchanged: any change gives the state a
@@ -125,6 +127,7 @@ public struct SiteGenerator: Sendable {
             staging = try await beginning.get()
         }
         report.itemCount = site.items.count
+        report.accounts = site.accounts
         clock.lap("model")
         let stateDigest: String
         do {
@@ -156,8 +159,10 @@ public struct SiteGenerator: Sendable {
     }
 
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none.
-    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, SiteWriter.WriteError> {
-        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }
+    /// A folder that cannot be made there is `BuildError.outputFolder` (exit status 73), unlike a
+    /// write that fails later (74).
+    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, BuildError> {
+        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }.mapError(BuildError.outputFolder)
     }
 
     /// Renders every page into `staging`, streamed: feeds are rendered in parallel (one child task
@@ -324,8 +329,10 @@ public struct SiteGenerator: Sendable {
                 func request(_ index: Int) -> FetchRequest {
                     let source = sources[index]
                     let saved = state.feeds[source.url.absoluteString]
+                    // A web page's feed, once found, is read directly (its validators are the feed's).
                     return FetchRequest(
-                        url: source.url, etag: saved?.etag, lastModified: saved?.lastModified,
+                        url: saved?.discoveredURL.flatMap(URL.init(string:)) ?? source.url, etag: saved?.etag,
+                        lastModified: saved?.lastModified,
                         userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
                 }
                 // Starts the first waiting feeds whose host has a free slot, in feeds.yml order, while
@@ -407,9 +414,12 @@ public struct SiteGenerator: Sendable {
 
     /// Fetches one feed. A 304 reuses the saved items without parsing; a 304 without saved items
     /// (state lost, validators kept) cannot be rendered, so the feed is fetched again unconditionally.
+    /// When the request is for the feed a web page linked to and that feed is gone (404, 410), the
+    /// page is read again for the feed it links to now.
     static func fetch(
         _ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher, hasSavedItems: Bool
     ) async -> FetchStep {
+        let isDiscovered = request.url != source.url
         switch await fetcher.fetch(request) {
         case .success(.fetched(let value)):
             return .body(value, request)
@@ -420,10 +430,25 @@ public struct SiteGenerator: Sendable {
                 fresh.lastModified = nil
                 return await fetch(source, request: fresh, fetcher: fetcher, hasSavedItems: true)
             }
-            return .done(FeedRun(source: source, outcome: .notModified, info: info))
+            return .done(
+                FeedRun(
+                    source: source, outcome: .notModified, info: info,
+                    notices: isDiscovered ? [webPageNotice(source, feed: request.url)] : [],
+                    discoveredURL: isDiscovered ? request.url : nil))
+        case .failure(let error) where isDiscovered && [404, 410].contains(error.httpStatus):
+            var page = request
+            page.url = source.url
+            page.etag = nil
+            page.lastModified = nil
+            return await fetch(source, request: page, fetcher: fetcher, hasSavedItems: hasSavedItems)
         case .failure(let error):
             return .done(FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus))
         }
+    }
+
+    /// The advice repeated every build while `feeds.yml` names a web page instead of its feed.
+    static func webPageNotice(_ source: FeedSource, feed: URL) -> String {
+        "\(source.url.absoluteString) is a web page; its feed is \(feed.absoluteString) — use that"
     }
 
     /// One fetched feed, read: parsed and sanitised. Pure except when the URL serves a web page
@@ -436,6 +461,8 @@ public struct SiteGenerator: Sendable {
         var fetched = first
         if Task.isCancelled { return FeedRun(source: source, outcome: .failed(FetchError.cancelled.description)) }
         var notices: [String] = []
+        // Set when the feed read is not the `feeds.yml` URL but the feed its web page links to.
+        var discoveredURL = request.url != source.url ? request.url : nil
         let feed: Feed
         do {
             feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
@@ -467,16 +494,16 @@ public struct SiteGenerator: Sendable {
                     outcome: .failed("the URL is a web page; its feed \(feedURL.absoluteString) failed: \(error)"),
                     info: fetched.info, bytes: fetched.body.count)
             }
-            notices.append(
-                "\(source.url.absoluteString) is a web page; its feed is \(feedURL.absoluteString) — use that")
+            discoveredURL = feedURL
         } catch {
             return FeedRun(
                 source: source, outcome: .failed(error.description), info: fetched.info, bytes: fetched.body.count)
         }
+        if let discoveredURL { notices.append(webPageNotice(source, feed: discoveredURL)) }
         let read = ReadFeed(feed: feed, finalURL: fetched.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
         return FeedRun(
             source: source, outcome: .fresh(read), info: fetched.info, bytes: fetched.body.count, etag: fetched.etag,
-            lastModified: fetched.lastModified, notices: notices)
+            lastModified: fetched.lastModified, notices: notices, discoveredURL: discoveredURL)
     }
 }
 
