@@ -442,7 +442,11 @@ public struct SiteGenerator: Sendable {
             page.lastModified = nil
             return await fetch(source, request: page, fetcher: fetcher, hasSavedItems: hasSavedItems)
         case .failure(let error):
-            return .done(FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus))
+            return .done(
+                FeedRun(
+                    source: source, outcome: .failed(error.description), status: error.httpStatus,
+                    notices: isDiscovered ? [webPageNotice(source, feed: request.url)] : [],
+                    discoveredURL: isDiscovered ? request.url : nil))
         }
     }
 

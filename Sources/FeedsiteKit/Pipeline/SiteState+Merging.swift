@@ -165,7 +165,8 @@ extension SiteState {
             case .skipped:
                 break
             }
-            if run.outcome != .skipped { feed.health.lastStatus = run.status }
+            // A 304 confirms the last 200: kept as it is, so a warm build leaves the state unchanged.
+            if run.outcome != .skipped && run.outcome != .notModified { feed.health.lastStatus = run.status }
             switch run.outcome {
             case .skipped:
                 break
@@ -262,7 +263,8 @@ extension SiteState {
             }
             var byLinkAndTitle: [LinkAndTitle: [Int]] = [:]
             for (index, stored) in feed.items.enumerated() where !claimed[index] {
-                byLinkAndTitle[LinkAndTitle(link: stored.item.link, title: stored.item.title), default: []].append(index)
+                byLinkAndTitle[LinkAndTitle(link: stored.item.link, title: stored.item.title), default: []].append(
+                    index)
             }
             for (position, entry) in entries.enumerated() where matches[position] == nil && !entry.hasID {
                 if let former = entry.formerKey, let index = previous[former], !claimed[index],

@@ -102,12 +102,13 @@ public struct FeedHealth: Sendable, Hashable, Codable {
     public var consecutiveFailures: Int
     /// Why the last failed run failed.
     public var lastError: String?
-    /// The HTTP status of the last response (nil when none arrived), shown again by a build that
-    /// does not fetch.
+    /// The HTTP status of the last response other than a 304 (which confirms it), nil when none
+    /// arrived; shown again by a build that does not fetch.
     public var lastStatus: Int?
 
-    public init(lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil)
-    {
+    public init(
+        lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil
+    ) {
         self.lastSuccess = lastSuccess
         self.consecutiveFailures = consecutiveFailures
         self.lastError = lastError

@@ -320,7 +320,7 @@ public struct PageRenderer: Sendable {
     static func statusSummary(_ records: [FeedRecord]) -> String {
         let fetched = records.filter(\.isFetched)
         let ok = fetched.filter { $0.failure == nil }.count
-        if fetched.isEmpty {
+        if fetched.isEmpty && !records.isEmpty {
             return
                 "Rendered from saved state: no feed was fetched in this build. Health and errors are those of each feed's last fetch."
         }

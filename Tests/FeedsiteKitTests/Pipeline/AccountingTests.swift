@@ -193,14 +193,17 @@ struct AccountingTests {
             stored("Gamma#2", "gamma-kept", "Gamma", url),
             stored("id-9", "delta-kept", "Delta", "https://u.example/d"),
         ]
-        let state = #"{"feeds":{""# + url + #"":{"channel":{"title":"Upgraded"},"health":{"consecutiveFailures":0,"lastSuccess":"2026-10-01T00:00:00Z"},"items":["#
+        let state =
+            #"{"feeds":{""# + url
+            + #"":{"channel":{"title":"Upgraded"},"health":{"consecutiveFailures":0,"lastSuccess":"2026-10-01T00:00:00Z"},"items":["#
             + items.joined(separator: ",") + #"],"slug":"upgraded"}},"version":1}"#
         let stateDirectory = build.work.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         try Data(state.utf8).write(to: stateDirectory.appendingPathComponent("state.json"))
 
         let report = try await build.run(
-            yaml: "title: Upgrade\nretries: 0\nfeeds:\n  - url: \(url)\n", stateDirectory: stateDirectory, now: Self.now)
+            yaml: "title: Upgrade\nretries: 0\nfeeds:\n  - url: \(url)\n", stateDirectory: stateDirectory, now: Self.now
+        )
         try await server.shutdown()
         #expect(report.newItemCount == 1)
         #expect(

@@ -175,7 +175,9 @@ struct TellingTheTruthTests {
         let report = try await build.run(yaml: yaml)
         try await server.shutdown()
         let warning = report.diagnostics.first { $0.message.contains("HTTP 500") }
-        #expect(warning?.message.hasPrefix("feed 'Alpha Blog' (\(server.url("/a")))") == true, "\(String(describing: warning))")
+        #expect(
+            warning?.message.hasPrefix("feed 'Alpha Blog' (\(server.url("/a")))") == true,
+            "\(String(describing: warning))")
         #expect(ReportFormatter.stepSummary(report).contains("[Alpha Blog]"))
     }
 }
