@@ -34,22 +34,21 @@ extension Site {
             var account = FeedAccount(source: record.source.url, feedURL: record.feedURL)
             account.expired = record.expiredCount
             if case .fresh(let read) = record.run.outcome, record.failure == nil {
+                // Entries repeating an id were read but never stored.
                 account.repeated = read.repeatedCount
+                account.read = read.repeatedCount
             }
-            for stored in record.state.items {
-                if stored.isInFeed { account.read += 1 } else { account.kept += 1 }
-            }
-            account.read += account.repeated
             if record.isPending {
                 accounts.append(account)
                 continue
             }
             if let original = sameFeeds[feedIndex] {
-                // The same feed as an earlier entry: shown there, not twice (no empty twin).
+                // The same feed as another entry: shown there, not twice (no empty twin).
                 let owner = records[original]
                 account.sameFeedAs = owner.displayName
                 account.duplicates = record.state.items.map {
-                    FeedAccount.Duplicate(
+                    if $0.isInFeed { account.read += 1 } else { account.kept += 1 }
+                    return FeedAccount.Duplicate(
                         title: $0.item.title, link: $0.item.link, feedName: owner.displayName,
                         feedURL: owner.source.url.absoluteString)
                 }
@@ -61,6 +60,7 @@ extension Site {
             var items: [(item: SiteItem, feedIndex: Int, position: Int)] = []
             items.reserveCapacity(record.state.items.count)
             for (position, stored) in record.state.items.enumerated() {
+                if stored.isInFeed { account.read += 1 } else { account.kept += 1 }
                 var item = stored.item
                 switch item.date {
                 case nil:
