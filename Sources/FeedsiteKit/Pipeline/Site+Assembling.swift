@@ -97,9 +97,10 @@ extension Site {
                 all += items
             }
             // Only what this feed shows claims its identities: a post it drops (over `max_items`)
-            // can still be shown by a later feed, and its own entries never hide one another.
+            // can still be shown by a later feed, and its own entries never hide one another. (No
+            // earlier feed holds any of them: an item with a claimed identity was dropped above.)
             for index in order {
-                for identity in identities[feedIndex][items[index].position] where shownBy[identity] == nil {
+                for identity in identities[feedIndex][items[index].position] {
                     shownBy[identity] = feedIndex
                 }
             }
