@@ -21,7 +21,8 @@ public struct FeedAccount: Sendable, Hashable {
     public var source: URL
     /// The feed read for it: `source`, or the feed a web page at `source` links to.
     public var feedURL: URL
-    /// Entries in the feed as last read (this build, or when last fetched).
+    /// Entries in the feed as read this build; for a feed not read this build (not fetched, 304,
+    /// failed), the items saved from its last read (repeated ids are not saved, so not counted).
     public var read: Int = 0
     /// Entries that repeated an earlier entry's id in the same document: one post, shown once.
     public var repeated: Int = 0
