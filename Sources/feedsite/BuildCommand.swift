@@ -18,9 +18,13 @@ struct BuildCommand: AsyncParsableCommand {
             their last good items from the state directory. The site is written into a temporary folder
             and swapped in whole, so an interrupted build never leaves half a site.
 
-            Exit status: 0 the site was written (warnings allowed); 1 more feeds failed than --max-failed
-            allows (default: all of them) and the previous site was left untouched; 64 usage,
-            configuration or template error.
+            Exit status:
+              0   the site was written (warnings allowed)
+              1   more feeds failed than --max-failed allows (default: all of them); the previous
+                  site was left untouched
+              64  usage, configuration (feeds.yml) or template error; nothing was fetched or written
+              73  the output or state folder cannot be created or is refused
+              74  an I/O error while writing the site or the state
             """
     )
 
@@ -95,19 +99,21 @@ struct BuildCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             output.finishProgress()
             error.diagnostics.forEach(output.print)
-            throw ExitCode(64)
+            throw ExitCode(error.exitStatus.rawValue)
         } catch let error as TemplateError {
+            output.finishProgress()
             output.print(.error(file: error.file, line: error.line, column: error.column, error.message))
-            throw ExitCode(64)
+            throw ExitCode(error.exitStatus.rawValue)
         } catch let error as BuildError {
             output.finishProgress()
             if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
-            Terminal.printError(error.description)
-            throw ExitCode(1)
-        } catch let error as SiteWriter.WriteError {
+            // Last, so the terminal's last line (and an `::error` annotation) says why.
+            output.print(.error(error.message))
+            throw ExitCode(error.exitStatus.rawValue)
+        } catch let error as any ExitStatusError {
             output.finishProgress()
-            Terminal.printError(error.description)
-            throw ExitCode(error.exitCode)
+            output.print(.error(Terminal.message(of: error)))
+            throw ExitCode(error.exitStatus.rawValue)
         }
     }
 }
@@ -150,16 +156,7 @@ struct Terminal {
     func report(_ report: BuildReport, verbose: Bool) {
         report.diagnostics.forEach(print)
         if verbose {
-            for record in report.records {
-                let outcome: String
-                switch record.run.outcome {
-                case .fresh(let read): outcome = "read \(read.entries.count) items (\(record.newItemCount) new)"
-                case .notModified: outcome = "not modified (304)"
-                case .failed(let reason): outcome = "failed: \(reason)"
-                case .skipped: outcome = "offline: \(record.state.items.count) saved items"
-                }
-                Self.printError("\(record.source.label): \(outcome)")
-            }
+            ReportFormatter.feedLines(report).forEach { Self.printError($0) }
             let timings = report.timings.map {
                 "\($0.stage) \($0.duration.formatted(.units(allowed: [.seconds, .milliseconds])))"
             }
@@ -172,6 +169,12 @@ struct Terminal {
             handle.write(Data(ReportFormatter.stepSummary(report).utf8))
             try? handle.close()
         }
+    }
+
+    /// An error's description without the `error: ` it starts with (a diagnostic adds it).
+    static func message(of error: any ExitStatusError) -> String {
+        let text = error.description
+        return text.hasPrefix("error: ") ? String(text.dropFirst(7)) : text
     }
 
     func finishProgress() {

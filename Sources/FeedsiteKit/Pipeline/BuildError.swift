@@ -6,15 +6,40 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case tooManyFailures(BuildReport, FailurePolicy)
     /// `--offline` with no saved state: there is nothing to render.
     case nothingSaved(stateFile: String)
+    /// The output folder (or the staging folder beside it) cannot be created or is refused.
+    case outputFolder(SiteWriter.WriteError)
 
-    public var description: String {
+    public var description: String { "error: \(message)" }
+
+    /// The description without `error: `, for annotations and summaries.
+    public var message: String {
         switch self {
         case .tooManyFailures(let report, let policy):
-            return
-                "error: \(report.failedFeedCount) of \(report.records.count) feeds failed (\(policy.limitDescription)); \(report.outputDirectory.path) was left unchanged"
+            return Self.tooManyFailuresMessage(report, policy)
         case .nothingSaved(let stateFile):
-            return
-                "error: --offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+            return "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+        case .outputFolder(let error):
+            return "\(error.path): \(error.message)"
+        }
+    }
+
+    /// `2 of 2 feeds failed (every feed failed: 'A': HTTP 404 Not Found; 'B': …); Site was left
+    /// unchanged`: what happened, why (each failed feed's reason, the first five), and what was kept.
+    static func tooManyFailuresMessage(_ report: BuildReport, _ policy: FailurePolicy) -> String {
+        let failed = report.records.filter { $0.failure != nil }
+        var reasons = failed.prefix(5).map { "'\($0.displayName)': \($0.failure ?? "")" }
+        if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
+        return
+            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(report.outputDirectory.path) was left unchanged"
+    }
+}
+
+extension BuildError: ExitStatusError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .tooManyFailures: .feedsFailed
+        case .nothingSaved: .usage
+        case .outputFolder: .cannotCreate
         }
     }
 }

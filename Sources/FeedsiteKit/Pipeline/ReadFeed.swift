@@ -5,23 +5,42 @@ import Foundation
 public struct ReadFeed: Sendable, Hashable {
     /// One item and its identity across runs.
     public struct Entry: Sendable, Hashable {
-        /// The item's id, else its link, else its title and position.
+        /// The item's identity within its feed, unique in the feed (`ItemIdentity.keys`).
         public var key: String
         /// Slug and feed fields are filled in when the site is assembled.
         public var item: SiteItem
+        /// Whether the feed gave the item an id (then `key` is that id, and only it matches).
+        public var hasID: Bool
+        /// The key feedsite gave an item without id before keys told every such item apart (its
+        /// link, else `title#position`): state saved then is matched by it.
+        public var formerKey: String?
+
+        public init(key: String, item: SiteItem, hasID: Bool = true, formerKey: String? = nil) {
+            self.key = key
+            self.item = item
+            self.hasID = hasID
+            self.formerKey = formerKey
+        }
     }
 
     public var channel: ChannelInfo
-    /// Items in feed order, already sanitised.
+    /// Items in feed order, already sanitised, one per post: an entry that repeats an earlier
+    /// entry's id is the same post and is left out (counted in `readCount`).
     public var entries: [Entry]
+    /// Entries in the document, repeated ids included.
+    public var readCount: Int
     /// Parse warnings, as the parser wrote them (printed after `feed 'Name' (url): `).
     public var warnings: [String]
 
-    public init(channel: ChannelInfo, entries: [Entry], warnings: [String]) {
+    public init(channel: ChannelInfo, entries: [Entry], warnings: [String], readCount: Int? = nil) {
         self.channel = channel
         self.entries = entries
         self.warnings = warnings
+        self.readCount = readCount ?? entries.count
     }
+
+    /// Entries left out because they repeat an earlier entry's id.
+    public var repeatedCount: Int { readCount - entries.count }
 
     /// Sanitises every item of a parsed feed. Pure: no I/O.
     ///
@@ -31,19 +50,26 @@ public struct ReadFeed: Sendable, Hashable {
     public init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
+        let keys = ItemIdentity.keys(of: feed.items)
         for (position, item) in feed.items.enumerated() {
+            // A repeated id is the same post again: the first entry stands for it.
+            guard let key = keys[position] else { continue }
             let body = Self.sanitisedBody(of: item, finalURL: finalURL, sanitiser: sanitiser)
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
             let siteItem = SiteItem(
                 slug: "", feedSlug: "", feedName: "", title: title,
-                link: item.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
+                link: ItemIdentity.link(of: item, feedURL: finalURL),
                 authors: item.authors.compactMap { $0.name ?? $0.email },
                 date: item.published ?? item.updated, content: body.html,
                 excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
                 categories: item.categories, enclosures: item.enclosures,
                 image: item.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
                 wordCount: SiteItem.wordCount(body.plainText))
-            entries.append(Entry(key: Self.itemKey(item, position: position), item: siteItem))
+            let hasID = ItemIdentity.id(of: item) != nil
+            entries.append(
+                Entry(
+                    key: key, item: siteItem, hasID: hasID,
+                    formerKey: hasID ? nil : ItemIdentity.formerKey(of: item, position: position)))
         }
         let description = feed.description.map {
             HTMLSanitiser.excerpt(sanitiser.sanitise(html: $0, baseURL: finalURL).plainText, maxLength: 500)
@@ -54,7 +80,7 @@ public struct ReadFeed: Sendable, Hashable {
                 siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
                 language: feed.language.flatMap(LanguageTag.normalised),
                 image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) }),
-            entries: entries, warnings: feed.warnings)
+            entries: entries, warnings: feed.warnings, readCount: feed.items.count)
     }
 
     /// An item's body: its content, else its description, as HTML or plain text as the feed said,
@@ -69,13 +95,6 @@ public struct ReadFeed: Sendable, Hashable {
             ? sanitiser.sanitise(html: text, baseURL: base) : sanitiser.sanitise(plainText: text, baseURL: base)
     }
 
-    /// The identity an item's slug is derived from: its id, else its link, else its title and
-    /// position (a feed that gives neither id nor link cannot have stable URLs for its items).
-    static func itemKey(_ item: FeedItem, position: Int) -> String {
-        if !item.id.isEmpty { return item.id }
-        if let link = item.link, !link.isEmpty { return link }
-        return "\(item.title)#\(position)"
-    }
 }
 
 /// What happened to one feed this run.
@@ -104,11 +123,14 @@ public struct FeedRun: Sendable, Hashable {
     /// Advice about the `feeds.yml` entry itself (printed after `feeds.yml:LINE: `), such as
     /// "… is a web page; its feed is … — use that".
     public var notices: [String]
+    /// When the `feeds.yml` URL is a web page: the feed it links to, which this run read.
+    public var discoveredURL: URL?
 
     public init(
         source: FeedSource, outcome: Outcome, info: FetchInfo? = nil, status: Int? = nil, bytes: Int? = nil,
-        etag: String? = nil, lastModified: String? = nil, notices: [String] = []
+        etag: String? = nil, lastModified: String? = nil, notices: [String] = [], discoveredURL: URL? = nil
     ) {
+        self.discoveredURL = discoveredURL
         self.source = source
         self.outcome = outcome
         self.info = info

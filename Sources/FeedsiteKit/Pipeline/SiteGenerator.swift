@@ -61,9 +61,8 @@ public struct SiteGenerator: Sendable {
     /// Builds the site and swaps it into place.
     ///
     /// - Throws: `ConfigurationError` or `TemplateError` (nothing was fetched); `BuildError` when
-    ///   too many feeds failed (the old site is kept, the state is still saved);
-    ///   `SiteWriter.WriteError` (its `exitCode` tells a refused output folder from an I/O error;
-    ///   a refused one is found before anything is fetched).
+    ///   too many feeds failed (the old site is kept, the state is still saved) or the output folder
+    ///   cannot be made; `SiteWriter.WriteError` when writing fails. Each is an `ExitStatusError`.
     public func build() async throws -> BuildReport {
         var clock = StageClock()
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
@@ -78,6 +77,7 @@ public struct SiteGenerator: Sendable {
         let store = StateStore(directory: stateDirectory(configuration))
         var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)
         let savedState = state
+        state.adoptMovedFeeds(configuration.feeds)
         clock.lap("load")
         // Without saved state the build cannot be skipped, so the staging folder (the previous
         // site, listed) is got ready while the feeds are fetched; else once the model is assembled.
@@ -103,6 +103,7 @@ public struct SiteGenerator: Sendable {
             // The old site stays, but what was fetched is kept.
             _ = try await newDigest
             if case .success(let staging)? = await earlyStaging { staging.discard() }
+            report.stopReason = BuildError.tooManyFailuresMessage(report, options.failurePolicy)
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
         // A build can only be skipped when the state is unchanged: any change gives the state a
@@ -133,6 +134,7 @@ public struct SiteGenerator: Sendable {
             staging = try await beginning.get()
         }
         report.itemCount = site.items.count
+        report.accounts = site.accounts
         clock.lap("model")
         let stateDigest: String
         do {
@@ -165,8 +167,10 @@ public struct SiteGenerator: Sendable {
     }
 
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none.
-    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, SiteWriter.WriteError> {
-        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }
+    /// A folder that cannot be made there is `BuildError.outputFolder` (exit status 73), unlike a
+    /// write that fails later (74).
+    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, BuildError> {
+        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }.mapError(BuildError.outputFolder)
     }
 
     /// Renders every page into `staging`, streamed: feeds are rendered in parallel (one child task
@@ -341,11 +345,12 @@ public struct SiteGenerator: Sendable {
                 func request(_ index: Int) -> FetchRequest {
                     let source = sources[index]
                     let saved = state.feeds[source.url.absoluteString]
-                    // Validators only with saved items: a 304 is answered from those.
+                    // Validators only with saved items: a 304 is answered from those. A web page's feed,
+                    // once found, is read directly (its validators are the feed's).
                     let validated = !(saved?.items.isEmpty ?? true)
                     return FetchRequest(
-                        url: source.location, etag: validated ? saved?.etag : nil,
-                        lastModified: validated ? saved?.lastModified : nil,
+                        url: saved?.discoveredURL.flatMap(URL.init(string:)) ?? source.location,
+                        etag: validated ? saved?.etag : nil, lastModified: validated ? saved?.lastModified : nil,
                         validatorURL: saved?.finalURL.flatMap(URL.init(string:)),
                         userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
                 }
@@ -423,16 +428,39 @@ public struct SiteGenerator: Sendable {
     }
 
     /// Fetches one feed (downloads it, or reads its local file). A 304 reuses the saved items
-    /// without parsing (validators are only sent when there are saved items).
+    /// without parsing (validators are only sent when there are saved items). When the request is
+    /// for the feed a web page linked to and that feed is gone (404, 410), the page is read again
+    /// for the feed it links to now.
     static func fetch(_ source: FeedSource, request: FetchRequest, fetcher: FeedFetcher) async -> FetchStep {
+        let isDiscovered = request.url != source.location
         switch await fetcher.fetch(request) {
         case .success(.fetched(let value)):
             return .body(value, request)
         case .success(.notModified(let info)):
-            return .done(FeedRun(source: source, outcome: .notModified, info: info))
+            return .done(
+                FeedRun(
+                    source: source, outcome: .notModified, info: info,
+                    notices: isDiscovered ? [webPageNotice(source, feed: request.url)] : [],
+                    discoveredURL: isDiscovered ? request.url : nil))
+        case .failure(let error) where isDiscovered && [404, 410].contains(error.httpStatus):
+            var page = request
+            page.url = source.location
+            page.etag = nil
+            page.lastModified = nil
+            page.validatorURL = nil
+            return await fetch(source, request: page, fetcher: fetcher)
         case .failure(let error):
-            return .done(FeedRun(source: source, outcome: .failed(error.description), status: error.httpStatus))
+            return .done(
+                FeedRun(
+                    source: source, outcome: .failed(error.description), status: error.httpStatus,
+                    notices: isDiscovered ? [webPageNotice(source, feed: request.url)] : [],
+                    discoveredURL: isDiscovered ? request.url : nil))
         }
+    }
+
+    /// The advice repeated every build while `feeds.yml` names a web page instead of its feed.
+    static func webPageNotice(_ source: FeedSource, feed: URL) -> String {
+        "\(source.url.absoluteString) is a web page; its feed is \(feed.absoluteString) — use that"
     }
 
     /// One fetched feed, read: parsed and sanitised. When the URL serves a web page instead of a
@@ -443,19 +471,22 @@ public struct SiteGenerator: Sendable {
         parser: FeedParser, sanitiser: HTMLSanitiser, excerptLength: Int
     ) async -> FeedRun {
         if Task.isCancelled { return FeedRun(source: source, outcome: .failed(FetchError.cancelled.description)) }
-        func advice(_ feedURL: URL) -> [String] {
-            ["\(source.url.absoluteString) is a web page; its feed is \(feedURL.absoluteString) — use that"]
-        }
+        // Set when the feed read is not the `feeds.yml` URL but the feed its web page links to.
+        let requested = request.url != source.location ? request.url : nil
         switch await fetcher.read(fetched, request: request, parser: parser) {
         case .read(let document):
             let body = document.fetched
+            let discoveredURL = document.discoveredFeedURL ?? requested
             let read = ReadFeed(
                 feed: document.feed, finalURL: body.finalURL, sanitiser: sanitiser, excerptLength: excerptLength)
             return FeedRun(
                 source: source, outcome: .fresh(read), info: body.info, bytes: body.body.count, etag: body.etag,
-                lastModified: body.lastModified, notices: document.discoveredFeedURL.map(advice) ?? [])
+                lastModified: body.lastModified,
+                notices: discoveredURL.map { [webPageNotice(source, feed: $0)] } ?? [], discoveredURL: discoveredURL)
         case .notModified(let info, let feedURL):
-            return FeedRun(source: source, outcome: .notModified, info: info, notices: advice(feedURL))
+            return FeedRun(
+                source: source, outcome: .notModified, info: info, notices: [webPageNotice(source, feed: feedURL)],
+                discoveredURL: feedURL)
         case .failed(let reason, let info, let bytes):
             return FeedRun(source: source, outcome: .failed(reason), info: info, bytes: bytes)
         }

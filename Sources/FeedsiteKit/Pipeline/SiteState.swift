@@ -26,6 +26,9 @@ public struct FeedState: Sendable, Hashable, Codable {
     public var lastModified: String?
     /// The URL the feed was last read from, after redirects.
     public var finalURL: String?
+    /// When the URL in `feeds.yml` is a web page: the feed it links to, read directly from then on
+    /// (until `feeds.yml` names it).
+    public var discoveredURL: String?
     /// The channel as last read.
     public var channel: ChannelInfo
     /// `feeds/<slug>/`, kept once assigned so the feed's URLs never change.
@@ -36,8 +39,9 @@ public struct FeedState: Sendable, Hashable, Codable {
 
     public init(
         etag: String? = nil, lastModified: String? = nil, finalURL: String? = nil, channel: ChannelInfo = .init(),
-        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init()
+        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init(), discoveredURL: String? = nil
     ) {
+        self.discoveredURL = discoveredURL
         self.slug = slug
         self.etag = etag
         self.lastModified = lastModified
@@ -72,7 +76,8 @@ public struct ChannelInfo: Sendable, Hashable, Codable {
 
 /// One remembered item.
 public struct StoredItem: Sendable, Hashable, Codable {
-    /// The item's identity across runs (its id, else its link, else title and position).
+    /// The item's identity within its feed across runs (`ItemIdentity.keys`: its id, else its link,
+    /// else link, title and date).
     public var key: String
     /// When feedsite first saw the item: the date of items that have none.
     public var firstSeen: Date
@@ -97,10 +102,16 @@ public struct FeedHealth: Sendable, Hashable, Codable {
     public var consecutiveFailures: Int
     /// Why the last failed run failed.
     public var lastError: String?
+    /// The HTTP status of the last response other than a 304 (which confirms it), nil when none
+    /// arrived; shown again by a build that does not fetch.
+    public var lastStatus: Int?
 
-    public init(lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil) {
+    public init(
+        lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil
+    ) {
         self.lastSuccess = lastSuccess
         self.consecutiveFailures = consecutiveFailures
         self.lastError = lastError
+        self.lastStatus = lastStatus
     }
 }

@@ -262,17 +262,49 @@ extension FeedStatusView: TemplateObject {
         switch key {
         case .name?: return self.name.templateValue
         case .url?: return self.url.templateValue
+        case .configuredURL?: return self.configuredURL?.templateValue
         case .page?: return self.page?.templateValue
         case .health?: return self.health.templateValue
+        case .isFetched?: return self.isFetched.templateValue
+        case .note?: return self.note?.templateValue
         case .httpStatus?: return self.httpStatus?.templateValue
         case .bytes?: return self.bytes?.templateValue
         case .items?: return self.items.templateValue
+        case .read?: return self.read.templateValue
+        case .kept?: return self.kept.templateValue
+        case .dropped?: return self.dropped.templateValue
+        case .accounting?: return self.accounting.templateValue
         case .newItems?: return self.newItems.templateValue
         case .lastSuccess?: return self.lastSuccess?.templateValue
         case .consecutiveFailures?: return self.consecutiveFailures.templateValue
         case .lastError?: return self.lastError?.templateValue
         case .warnings?: return self.warnings.templateValue
         case .isStale?: return self.isStale.templateValue
+        default: return nil
+        }
+    }
+}
+
+extension DroppedView: TemplateObject {
+    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
+        switch key {
+        case .repeatedId?: return self.repeatedId.templateValue
+        case .duplicates?: return self.duplicates.templateValue
+        case .maxItems?: return self.maxItems.templateValue
+        case .keepDays?: return self.keepDays.templateValue
+        case .futureDate?: return self.futureDate.templateValue
+        default: return nil
+        }
+    }
+}
+
+extension DuplicateView: TemplateObject {
+    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
+        switch key {
+        case .title?: return self.title.templateValue
+        case .link?: return self.link?.templateValue
+        case .feedName?: return self.feedName.templateValue
+        case .feedURL?: return self.feedURL.templateValue
         default: return nil
         }
     }

@@ -346,7 +346,8 @@ struct StatusPage {
     var site: SiteView
     var root: String
     var pageTitle: String
-    /// "5 of 6 feeds refreshed in the last build"
+    /// "5 of 6 feeds refreshed in the last build"; "Rendered from saved state: …" when the build
+    /// fetched nothing.
     var summary: String
     var feeds: [FeedStatusView]
 }
@@ -354,14 +355,32 @@ struct StatusPage {
 /// One row of the status page; the same facts as `status/status.json`.
 struct FeedStatusView: Encodable {
     var name: String
+    /// The feed read: the URL in `feeds.yml`, or the feed the web page there links to.
     var url: String
+    /// The URL in `feeds.yml` when it is a web page (`url` is then its feed).
+    var configuredURL: String?
     /// The feed's page on this site.
     var page: String?
-    /// `ok`, `stale` (showing older items) or `failing` (nothing to show).
+    /// `ok`, `stale` (showing older items), `failing` (nothing to show) or `pending` (not fetched
+    /// yet). A build that does not fetch keeps the health of the last one that did.
     var health: String
+    /// Whether this build fetched the feed.
+    var isFetched: Bool
+    /// "not fetched in this build", "not fetched yet", "reads the same feed as 'X'".
+    var note: String?
+    /// This build's HTTP status; the last known one when the feed was not fetched.
     var httpStatus: Int?
     var bytes: Int?
+    /// Items shown.
     var items: Int
+    /// Entries in the feed as last read.
+    var read: Int
+    /// Items no longer in the feed, kept from earlier builds.
+    var kept: Int
+    /// What was read or kept and is not shown, by reason.
+    var dropped: DroppedView
+    /// `read 25, shown 23; dropped: 2 duplicates of posts in 'First'`.
+    var accounting: String
     var newItems: Int
     var lastSuccess: String?
     var consecutiveFailures: Int
@@ -370,7 +389,31 @@ struct FeedStatusView: Encodable {
     var isStale: Bool
 
     enum CodingKeys: String, CodingKey {
-        case name, url, health, httpStatus, bytes, items, newItems, lastSuccess, consecutiveFailures, lastError
-        case warnings, isStale = "stale"
+        case name, url, configuredURL, health, isFetched = "fetched", note, httpStatus, bytes, items, read, kept
+        case dropped, newItems, lastSuccess, consecutiveFailures, lastError, warnings, isStale = "stale"
     }
+}
+
+/// A feed's items that were read or kept and are not shown, by reason (`read + kept = items +
+/// repeatedId + duplicates + maxItems + futureDate`; `keepDays` left the archive this build).
+struct DroppedView: Encodable {
+    /// Entries that repeated an earlier entry's id in the same document (the same post again).
+    var repeatedId: Int
+    /// Posts another feed shows.
+    var duplicates: [DuplicateView]
+    /// Beyond the feed's `max_items` newest.
+    var maxItems: Int
+    /// No longer in the feed and older than `keep_days`: removed this build.
+    var keepDays: Int
+    /// Dated in the future under `future_dates: drop`.
+    var futureDate: Int
+}
+
+/// An item not shown because another feed shows the same post.
+struct DuplicateView: Encodable {
+    var title: String
+    var link: String?
+    /// The feed that shows it.
+    var feedName: String
+    var feedURL: String
 }

@@ -39,13 +39,15 @@ extension TemplateObject {
 /// is parsed: a lookup was a chain of string comparisons per object on the context stack (a
 /// `switch` over string literals), 14 % of rendering.
 enum TemplateKey: String, Sendable {
-    case archiveURL, authors, buildTime, bytes, canonical, categories, consecutiveFailures, content, current, date
-    case description, display, enclosures, excerpt, feed, feedImage, feedLink, feedName, feedSiteLink, feedURL
-    case feeds, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus
-    case image, isAudio, isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, kind, label, lang
-    case language, lastError, lastSuccess, link, long, meta, months, name, newItems, newer, newerMonth, next
-    case noindex, older, olderMonth, page, pageTitle, pagination, prev, readingTime, root, site, siteLink, size
-    case staleNote, summary, timeZone, title, total, type, url, warnings, year, years
+    case accounting, archiveURL, authors, buildTime, bytes, canonical, categories, configuredURL
+    case consecutiveFailures, content, current, date, description, display, dropped, duplicates, enclosures
+    case excerpt, feed, feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds, futureDate, generator
+    case hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio
+    case isFetched, isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind
+    case label, lang, language, lastError, lastSuccess, link, long, maxItems, meta, months, name, newItems, newer
+    case newerMonth, next, noindex, note, older, olderMonth, page, pageTitle, pagination, prev, read, readingTime
+    case repeatedId, root, site, siteLink, size, staleNote, summary, timeZone, title, total, type, url, warnings
+    case year, years
 }
 
 /// Something a view model can hand to a template.

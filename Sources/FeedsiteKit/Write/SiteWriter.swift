@@ -48,7 +48,7 @@ public struct SiteWriter: Sendable {
             case refused
             /// Reading or writing failed: a full disk, an I/O error (exit 74).
             case io
-            /// A page path that would leave the site, or one written twice: a bug (exit 70).
+            /// A page path that would leave the site, or one written twice: a bug (exit 74).
             case invalidSite
         }
 
@@ -60,17 +60,6 @@ public struct SiteWriter: Sendable {
             self.path = path
             self.message = message
             self.kind = kind
-        }
-
-        /// The process exit status for this error (sysexits.h): 73 `EX_CANTCREAT` when the output
-        /// folder cannot be created or is refused, 74 `EX_IOERR` for an I/O error while writing,
-        /// 70 `EX_SOFTWARE` for a rendering bug.
-        public var exitCode: Int32 {
-            switch kind {
-            case .refused: return 73
-            case .io: return 74
-            case .invalidSite: return 70
-            }
         }
 
         public var description: String { "error: \(path): \(message)" }

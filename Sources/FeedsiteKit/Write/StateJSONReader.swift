@@ -44,6 +44,7 @@ struct StateJSONReader {
     private mutating func feed() throws(Mismatch) -> FeedState {
         try expect(#"{"channel":"#)
         let channel = try self.channel()
+        let discoveredURL = try optionalString(#","discoveredURL":"#)
         let etag = try optionalString(#","etag":"#)
         let finalURL = try optionalString(#","finalURL":"#)
         try expect(#","health":"#)
@@ -59,7 +60,7 @@ struct StateJSONReader {
         try expect("}")
         return FeedState(
             etag: etag, lastModified: lastModified, finalURL: finalURL, channel: channel, slug: slug, items: items,
-            health: health)
+            health: health, discoveredURL: discoveredURL)
     }
 
     private mutating func channel() throws(Mismatch) -> ChannelInfo {
@@ -79,9 +80,11 @@ struct StateJSONReader {
         try expect(#"{"consecutiveFailures":"#)
         let failures = try int()
         let lastError = try optionalString(#","lastError":"#)
+        let lastStatus: Int? = take(#","lastStatus":"#) ? try int() : nil
         let lastSuccess: Date? = take(#","lastSuccess":"#) ? try date() : nil
         try expect("}")
-        return FeedHealth(lastSuccess: lastSuccess, consecutiveFailures: failures, lastError: lastError)
+        return FeedHealth(
+            lastSuccess: lastSuccess, consecutiveFailures: failures, lastError: lastError, lastStatus: lastStatus)
     }
 
     private mutating func storedItem() throws(Mismatch) -> StoredItem {

@@ -134,6 +134,10 @@ struct StateJSONWriter {
     mutating func feed(_ feed: FeedState) {
         raw(#"{"channel":"#)
         channel(feed.channel)
+        if let discoveredURL = feed.discoveredURL {
+            raw(#","discoveredURL":"#)
+            string(discoveredURL)
+        }
         if let etag = feed.etag {
             raw(#","etag":"#)
             string(etag)
@@ -190,6 +194,10 @@ struct StateJSONWriter {
         if let lastError = health.lastError {
             raw(#","lastError":"#)
             string(lastError)
+        }
+        if let lastStatus = health.lastStatus {
+            raw(#","lastStatus":"#)
+            int(lastStatus)
         }
         if let lastSuccess = health.lastSuccess {
             raw(#","lastSuccess":"#)

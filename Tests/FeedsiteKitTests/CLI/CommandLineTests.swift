@@ -107,7 +107,7 @@ struct CommandLineTests {
         try await server.shutdown()
         #expect(run.status == 1)
         #expect(run.stderr.contains("feeds.yml:2: warning: feed 'Gone' (\(server.url("/gone"))): HTTP 404 Not Found"))
-        #expect(run.stderr.contains("error: 1 of 1 feeds failed (every feed failed); "))
+        #expect(run.stderr.contains("error: 1 of 1 feeds failed (every feed failed): 'Gone': HTTP 404 Not Found; "))
         #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "previous")
     }
 

@@ -379,8 +379,12 @@ struct StateFileTests {
             items: [
                 StoredItem(key: "k", firstSeen: Date(timeIntervalSince1970: 1_795_000_000), isInFeed: true, item: item)
             ],
-            health: FeedHealth(lastSuccess: Date(timeIntervalSince1970: 1_794_960_000), consecutiveFailures: 0))
-        state.feeds["https://a.example/feed"] = FeedState(channel: ChannelInfo(title: "A"))
+            health: FeedHealth(
+                lastSuccess: Date(timeIntervalSince1970: 1_794_960_000), consecutiveFailures: 0, lastStatus: 200),
+            discoveredURL: "https://b.example/feed.xml")
+        state.feeds["https://a.example/feed"] = FeedState(
+            channel: ChannelInfo(title: "A"),
+            health: FeedHealth(consecutiveFailures: 2, lastError: "HTTP 404 Not Found", lastStatus: 404))
         let data = StateStore.encode(state)
         let reference = JSONEncoder()
         reference.outputFormatting = [.sortedKeys]

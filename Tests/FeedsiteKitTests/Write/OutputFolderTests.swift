@@ -59,7 +59,7 @@ struct OutputFolderTests {
             let error = #expect(throws: SiteWriter.WriteError.self) {
                 try SiteWriter().write(["index.html": Data("site".utf8)], to: docs)
             }
-            #expect(error?.exitCode == 73)
+            #expect(error?.exitStatus == .cannotCreate)
             #expect(error?.description.contains("holds files feedsite did not write (CNAME, about.html)") == true)
             #expect(error?.description.contains("static/") == true)
         }
@@ -74,7 +74,7 @@ struct OutputFolderTests {
         let error = #expect(throws: SiteWriter.WriteError.self) {
             try SiteWriter().write(["index.html": Data("site".utf8)], to: file)
         }
-        #expect(error?.exitCode == 73)
+        #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains("is a file, not a folder") == true)
         #expect(read("feeds.yml", in: root) == "title: x\n")
         #expect(entries(root) == ["feeds.yml"])
@@ -149,7 +149,7 @@ struct OutputFolderTests {
         let error = #expect(throws: SiteWriter.WriteError.self) {
             try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
         }
-        #expect(error?.exitCode == 73)
+        #expect(error?.exitStatus == .cannotCreate)
         #expect(snapshot(site) == before)
         #expect(entries(root) == ["Site"])
     }
@@ -172,7 +172,7 @@ struct OutputFolderTests {
         let error = #expect(throws: SiteWriter.WriteError.self) {
             try SiteWriter().write(["index.html": Data("5".utf8)], to: site)
         }
-        #expect(error?.exitCode == 73)
+        #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains("drafts/ is not written by feedsite") == true)
         #expect(snapshot(site) == before)
     }
@@ -186,7 +186,7 @@ struct OutputFolderTests {
         let error = #expect(throws: SiteWriter.WriteError.self) {
             try SiteWriter().write(["index.html": Data("2".utf8), "404.html": Data("generated".utf8)], to: site)
         }
-        #expect(error?.exitCode == 73)
+        #expect(error?.exitStatus == .cannotCreate)
         #expect(snapshot(site) == before)
         #expect(!entries(root).contains { $0.hasPrefix(".Site.new-") })
     }
@@ -277,7 +277,7 @@ struct OutputFolderTests {
         let error = #expect(throws: SiteWriter.WriteError.self) {
             try SiteWriter().write(["index.html": Data("2".utf8)], to: site)
         }
-        #expect(error?.exitCode == 73)
+        #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains("is not UTF-8") == true)
         #expect(read("index.html", in: site) == "1")
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.path).count == 3)

@@ -167,7 +167,7 @@ struct PublicationTests {
         let error = await #expect(throws: SiteWriter.WriteError.self) {
             try await project.build(output: output, templates: templates)
         }
-        #expect(error?.exitCode == 73)
+        #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("pass another --output") == true)
         #expect(project.server.requests.isEmpty)

@@ -45,7 +45,7 @@ struct WriteFaultTests {
         for item in ["b", "c", "d"] { second["items/\(item)/index.html"] = Data(item.utf8) }
         second["index.html"] = Data("two".utf8)
         let error = #expect(throws: SiteWriter.WriteError.self) { try full.write(second, to: site) }
-        #expect(error?.exitCode == 74)
+        #expect(error?.exitStatus == .ioError)
         #expect(error?.description.contains("No space left on device") == true)
         #expect(Self.contents(site) == live)
         // Nothing left that holds the failed build's pages: no staging folder, no previous site
@@ -75,7 +75,7 @@ struct WriteFaultTests {
         let error = #expect(throws: SiteWriter.WriteError.self) {
             try staging.addFile(copying: source.path, as: "status/state.json")
         }
-        #expect(error?.exitCode == 74)
+        #expect(error?.exitStatus == .ioError)
         staging.discard()
         #expect(Self.contents(site) == live)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["Site", "state.json"])
@@ -96,7 +96,7 @@ struct WriteFaultTests {
         var second = ["index.html": Self.page("2", kilobytes: 1)]
         for item in ["b", "c", "d"] { second["items/\(item)/index.html"] = Self.page(Character(item), kilobytes: 300) }
         let error = #expect(throws: SiteWriter.WriteError.self) { try SiteWriter().write(second, to: site) }
-        #expect(error?.exitCode == 74)
+        #expect(error?.exitStatus == .ioError)
         #expect(error?.description.contains("No space left on device") == true)
         #expect(Self.contents(site) == live)
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.mountPoint.path).sorted() == ["Site"])
