@@ -13,6 +13,8 @@ struct FeedsiteCommand: AsyncParsableCommand {
             64 usage or configuration error.
             """,
         version: Feedsite.version,
-        subcommands: [BuildCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self]
+        subcommands: [
+            BuildCommand.self, InitCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self,
+        ]
     )
 }
