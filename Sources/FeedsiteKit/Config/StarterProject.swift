@@ -83,9 +83,7 @@ public enum StarterProject {
     }
 
     /// Writes a new file; one that exists (even one created a moment ago) is kept as it is.
-    private static func write(_ data: Data, to file: URL, as name: String, _ outcome: inout Outcome)
-        throws(InitError)
-    {
+    private static func write(_ data: Data, to file: URL, as name: String, _ outcome: inout Outcome) throws(InitError) {
         if FileManager.default.fileExists(atPath: file.path) {
             outcome.kept.append(name)
             return

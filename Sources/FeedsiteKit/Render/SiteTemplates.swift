@@ -103,9 +103,7 @@ public struct SiteTemplates: Sendable {
     }
 
     /// Compiles a theme's templates and checks that the required ones and every partial exist.
-    private static func compile(_ files: [String: ThemeFile], folderName: String) throws(TemplateError)
-        -> SiteTemplates
-    {
+    private static func compile(_ files: [String: ThemeFile], folderName: String) throws(TemplateError) -> SiteTemplates {
         var templates: [String: Template] = [:]
         var assets: [String: Data] = [:]
         var sources: [(name: String, bytes: Data)] = []

@@ -33,7 +33,8 @@ struct InitCommandTests {
         let second = try Self.run(["init", "planet"], in: work)
         #expect(second.status == 73)
         #expect(second.stderr.contains("planet/feeds.yml: error: already exists; not overwritten"), "\(second.stderr)")
-        #expect(try String(contentsOf: config, encoding: .utf8) == "title: Mine\nfeeds:\n  - https://example.org/feed\n")
+        #expect(
+            try String(contentsOf: config, encoding: .utf8) == "title: Mine\nfeeds:\n  - https://example.org/feed\n")
     }
 
     @Test("init --theme writes the built-in theme byte for byte, keeping feeds.yml and edited files")
@@ -74,7 +75,8 @@ struct InitCommandTests {
         try Data("title: Anywhere\nfeeds:\n  - url: \(server.url("/feed.xml"))\n".utf8).write(
             to: project.appendingPathComponent("feeds.yml"))
         // First no Templates/ anywhere: the built-in theme alone.
-        let plain = try Self.run(["build", "--config", project.appendingPathComponent("feeds.yml").path], in: elsewhere)
+        let plain = try Self.run(
+            ["build", "--config", project.appendingPathComponent("feeds.yml").path], in: elsewhere)
         #expect(plain.status == 0, "\(plain.stderr)")
         let site = elsewhere.appendingPathComponent("Site")
         let onDisk = try BuiltInThemeTests.filesOnDisk()
@@ -86,7 +88,8 @@ struct InitCommandTests {
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         try Data("{{<layout}}{{$main}}<p class=\"mine\">{{item.title}}</p>{{/main}}{{/layout}}\n".utf8).write(
             to: templates.appendingPathComponent("item.mustache"))
-        let custom = try Self.run(["build", "--config", project.appendingPathComponent("feeds.yml").path], in: elsewhere)
+        let custom = try Self.run(
+            ["build", "--config", project.appendingPathComponent("feeds.yml").path], in: elsewhere)
         try await server.shutdown()
         #expect(custom.status == 0, "\(custom.stderr)")
         let items = try FileManager.default.subpathsOfDirectory(atPath: site.appendingPathComponent("items").path)

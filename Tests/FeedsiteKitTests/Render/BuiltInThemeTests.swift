@@ -32,7 +32,8 @@ struct BuiltInThemeTests {
     @Test("the built-in theme holds exactly the bytes of Templates/ (else: run make theme)")
     func matchesTemplatesFolder() throws {
         let onDisk = try Self.filesOnDisk()
-        let builtIn = Dictionary(SiteTemplates.builtInFiles().map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let builtIn = Dictionary(
+            SiteTemplates.builtInFiles().map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         #expect(onDisk.keys.contains("layout.mustache") && onDisk.keys.contains("assets/style.css"))
         #expect(
             Set(builtIn.keys) == Set(onDisk.keys),
