@@ -47,13 +47,13 @@ public struct SiteTemplates: Sendable {
         if folder != nil || isDirectory(overriding) {
             for (path, file) in try readFolder(overriding) { files[path] = file }
         }
-        return try compile(files, folderName: overriding.lastPathComponent)
+        return try compile(files, in: overriding.lastPathComponent)
     }
 
     /// Reads and compiles exactly the templates in `directory` (no built-in fallback), reporting
     /// the file, line and column of a syntax error.
     public static func load(from directory: URL) throws(TemplateError) -> SiteTemplates {
-        try compile(readFolder(directory), folderName: directory.lastPathComponent)
+        try compile(readFolder(directory), in: directory.lastPathComponent)
     }
 
     /// Every file of the built-in theme, by path relative to `Templates/`: what `feedsite init
@@ -65,7 +65,7 @@ public struct SiteTemplates: Sendable {
     }
 
     /// One file of a theme and the name its diagnostics use.
-    private struct ThemeFile {
+    struct ThemeFile {
         var displayName: String
         var bytes: Data
     }
@@ -103,7 +103,7 @@ public struct SiteTemplates: Sendable {
     }
 
     /// Compiles a theme's templates and checks that the required ones and every partial exist.
-    private static func compile(_ files: [String: ThemeFile], folderName: String) throws(TemplateError) -> SiteTemplates {
+    static func compile(_ files: [String: ThemeFile], in folder: String) throws(TemplateError) -> SiteTemplates {
         var templates: [String: Template] = [:]
         var assets: [String: Data] = [:]
         var sources: [(name: String, bytes: Data)] = []
@@ -129,13 +129,13 @@ public struct SiteTemplates: Sendable {
         }
         for name in requiredTemplates where templates[name] == nil {
             throw TemplateError(
-                file: "\(folderName)/\(name).mustache",
+                file: "\(folder)/\(name).mustache",
                 message: "required template is missing; restore it from git or copy the default one")
         }
         for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
             for missing in template.referencedTemplates.sorted() where templates[missing] == nil {
                 throw TemplateError(
-                    file: displayNames[name] ?? "\(folderName)/\(name).mustache",
+                    file: displayNames[name] ?? "\(folder)/\(name).mustache",
                     message: "'\(missing)' is used as a partial or parent but there is no \(missing).mustache")
             }
         }
