@@ -30,7 +30,7 @@ struct InitCommand: ParsableCommand {
         do {
             outcome = try StarterProject.write(into: folder, theme: theme)
         } catch {
-            Terminal.printError(error.description)
+            Terminal.printError(String(describing: error))
             throw ExitCode(73)
         }
         let prefix = directory == "." ? "" : (directory.hasSuffix("/") ? directory : directory + "/")

@@ -101,7 +101,7 @@ struct ReadmeCommandsTests {
         let makeItYours = Self.shellBlocks("Make it yours", in: readme)
         #expect(quickStart.count == 1 && makeItYours.count == 2, "the sections' sh blocks moved: update this test")
         let all = (quickStart + makeItYours).flatMap { $0 }
-        #expect(all.filter { Self.skipped.contains($0.command) }.map(\.command) == Self.skipped)
+        #expect(all.filter { Self.skipped.contains($0.command) }.map { $0.command } == Self.skipped)
         for line in all where line.comment.contains("network") {
             #expect(Self.skipped.contains(line.command), "'\(line.command)' needs the network: it cannot run here")
         }
@@ -109,7 +109,7 @@ struct ReadmeCommandsTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let site = repository.appendingPathComponent("Site")
         for (index, block) in (quickStart + makeItYours).enumerated() {
-            let commands = block.map(\.command).filter { !Self.skipped.contains($0) }
+            let commands = block.map { $0.command }.filter { !Self.skipped.contains($0) }
             let (status, output) = try Self.runBlock(commands, in: repository, home: home, bin: bin)
             if status != 0 && Self.lacksLocalFeeds(output) {
                 withKnownIssue("feeds.yml names local files; until local feed sources land, `make site` refuses them") {

@@ -64,8 +64,8 @@ struct BuiltInThemeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let theme = try SiteTemplates.load(overriding: nil, besides: folder.appendingPathComponent("feeds.yml"))
         let reference = try SiteTemplates.load(from: Self.templates)
-        #expect(theme.sources.map(\.name) == reference.sources.map(\.name))
-        #expect(theme.sources.map(\.bytes) == reference.sources.map(\.bytes))
+        #expect(theme.sources.map { $0.name } == reference.sources.map { $0.name })
+        #expect(theme.sources.map { $0.bytes } == reference.sources.map { $0.bytes })
         #expect(theme.assets == reference.assets)
         #expect(Set(theme.templates.keys).isSuperset(of: SiteTemplates.requiredTemplates))
     }
