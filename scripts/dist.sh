@@ -8,10 +8,10 @@
 # and libstdc++/libgcc, so it needs only the C library family at run time.
 #
 # How the C libraries become static without touching Package.swift: SwiftPM links them as
-# `-lcmark-gfm -lxml2 …` (from the module maps / pkg-config). A folder searched before the
-# system's (`-L .build/static-libs`) holds, under each library's `.so` name, a one-line GNU ld
-# script that names the static archive(s) instead; the linker reads such a script in place of a
-# shared object. Debian ships no static mimalloc, so an empty libmimalloc.a there makes the
+# `-L/usr/lib/<triple> -lxml2 …`, from their pkg-config files. PKG_CONFIG_PATH puts copies of those
+# files first whose `-L` names .build/static-libs instead, where each library's `.so` name holds a
+# one-line GNU ld script naming the static archive(s); the linker reads such a script in place of
+# a shared object. Debian ships no static mimalloc, so an empty libmimalloc.a there makes the
 # stand-alone binary use glibc's allocator (about 14 % slower on a cold build; see RESULTS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,24 +32,37 @@ archive() {  # the static archive of library $1 (libNAME.a), or an error naming 
   fi
   echo "$path"
 }
+script() {  # script NAME ARCHIVE…: lib<NAME>.so, read by the linker as "these archives"
+  echo "GROUP ( ${*:2} )" > "$static/lib$1.so"
+}
 # libxml2's archive and everything `pkg-config --static` says it needs (ICU, zlib, liblzma); libm,
 # libdl and libpthread stay with the C library.
 xml2=()
 for flag in $(pkg-config --static --libs-only-l libxml-2.0); do
   name="${flag#-l}"
-  case "$name" in m|dl|pthread|c) ;; *) xml2+=("$(archive "$name")") ;; esac
+  case "$name" in
+    m|dl|pthread|c|xml2) ;;
+    *) xml2+=("$(archive "$name")"); script "$name" "$(archive "$name")" ;;
+  esac
 done
+script xml2 "$(archive xml2)" "${xml2[@]}"
 cmark=("$(archive cmark-gfm-extensions)" "$(archive cmark-gfm)")
-echo "GROUP ( ${xml2[*]} )" > "$static/libxml2.so"
-echo "GROUP ( ${cmark[*]} )" > "$static/libcmark-gfm.so"
-echo "GROUP ( ${cmark[*]} )" > "$static/libcmark-gfm-extensions.so"
-echo "GROUP ( $(archive gumbo) )" > "$static/libgumbo.so"
-# ICU is C++: libstdc++ and libgcc's unwinder come in as archives too.
-echo "GROUP ( $(archive stdc++) $(archive gcc_eh) )" > "$static/libstdc++.so"
+script cmark-gfm "${cmark[@]}"
+script cmark-gfm-extensions "${cmark[@]}"
+script gumbo "$(archive gumbo)"
+# ICU is C++: libstdc++ comes in as an archive too (libgcc's unwinder through -static-libgcc).
+script stdc++ "$(archive stdc++)"
 ar rc "$static/libmimalloc.a"
+# The pkg-config files SwiftPM reads, with -L pointing here (Cflags unchanged: no recompilation).
+mkdir -p "$static/pkgconfig"
+for package in libxml-2.0 gumbo libcmark-gfm; do
+  sed "s|^Libs: -L\${libdir}|Libs: -L$static|" "$(pkg-config --variable=pcfiledir "$package")/$package.pc" \
+    > "$static/pkgconfig/$package.pc"
+  grep -q "^Libs: -L$static " "$static/pkgconfig/$package.pc" || { echo "error: cannot redirect $package.pc" >&2; exit 1; }
+done
+export PKG_CONFIG_PATH="$static/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 
-"$SWIFT" build -c release --product feedsite --static-swift-stdlib \
-  -Xlinker -L"$static" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+"$SWIFT" build -c release --product feedsite --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 binary="$("$SWIFT" build -c release --show-bin-path)/feedsite"
 
 version="$("$binary" --version)"
