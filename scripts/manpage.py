@@ -56,7 +56,11 @@ def flags_of(argument):
 
 
 def section(command, path, out):
-    arguments = [a for a in command.get("arguments") or [] if a.get("shouldDisplay", True)]
+    arguments = [
+        a
+        for a in command.get("arguments") or []
+        if a.get("shouldDisplay", True) and (a.get("preferredName") or {}).get("name") not in ("help", "version")
+    ]
     name = " ".join(path)
     if len(path) > 1:
         out.append(".SS %s" % roff(name))
@@ -64,7 +68,7 @@ def section(command, path, out):
             out.append(roff(command["abstract"]))
             out.append(".PP")
     out.append(".B %s" % roff(name))
-    out.append(" ".join(synopsis_of(a) for a in arguments if a.get("names") != [{"kind": "long", "name": "help"}]))
+    out.append(" ".join(synopsis_of(a) for a in arguments))
     if command.get("discussion"):
         out.append(".PP")
         out.append(roff(command["discussion"]))
@@ -112,6 +116,8 @@ def main(binary):
         ".TP",
         "\\fB.feedsite/\\fR",
         "The state kept between builds.",
+        ".SH OPTIONS",
+        "Every command also takes \\fB\\-\\-help\\fR (\\fB\\-h\\fR) and \\fB\\-\\-version\\fR.",
         ".SH SEE ALSO",
         "The README of feedsite, which documents every key of feeds.yml.",
     ]
