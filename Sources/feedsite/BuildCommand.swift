@@ -87,7 +87,7 @@ struct BuildCommand: AsyncParsableCommand {
             options: .init(
                 configFile: URL(fileURLWithPath: paths.config),
                 outputDirectory: URL(fileURLWithPath: paths.output),
-                templatesDirectory: URL(fileURLWithPath: paths.templates),
+                templatesDirectory: paths.templates.map { URL(fileURLWithPath: $0) },
                 stateDirectory: paths.state.map { URL(fileURLWithPath: $0) },
                 restoreState: restoreState, concurrency: concurrency, timeoutSeconds: timeout, offline: offline,
                 failurePolicy: policy, progress: progress))
@@ -126,8 +126,12 @@ struct SitePaths: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where the site is written (replaced as a whole).", valueName: "dir"))
     var output = "Site"
 
-    @Option(name: .long, help: ArgumentHelp("The templates folder (*.mustache and assets/).", valueName: "dir"))
-    var templates = "Templates"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A folder whose *.mustache and assets/ files override the built-in theme (default: Templates/ beside the configuration file, if any).",
+            valueName: "dir"))
+    var templates: String?
 
     @Option(
         name: .long,

@@ -18,6 +18,8 @@ struct FeedsiteCommand: AsyncParsableCommand {
               74  an I/O error while writing
             """,
         version: Feedsite.version,
-        subcommands: [BuildCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self]
+        subcommands: [
+            BuildCommand.self, InitCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self,
+        ]
     )
 }

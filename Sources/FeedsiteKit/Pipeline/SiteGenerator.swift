@@ -10,7 +10,9 @@ public struct SiteGenerator: Sendable {
     public struct Options: Sendable {
         public var configFile: URL
         public var outputDirectory: URL
-        public var templatesDirectory: URL
+        /// A folder whose files override the built-in theme; nil: `Templates/` beside the
+        /// configuration file, when there is one.
+        public var templatesDirectory: URL?
         /// Overrides `state_dir` from `feeds.yml`.
         public var stateDirectory: URL?
         /// Seeds a missing state directory from this URL or path (overrides `state_url`).
@@ -32,7 +34,7 @@ public struct SiteGenerator: Sendable {
         public var progress: (@Sendable (Int, Int) -> Void)?
 
         public init(
-            configFile: URL, outputDirectory: URL, templatesDirectory: URL, stateDirectory: URL? = nil,
+            configFile: URL, outputDirectory: URL, templatesDirectory: URL? = nil, stateDirectory: URL? = nil,
             restoreState: String? = nil, concurrency: Int = 64, timeoutSeconds: Int? = nil, offline: Bool = false,
             failurePolicy: FailurePolicy = .allFailed, now: Date = Date(),
             progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -67,12 +69,13 @@ public struct SiteGenerator: Sendable {
         var clock = StageClock()
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
-        let templates = try SiteTemplates.load(from: options.templatesDirectory)
+        let templates = try SiteTemplates.load(overriding: options.templatesDirectory, besides: options.configFile)
         // Before anything is fetched: the output folder is feedsite's to write, static/ can be published.
         let publication = try Publication.prepare(
             output: options.outputDirectory, configFile: options.configFile,
-            templatesDirectory: options.templatesDirectory, stateDirectory: stateDirectory(configuration),
-            configuration: configuration, templates: templates)
+            templatesDirectory: options.templatesDirectory
+                ?? SiteTemplates.defaultFolder(besides: options.configFile),
+            stateDirectory: stateDirectory(configuration), configuration: configuration, templates: templates)
         diagnostics += publication.diagnostics
         let store = StateStore(directory: stateDirectory(configuration))
         var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)

@@ -7,8 +7,10 @@ import Testing
 
 @Suite("Feed fetcher", .serialized)
 struct FeedFetcherTests {
+    // Generous limits: a loaded test machine must not make an ordinary fetch time out. The
+    // timeout tests set their own.
     static let policy = FetchPolicy(
-        timeoutSeconds: 2, connectTimeoutSeconds: 2, readTimeoutSeconds: 1, retries: 0, maxRetryAfterSeconds: 2,
+        timeoutSeconds: 60, connectTimeoutSeconds: 30, readTimeoutSeconds: 30, retries: 0, maxRetryAfterSeconds: 2,
         maxBodyBytes: 100_000)
     static let userAgent = FeedFetcher.Options.userAgent(baseURL: URL(string: "https://planet.example/"))
 
@@ -221,14 +223,18 @@ struct FeedFetcherTests {
     func timeouts() async throws {
         // No head within timeout (2 s); read_timeout (5 s) would come later.
         var patient = Self.policy
+        patient.timeoutSeconds = 2
         patient.readTimeoutSeconds = 5
         let slow = FixtureServer.Route(body: Data("<rss/>".utf8), delay: .seconds(4))
         let (result, _) = try await Self.fetch("/slow", routes: ["/slow": slow], policy: patient)
         #expect(throws: FetchError.timedOut(.whole(seconds: 2))) { try result.get() }
 
-        // read_timeout (1 s) fires before timeout (2 s), and the message says which.
+        // read_timeout (1 s) fires before timeout (30 s), and the message says which.
         let stalling = FixtureServer.Route(body: Data(repeating: UInt8(ascii: "x"), count: 5000), stallAfter: 100)
-        let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling])
+        var impatient = Self.policy
+        impatient.timeoutSeconds = 30
+        impatient.readTimeoutSeconds = 1
+        let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling], policy: impatient)
         #expect(throws: FetchError.timedOut(.read(seconds: 1))) { try stalled.get() }
         #expect(
             FetchError.timedOut(.read(seconds: 1)).description == "timed out: no data received for 1 s (read_timeout)")

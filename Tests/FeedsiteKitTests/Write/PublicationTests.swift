@@ -208,20 +208,6 @@ struct PublicationTests {
         try await project.finish()
     }
 
-    @Test("a theme without 404.mustache gets no 404.html, and static/404.html may then provide one")
-    func themeWithoutNotFound() async throws {
-        let project = try await Project()
-        let templates = project.work.appendingPathComponent("Theme")
-        try FileManager.default.copyItem(at: Self.templates, to: templates)
-        try FileManager.default.removeItem(at: templates.appendingPathComponent("404.mustache"))
-        _ = try await project.build(templates: templates)
-        #expect(project.data("Site/404.html") == nil)
-        try project.write(Data("<p>own</p>".utf8), "static/404.html")
-        _ = try await project.build(templates: templates)
-        #expect(project.data("Site/404.html") == Data("<p>own</p>".utf8))
-        try await project.finish()
-    }
-
     @Test("every path a rendered site has is one a static file may not take (the reserved list cannot drift)")
     func reservedCoversRenderedSite() throws {
         let templates = try SiteTemplates.load(from: Self.templates)
