@@ -6,7 +6,8 @@ import Foundation
 /// Content-Type or file extension, which servers get wrong. XML goes through libxml2's event-driven
 /// SAX2 parser (`XMLEventReader`) into `FeedParser.StateMachine`; when the XML is malformed, one repair
 /// pass (`FeedParser+Repair.swift`) fixes what feeds typically get wrong and the document is parsed
-/// again. No DTD, external entity or network access happens: DOCTYPEs are removed before parsing.
+/// again in libxml2's recovery mode. No DTD, external entity or network access happens in any mode:
+/// DOCTYPEs are removed before parsing.
 public struct FeedParser: Sendable {
     public init() {}
 
@@ -16,6 +17,12 @@ public struct FeedParser: Sendable {
     /// `contentType` is the HTTP `Content-Type` header, when the feed came over HTTP; only its
     /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
     public func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
+        var feed = try parseDocument(data, url: url, contentType: contentType)
+        feed.replaceC1Controls()
+        return feed
+    }
+
+    private func parseDocument(_ data: Data, url: URL?, contentType: String?) throws(FeedParseError) -> Feed {
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var bytes = decoded.bytes
         var lineOffset = 0
@@ -32,15 +39,17 @@ public struct FeedParser: Sendable {
         case .success(let feed):
             return feed
         case .failure(let outcome):
-            guard outcome.isMalformedXML,
-                let repaired = Self.repair(document.bytes, lineOffset: lineOffset)
-            else { throw outcome.error }
-            // One repair pass, then give up with whatever is still wrong after it.
-            document.bytes = repaired.bytes
-            document.warnings += repaired.warnings
-            switch parseXML(document, url: url) {
+            guard outcome.isMalformedXML else { throw outcome.error }
+            // Not well-formed ("bozo"): repair what feeds typically get wrong, then read what is still
+            // broken in libxml2's recovery mode. Each fix is a located warning; only a document with
+            // no feed left in it fails, with the strict parse's diagnosis.
+            if let repaired = Self.repair(document.bytes, lineOffset: lineOffset) {
+                document.bytes = repaired.bytes
+                document.warnings += repaired.warnings
+            }
+            switch parseXML(document, url: url, isRecovering: true) {
             case .success(let feed): return feed
-            case .failure(let failure): throw failure.error
+            case .failure: throw outcome.error
             }
         }
     }
@@ -52,9 +61,10 @@ public struct FeedParser: Sendable {
     }
 
     /// Runs libxml2 over a prepared document (`XMLEventReader`), forwarding events to a fresh state machine.
-    private func parseXML(_ document: PreparedXML, url: URL?) -> Result<Feed, XMLFailure> {
+    private func parseXML(_ document: PreparedXML, url: URL?, isRecovering: Bool = false) -> Result<Feed, XMLFailure> {
         var machine = StateMachine(documentURL: url)
-        XMLEventReader(lineOffset: document.lineOffset).read(document.bytes, into: &machine)
+        XMLEventReader(lineOffset: document.lineOffset, isRecovering: isRecovering).read(
+            document.bytes, into: &machine)
         // The parse can end without an error event (e.g. the machine stopped it), so trust the machine.
         do {
             var feed = try machine.finish()

@@ -195,37 +195,41 @@ extension FeedParser {
             return String(decoding: output, as: UTF8.self)
         }
 
-        /// Splits an RSS author string: `"jo@example.com (Jo Bloggs)"`, `"Jo Bloggs <jo@example.com>"`,
-        /// a bare address, or just a name.
+        /// Splits an RSS author string into name and email, in each form feeds use:
+        /// `jo@example.com (Jo Bloggs)` (RSS 2.0's), `Jo Bloggs (jo@example.com)`,
+        /// `Jo Bloggs <jo@example.com>` and `"Bloggs, Jo" <jo@example.com>` (RFC 5322's), a bare
+        /// address (`mailto:` dropped), or just a name.
         static func person(fromRSSAuthor raw: String) -> Person? {
             let text = collapseWhitespace(raw)
             guard !text.isEmpty else { return nil }
-            // `@` and spaces are looked for as bytes: `contains` with a string argument went through
-            // Foundation's `NSString` search, a tenth of reading item fields.
-            func has(_ part: some StringProtocol, _ byte: Unicode.Scalar) -> Bool {
-                part.utf8.contains(UInt8(ascii: byte))
+            func name(_ part: some StringProtocol) -> String? {
+                part.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")).nilIfEmpty
             }
             if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
                 let before = text[..<open].trimmingCharacters(in: .whitespaces)
                 let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
                     .trimmingCharacters(in: .whitespaces)
-                if has(before, "@"), !has(before, " ") {
-                    return Person(name: inside.isEmpty ? nil : inside, email: before)
-                }
+                if let email = emailAddress(before) { return Person(name: name(inside), email: email) }
+                if let email = emailAddress(inside) { return Person(name: name(before), email: email) }
             }
             if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
-                let name = text[..<open].trimmingCharacters(in: .whitespaces)
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-                let email = text[text.index(after: open)..<text.index(before: text.endIndex)]
-                    .trimmingCharacters(in: .whitespaces)
-                if has(email, "@") {
-                    return Person(name: name.isEmpty ? nil : name, email: email)
-                }
+                let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
+                if let email = emailAddress(inside) { return Person(name: name(text[..<open]), email: email) }
             }
-            if has(text, "@"), !has(text, " ") {
-                return Person(email: text.hasPrefix("mailto:") ? String(text.dropFirst(7)) : text)
-            }
+            if let email = emailAddress(text) { return Person(email: email) }
             return Person(name: text)
+        }
+
+        /// `part` as an email address (`mailto:` dropped), when it is one: an `@` and no space.
+        private static func emailAddress(_ part: some StringProtocol) -> String? {
+            // Looked for as bytes: `contains` with a string argument went through Foundation's
+            // `NSString` search, a tenth of reading item fields.
+            var text = Substring(part.trimmingCharacters(in: .whitespaces))
+            if text.lowercased().hasPrefix("mailto:") { text = text.dropFirst(7) }
+            guard text.utf8.contains(UInt8(ascii: "@")), !text.utf8.contains(UInt8(ascii: " ")),
+                text.utf8.first != UInt8(ascii: "@"), text.utf8.last != UInt8(ascii: "@")
+            else { return nil }
+            return String(text)
         }
 
         /// Resolves `reference` against `base` (RFC 3986), returning an absolute URL string.
