@@ -101,9 +101,26 @@ private struct RepairPass {
     mutating func note(_ fix: String) {
         if let existing = fixes[fix] {
             fixes[fix] = (existing.line, existing.count + 1)
-        } else {
+        } else if fixes.count < Self.maximumKindsOfFix || fix == Self.otherFixes {
             fixes[fix] = (line, 1)
+        } else {
+            // A hostile document can name a new element in every tag: the warnings stay bounded.
+            note(Self.otherFixes)
         }
+    }
+
+    /// How many distinct warnings a repair reports at most (one more counts all the others).
+    static let maximumKindsOfFix = 50
+    static let otherFixes = "repaired more problems of other kinds"
+
+    /// How far down the open elements an end tag (or an item's start tag) looks for its element:
+    /// real documents need a few levels, and a bound keeps hostile nesting linear.
+    static let searchDepth = 64
+
+    /// The open element nearest the top (within `depth` levels) that `matches`.
+    private func openElement(within depth: Int = searchDepth, where matches: (ArraySlice<UInt8>) -> Bool) -> Int? {
+        let lowest = max(0, open.count - depth)
+        return open[lowest...].lastIndex(where: matches)
     }
 
     mutating func run() {
@@ -387,7 +404,7 @@ private struct RepairPass {
         }
         swap(&output, &attributeOutput)
         if isItem, !isEmptyElement,
-            let index = open.lastIndex(where: { $0.elementsEqual(name) })
+            let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) })
         {
             closeOpenElements(above: index)
             closeElement(open[index])
@@ -463,7 +480,7 @@ private struct RepairPass {
         let name = input[nameRange]
         let written = String(decoding: name, as: UTF8.self)
         i = tagEnd
-        if let index = open.lastIndex(where: { $0.elementsEqual(name) }) {
+        if let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }) {
             if index == 0, tagEnd < lastTagEnd {
                 note("ignored </\(written)>: the document goes on after it")
                 isRootEndPostponed = true
@@ -472,7 +489,7 @@ private struct RepairPass {
             closeOpenElements(above: index)
             closeElement(name)
             open.removeSubrange(index...)
-        } else if let index = open.lastIndex(where: { Self.isMisspelling(name, of: $0) }) {
+        } else if let index = openElement(within: 8, where: { Self.isMisspelling(name, of: $0) }) {
             let meant = open[index]
             note("repaired mismatched end tag </\(written)> (read as </\(String(decoding: meant, as: UTF8.self))>)")
             closeOpenElements(above: index)
@@ -502,7 +519,7 @@ private struct RepairPass {
     /// `written` is a plausible misspelling of the open element `name`: the same but for case, or
     /// one or two letters off in a name of four or more (`descriptio`, `titel`, `pubdate`).
     private static func isMisspelling(_ written: ArraySlice<UInt8>, of name: ArraySlice<UInt8>) -> Bool {
-        guard !written.isEmpty else { return false }
+        guard !written.isEmpty, written.count <= 64 else { return false }
         let a = written.map { $0 | 0x20 }
         let b = name.map { $0 | 0x20 }
         if a == b { return true }

@@ -67,6 +67,11 @@ extension FeedParser {
             var wrapperEnd: Int?
             var hasTextOutsideWrapper = false
 
+            /// A CDF attribute (`HREF`, `LASTMOD`), whatever its case.
+            func cdfAttribute(_ lowercaseName: String) -> String? {
+                attributes.first { $0.key.lowercased() == lowercaseName }?.value
+            }
+
             func attribute(_ localName: String) -> String? {
                 attributes[localName]
                     ?? attributes.first { key, _ in
@@ -111,6 +116,8 @@ extension FeedParser {
         private var warnings: [String] = []
         private var failure: FeedParseError?
         private var sawRoot = false
+        /// The document is CDF: links and dates are attributes of `CHANNEL` and `ITEM`.
+        private var isCDF = false
         /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
         private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
@@ -283,6 +290,13 @@ extension FeedParser {
                 format = .atom
                 version = attributes["version"] ?? "0.3"
                 return .channel
+            case (.none, "channel"):
+                // Microsoft's Channel Definition Format (1997), RSS's predecessor: `<CHANNEL HREF=…>`
+                // with `<ITEM HREF=… LASTMOD=…>`, `<TITLE>` and `<ABSTRACT>`.
+                format = .rss
+                version = "cdf"
+                isCDF = true
+                return .channel
             default:
                 if FeedParser.htmlElementNames.contains(name.lowercased()) {
                     failure = .htmlPage(line: position?.line, column: position?.column)
@@ -314,7 +328,7 @@ extension FeedParser {
                     case "item": return .item
                     case "image": return .channelImage
                     case "title", "link", "description", "language", "copyright", "managingEditor", "webMaster",
-                        "pubDate", "lastBuildDate", "category", "generator":
+                        "pubDate", "lastBuildDate", "category", "generator", "abstract":
                         return .field
                     default: return .ignored
                     }
@@ -334,7 +348,8 @@ extension FeedParser {
             case .item:
                 if ns.isRSS {
                     switch name {
-                    case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate":
+                    case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate",
+                        "abstract":
                         return .field
                     default: return .ignored
                     }
@@ -393,6 +408,12 @@ extension FeedParser {
                 if let about = frame.attribute("about") {
                     item?.rdfAbout = about
                 }
+                if isCDF {
+                    let link = frame.cdfAttribute("href").flatMap { resolved($0, frame) }
+                    let lastModified = frame.cdfAttribute("lastmod").flatMap { date($0, context: "item \(itemCount)") }
+                    item?.rssLink = link
+                    item?.updated = lastModified
+                }
             case .person:
                 person = Person()
             case .media:
@@ -403,6 +424,12 @@ extension FeedParser {
                 }
                 // RSS 0.90 is RDF too, told apart from 1.0 by the namespace of its elements.
                 if frame.namespace == .rss090 { version = "0.90" }
+                if isCDF {
+                    let link = frame.cdfAttribute("href").flatMap { resolved($0, frame) }
+                    let lastModified = frame.cdfAttribute("lastmod").flatMap { date($0, context: "channel") }
+                    channel.rssLink = link
+                    channel.lastBuildDate = lastModified
+                }
             default:
                 break
             }
@@ -450,7 +477,7 @@ extension FeedParser {
                 guard let link = atomLink(frame) else { break }
                 if link.rel == "alternate" { channel.atomAlternate.offer(link.enclosure) }
                 if link.rel == "self" { channel.feedLink = channel.feedLink ?? link.enclosure.url }
-            case (let ns, "description") where ns.isRSS:
+            case (.none, "description"), (.rss10, "description"), (.rss090, "description"), (.none, "abstract"):
                 channel.descriptions[0] = channel.descriptions[0] ?? value.nilIfEmpty
             case (.dc, "description"):
                 channel.descriptions[1] = channel.descriptions[1] ?? value.nilIfEmpty
@@ -556,7 +583,7 @@ extension FeedParser {
                 item.guidBase = frame.base
             case (let ns, "id") where ns.isAtom:
                 item.atomID = item.atomID ?? value.nilIfEmpty
-            case (let ns, "description") where ns.isRSS:
+            case (.none, "description"), (.rss10, "description"), (.rss090, "description"), (.none, "abstract"):
                 setDescription(&item, 0, value, .html, frame)
             case (.dc, "description"):
                 setDescription(&item, 1, value, .html, frame)
@@ -799,7 +826,7 @@ extension FeedParser {
             "generator", "author", "enclosure", "guid", "url", "feed", "entry", "contributor", "subtitle", "tagline",
             "updated", "modified", "rights", "icon", "logo", "info", "id", "published", "issued", "created",
             "summary", "content", "name", "email", "uri", "creator", "date", "subject", "encoded", "group",
-            "thumbnail", "publisher", "source",
+            "thumbnail", "publisher", "source", "abstract",
         ]
         var table: [String: String] = [:]
         for name in names { table[name.lowercased()] = name }

@@ -9,7 +9,17 @@ import Foundation
 /// again in libxml2's recovery mode. No DTD, external entity or network access happens in any mode:
 /// DOCTYPEs are removed before parsing.
 public struct FeedParser: Sendable {
-    public init() {}
+    /// Tests only: skip the strict parse, so the repair and recovery path runs on well-formed
+    /// documents too (and can be held to reading them exactly as the strict parse does).
+    let isRecoveryForced: Bool
+
+    public init() {
+        isRecoveryForced = false
+    }
+
+    init(forcingRecovery: Bool) {
+        isRecoveryForced = forcingRecovery
+    }
 
     /// Detects the format by content (root element / JSON), never by Content-Type or extension.
     ///
@@ -35,7 +45,8 @@ public struct FeedParser: Sendable {
         }
         var document = try Self.prepareXML(bytes, lineOffset: lineOffset)
         document.warnings = decoded.warnings + document.warnings
-        switch parseXML(document, url: url) {
+        let strict = isRecoveryForced ? .failure(XMLFailure.forced) : parseXML(document, url: url)
+        switch strict {
         case .success(let feed):
             return feed
         case .failure(let outcome):
@@ -58,6 +69,8 @@ public struct FeedParser: Sendable {
     struct XMLFailure: Error {
         var error: FeedParseError
         var isMalformedXML: Bool
+
+        static let forced = XMLFailure(error: FeedParseError(message: "recovery forced"), isMalformedXML: true)
     }
 
     /// Runs libxml2 over a prepared document (`XMLEventReader`), forwarding events to a fresh state machine.
@@ -93,7 +106,12 @@ extension FeedParser {
             case 38: "'<' inside an attribute value"
             case 39, 40, 41: "malformed attribute"
             case 42: "an attribute appears twice on one element"
+            case 45: "a comment is never closed"
+            case 47: "a processing instruction is never closed"
+            case 62: "']]>' outside a CDATA section"
+            case 63: "a CDATA section is never closed"
             case 64: "the XML declaration is not at the start of the document"
+            case 65: "a space is missing between attributes"
             case 68: "a '&' or '<' that does not start a reference or a tag (it should be escaped)"
             case 73: "a tag is not closed with '>'"
             case 76: "mismatched end tag"

@@ -57,6 +57,9 @@ struct XMLEventReader {
         }
     }
 
+    /// The deepest element nesting read (libxml2's own limit, 256, is off in huge mode).
+    static let maximumDepth = 1024
+
     /// libxml2 2.9 wants `xmlInitParser` once per process before threads use it; a `static let`
     /// runs it exactly once, thread-safely.
     private static let libraryInitialised: Void = xmlInitParser()
@@ -229,6 +232,20 @@ private struct EventSink {
                 let key = qualifiedName(attributes[index + 1], attributeName)
                 attributeDictionary[key] = Self.string(start, count: end - start)
             }
+        }
+        // Huge mode lifts libxml2's own depth limit: without one, hostile nesting would grow the
+        // machine's stack with the document. No feed comes near it.
+        if Int(context?.pointee.nameNr ?? 0) >= XMLEventReader.maximumDepth {
+            if isRecovering {
+                machine.warn(
+                    "line \(position.line): stopped reading: elements nested deeper than \(XMLEventReader.maximumDepth)"
+                )
+            } else {
+                machine.error("elements nested deeper than \(XMLEventReader.maximumDepth)", at: position)
+            }
+            isReadingText = false
+            xmlStopParser(context)
+            return
         }
         // The position is only needed to diagnose the root element.
         let at = sawRoot ? nil : position

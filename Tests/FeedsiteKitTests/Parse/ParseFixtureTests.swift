@@ -239,6 +239,9 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             file: "rdf-channel-image.xml", titles: ["RDF item"], links: ["http://example.org/a"],
             dates: ["2026-06-01T06:00:00Z"], author: Person(name: "Rita Dee"), isClean: true),
         .init(file: "rdf-image-before-channel.xml", titles: ["Second RDF item"], isClean: true),
+        .init(
+            file: "cdf-channel.xml", titles: ["CDF item"], links: ["http://example.org/cdf/1"],
+            dates: ["2026-07-02T08:30:00Z"], isClean: true),
     ]
 
     @Test(arguments: cases)
@@ -378,6 +381,19 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         let rss = try Self.parse("xmlbase-rss-item.xml")
         #expect(rss.link == "http://example.org/news/index.html")
         #expect(rss.items.first?.id == "story-1")
+    }
+
+    /// CDF: the channel's and items' links and dates are `HREF` and `LASTMOD` attributes.
+    @Test func cdfChannel() throws {
+        let feed = try Self.parse("cdf-channel.xml")
+        #expect(feed.format == .rss)
+        #expect(feed.version == "cdf")
+        #expect(feed.title == "CDF channel")
+        #expect(feed.link == "http://example.org/")
+        #expect(feed.description == "A channel from 1997")
+        #expect(feed.updated == Self.instant("2026-07-01T12:00:00Z"))
+        #expect(feed.items.first?.description == "Item abstract")
+        #expect(feed.items.first?.updated == Self.instant("2026-07-02T08:30:00Z"))
     }
 
     @Test func rss090AndRDFImages() throws {
