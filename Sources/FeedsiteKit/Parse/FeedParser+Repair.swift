@@ -32,8 +32,12 @@ extension FeedParser {
     ///
     /// What is still not well-formed after this is read by libxml2's recovery mode
     /// (`XMLEventReader.isRecovering`). Returns nil when nothing needed fixing.
-    static func repair(_ bytes: [UInt8], lineOffset: Int) -> Repair? {
-        var pass = RepairPass(input: bytes, line: 1 + lineOffset)
+    ///
+    /// `balancingTags: false` keeps the markup as written (only the character fixes and the
+    /// closing of a cut-off document apply), for readers that would rather refuse a document whose
+    /// structure is broken (the OPML import).
+    static func repair(_ bytes: [UInt8], lineOffset: Int, balancingTags: Bool = false) -> Repair? {
+        var pass = RepairPass(input: bytes, line: 1 + lineOffset, balancesTags: balancingTags)
         pass.run()
         guard !pass.fixes.isEmpty else { return nil }
         let warnings = pass.fixes.sorted { ($0.value.line, $0.key) < ($1.value.line, $1.key) }.map { fix, where_ in
@@ -87,13 +91,17 @@ private struct RepairPass {
     /// An end tag of the root element was skipped because the document goes on after it.
     private var isRootEndPostponed = false
     private var i = 0
-    private var nextLessThanCache = -1
+    private var nextByteCache: [UInt8: Int] = [:]
     /// The index just past the document's last `>`: a root end tag before it is not the real end.
     private let lastTagEnd: Int
 
-    init(input: [UInt8], line: Int) {
+    /// Whether the structural repairs apply (see `FeedParser.repair`).
+    let balancesTags: Bool
+
+    init(input: [UInt8], line: Int, balancesTags: Bool) {
         self.input = input
         self.line = line
+        self.balancesTags = balancesTags
         output.reserveCapacity(input.count + 256)
         lastTagEnd = (input.lastIndex(of: UInt8(ascii: ">")) ?? -1) + 1
     }
@@ -134,6 +142,19 @@ private struct RepairPass {
                         isCutOff = true
                         break scan
                     }
+                } else if !balancesTags, matches("<!--") || matches("<?") {
+                    guard copySection(until: matches("<!--") ? "-->" : "?>", from: i) else {
+                        isCutOff = true
+                        break scan
+                    }
+                } else if !balancesTags, i + 1 < input.count,
+                    Self.startsName(input[i + 1]) || input[i + 1] == UInt8(ascii: "/")
+                        || input[i + 1] == UInt8(ascii: "!")
+                {
+                    guard copyTag() else {
+                        isCutOff = true
+                        break scan
+                    }
                 } else if matches("<!--") {
                     // Comments carry nothing a feed needs, and are where `--` and bad bytes hide.
                     let end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
@@ -141,7 +162,7 @@ private struct RepairPass {
                         note("removed a comment containing '--'")
                     }
                     blank(i..<end)
-                } else if matches("<?") {
+                } else if matches("<?"), i + 2 < input.count, Self.startsName(input[i + 2]) {
                     let end = FeedParser.find(input, "?>", from: i + 2).map { $0 + 2 } ?? input.count
                     if i + 5 < input.count, input[(i + 2)..<(i + 5)].map({ $0 | 0x20 }) == Array("xml".utf8),
                         FeedParser.isXMLSpace(input[i + 5]), i > 0
@@ -325,6 +346,42 @@ private struct RepairPass {
         }
     }
 
+    /// The tag at `i` copied as written (`balancesTags` off), its characters fixed, the open elements
+    /// tracked for a cut-off end; false when the document ends inside it.
+    private mutating func copyTag() -> Bool {
+        var quote: UInt8?
+        var end = i + 1
+        while end < input.count {
+            let byte = input[end]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                break
+            }
+            end += 1
+        }
+        guard end < input.count else { return false }
+        let tag = input[(i + 1)..<end]
+        if let first = tag.first, first != UInt8(ascii: "!") {
+            let isEndTag = first == UInt8(ascii: "/")
+            let nameStart = isEndTag ? tag.startIndex + 1 : tag.startIndex
+            let name = input[self.name(at: nameStart)]
+            if isEndTag {
+                if let index = openElement(where: { $0.elementsEqual(name) }) { open.removeSubrange(index...) }
+            } else if tag.last != UInt8(ascii: "/") {
+                open.append(name)
+            }
+        }
+        output.append(UInt8(ascii: "<"))
+        i += 1
+        while i < end { characterData(isAttribute: true, until: end) }
+        output.append(UInt8(ascii: ">"))
+        i = end + 1
+        return true
+    }
+
     /// `<name attributes…>` or `<name …/>` at `i`; false when the document ends inside it.
     private mutating func startTag() -> Bool {
         let tagStart = i
@@ -381,7 +438,9 @@ private struct RepairPass {
             // `name = value`, with optional space around `=` (kept as written).
             var j = i
             while j < input.count, FeedParser.isXMLSpace(input[j]) { j += 1 }
-            let isDuplicate = !attributes.insert(input[attributeName]).inserted
+            let isValidName = Self.isAttributeName(input[attributeName])
+            if !isValidName { note("dropped an attribute whose name is not an XML name") }
+            let isDuplicate = isValidName && !attributes.insert(input[attributeName]).inserted
             if isDuplicate { note("repaired an attribute given twice (kept the first)") }
             let outputBeforeAttribute = output.count
             output.append(contentsOf: input[attributeName])
@@ -395,7 +454,7 @@ private struct RepairPass {
                 output.append(contentsOf: "=\"\"".utf8)
                 note("repaired an attribute without a value")
             }
-            if isDuplicate {
+            if isDuplicate || !isValidName {
                 // Removed, but its newlines stay so line numbers stay true.
                 let newlines = output[outputBeforeAttribute...].filter { $0 == 0x0A }.count
                 output.removeSubrange(outputBeforeAttribute...)
@@ -425,10 +484,14 @@ private struct RepairPass {
         guard i < input.count else { return false }
         let quote = input[i]
         if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-            // The closing quote is looked for before the next `<` only (which XML forbids in values), so
-            // a missing quote costs one tag, and the search stays linear over the document.
-            let nextOpen = nextLessThan(after: i)
-            if let close = input[(i + 1)..<nextOpen].firstIndex(of: quote) {
+            // Where the value ends: at its closing quote on the same line (HTML reads `title="a<b"`
+            // that way); failing that, the quote is missing and the value ends with the tag, at a
+            // `>` on the same line; a value spanning lines ends at its quote before the next tag.
+            // The searches are remembered, so the pass stays linear however long the line.
+            let close = next(quote, after: i)
+            let lineEnd = next(0x0A, after: i)
+            let tagEnd = next(UInt8(ascii: ">"), after: i)
+            if close < lineEnd || (tagEnd > lineEnd && close < nextLessThan(after: i)) {
                 output.append(quote)
                 i += 1
                 while i < close { characterData(isAttribute: true, until: close) }
@@ -436,7 +499,6 @@ private struct RepairPass {
                 i += 1
                 return true
             }
-            // No closing quote before the next tag: the value ends where the tag does.
             note("repaired an attribute value without its closing quote")
             i += 1
         }
@@ -459,12 +521,22 @@ private struct RepairPass {
         return true
     }
 
-    /// The index of the first `<` after `index`, or the end of the input; remembered, so that many
-    /// attributes before one `<` cost one search.
+    /// The index of the first `<` after `index`, or the end of the input.
     private mutating func nextLessThan(after index: Int) -> Int {
-        if nextLessThanCache > index { return nextLessThanCache }
-        nextLessThanCache = FeedParser.find(input, "<", from: index + 1) ?? input.count
-        return nextLessThanCache
+        next(UInt8(ascii: "<"), after: index)
+    }
+
+    /// The index of the first `byte` after `index`, or the end of the input; remembered per byte,
+    /// so that many attributes before one `<`, `>`, quote or newline cost one search (the cursor
+    /// only moves forward).
+    private mutating func next(_ byte: UInt8, after index: Int) -> Int {
+        if let known = nextByteCache[byte], known > index { return known }
+        let found =
+            input.withUnsafeBufferPointer {
+                ByteScan.firstIndex(of: byte, in: $0, from: index + 1, to: input.count)
+            } ?? input.count
+        nextByteCache[byte] = found
+        return found
     }
 
     /// `</name>` at `i`; false when the document ends inside it.
@@ -552,6 +624,15 @@ private struct RepairPass {
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "#")
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// A name XML accepts for an attribute: it starts with a letter or `_` (not a digit, `-`, `.`
+    /// or `:`), and a `:` in it separates two non-empty parts (`http:` or `a:b:c` are not names).
+    private static func isAttributeName(_ name: ArraySlice<UInt8>) -> Bool {
+        guard let first = name.first, startsName(first), first != UInt8(ascii: ":"),
+            name.last != UInt8(ascii: ":")
+        else { return false }
+        return name.lazy.filter { $0 == UInt8(ascii: ":") }.count <= 1
     }
 
     /// Whether a byte can start an element name (after `<`).

@@ -256,8 +256,12 @@ extension FeedParser {
 
         private mutating func classify(_ uri: String?, qualifiedName: String?) -> Namespace {
             guard let uri, !uri.isEmpty else {
-                // An undeclared prefix (`<itunes:author>` without `xmlns:itunes`): not ours to guess.
-                if let qualifiedName, qualifiedName.utf8.contains(UInt8(ascii: ":")) { return .other }
+                // An undeclared prefix (`<dc:creator>` without `xmlns:dc`, a common slip in hand-made
+                // feeds): the vocabularies whose prefix everyone uses are recognised by it; any other
+                // prefixed element is not ours.
+                if let qualifiedName, let colon = qualifiedName.firstIndex(of: ":") {
+                    return Self.wellKnownPrefixes[qualifiedName[..<colon].lowercased()] ?? .other
+                }
                 return .none
             }
             if uri == rssDefaultNamespace { return .none }
@@ -381,6 +385,12 @@ extension FeedParser {
         private func isField(_ name: String, _ ns: Namespace, in table: [Namespace: Set<String>]) -> Bool {
             table[ns]?.contains(name) ?? false
         }
+
+        /// The prefixes a vocabulary is known by, for elements whose prefix was never declared.
+        private static let wellKnownPrefixes: [String: Namespace] = [
+            "dc": .dc, "dcterms": .dcterms, "content": .content, "media": .media, "itunes": .itunes, "atom": .atom,
+            "rdf": .rdf,
+        ]
 
         /// Fields of the channel from extension vocabularies (built once, not per element).
         private static let channelExtensionFields: [Namespace: Set<String>] = [

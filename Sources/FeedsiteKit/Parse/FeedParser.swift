@@ -54,7 +54,7 @@ public struct FeedParser: Sendable {
             // Not well-formed ("bozo"): repair what feeds typically get wrong, then read what is still
             // broken in libxml2's recovery mode. Each fix is a located warning; only a document with
             // no feed left in it fails, with the strict parse's diagnosis.
-            if let repaired = Self.repair(document.bytes, lineOffset: lineOffset) {
+            if let repaired = Self.repair(document.bytes, lineOffset: lineOffset, balancingTags: true) {
                 document.bytes = repaired.bytes
                 document.warnings += repaired.warnings
             }
@@ -111,7 +111,7 @@ extension FeedParser {
             case 62: "']]>' outside a CDATA section"
             case 63: "a CDATA section is never closed"
             case 64: "the XML declaration is not at the start of the document"
-            case 65: "a space is missing between attributes"
+            case 65: "a space is missing between attributes, or the document ends inside a tag"
             case 68: "a '&' or '<' that does not start a reference or a tag (it should be escaped)"
             case 73: "a tag is not closed with '>'"
             case 76: "mismatched end tag"

@@ -272,6 +272,38 @@ import Testing
         #expect(feed.warnings.contains { $0.contains("repaired more problems of other kinds (450 times)") })
     }
 
+    /// A quoted value holding `<` on one line is read as HTML reads it (the `<` escaped), and an
+    /// attribute whose name XML refuses is dropped rather than breaking its tag.
+    @Test func attributeValuesAndNames() throws {
+        let xml = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entry><title>e</title><id>urn:e</id><link href="http://example.org/?q=a<b" 1bad="x"/></entry>
+            </feed>
+            """
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.first?.link == "http://example.org/?q=a<b")
+        #expect(feed.warnings.contains("line 2: dropped an attribute whose name is not an XML name"))
+        #expect(feed.warnings.contains("line 2: repaired '<' in an attribute value"))
+    }
+
+    /// `<?` without a target name starts no processing instruction: it is text.
+    @Test func lessThanQuestionMarkWithoutTargetIsText() throws {
+        let xml = "<rss version=\"2.0\"><channel><title>T</title><item><title>a <? b</title></item></channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.first?.title == "a <? b")
+        #expect(feed.warnings == ["line 1: repaired unescaped '<'"])
+    }
+
+    /// Without tag balancing (the OPML import's choice), broken structure stays broken.
+    @Test func balancingIsOptional() {
+        let bytes = Array("<opml><body><outline xmlUrl=\"https://a.example/\"></body></opml>".utf8)
+        #expect(FeedParser.repair(bytes, lineOffset: 0) == nil)
+        let balanced = FeedParser.repair(bytes, lineOffset: 0, balancingTags: true)
+        #expect(
+            balanced.map { String(decoding: $0.bytes, as: UTF8.self) }
+                == "<opml><body><outline xmlUrl=\"https://a.example/\"></outline></body></opml>")
+    }
+
     /// What the repair leaves broken, libxml2's recovery mode reads past, with a located warning.
     @Test func recoveryModeReadsPastWhatRepairLeaves() throws {
         // `]]>` in text is not well-formed XML and the repair pass leaves it.

@@ -240,6 +240,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             dates: ["2026-06-01T06:00:00Z"], author: Person(name: "Rita Dee"), isClean: true),
         .init(file: "rdf-image-before-channel.xml", titles: ["Second RDF item"], isClean: true),
         .init(
+            file: "undeclared-prefixes.xml", titles: ["Prefixes never declared"],
+            links: ["http://example.org/undeclared"], dates: ["2026-08-01T09:00:00Z"],
+            author: Person(name: "Dee Creator"), isClean: true),
+        .init(
             file: "cdf-channel.xml", titles: ["CDF item"], links: ["http://example.org/cdf/1"],
             dates: ["2026-07-02T08:30:00Z"], isClean: true),
     ]
@@ -381,6 +385,12 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         let rss = try Self.parse("xmlbase-rss-item.xml")
         #expect(rss.link == "http://example.org/news/index.html")
         #expect(rss.items.first?.id == "story-1")
+    }
+
+    /// `dc:` and `content:` used without declaring them still mean Dublin Core and content.
+    @Test func undeclaredWellKnownPrefixes() throws {
+        let feed = try Self.parse("undeclared-prefixes.xml")
+        #expect(feed.items.first?.content == "<p>Full text</p>")
     }
 
     /// CDF: the channel's and items' links and dates are `HREF` and `LASTMOD` attributes.
