@@ -138,6 +138,15 @@ private struct RepairPass {
             switch byte {
             case UInt8(ascii: "<"):
                 if matches("<![CDATA[") {
+                    if balancesTags, FeedParser.find(input, "]]>", from: i + 9) == nil, let top = open.last,
+                        let end = FeedParser.find(input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 9)
+                    {
+                        // Never closed: it ends where the element it is in does.
+                        note("closed a CDATA section left open")
+                        copyLiteral(to: end)
+                        output.append(contentsOf: "]]>".utf8)
+                        continue scan
+                    }
                     guard copySection(until: "]]>", from: i) else {
                         isCutOff = true
                         break scan
@@ -193,6 +202,10 @@ private struct RepairPass {
                     note("repaired unescaped '<'")
                     i += 1
                 }
+            case UInt8(ascii: "]") where matches("]]>"):
+                output.append(contentsOf: "]]&gt;".utf8)
+                note("repaired ']]>' outside a CDATA section")
+                i += 3
             default:
                 characterData(isAttribute: false)
             }
@@ -232,16 +245,21 @@ private struct RepairPass {
     private mutating func copySection(until terminator: String, from start: Int) -> Bool {
         guard let end = FeedParser.find(input, terminator, from: start + 2).map({ $0 + terminator.utf8.count })
         else { return false }
+        copyLiteral(to: end)
+        return true
+    }
+
+    /// Copies up to `end` with `&` and `<` as they are (the inside of a section), fixing the rest.
+    private mutating func copyLiteral(to end: Int) {
         while i < end {
             let byte = input[i]
             if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") {
-                output.append(byte)  // literal inside a section
+                output.append(byte)
                 i += 1
             } else {
                 characterData(isAttribute: false, until: end)
             }
         }
-        return true
     }
 
     /// Copies the character at `i` (and a run of plain bytes after it), fixing what XML forbids:
@@ -463,7 +481,8 @@ private struct RepairPass {
         }
         swap(&output, &attributeOutput)
         if isItem, !isEmptyElement,
-            let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) })
+            let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }),
+            !open[(index + 1)...].contains(where: Self.holdsMarkup)
         {
             closeOpenElements(above: index)
             closeElement(open[index])
@@ -473,8 +492,12 @@ private struct RepairPass {
         output.append(UInt8(ascii: "<"))
         output.append(contentsOf: name)
         output.append(contentsOf: attributeOutput)
-        output.append(contentsOf: isEmptyElement ? "/>".utf8 : ">".utf8)
-        if !isEmptyElement { open.append(name) }
+        // An HTML void element (`<br>`, `<img …>`) has no content and no end tag: left open, it would
+        // swallow the items after it.
+        let isVoid = !isEmptyElement && Self.htmlVoidElements.contains(name.map { $0 | 0x20 })
+        if isVoid { note("closed <\(String(decoding: name, as: UTF8.self))> (an HTML element that has no end tag)") }
+        output.append(contentsOf: isEmptyElement || isVoid ? "/>".utf8 : ">".utf8)
+        if !isEmptyElement, !isVoid { open.append(name) }
         sawRoot = true
         return true
     }
@@ -634,6 +657,21 @@ private struct RepairPass {
         else { return false }
         return name.lazy.filter { $0 == UInt8(ascii: ":") }.count <= 1
     }
+
+    /// HTML's void elements, lowercase, but for those whose names feeds use for elements with content
+    /// (RSS `<link>` and `<source>`, `<base>`).
+    private static let htmlVoidElements: Set<[UInt8]> = Set(
+        ["br", "hr", "img", "input", "meta", "area", "col", "embed", "param", "track", "wbr"].map { Array($0.utf8) })
+
+    /// An element whose text is markup (`<description>`, `<content:encoded>`, Atom `<content>`…):
+    /// an `<item>` tag inside one is part of that markup, not the next item.
+    private static func holdsMarkup(_ name: ArraySlice<UInt8>) -> Bool {
+        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        return markupHolders.contains(local)
+    }
+
+    private static let markupHolders: Set<[UInt8]> = Set(
+        ["description", "summary", "content", "encoded", "title", "subtitle", "rights"].map { Array($0.utf8) })
 
     /// Whether a byte can start an element name (after `<`).
     private static func startsName(_ byte: UInt8) -> Bool {

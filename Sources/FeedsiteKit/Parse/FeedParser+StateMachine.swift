@@ -107,6 +107,9 @@ extension FeedParser {
         private var version = ""
         /// `<rss xmlns="…">`: that namespace then means "no namespace" (some UserLand feeds).
         private var rssDefaultNamespace: String?
+        /// What an element in no namespace is: RSS's, except inside a `<feed>` that declared none
+        /// (an Atom feed written without its namespace), where it is Atom's.
+        private var noNamespace: Namespace = .none
         private var namespaceCache: [String: Namespace] = [:]
         private var channel = ChannelBuilder()
         private var item: ItemBuilder?
@@ -259,10 +262,11 @@ extension FeedParser {
                 // An undeclared prefix (`<dc:creator>` without `xmlns:dc`, a common slip in hand-made
                 // feeds): the vocabularies whose prefix everyone uses are recognised by it; any other
                 // prefixed element is not ours.
-                if let qualifiedName, let colon = qualifiedName.firstIndex(of: ":") {
-                    return Self.wellKnownPrefixes[qualifiedName[..<colon].lowercased()] ?? .other
+                // Looked for as a byte: this runs for every element in no namespace (all of RSS).
+                if let qualifiedName, let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                    return Self.wellKnownPrefixes[String(qualifiedName[..<colon]).lowercased()] ?? .other
                 }
-                return .none
+                return noNamespace
             }
             if uri == rssDefaultNamespace { return .none }
             if let cached = namespaceCache[uri] { return cached }
@@ -289,6 +293,7 @@ extension FeedParser {
             case (.atom, "feed"), (.none, "feed"):
                 format = .atom
                 version = attributes["version"] ?? "1.0"
+                if namespace == .none { noNamespace = .atom }
                 return .channel
             case (.atom03, "feed"):
                 format = .atom

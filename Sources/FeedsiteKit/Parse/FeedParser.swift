@@ -98,7 +98,8 @@ extension FeedParser {
         let text: String =
             switch code {
             case 4: "the document is empty"
-            case 5: "the document ends before its elements are closed (truncated download?)"
+            // libxml2's push parser reports both a cut-off document and content after the root so.
+            case 5: "the document does not end where its root element does (cut off, or extra content after it)"
             case 9: "a character that is not allowed in XML"
             case 23: "an entity reference is missing its ';'"
             case 26: "undefined entity"

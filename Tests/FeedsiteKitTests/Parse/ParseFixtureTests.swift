@@ -102,11 +102,27 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             warnings: ["line 11: removed an XML declaration in the middle of the document"]),
         .init(
             file: "malformed-naked-html-unclosed.xml", titles: ["Naked HTML", "Still here"],
-            warnings: ["line 10: closed <br> left open"]),
+            warnings: ["line 10: closed <p> left open", "line 10: closed <br> (an HTML element that has no end tag)"]),
         .init(
             file: "malformed-tag-without-gt.xml", titles: ["No gt", "Fine gt"],
             links: ["http://example.org/nogt", "http://example.org/finegt"],
             warnings: ["line 8: repaired a tag without its '>'"]),
+
+        .init(
+            file: "malformed-cdata-end-in-text.xml", titles: ["a ]]> b"], links: ["http://example.org/cdata-end"],
+            warnings: ["line 8: repaired ']]>' outside a CDATA section"]),
+        .init(
+            file: "malformed-void-element-between-items.xml", titles: ["Before the break", "After the break"],
+            links: ["http://example.org/before-break", "http://example.org/after-break"],
+            warnings: ["line 11: closed <br> (an HTML element that has no end tag)"]),
+        .init(
+            file: "malformed-item-tag-in-description.xml", titles: ["First", "Second"],
+            links: ["http://example.org/first", "http://example.org/second"],
+            warnings: ["line 10: closed <item> left open"]),
+        .init(
+            file: "malformed-unterminated-cdata.xml", titles: ["Open CDATA", "After it"],
+            links: ["http://example.org/open-cdata", "http://example.org/after-cdata"],
+            warnings: ["line 10: closed a CDATA section left open"]),
 
         // MARK: Encodings and labels (titles decoded from the code page tables by hand)
         .init(file: "encoding-latin1-cp1252-quotes.xml", titles: ["don’t “quote” – café"], isClean: true),
@@ -240,6 +256,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             dates: ["2026-06-01T06:00:00Z"], author: Person(name: "Rita Dee"), isClean: true),
         .init(file: "rdf-image-before-channel.xml", titles: ["Second RDF item"], isClean: true),
         .init(
+            file: "atom-without-namespace.xml", titles: ["Entry without namespace"],
+            links: ["http://example.org/nons/1"], dates: ["2026-09-01T08:00:00Z"], author: Person(name: "Nona Space"),
+            isClean: true),
+        .init(
             file: "undeclared-prefixes.xml", titles: ["Prefixes never declared"],
             links: ["http://example.org/undeclared"], dates: ["2026-08-01T09:00:00Z"],
             author: Person(name: "Dee Creator"), isClean: true),
@@ -303,6 +323,11 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         #expect(entities.items.first?.description == "5 < 6 \u{A0}ok")
         let naked = try Self.parse("malformed-naked-html-unclosed.xml")
         #expect(naked.items.first?.description == "<p>First<br>second <img src=\"http://example.org/i.png\"></p>")
+        // Markup inside a description stays markup; an unterminated CDATA ends with its element.
+        let itemTag = try Self.parse("malformed-item-tag-in-description.xml")
+        #expect(itemTag.items.first?.description == "use the <item> element</item>")
+        let cdata = try Self.parse("malformed-unterminated-cdata.xml")
+        #expect(cdata.items.first?.description == "<p>never closed</p>")
         let atom = try Self.parse("malformed-atom-mismatched.xml")
         #expect(atom.items.first?.description == "Short")
         #expect(atom.items.last?.authors == [Person(name: "Bea")])
