@@ -15,6 +15,8 @@ extension FeedParser {
         /// the repair pass reads those bytes as windows-1252 one by one, keeping the rest.
         var bytes: [UInt8]
         var warnings: [String]
+        /// The document was UTF-8 (so text in it that reads as UTF-8 decoded twice was double-encoded).
+        var isUTF8 = false
     }
 
     /// A character encoding feedsite can decode.
@@ -50,7 +52,7 @@ extension FeedParser {
             bytes.removeFirst(markLength)
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
-                warnings: warnings)
+                warnings: warnings, isUTF8: encoding == .utf8)
         }
         if let encoding = unmarkedWideUnicode(bytes) {
             return DecodedDocument(
@@ -82,11 +84,11 @@ extension FeedParser {
             }
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
-                warnings: warnings)
+                warnings: warnings, isUTF8: encoding == .utf8)
         }
 
         if String(validating: bytes, as: UTF8.self) != nil {
-            return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings)
+            return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings, isUTF8: true)
         }
         warnings.append("the document is not valid UTF-8 and declares no encoding; read it as windows-1252")
         return DecodedDocument(bytes: rewriteDeclaredEncoding(transcodeWindows1252(bytes)), warnings: warnings)

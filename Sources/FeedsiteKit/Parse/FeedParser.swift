@@ -27,13 +27,14 @@ public struct FeedParser: Sendable {
     /// `contentType` is the HTTP `Content-Type` header, when the feed came over HTTP; only its
     /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
     public func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
-        var feed = try parseDocument(data, url: url, contentType: contentType)
+        let decoded = Self.decodeToUTF8(data, contentType: contentType)
+        var feed = try parseDocument(decoded, url: url)
+        if decoded.isUTF8 { feed.repairDoubleEncodedText() }
         feed.replaceC1Controls()
         return feed
     }
 
-    private func parseDocument(_ data: Data, url: URL?, contentType: String?) throws(FeedParseError) -> Feed {
-        let decoded = Self.decodeToUTF8(data, contentType: contentType)
+    private func parseDocument(_ decoded: DecodedDocument, url: URL?) throws(FeedParseError) -> Feed {
         var bytes = decoded.bytes
         var lineOffset = 0
         Self.stripLeadingNoise(&bytes, lineOffset: &lineOffset)

@@ -155,6 +155,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         .init(
             file: "encoding-utf16le-bom.xml", titles: ["Ωmega ✓"], links: ["http://example.org/item"], isClean: true),
         .init(file: "encoding-windows-1250-spaced.xml", titles: ["Příliš žluťoučký"], isClean: true),
+        // `FÃ³rmula` and `donâ€™t` are UTF-8 read as Latin-1 / windows-1252 and encoded again; `Café` is not.
+        .init(
+            file: "encoding-double-encoded-utf8.xml", titles: ["Grupo Fórmula", "don’t stop", "Café olé à Zürich"],
+            isClean: true),
 
         // MARK: Atom text constructs: base64, Atom 0.3 modes
         .init(file: "atom-base64-content.xml", titles: ["Binary content"], isClean: true),
