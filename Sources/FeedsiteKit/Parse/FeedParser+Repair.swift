@@ -87,7 +87,6 @@ private struct RepairPass {
     var fixes: [String: (line: Int, count: Int)] = [:]
     /// Qualified names of the open elements, outermost first.
     private var open: [ArraySlice<UInt8>] = []
-    private var sawRoot = false
     /// An end tag of the root element was skipped because the document goes on after it.
     private var isRootEndPostponed = false
     private var i = 0
@@ -498,7 +497,6 @@ private struct RepairPass {
         if isVoid { note("closed <\(String(decoding: name, as: UTF8.self))> (an HTML element that has no end tag)") }
         output.append(contentsOf: isEmptyElement || isVoid ? "/>".utf8 : ">".utf8)
         if !isEmptyElement, !isVoid { open.append(name) }
-        sawRoot = true
         return true
     }
 
