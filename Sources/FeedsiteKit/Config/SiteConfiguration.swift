@@ -137,7 +137,7 @@ public struct FetchPolicy: Sendable, Hashable {
 
     public init(
         timeoutSeconds: Int = 30, connectTimeoutSeconds: Int = 10, readTimeoutSeconds: Int = 20, retries: Int = 2,
-        perHostConcurrency: Int? = nil, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 10_000_000,
+        perHostConcurrency: Int? = nil, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 50_000_000,
         denyPrivateNetworks: Bool = false, userAgent: String? = nil
     ) {
         self.timeoutSeconds = timeoutSeconds

@@ -43,7 +43,8 @@ struct ResilienceTests {
                     Data("<!DOCTYPE html><html><body><p>Maintenance</p></body></html>".utf8), contentType: "text/html")
             ),
             ("empty-200", .feed(Data())),
-            ("malformed", .feed(Data("<rss version=\"2.0\"><channel><item><title>x</item></channel></rss>".utf8))),
+            // Cut off inside its first tag: nothing to recover (a mismatched end tag is read past now).
+            ("malformed", .feed(Data("<rss version=\"2.0\"".utf8))),
             ("zero-items", .feed(empty)),
         ]
         var sequences: [String: [FixtureServer.Route]] = [:]
@@ -65,7 +66,8 @@ struct ResilienceTests {
         defer { build.remove() }
 
         var yaml =
-            "title: Faults\nretries: 0\ntimeout: 2\nconnect_timeout: 1\nread_timeout: 1\nmax_retry_after: 1\nfeeds:\n"
+            "title: Faults\nretries: 0\ntimeout: 2\nconnect_timeout: 1\nread_timeout: 1\nmax_retry_after: 1\n"
+            + "max_body_mb: 10\nfeeds:\n"
         for name in names { yaml += "  - url: \(server.url("/\(name)"))\n    name: \(name)\n" }
         yaml += "  - url: http://127.0.0.1:\(blackhole.port)/feed\n    name: connect-timeout\n"
         yaml += "  - url: http://127.0.0.1:\(refused)/feed\n    name: refused\n"
