@@ -41,6 +41,13 @@ struct BuildCommand: AsyncParsableCommand {
             valueName: "url-or-path"))
     var restoreState: String?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Build even when the state cannot be restored (server down, file too large or unreadable), starting without history. Without it such a build exits 1 and publishes nothing."
+        ))
+    var allowFreshState = false
+
     @Flag(name: .long, help: "Re-render from the saved state without touching the network.")
     var offline = false
 
@@ -85,8 +92,8 @@ struct BuildCommand: AsyncParsableCommand {
                 outputDirectory: URL(fileURLWithPath: paths.output),
                 templatesDirectory: URL(fileURLWithPath: paths.templates),
                 stateDirectory: paths.state.map { URL(fileURLWithPath: $0) },
-                restoreState: restoreState, concurrency: concurrency, timeoutSeconds: timeout, offline: offline,
-                failurePolicy: policy, progress: progress))
+                restoreState: restoreState, allowFreshState: allowFreshState, concurrency: concurrency,
+                timeoutSeconds: timeout, offline: offline, failurePolicy: policy, progress: progress))
         do {
             let report = try await generator.build()
             output.finishProgress()
@@ -103,7 +110,14 @@ struct BuildCommand: AsyncParsableCommand {
             output.finishProgress()
             if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
             Terminal.printError(error.description)
+            if case .stateNotRestored = error, output.isGitHubActions {
+                print(ReportFormatter.annotation(.error(String(error.description.dropFirst("error: ".count)))))
+            }
             throw ExitCode(1)
+        } catch let error as StateError {
+            output.finishProgress()
+            Terminal.printError(error.description)
+            throw ExitCode(error.kind == .refused ? 73 : 74)
         } catch let error as SiteWriter.WriteError {
             Terminal.printError(error.description)
             throw ExitCode(1)

@@ -6,6 +6,10 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case tooManyFailures(BuildReport, FailurePolicy)
     /// `--offline` with no saved state: there is nothing to render.
     case nothingSaved(stateFile: String)
+    /// The published state (`--restore-state`, `state_url`) exists but could not be restored (too
+    /// large, unreadable, the server down): building would publish a `status/state.json` without
+    /// the site's history, so nothing was built (`--allow-fresh-state` builds anyway).
+    case stateNotRestored(origin: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +19,9 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .nothingSaved(let stateFile):
             return
                 "error: --offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+        case .stateNotRestored(let origin, let reason):
+            return
+                "error: cannot restore the state from \(origin): \(reason). Nothing was built: the site would lose its history (kept items, first-seen dates). Fix the URL or the server and run again, or pass --allow-fresh-state to build without the history"
         }
     }
 }

@@ -12,6 +12,9 @@ public struct BuildReport: Sendable {
     public var outputDirectory: URL
     /// Wall time of each stage, in order.
     public var timings: [(stage: String, duration: Duration)] = []
+    /// Why the published state could not be restored, when `--allow-fresh-state` let the build go
+    /// on without the site's history.
+    public var stateNotRestored: String?
 
     public var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
     public var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
@@ -23,6 +26,9 @@ public struct BuildReport: Sendable {
             "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"
+        }
+        if stateNotRestored != nil {
+            text += "; the state was not restored, so the site's history starts afresh"
         }
         return text
     }
@@ -41,7 +47,7 @@ public struct BuildReport: Sendable {
             for notice in record.run.notices { warn(notice) }
             if let failure = record.failure {
                 var message = "\(source.label): \(failure)"
-                let kept = record.state.items.count
+                let kept = record.itemCount
                 if kept > 0 {
                     let since = record.state.health.lastSuccess.map { "from \(DayFormat.string($0))" } ?? "from before"
                     message += "; kept \(kept) items \(since)"

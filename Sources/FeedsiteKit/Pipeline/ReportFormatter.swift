@@ -29,7 +29,7 @@ public enum ReportFormatter {
         for record in report.records {
             let health = record.failure == nil ? "ok" : (record.isStale ? "stale" : "failing")
             let status = record.run.status.map(String.init) ?? "—"
-            let items = record.state.items.count
+            let items = record.itemCount
             let error = (record.failure ?? "").replacingOccurrences(of: "|", with: "\\|")
             let name = record.displayName.replacingOccurrences(of: "|", with: "\\|")
             text +=

@@ -15,6 +15,12 @@ public struct FeedRecord: Sendable, Hashable {
     public var failure: String?
     /// Parse warnings from this run.
     public var warnings: [String]
+    /// The saved item count when the items themselves were not loaded (a build that changed
+    /// nothing skips them); nil once `state.items` holds them.
+    var unloadedItemCount: Int?
+
+    /// Items kept for the feed.
+    public var itemCount: Int { unloadedItemCount ?? state.items.count }
 
     /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
     public var staleNote: String? {
@@ -74,7 +80,8 @@ extension SiteState {
             case .skipped:
                 break
             case _ where failure != nil:
-                feed.health.consecutiveFailures += 1
+                feed.health.consecutiveFailures =
+                    min(feed.health.consecutiveFailures, FeedHealth.maxConsecutiveFailures - 1) + 1
                 feed.health.lastError = failure
             default:
                 // Day precision: enough for "unchanged since 2026-11-19", and a warm rebuild on the
@@ -83,11 +90,10 @@ extension SiteState {
                 feed.health.consecutiveFailures = 0
                 feed.health.lastError = nil
             }
-            let keepDays = run.source.keepDays ?? configuration.keepDays
-            let horizon = now.addingTimeInterval(-Double(keepDays) * 86_400)
+            let horizon = Self.keepHorizon(for: run.source, configuration: configuration, now: now)
             // An item's age counts from its date, or from when it was first seen if that is earlier
             // (a future or missing date).
-            feed.items.removeAll { !$0.isInFeed && min($0.item.date ?? $0.firstSeen, $0.firstSeen) < horizon }
+            feed.items.removeAll { !$0.isInFeed && Self.age(of: $0) < horizon }
             kept[key] = feed
             let isStale =
                 failure != nil || (run.outcome == .skipped && feed.health.consecutiveFailures > 0)
@@ -99,6 +105,18 @@ extension SiteState {
         feeds = kept
         assignSlugs(&records)
         return records
+    }
+
+    /// Items no longer in the feed whose age (from their date, or from when they were first seen if
+    /// that is earlier) passes this are forgotten: `keep_days` before `now`.
+    static func keepHorizon(for source: FeedSource, configuration: SiteConfiguration, now: Date) -> Date {
+        let keepDays = source.keepDays ?? configuration.keepDays
+        return now.addingTimeInterval(-Double(keepDays) * 86_400)
+    }
+
+    /// When a dropped item ages out (`keepHorizon`): the earlier of its date and its first sighting.
+    static func age(of stored: StoredItem) -> Date {
+        min(stored.item.date ?? stored.firstSeen, stored.firstSeen)
     }
 
     /// Gives every feed and item a slug, keeping the ones assigned in earlier runs.
