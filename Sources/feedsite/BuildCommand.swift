@@ -110,9 +110,7 @@ struct BuildCommand: AsyncParsableCommand {
             output.finishProgress()
             if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
             Terminal.printError(error.description)
-            if case .stateNotRestored = error, output.isGitHubActions {
-                print(ReportFormatter.annotation(.error(String(error.description.dropFirst("error: ".count)))))
-            }
+            if case .stateNotRestored = error { output.annotate(String(error.description.dropFirst("error: ".count))) }
             throw ExitCode(1)
         } catch let error as StateError {
             output.finishProgress()
@@ -183,6 +181,19 @@ struct Terminal {
         {
             handle.seekToEndOfFile()
             handle.write(Data(ReportFormatter.stepSummary(report).utf8))
+            try? handle.close()
+        }
+    }
+
+    /// Under GitHub Actions, an error that stopped the build before it had a report: an `::error`
+    /// annotation and a line in the step summary.
+    func annotate(_ message: String) {
+        guard isGitHubActions else { return }
+        Swift.print(ReportFormatter.annotation(.error(message)))
+        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty, let handle = FileHandle(forWritingAtPath: path)
+        {
+            handle.seekToEndOfFile()
+            handle.write(Data("### feedsite\n\n**error:** \(message)\n".utf8))
             try? handle.close()
         }
     }

@@ -141,10 +141,12 @@ public struct SiteGenerator: Sendable {
         // The state is encoded and saved (streamed to disk) on the other core while the site model
         // is assembled and the pages are rendered; it is awaited just before the new site is
         // committed, which publishes it as `status/state.json`. An unchanged state (every feed
-        // answered 304) is neither encoded nor written.
+        // answered 304) is neither encoded nor written, and the items of feeds that did not change
+        // are copied from the saved file rather than encoded again.
         let isUnchanged = saved.digest != nil && state == saved.state
         let mergedState = state
-        async let newDigest: String? = isUnchanged ? nil : store.save(mergedState)
+        let unchangedItems = saved.unchangedItems(in: state)
+        async let newDigest: String? = isUnchanged ? nil : store.save(mergedState, unchanged: unchangedItems)
         guard !isCrossed else {
             // The old site stays, but what was fetched is kept.
             _ = try await newDigest

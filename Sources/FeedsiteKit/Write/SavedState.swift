@@ -19,6 +19,9 @@ struct SavedState: Sendable {
     private let now: Date
     /// Whether the saved file was kept aside already (after a record was skipped or repaired).
     private var isKeptAside = false
+    /// Feeds whose loaded items are exactly what their bytes in the file say (decoded without a
+    /// skipped or repaired record), and where those bytes are.
+    private var verbatim: [String: StateIndex.Range] = [:]
 
     init(
         state: SiteState, digest: String? = nil, pending: [String: StateIndex.Items] = [:],
@@ -91,6 +94,7 @@ struct SavedState: Sendable {
             }
             pending[url] = nil
             state.feeds[url]?.items = result.items
+            if result.warnings.isEmpty { verbatim[url] = ranges[url]?.range }
             warnings += result.warnings
         }
         if !warnings.isEmpty {
@@ -101,6 +105,23 @@ struct SavedState: Sendable {
             }
         }
         return warnings
+    }
+
+    /// Feeds of `merged` whose items are those saved, byte for byte, in the file they came from.
+    struct UnchangedItems: Sendable {
+        var identity: StateIndex.FileIdentity
+        var ranges: [String: StateIndex.Range]
+    }
+
+    /// What `StateStore.save` may copy instead of encoding again: the items of feeds that did not
+    /// change since they were loaded (most feeds, in most builds).
+    func unchangedItems(in merged: SiteState) -> UnchangedItems? {
+        guard let identity else { return nil }
+        let ranges = verbatim.filter { url, _ in
+            guard let items = merged.feeds[url]?.items else { return false }
+            return items == state.feeds[url]?.items
+        }
+        return ranges.isEmpty ? nil : UnchangedItems(identity: identity, ranges: ranges)
     }
 
     /// Decodes every feed's items not loaded yet.

@@ -261,7 +261,12 @@ enum StateFile {
 
     /// Writes `state` in version 2 through `sink`, a piece at a time (the feeds' own fields, then
     /// each feed's items), so the whole file is never in memory.
-    static func write(_ state: SiteState, to sink: (Data) throws -> Void) throws -> Layout {
+    ///
+    /// - Parameter savedItems: a feed's items exactly as they are already saved (the JSON array),
+    ///   when they did not change: copied instead of encoded again, which is most of a save's cost.
+    static func write(
+        _ state: SiteState, savedItems: (String) -> Data? = { _ in nil }, to sink: (Data) throws -> Void
+    ) throws -> Layout {
         let encoder = encoder()
         var offset = 0
         func emit(_ data: Data) throws {
@@ -287,7 +292,7 @@ enum StateFile {
             try emit(key)
             isFirst = false
             let start = offset
-            try emit(try encoder.encode(items))
+            try emit(try savedItems(url) ?? encoder.encode(items))
             layout.items[url] = StateIndex.Items(
                 range: StateIndex.Range(offset: start, length: offset - start), count: items.count,
                 oldestDropped: items.lazy.filter { !$0.isInFeed }.map(SiteState.age(of:)).min())

@@ -193,9 +193,20 @@ public struct StateStore: Sendable {
     /// Encodes and saves `state` atomically (a temporary file renamed over `state.json`), streamed
     /// a feed at a time, then its index. Returns the digest of the bytes written (the build
     /// fingerprint's stand-in for the state).
+    ///
+    /// - Parameter unchanged: feeds whose items are exactly as saved in the current `state.json`
+    ///   (`SavedState.unchangedItems`): their bytes are copied, not encoded again.
     public func save(_ state: SiteState) throws(StateError) -> String {
+        try save(state, unchanged: nil)
+    }
+
+    func save(_ state: SiteState, unchanged: SavedState.UnchangedItems?) throws(StateError) -> String {
         try createFolder()
         removeAbandonedFiles()
+        // Opened before the new file replaces it; a file that changed meanwhile is not copied from.
+        let reader = unchanged.flatMap { StateFileReader(file, expecting: $0.identity) }
+        defer { reader?.close() }
+        let ranges = unchanged?.ranges ?? [:]
         let temporary = directory.appendingPathComponent(".state.json.new-\(getpid())")
         var digest = BuildFingerprint()
         let layout: StateFile.Layout
@@ -206,7 +217,9 @@ public struct StateStore: Sendable {
             }
             let handle = try FileHandle(forWritingTo: temporary)
             defer { try? handle.close() }
-            layout = try StateFile.write(state) { piece in
+            layout = try StateFile.write(
+                state, savedItems: { url in ranges[url].flatMap { reader?.read($0) } }
+            ) { piece in
                 digest.addBytes(piece)
                 try handle.write(contentsOf: piece)
             }

@@ -60,10 +60,16 @@ struct StateCommandLineTests {
             to: work.appendingPathComponent("feeds.yml"))
         let arguments = ["build", "--templates", Self.templates, "--restore-state", origin]
 
-        let failed = try Self.run(arguments, in: work, environment: ["GITHUB_ACTIONS": "true"])
+        let summary = work.appendingPathComponent("summary.md")
+        try Data().write(to: summary)
+        let github = ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path]
+        let failed = try Self.run(arguments, in: work, environment: github)
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("error: cannot restore the state from \(origin): "))
         #expect(failed.stdout.contains("::error::cannot restore the state from \(origin)"))
+        #expect(
+            try String(contentsOf: summary, encoding: .utf8).contains(
+                "**error:** cannot restore the state from \(origin)"))
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
 
         let allowed = try Self.run(

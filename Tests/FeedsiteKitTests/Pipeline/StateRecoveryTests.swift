@@ -271,6 +271,43 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
+    @Test("a gzip-encoded state restores; one that inflates past the state limit is refused")
+    func gzipRestore() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        var feed = FixtureServer.Route.feed(StateSamples.rss(items: 1))
+        feed.etag = "\"v1\""
+        let server = try await FixtureServer(routes: ["/feed": feed])
+        let state = Self.published(url: server.url("/feed").absoluteString, items: 200, contentBytes: 10_000)
+        let file = build.work.appendingPathComponent("state.json")
+        try state.write(to: file)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -c '\(file.path)' > '\(file.path).gz'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let compressed = try Data(contentsOf: file.appendingPathExtension("gz"))
+        #expect(compressed.count < 1 << 20)
+        #expect(state.count > 1 << 20)
+        let stateServer = try await FixtureServer(routes: [
+            "/status/state.json": FixtureServer.Route(
+                headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: compressed)
+        ])
+        let origin = stateServer.url("/status/state.json").absoluteString
+        let yaml = "title: Gzip\nfeeds:\n  - url: \(server.url("/feed"))\n    name: Gzip\n"
+        do {
+            _ = try await Self.run(build, yaml: yaml, restore: origin, limit: 1 << 20)
+            Issue.record("the build should have failed")
+        } catch BuildError.stateNotRestored(_, let reason) {
+            #expect(reason == "the state is larger than feedsite's 1 MB state limit")
+        }
+        let report = try await Self.run(build, yaml: yaml, restore: origin, limit: 4 << 20)
+        #expect(report.itemCount == 200)
+        #expect(report.records.first?.run.outcome == .notModified)
+        try await stateServer.shutdown()
+        try await server.shutdown()
+    }
+
     // MARK: Version 1, as today's feedsite writes it
 
     /// The fixture's three feeds (nothing listens on their port now: they fail and keep their items).

@@ -89,6 +89,33 @@ struct StateStoreTests {
         #expect(saved.digest == digest)
     }
 
+    @Test("a save copies the saved items of feeds that did not change instead of encoding them again")
+    func unchangedItemsCopied() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        let state = StateSamples.state(feeds: 3, items: 4)
+        _ = try store.save(state)
+        var saved = try #require(store.load(now: StateSamples.now).0)
+        #expect(saved.loadAllItems() == [])
+        var merged = saved.state
+        merged.feeds["https://blog1.example/feed.xml"]?.items.removeLast()
+        merged.feeds["https://blog2.example/feed.xml"]?.health.consecutiveFailures = 1
+        let unchanged = try #require(saved.unchangedItems(in: merged))
+        #expect(unchanged.ranges.keys.sorted() == ["https://blog0.example/feed.xml", "https://blog2.example/feed.xml"])
+        let digest = try store.save(merged, unchanged: unchanged)
+        #expect(try Data(contentsOf: store.file) == StateStore.encode(merged))
+        var fingerprint = BuildFingerprint()
+        fingerprint.add(try Data(contentsOf: store.file))
+        #expect(digest == fingerprint.text)
+        let (reloaded, _) = store.loadAll(now: StateSamples.now)
+        #expect(reloaded == merged, "the saved state differs")
+        // The file they were copied from is gone now: nothing is copied from the new one.
+        let stale = try store.save(state, unchanged: unchanged)
+        #expect(try Data(contentsOf: store.file) == StateStore.encode(state))
+        #expect(stale != digest)
+    }
+
     @Test("an index that does not describe state.json is ignored: the whole file is decoded")
     func staleIndex() throws {
         let folder = StateSamples.temporaryFolder()
