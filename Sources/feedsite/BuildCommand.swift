@@ -45,6 +45,13 @@ struct BuildCommand: AsyncParsableCommand {
             valueName: "url-or-path"))
     var restoreState: String?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Build even when the state cannot be restored (server down, file too large or unreadable), starting without history. Without it such a build exits 1 and publishes nothing."
+        ))
+    var allowFreshState = false
+
     @Flag(name: .long, help: "Re-render from the saved state without touching the network.")
     var offline = false
 
@@ -89,8 +96,8 @@ struct BuildCommand: AsyncParsableCommand {
                 outputDirectory: URL(fileURLWithPath: paths.output),
                 templatesDirectory: paths.templates.map { URL(fileURLWithPath: $0) },
                 stateDirectory: paths.state.map { URL(fileURLWithPath: $0) },
-                restoreState: restoreState, concurrency: concurrency, timeoutSeconds: timeout, offline: offline,
-                failurePolicy: policy, progress: progress))
+                restoreState: restoreState, allowFreshState: allowFreshState, concurrency: concurrency,
+                timeoutSeconds: timeout, offline: offline, failurePolicy: policy, progress: progress))
         do {
             let report = try await generator.build()
             output.finishProgress()
@@ -107,6 +114,9 @@ struct BuildCommand: AsyncParsableCommand {
         } catch let error as BuildError {
             output.finishProgress()
             if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
+            // A build stopped before it had a report (the state could not be restored) still gets
+            // its line in the GitHub step summary.
+            if case .stateNotRestored = error { output.summarise(error.message) }
             // Last, so the terminal's last line (and an `::error` annotation) says why.
             output.print(.error(error.message))
             throw ExitCode(error.exitStatus.rawValue)
@@ -179,6 +189,18 @@ struct Terminal {
     static func message(of error: any ExitStatusError) -> String {
         let text = error.description
         return text.hasPrefix("error: ") ? String(text.dropFirst(7)) : text
+    }
+
+    /// Under GitHub Actions, an error that stopped the build before it had a report: a line in the
+    /// step summary (the `::error` annotation comes with the error's diagnostic).
+    func summarise(_ message: String) {
+        guard isGitHubActions else { return }
+        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty, let handle = FileHandle(forWritingAtPath: path)
+        {
+            handle.seekToEndOfFile()
+            handle.write(Data("### feedsite: site not updated\n\n**Error:** \(message)\n".utf8))
+            try? handle.close()
+        }
     }
 
     func finishProgress() {

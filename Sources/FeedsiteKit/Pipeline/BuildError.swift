@@ -8,6 +8,10 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case nothingSaved(stateFile: String)
     /// The output folder (or the staging folder beside it) cannot be created or is refused.
     case outputFolder(SiteWriter.WriteError)
+    /// The published state (`--restore-state`, `state_url`) exists but could not be restored (too
+    /// large, unreadable, the server down): building would publish a `status/state.json` without
+    /// the site's history, so nothing was built (`--allow-fresh-state` builds anyway).
+    case stateNotRestored(origin: String, reason: String)
 
     public var description: String { "error: \(message)" }
 
@@ -20,6 +24,9 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
             return "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
         case .outputFolder(let error):
             return "\(error.path): \(error.message)"
+        case .stateNotRestored(let origin, let reason):
+            return
+                "cannot restore the state from \(origin): \(reason). Nothing was built: the site would lose its history (kept items, first-seen dates). Fix the URL or the server and run again, or pass --allow-fresh-state to build without the history"
         }
     }
 
@@ -40,6 +47,7 @@ extension BuildError: ExitStatusError {
         case .tooManyFailures: .feedsFailed
         case .nothingSaved: .usage
         case .outputFolder: .cannotCreate
+        case .stateNotRestored: .feedsFailed
         }
     }
 }

@@ -12,6 +12,9 @@ public struct BuildReport: Sendable {
     public var outputDirectory: URL
     /// Wall time of each stage, in order.
     public var timings: [(stage: String, duration: Duration)] = []
+    /// Why the published state could not be restored, when `--allow-fresh-state` let the build go
+    /// on without the site's history.
+    public var stateNotRestored: String?
     /// What became of each feed's items, in `feeds.yml` order (empty when the site was not
     /// assembled: the build stopped, or nothing changed and rendering was skipped).
     public var accounts: [FeedAccount] = []
@@ -55,6 +58,9 @@ public struct BuildReport: Sendable {
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"
         }
+        if stateNotRestored != nil {
+            text += "; the state was not restored, so the site's history starts afresh"
+        }
         return text
     }
 
@@ -84,7 +90,7 @@ public struct BuildReport: Sendable {
             }
             if let failure = record.failure {
                 var message = "\(record.label): \(failure)"
-                let kept = record.state.items.count
+                let kept = record.itemCount
                 if kept > 0 {
                     let since = record.state.health.lastSuccess.map { "from \(DayFormat.string($0))" } ?? "from before"
                     message += "; kept \(kept) items \(since)"

@@ -35,3 +35,14 @@ extension SiteWriter.WriteError: ExitStatusError {
         }
     }
 }
+
+extension StateError: ExitStatusError {
+    /// A state folder that cannot be created or is refused is `cannotCreate`; a state that cannot
+    /// be read or written is `ioError`.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .refused: .cannotCreate
+        case .io: .ioError
+        }
+    }
+}

@@ -37,7 +37,7 @@ public enum ReportFormatter {
             var health = record.health
             if !record.isFetched { health += " (not fetched in this build)" }
             let status = record.httpStatus.map(String.init) ?? "—"
-            let items = accounts.isEmpty ? "\(record.state.items.count)" : accounts[index].summary
+            let items = accounts.isEmpty ? "\(record.itemCount)" : accounts[index].summary
             let error = escapeCell(record.failure ?? (record.isFetched ? "" : record.state.health.lastError ?? ""))
             let name = escapeCell(record.displayName)
             text +=
@@ -61,7 +61,7 @@ public enum ReportFormatter {
             case .notModified: outcome = "not modified (304)"
             case .failed(let reason): outcome = "failed: \(reason)"
             case .skipped where record.isPending: outcome = "not fetched yet"
-            case .skipped: outcome = "not fetched in this build: \(record.state.items.count) saved items"
+            case .skipped: outcome = "not fetched in this build: \(record.itemCount) saved items"
             }
             let account = accounts.isEmpty ? "" : "; " + accounts[index].summary
             return "\(record.label): \(outcome)\(account)"

@@ -17,6 +17,11 @@ public struct SiteGenerator: Sendable {
         public var stateDirectory: URL?
         /// Seeds a missing state directory from this URL or path (overrides `state_url`).
         public var restoreState: String?
+        /// Build even when the state cannot be restored (`--allow-fresh-state`): the site then
+        /// starts without its history. Without it such a build fails (`BuildError.stateNotRestored`).
+        public var allowFreshState: Bool
+        /// The largest state restored or loaded (`StateLimits.fileBytes`; smaller in tests).
+        var stateSizeLimit = StateLimits.fileBytes
         /// Feeds fetched (and parsed, and sanitised) at the same time.
         public var concurrency: Int
         /// Overrides `timeout` from `feeds.yml`.
@@ -35,15 +40,16 @@ public struct SiteGenerator: Sendable {
 
         public init(
             configFile: URL, outputDirectory: URL, templatesDirectory: URL? = nil, stateDirectory: URL? = nil,
-            restoreState: String? = nil, concurrency: Int = 64, timeoutSeconds: Int? = nil, offline: Bool = false,
-            failurePolicy: FailurePolicy = .allFailed, now: Date = Date(),
-            progress: (@Sendable (Int, Int) -> Void)? = nil
+            restoreState: String? = nil, allowFreshState: Bool = false, concurrency: Int = 64,
+            timeoutSeconds: Int? = nil, offline: Bool = false, failurePolicy: FailurePolicy = .allFailed,
+            now: Date = Date(), progress: (@Sendable (Int, Int) -> Void)? = nil
         ) {
             self.configFile = configFile
             self.outputDirectory = outputDirectory
             self.templatesDirectory = templatesDirectory
             self.stateDirectory = stateDirectory
             self.restoreState = restoreState
+            self.allowFreshState = allowFreshState
             self.concurrency = concurrency
             self.timeoutSeconds = timeoutSeconds
             self.offline = offline
@@ -78,41 +84,42 @@ public struct SiteGenerator: Sendable {
             stateDirectory: stateDirectory(configuration), configuration: configuration, templates: templates)
         diagnostics += publication.diagnostics
         let store = StateStore(directory: stateDirectory(configuration))
-        var (state, savedDigest) = try await loadState(configuration, store, &diagnostics)
-        let savedState = state
-        state.adoptMovedFeeds(configuration.feeds)
+        var (saved, restoreFailure) = try await loadState(configuration, store, &diagnostics)
+        diagnostics += saved.adoptMovedFeeds(configuration.feeds).map { .warning($0) }
         clock.lap("load")
         // Without saved state the build cannot be skipped, so the staging folder (the previous
         // site, listed) is got ready while the feeds are fetched; else once the model is assembled.
         let output = options.outputDirectory
-        let isFirstBuild = savedDigest == nil
+        let isFirstBuild = saved.digest == nil
         async let earlyStaging = isFirstBuild ? Self.stagingResult(output) : nil
-        let runs = try await readFeeds(configuration, state)
+        let runs = try await readFeeds(configuration, saved.state, savedItemCounts: saved.itemCounts)
         clock.lap("fetch+parse+sanitise")
-        let records = state.merge(runs, configuration: configuration, now: options.now)
-        // The state is encoded and saved (streamed to disk) on the other core while the site model
-        // is assembled and the pages are rendered; it is awaited just before the new site is
-        // committed, which publishes it as `status/state.json`. An unchanged state (every feed
-        // answered 304) is neither encoded nor written.
-        let isUnchanged = savedDigest != nil && state == savedState
-        let mergedState = state
-        async let newDigest: String? = isUnchanged ? nil : store.save(mergedState)
+        // The saved items the merge needs: a feed read afresh, failed or offline, or one whose old
+        // items age out. A feed that answered 304 keeps its items as they are, left on disk.
+        diagnostics += saved.loadItems(
+            runs.filter { run in
+                saved.needsItems(
+                    for: run,
+                    horizon: SiteState.keepHorizon(for: run.source, configuration: configuration, now: options.now))
+            }.map(\.source.url.absoluteString)
+        ).map { .warning($0) }
+        var state = saved.state
+        var records = state.merge(runs, configuration: configuration, now: options.now)
+        let unloaded = saved.unloadedItemCounts
+        for index in records.indices {
+            records[index].unloadedItemCount = unloaded[records[index].source.url.absoluteString]
+        }
         var report = BuildReport(
             records: records,
             diagnostics: diagnostics
                 + BuildReport.diagnostics(for: records, configFile: options.configFile.lastPathComponent),
             itemCount: 0, pageCount: 0, write: nil, outputDirectory: options.outputDirectory)
-        guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count) else {
-            // The old site stays, but what was fetched is kept.
-            _ = try await newDigest
-            if case .success(let staging)? = await earlyStaging { staging.discard() }
-            report.stopReason = BuildError.tooManyFailuresMessage(report, options.failurePolicy)
-            throw BuildError.tooManyFailures(report, options.failurePolicy)
-        }
+        report.stateNotRestored = restoreFailure
+        let isCrossed = options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: records.count)
         // A build can only be skipped when the state is unchanged: any change gives the state a
-        // new digest, and so the site a new fingerprint. The check comes before the model is
-        // assembled, which a skipped build does not need.
-        if isUnchanged, let previous = LastBuild.read(from: store.lastBuildFile), let savedDigest,
+        // new digest, and so the site a new fingerprint. The check needs no saved items.
+        if !isCrossed, let savedDigest = saved.digest, state == saved.state,
+            let previous = LastBuild.read(from: store.lastBuildFile),
             previous.fingerprint
                 == Self.fingerprint(configuration, templates, publication.staticFiles, savedDigest, records),
             previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
@@ -125,6 +132,38 @@ public struct SiteGenerator: Sendable {
             clock.lap("model+render+write (unchanged: skipped)")
             report.timings = clock.laps
             return report
+        }
+        // From here on every feed's items are needed: to save them and to render them. Those left
+        // on disk belong to feeds the merge did not touch, so they go in as they were saved.
+        if saved.hasUnloadedItems {
+            report.diagnostics += saved.loadAllItems().map { .warning($0) }
+            for index in records.indices where records[index].unloadedItemCount != nil {
+                let key = records[index].source.url.absoluteString
+                let savedFeed = saved.state.feeds[key]
+                records[index].state.items = savedFeed?.items ?? []
+                records[index].state.etag = savedFeed?.etag
+                records[index].state.lastModified = savedFeed?.lastModified
+                records[index].unloadedItemCount = nil
+                state.feeds[key] = records[index].state
+            }
+            report.records = records
+            clock.lap("load items")
+        }
+        // The state is encoded and saved (streamed to disk) on the other core while the site model
+        // is assembled and the pages are rendered; it is awaited just before the new site is
+        // committed, which publishes it as `status/state.json`. An unchanged state (every feed
+        // answered 304) is neither encoded nor written, and the items of feeds that did not change
+        // are copied from the saved file rather than encoded again.
+        let isUnchanged = saved.digest != nil && state == saved.state
+        let mergedState = state
+        let unchangedItems = saved.unchangedItems(in: state)
+        async let newDigest: String? = isUnchanged ? nil : store.save(mergedState, unchanged: unchangedItems)
+        guard !isCrossed else {
+            // The old site stays, but what was fetched is kept.
+            _ = try await newDigest
+            if case .success(let staging)? = await earlyStaging { staging.discard() }
+            report.stopReason = BuildError.tooManyFailuresMessage(report, options.failurePolicy)
+            throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
         let site: Site
         var staging: SiteWriter.Staging
@@ -145,7 +184,7 @@ public struct SiteGenerator: Sendable {
                 site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
                 into: &staging)
             clock.lap("render+write")
-            stateDigest = try await newDigest ?? savedDigest ?? ""
+            stateDigest = try await newDigest ?? saved.digest ?? ""
             try staging.add(publication.staticFiles)
             // The saved state is published as `status/state.json` (for `state_url`): linked or
             // copied from the state folder, never held in memory.
@@ -160,7 +199,8 @@ public struct SiteGenerator: Sendable {
         clock.lap("swap")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
-                fingerprint: Self.fingerprint(configuration, templates, publication.staticFiles, stateDigest, records),
+                fingerprint: Self.fingerprint(
+                    configuration, templates, publication.staticFiles, stateDigest, records),
                 outputIdentity: identity, pageCount: report.pageCount, fileCount: written.totalFiles,
                 itemCount: report.itemCount
             ).write(to: store.lastBuildFile)
@@ -251,46 +291,112 @@ public struct SiteGenerator: Sendable {
 
     /// The saved state; when there is none, the state published by the live site (`--restore-state`
     /// or `state_url`), so a fresh CI runner keeps history and sends conditional requests.
+    ///
+    /// - Returns: the state, and why restoring failed when `--allow-fresh-state` let the build go on.
+    /// - Throws: `StateError` when the state folder is refused; `BuildError.stateNotRestored` when
+    ///   the published state could not be restored (anything but "there is none yet").
     private func loadState(
         _ configuration: SiteConfiguration, _ store: StateStore, _ diagnostics: inout [Diagnostic]
-    ) async throws -> (SiteState, String?) {
-        if store.exists {
-            let (state, warnings, digest) = await store.loadWithDigest()
-            diagnostics += warnings.map { .warning($0) }
-            return (state, digest)
-        }
+    ) async throws -> (SavedState, String?) {
+        try store.checkFolder()
+        let (loaded, warnings) = store.load(now: options.now)
+        diagnostics += warnings.map { .warning($0) }
+        if let loaded { return (loaded, nil) }
         if options.offline { throw BuildError.nothingSaved(stateFile: store.file.path) }
-        guard let origin = options.restoreState ?? configuration.stateURL else { return (SiteState(), nil) }
-        let data: Data
+        guard let origin = options.restoreState ?? configuration.stateURL else { return (.none, nil) }
+        switch try await restore(from: origin, configuration, store) {
+        case .restored(let restored, let warnings):
+            diagnostics += warnings.map { .warning($0) }
+            let items = restored.state.feeds.values.reduce(0) { $0 + $1.items.count }
+            diagnostics.append(
+                .warning("restored state for \(restored.state.feeds.count) feeds from \(origin) (\(items) items)"))
+            return (restored, nil)
+        case .absent(let why):
+            diagnostics.append(
+                .warning(
+                    "no state published at \(origin) yet (\(why)): starting without history, as a first deploy does"))
+            return (.none, nil)
+        case .failed(let reason):
+            guard options.allowFreshState else { throw BuildError.stateNotRestored(origin: origin, reason: reason) }
+            diagnostics.append(
+                .error(
+                    "cannot restore the state from \(origin): \(reason); building without the site's history (--allow-fresh-state): first-seen dates, kept items and validators start afresh"
+                ))
+            return (.none, reason)
+        }
+    }
+
+    /// What restoring a published state gave.
+    private enum Restore {
+        case restored(SavedState, [String])
+        /// Nothing is published there yet (HTTP 404, no such file).
+        case absent(String)
+        case failed(String)
+    }
+
+    /// Reads a published state from a URL (downloaded, streamed into the state folder) or a path,
+    /// as untrusted input: every item's HTML is sanitised again and every value validated.
+    private func restore(
+        from origin: String, _ configuration: SiteConfiguration, _ store: StateStore
+    ) async throws(StateError) -> Restore {
+        let limit = options.stateSizeLimit
+        let file: URL
+        var download: URL?
         if let url = URL(string: origin), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let response = try await FeedFetcher.withFetcher(options: .init(policy: configuration.fetch)) { fetcher in
-                await fetcher.fetch(
-                    FetchRequest(url: url, userAgent: FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)))
-            }
-            switch response {
-            case .success(.fetched(let fetched)):
-                data = fetched.body
-            case .success(.notModified):
-                return (SiteState(), nil)
-            case .failure(let error):
-                diagnostics.append(
-                    .warning("cannot restore state from \(origin): \(error); starting without saved state"))
-                return (SiteState(), nil)
+            try store.createFolder()
+            let temporary = store.directory.appendingPathComponent(".restore-\(getpid()).json")
+            let agent = configuration.fetch.userAgent ?? FeedFetcher.Options.userAgent(baseURL: configuration.baseURL)
+            let result = await StateDownload.download(
+                url, to: temporary, limitBytes: limit, policy: configuration.fetch, userAgent: agent)
+            switch result {
+            case .success(.saved):
+                file = temporary
+                download = temporary
+            case .success(.absent(let status)):
+                try? FileManager.default.removeItem(at: temporary)
+                return .absent("HTTP \(status)")
+            case .failure(let failure):
+                try? FileManager.default.removeItem(at: temporary)
+                return .failed(failure.description)
             }
         } else {
-            guard let contents = FileManager.default.contents(atPath: origin) else {
-                diagnostics.append(
-                    .warning("cannot restore state from \(origin): no such file; starting without saved state"))
-                return (SiteState(), nil)
+            let path = origin.hasPrefix("file:") ? (URL(string: origin)?.path ?? origin) : origin
+            guard FileManager.default.fileExists(atPath: path) else { return .absent("no such file") }
+            file = URL(fileURLWithPath: path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard size <= limit else {
+                return .failed("the file is larger than feedsite's \(limit >> 20) MB state limit")
             }
-            data = contents
         }
-        let (state, warnings) = StateStore.decode(data, origin: origin, trusted: false)
-        diagnostics += warnings.map { .warning($0) }
-        if warnings.isEmpty {
-            diagnostics.append(.warning("restored state for \(state.feeds.count) feeds from \(origin)"))
+        let data: Data
+        do {
+            data = try Data(contentsOf: file, options: .alwaysMapped)
+        } catch {
+            if let download { try? FileManager.default.removeItem(at: download) }
+            return .failed("cannot read \(file.path): \(error.localizedDescription)")
         }
-        return (state, nil)
+        let decoded = StateFile.decode(data, origin: origin, trusted: false, now: options.now)
+        let day = DayFormat.string(options.now)
+        func keep(_ name: String) -> String {
+            guard let download, let kept = store.place(download, as: name, keepingSource: false) else { return "" }
+            return "; the download is kept as \(kept.path)"
+        }
+        switch decoded.failure {
+        case .unreadable(let reason)?:
+            return .failed("not a feedsite state file (\(reason))" + keep("restored-state.json.unreadable-\(day)"))
+        case .newer(let version)?:
+            return .failed(
+                "it is state version \(version), newer than this feedsite reads (\(SiteState.currentVersion)): upgrade feedsite"
+                    + keep("restored-state.v\(version).json"))
+        case nil:
+            break
+        }
+        var warnings = decoded.warnings
+        if !warnings.isEmpty, download != nil {
+            warnings.append("\(origin): skipped or repaired records" + keep("restored-state.json.damaged-\(day)"))
+        }
+        if let download { try? FileManager.default.removeItem(at: download) }
+        return .restored(SavedState(state: decoded.state, store: store, now: options.now), warnings)
     }
 
     /// Fetch → parse → sanitise, in one task group whose children return outcomes, never throw, so
@@ -303,7 +409,9 @@ public struct SiteGenerator: Sendable {
     /// each slot waiting for its feed's CPU work as well. Bodies waiting for a core count against
     /// a second bound (`concurrency` again), so memory stays bounded when the network outpaces
     /// the CPU.
-    func readFeeds(_ configuration: SiteConfiguration, _ state: SiteState) async throws -> [FeedRun] {
+    func readFeeds(
+        _ configuration: SiteConfiguration, _ state: SiteState, savedItemCounts: [String: Int]
+    ) async throws -> [FeedRun] {
         let sources = configuration.feeds
         if options.offline {
             return sources.map { FeedRun(source: $0, outcome: .skipped) }
@@ -350,7 +458,7 @@ public struct SiteGenerator: Sendable {
                     let saved = state.feeds[source.url.absoluteString]
                     // Validators only with saved items: a 304 is answered from those. A web page's feed,
                     // once found, is read directly (its validators are the feed's).
-                    let validated = !(saved?.items.isEmpty ?? true)
+                    let validated = savedItemCounts[source.url.absoluteString, default: 0] > 0
                     return FetchRequest(
                         url: saved?.discoveredURL.flatMap(URL.init(string:)) ?? source.location,
                         etag: validated ? saved?.etag : nil, lastModified: validated ? saved?.lastModified : nil,

@@ -20,6 +20,12 @@ public struct FeedRecord: Sendable, Hashable {
     /// Added to `feeds.yml` while builds did not fetch: nothing is known about it yet, so it has
     /// no page, no slug and no health until it is fetched.
     public var isPending: Bool = false
+    /// The saved item count when the items themselves were not loaded (a build that changed
+    /// nothing skips them); nil once `state.items` holds them.
+    var unloadedItemCount: Int?
+
+    /// Items kept for the feed.
+    public var itemCount: Int { unloadedItemCount ?? state.items.count }
 
     /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
     public var staleNote: String? {
@@ -55,7 +61,7 @@ public struct FeedRecord: Sendable, Hashable {
         if isPending { return "pending" }
         let isFailing = failure != nil || (!isFetched && state.health.consecutiveFailures > 0)
         guard isFailing else { return "ok" }
-        return state.items.isEmpty ? "failing" : "stale"
+        return itemCount == 0 ? "failing" : "stale"
     }
 
     /// The HTTP status of this run's last response; for a feed not fetched, the last one known.
@@ -171,7 +177,8 @@ extension SiteState {
             case .skipped:
                 break
             case _ where failure != nil:
-                feed.health.consecutiveFailures += 1
+                feed.health.consecutiveFailures =
+                    min(feed.health.consecutiveFailures, FeedHealth.maxConsecutiveFailures - 1) + 1
                 feed.health.lastError = failure
             default:
                 // Day precision: enough for "unchanged since 2026-11-19", and a warm rebuild on the
@@ -180,12 +187,11 @@ extension SiteState {
                 feed.health.consecutiveFailures = 0
                 feed.health.lastError = nil
             }
-            let keepDays = run.source.keepDays ?? configuration.keepDays
-            let horizon = now.addingTimeInterval(-Double(keepDays) * 86_400)
+            let horizon = Self.keepHorizon(for: run.source, configuration: configuration, now: now)
             // An item's age counts from its date, or from when it was first seen if that is earlier
             // (a future or missing date).
             let count = feed.items.count
-            feed.items.removeAll { !$0.isInFeed && min($0.item.date ?? $0.firstSeen, $0.firstSeen) < horizon }
+            feed.items.removeAll { !$0.isInFeed && Self.age(of: $0) < horizon }
             kept[key] = feed
             let isStale =
                 failure != nil || (run.outcome == .skipped && feed.health.consecutiveFailures > 0)
@@ -198,6 +204,18 @@ extension SiteState {
         feeds = kept
         assignSlugs(&records)
         return records
+    }
+
+    /// Items no longer in the feed whose age (from their date, or from when they were first seen if
+    /// that is earlier) passes this are forgotten: `keep_days` before `now`.
+    static func keepHorizon(for source: FeedSource, configuration: SiteConfiguration, now: Date) -> Date {
+        let keepDays = source.keepDays ?? configuration.keepDays
+        return now.addingTimeInterval(-Double(keepDays) * 86_400)
+    }
+
+    /// When a dropped item ages out (`keepHorizon`): the earlier of its date and its first sighting.
+    static func age(of stored: StoredItem) -> Date {
+        min(stored.item.date ?? stored.firstSeen, stored.firstSeen)
     }
 
     /// Gives every feed and item a slug, keeping the ones assigned in earlier runs.

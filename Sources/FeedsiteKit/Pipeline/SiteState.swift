@@ -4,9 +4,14 @@ import Foundation
 /// validators, the last good items (already sanitised, so a re-render needs no network), when each
 /// item was first seen, and the feed's health. Saved in the state directory and published in the
 /// site (`status/state.json`) so a fresh CI runner can pick up where the last one left off.
+///
+/// The types are plain `Codable` values: `StateFile` decides how they are laid out on disk, so a
+/// field added here is saved, published and restored without further work.
 public struct SiteState: Sendable, Hashable, Codable {
-    /// Bumped when the format changes incompatibly; a newer file is ignored with a warning.
-    public static let currentVersion = 1
+    /// The format `StateStore` writes. Version 1 (one object per feed, items inside) is still read;
+    /// version 2 keeps every feed's items apart from its validators and health, so a build where
+    /// every feed answered 304 decodes almost nothing. A newer file is kept aside, never overwritten.
+    public static let currentVersion = 2
 
     public var version: Int
     /// Feed URL (as written in `feeds.yml`) → what is known about it.
@@ -98,13 +103,17 @@ public struct StoredItem: Sendable, Hashable, Codable {
 public struct FeedHealth: Sendable, Hashable, Codable {
     /// The UTC day (midnight) the feed was last read successfully (a 200 that parsed, or a 304).
     public var lastSuccess: Date?
-    /// Failed runs in a row (0 when the last run succeeded).
+    /// Failed runs in a row (0 when the last run succeeded), at most `maxConsecutiveFailures`.
     public var consecutiveFailures: Int
     /// Why the last failed run failed.
     public var lastError: String?
     /// The HTTP status of the last response other than a 304 (which confirms it), nil when none
     /// arrived; shown again by a build that does not fetch.
     public var lastStatus: Int?
+
+    /// Where `consecutiveFailures` stops counting (hourly builds for a century stay below it), so
+    /// adding one can never overflow, whatever a restored state said.
+    public static let maxConsecutiveFailures = 1_000_000
 
     public init(
         lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil

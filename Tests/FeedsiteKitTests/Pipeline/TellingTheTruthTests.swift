@@ -79,7 +79,7 @@ struct TellingTheTruthTests {
         #expect(!build.site.pages.contains { $0.hasPrefix("feeds/") && !$0.hasPrefix("feeds/alpha/") })
         #expect(offline.diagnostics.contains { $0.message.contains("not fetched yet") })
         let state = StateStore(directory: build.work.appendingPathComponent("state"))
-        #expect(await state.loadWithDigest().0.feeds[server.url("/b").absoluteString] == nil)
+        #expect(state.loadAll().0.feeds[server.url("/b").absoluteString] == nil)
 
         _ = try await build.run(yaml: two)
         try await server.shutdown()
