@@ -84,9 +84,18 @@ struct StateValidator {
         var notes = Notes()
         feed.etag = header(feed.etag, "etag", &notes)
         feed.lastModified = header(feed.lastModified, "lastModified", &notes)
-        if let finalURL = feed.finalURL, !Self.isHTTP(finalURL) {
+        // A local feed (its key a path or a `file:` URL) was last read from a `file:` URL; any
+        // other feed only from http(s).
+        let isLocal = !Self.isHTTP(url)
+        if let finalURL = feed.finalURL, !Self.isHTTP(finalURL), !(isLocal && Self.isFileURL(finalURL)) {
             feed.finalURL = nil
             notes.add("dropped 'finalURL', not an http(s) URL")
+        }
+        // The feed a web page linked to is requested instead of the page: http(s) only, never a
+        // local feed's.
+        if let discovered = feed.discoveredURL, isLocal || !Self.isHTTP(discovered) {
+            feed.discoveredURL = nil
+            notes.add("dropped 'discoveredURL', not an http(s) URL of a web feed")
         }
         feed.channel.title = text(feed.channel.title, "channel.title", StateLimits.textBytes, &notes)
         feed.channel.description = feed.channel.description.map {
@@ -276,6 +285,11 @@ struct StateValidator {
             }
         }
         return count > 0 && count <= StateLimits.slugBytes && !previousIsDash
+    }
+
+    static func isFileURL(_ value: String) -> Bool {
+        guard value.utf8.count <= StateLimits.urlBytes, let url = URL(string: value) else { return false }
+        return url.isFileURL
     }
 
     static func isHTTP(_ value: String) -> Bool {

@@ -248,6 +248,15 @@ struct LocalFeedTests {
         #expect(second.records.map(\.run.outcome) == [.notModified, .notModified])
         #expect(second.records.map(\.run.status) == [304, 304])
         #expect(second.itemCount == 11)
+        // A local feed's saved state (its file: URL, its stamp and digest validators) loads as it
+        // was saved: no repair, no copy kept aside, and the next unchanged build is skipped.
+        #expect(second.diagnostics.filter { $0.message.contains("state.json") }.isEmpty, "\(second.diagnostics)")
+        let unchanged = try await build.run(yaml: yaml)
+        #expect(unchanged.diagnostics.filter { $0.message.contains("state.json") }.isEmpty)
+        #expect(unchanged.write?.changedFiles == 0)
+        #expect(unchanged.timings.contains { $0.stage.contains("skipped") }, "\(unchanged.timings.map(\.stage))")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: build.work.appendingPathComponent("state").path)
+        #expect(!kept.contains { $0.contains("damaged") || $0.contains("unreadable") }, "\(kept)")
 
         try FileManager.default.removeItem(at: jekyll)
         let third = try await build.run(yaml: yaml)
