@@ -69,6 +69,7 @@ public struct SiteGenerator: Sendable {
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(from: options.templatesDirectory)
+        diagnostics += templates.checkNames(folder: options.templatesDirectory.lastPathComponent)
         // Before anything is fetched: the output folder is feedsite's to write, static/ can be published.
         let publication = try Publication.prepare(
             output: options.outputDirectory, configFile: options.configFile,

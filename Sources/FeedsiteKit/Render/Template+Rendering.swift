@@ -68,13 +68,13 @@ extension Template {
                         try render(children)
                         stack.removeLast()
                     }
-                case .partial(let name, let partialIndentation):
+                case .partial(let name, let partialIndentation, _):
                     guard let template = templates[name] else { throw .missingTemplate(name) }
                     let saved = indentation
                     indentation += partialIndentation
                     try nested(name) { renderer throws(Failure) in try renderer.render(template.nodes) }
                     indentation = saved
-                case .parent(let name, let blocks):
+                case .parent(let name, let blocks, _):
                     guard let template = templates[name] else { throw .missingTemplate(name) }
                     let saved = overrides
                     // The outermost template's definition of a block wins (it is the most specific).

@@ -24,9 +24,9 @@ struct Template: Sendable {
         case section(Name, [Node], isInverted: Bool)
         /// `{{>name}}`; `indentation` is the whitespace before a standalone partial tag, added to
         /// every line the partial renders.
-        case partial(String, indentation: [UInt8])
+        case partial(String, indentation: [UInt8], at: Location)
         /// `{{<name}}…{{/name}}`: render template `name` with these `{{$block}}` overrides.
-        case parent(String, blocks: [String: [Node]])
+        case parent(String, blocks: [String: [Node]], at: Location)
         /// `{{$name}}default{{/name}}`: an override from a child template, else the default.
         case block(String, [Node])
     }
@@ -36,13 +36,24 @@ struct Template: Sendable {
         let parts: [String]
         /// `parts` resolved to view-model keys.
         let keys: [TemplateKey?]
+        /// Where its tag starts, for the load-time check's warnings.
+        let location: Location
 
-        init(parts: [String]) {
+        init(parts: [String], at location: Location = Location(line: 1, column: 1)) {
             self.parts = parts
             self.keys = parts.map(TemplateKey.init(rawValue:))
+            self.location = location
         }
 
         var description: String { parts.isEmpty ? "." : parts.joined(separator: ".") }
+    }
+
+    /// A 1-based line and column (in characters) in the template's file.
+    struct Location: Sendable, Hashable, CustomStringConvertible {
+        var line: Int
+        var column: Int
+
+        var description: String { "\(line):\(column)" }
     }
 
     /// Names of the partials and parents this template refers to, nested ones included, so that a
@@ -54,8 +65,8 @@ struct Template: Sendable {
                 switch node {
                 case .text, .variable: break
                 case .section(_, let children, _), .block(_, let children): visit(children)
-                case .partial(let name, _): names.insert(name)
-                case .parent(let name, let blocks):
+                case .partial(let name, _, _): names.insert(name)
+                case .parent(let name, let blocks, _):
                     names.insert(name)
                     blocks.values.forEach(visit)
                 }

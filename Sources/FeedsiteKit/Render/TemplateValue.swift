@@ -23,29 +23,17 @@ enum TemplateValue {
     }
 }
 
-/// A view model: answers `{{name}}` with a switch (no reflection). `nil` means "not here", so the
-/// lookup goes on down the context stack, as Mustache specifies.
+/// A view model: answers `{{name}}` with a `switch` on the name's key. `nil` means "not here", so
+/// the lookup goes on down the context stack, as Mustache specifies. feedsite's view types get
+/// their conformance from `PageViews+Template.swift`, generated from their properties.
 protocol TemplateObject: TemplateValueConvertible {
     /// The value of `name`, whose `key` was resolved when the template was parsed (nil: none of
-    /// feedsite's view models has that name). feedsite's view models switch on `key`.
+    /// feedsite's view types has that name). feedsite's view types switch on `key`.
     func value(for key: TemplateKey?, named name: String) -> TemplateValue?
 }
 
 extension TemplateObject {
     func value(named name: String) -> TemplateValue? { value(for: TemplateKey(rawValue: name), named: name) }
-}
-
-/// Every name feedsite's view models answer, so that a template's names are resolved once, when it
-/// is parsed: a lookup was a chain of string comparisons per object on the context stack (a
-/// `switch` over string literals), 14 % of rendering.
-enum TemplateKey: String, Sendable {
-    case archiveURL, authors, buildTime, bytes, canonical, categories, consecutiveFailures, content, current, date
-    case description, display, enclosures, excerpt, feed, feedImage, feedLink, feedName, feedSiteLink, feedURL
-    case feeds, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus
-    case image, isAudio, isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, kind, label, lang
-    case language, lastError, lastSuccess, link, long, meta, months, name, newItems, newer, newerMonth, next
-    case noindex, older, olderMonth, page, pageTitle, pagination, prev, readingTime, root, site, siteLink, size
-    case staleNote, summary, timeZone, title, total, type, url, warnings, year, years
 }
 
 /// Something a view model can hand to a template.
