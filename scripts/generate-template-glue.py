@@ -6,7 +6,8 @@ Reads every top-level `struct` and `final class` in `Sources/FeedsiteKit/Render/
 
 - `TemplateKey`, every field name the view types have, so a template's names are resolved once,
   when it is parsed;
-- each view type's `value(for:named:)`, a `switch` on that key (what `{{name}}` answers);
+- each view type's `value(_:at:)`, a `switch` on that key (what `{{name}}` answers), handing the
+  rest of a dotted name to the field's own type;
 - `TemplateSchema.viewTypes`, each type's fields and what they hold, for the load-time check of
   a theme's names (`Template+Checking.swift`).
 
@@ -155,12 +156,12 @@ def generate(types):
         lines += [
             "",
             f"extension {name}: TemplateObject {{",
-            "    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {",
-            "        switch key {",
+            "    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {",
+            "        switch name.keys[position] {",
         ]
         for field, swift_type, *_ in fields:
             optional = "?" if swift_type.replace(" ", "").endswith("?") else ""
-            lines.append(f"        case .{field}?: self.{field}{optional}.templateValue")
+            lines.append(f"        case .{field}?: self.{field}{optional}.value(name, after: position)")
         lines += ["        default: nil", "        }", "    }", "}"]
     lines += [
         "",

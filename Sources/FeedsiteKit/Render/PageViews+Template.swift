@@ -15,288 +15,288 @@ enum TemplateKey: String, Sendable {
 }
 
 extension SiteView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .title?: self.title.templateValue
-        case .description?: self.description?.templateValue
-        case .generator?: self.generator.templateValue
-        case .hasFeeds?: self.hasFeeds.templateValue
-        case .noindex?: self.noindex.templateValue
-        case .buildTime?: self.buildTime?.templateValue
-        case .language?: self.language.templateValue
-        case .timeZone?: self.timeZone.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .description?: self.description?.value(name, after: position)
+        case .generator?: self.generator.value(name, after: position)
+        case .hasFeeds?: self.hasFeeds.value(name, after: position)
+        case .noindex?: self.noindex.value(name, after: position)
+        case .buildTime?: self.buildTime?.value(name, after: position)
+        case .language?: self.language.value(name, after: position)
+        case .timeZone?: self.timeZone.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension PageMeta: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .kind?: self.kind.templateValue
-        case .url?: self.url?.templateValue
-        case .canonical?: self.canonical?.templateValue
-        case .description?: self.description?.templateValue
-        case .image?: self.image?.templateValue
-        case .prev?: self.prev?.templateValue
-        case .next?: self.next?.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .kind?: self.kind.value(name, after: position)
+        case .url?: self.url?.value(name, after: position)
+        case .canonical?: self.canonical?.value(name, after: position)
+        case .description?: self.description?.value(name, after: position)
+        case .image?: self.image?.value(name, after: position)
+        case .prev?: self.prev?.value(name, after: position)
+        case .next?: self.next?.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension DateView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .iso?: self.iso.templateValue
-        case .display?: self.display.templateValue
-        case .long?: self.long.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .iso?: self.iso.value(name, after: position)
+        case .display?: self.display.value(name, after: position)
+        case .long?: self.long.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ItemSummaryView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .title?: self.title.templateValue
-        case .url?: self.url.templateValue
-        case .feedName?: self.feedName.templateValue
-        case .feedURL?: self.feedURL.templateValue
-        case .date?: self.date?.templateValue
-        case .excerpt?: self.excerpt?.templateValue
-        case .authors?: self.authors?.templateValue
-        case .lang?: self.lang?.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .feedName?: self.feedName.value(name, after: position)
+        case .feedURL?: self.feedURL.value(name, after: position)
+        case .date?: self.date?.value(name, after: position)
+        case .excerpt?: self.excerpt?.value(name, after: position)
+        case .authors?: self.authors?.value(name, after: position)
+        case .lang?: self.lang?.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension FeedLinkView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .name?: self.name.templateValue
-        case .url?: self.url.templateValue
-        case .itemCount?: self.itemCount.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .itemCount?: self.itemCount.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension PaginationView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .prev?: self.prev?.templateValue
-        case .next?: self.next?.templateValue
-        case .current?: self.current.templateValue
-        case .total?: self.total.templateValue
-        case .isNeeded?: self.isNeeded.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .prev?: self.prev?.value(name, after: position)
+        case .next?: self.next?.value(name, after: position)
+        case .current?: self.current.value(name, after: position)
+        case .total?: self.total.value(name, after: position)
+        case .isNeeded?: self.isNeeded.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension EnclosureView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .url?: self.url.templateValue
-        case .type?: self.type?.templateValue
-        case .size?: self.size?.templateValue
-        case .label?: self.label.templateValue
-        case .isAudio?: self.isAudio.templateValue
-        case .isVideo?: self.isVideo.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .url?: self.url.value(name, after: position)
+        case .type?: self.type?.value(name, after: position)
+        case .size?: self.size?.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .isAudio?: self.isAudio.value(name, after: position)
+        case .isVideo?: self.isVideo.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension IndexPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
-        case .meta?: self.meta.templateValue
-        case .heading?: self.heading.templateValue
-        case .isFirstPage?: self.isFirstPage.templateValue
-        case .items?: self.items.templateValue
-        case .feeds?: self.feeds.templateValue
-        case .pagination?: self.pagination.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .heading?: self.heading.value(name, after: position)
+        case .isFirstPage?: self.isFirstPage.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension FeedPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
-        case .meta?: self.meta.templateValue
-        case .feed?: self.feed.templateValue
-        case .pagination?: self.pagination.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .feed?: self.feed.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension FeedView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .name?: self.name.templateValue
-        case .staleNote?: self.staleNote?.templateValue
-        case .description?: self.description?.templateValue
-        case .siteLink?: self.siteLink?.templateValue
-        case .feedLink?: self.feedLink.templateValue
-        case .image?: self.image?.templateValue
-        case .items?: self.items.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .staleNote?: self.staleNote?.value(name, after: position)
+        case .description?: self.description?.value(name, after: position)
+        case .siteLink?: self.siteLink?.value(name, after: position)
+        case .feedLink?: self.feedLink.value(name, after: position)
+        case .image?: self.image?.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ItemPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
-        case .meta?: self.meta.templateValue
-        case .item?: self.item.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .item?: self.item.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ItemLinkView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .title?: self.title.templateValue
-        case .url?: self.url.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ItemView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .title?: self.title.templateValue
-        case .link?: self.link?.templateValue
-        case .feedName?: self.feedName.templateValue
-        case .feedURL?: self.feedURL.templateValue
-        case .feedImage?: self.feedImage?.templateValue
-        case .feedSiteLink?: self.feedSiteLink?.templateValue
-        case .lang?: self.lang?.templateValue
-        case .authors?: self.authors?.templateValue
-        case .date?: self.date?.templateValue
-        case .readingTime?: self.readingTime?.templateValue
-        case .content?: self.content.templateValue
-        case .categories?: self.categories.templateValue
-        case .hasCategories?: self.hasCategories.templateValue
-        case .enclosures?: self.enclosures.templateValue
-        case .hasEnclosures?: self.hasEnclosures.templateValue
-        case .newer?: self.newer?.templateValue
-        case .older?: self.older?.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .link?: self.link?.value(name, after: position)
+        case .feedName?: self.feedName.value(name, after: position)
+        case .feedURL?: self.feedURL.value(name, after: position)
+        case .feedImage?: self.feedImage?.value(name, after: position)
+        case .feedSiteLink?: self.feedSiteLink?.value(name, after: position)
+        case .lang?: self.lang?.value(name, after: position)
+        case .authors?: self.authors?.value(name, after: position)
+        case .date?: self.date?.value(name, after: position)
+        case .readingTime?: self.readingTime?.value(name, after: position)
+        case .content?: self.content.value(name, after: position)
+        case .categories?: self.categories.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .enclosures?: self.enclosures.value(name, after: position)
+        case .hasEnclosures?: self.hasEnclosures.value(name, after: position)
+        case .newer?: self.newer?.value(name, after: position)
+        case .older?: self.older?.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ArchiveIndexPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
-        case .meta?: self.meta.templateValue
-        case .years?: self.years.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .years?: self.years.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ArchiveYearView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .year?: self.year.templateValue
-        case .months?: self.months.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .year?: self.year.value(name, after: position)
+        case .months?: self.months.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ArchiveMonthLinkView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .name?: self.name.templateValue
-        case .url?: self.url.templateValue
-        case .itemCount?: self.itemCount.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .itemCount?: self.itemCount.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension ArchiveMonthPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
-        case .meta?: self.meta.templateValue
-        case .name?: self.name.templateValue
-        case .items?: self.items.templateValue
-        case .archiveURL?: self.archiveURL.templateValue
-        case .pagination?: self.pagination.templateValue
-        case .newerMonth?: self.newerMonth?.templateValue
-        case .olderMonth?: self.olderMonth?.templateValue
-        case .hasOtherMonths?: self.hasOtherMonths.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .name?: self.name.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .archiveURL?: self.archiveURL.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        case .newerMonth?: self.newerMonth?.value(name, after: position)
+        case .olderMonth?: self.olderMonth?.value(name, after: position)
+        case .hasOtherMonths?: self.hasOtherMonths.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension NotFoundPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension StatusPage: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .site?: self.site.templateValue
-        case .root?: self.root.templateValue
-        case .pageTitle?: self.pageTitle.templateValue
-        case .summary?: self.summary.templateValue
-        case .feeds?: self.feeds.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .summary?: self.summary.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
         default: nil
         }
     }
 }
 
 extension FeedStatusView: TemplateObject {
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue? {
-        switch key {
-        case .name?: self.name.templateValue
-        case .url?: self.url.templateValue
-        case .page?: self.page?.templateValue
-        case .health?: self.health.templateValue
-        case .httpStatus?: self.httpStatus?.templateValue
-        case .bytes?: self.bytes?.templateValue
-        case .items?: self.items.templateValue
-        case .newItems?: self.newItems.templateValue
-        case .lastSuccess?: self.lastSuccess?.templateValue
-        case .consecutiveFailures?: self.consecutiveFailures.templateValue
-        case .lastError?: self.lastError?.templateValue
-        case .warnings?: self.warnings.templateValue
-        case .isStale?: self.isStale.templateValue
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .page?: self.page?.value(name, after: position)
+        case .health?: self.health.value(name, after: position)
+        case .httpStatus?: self.httpStatus?.value(name, after: position)
+        case .bytes?: self.bytes?.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .newItems?: self.newItems.value(name, after: position)
+        case .lastSuccess?: self.lastSuccess?.value(name, after: position)
+        case .consecutiveFailures?: self.consecutiveFailures.value(name, after: position)
+        case .lastError?: self.lastError?.value(name, after: position)
+        case .warnings?: self.warnings.value(name, after: position)
+        case .isStale?: self.isStale.value(name, after: position)
         default: nil
         }
     }

@@ -3,18 +3,17 @@
 /// feedsite's own implementation of the [Mustache spec](https://mustache.github.io/mustache.5.html)
 /// (interpolation, sections, inverted sections, comments, partials, set delimiters, standalone-line
 /// whitespace rules) and its inheritance extension (`{{<parent}}` with `{{$block}}` overrides).
-/// It replaced swift-mustache because rendering 30,000 item pages through `Any` lookups and a
-/// per-`Character` escape was half of a cold build (measured: 21 s of 47 s CPU at 1,000 feeds);
-/// here values are typed (`TemplateValue`), escaping is a byte loop and pages are rendered into one
-/// byte buffer. Escaping is decided by the value's type, not only by the tag: `{{{name}}}` emits
-/// only a `SanitisedHTML` value verbatim; a plain string is HTML-escaped by every tag.
+/// Hand-written for a safety rule and a measurement (Benchmarks/RESULTS.md): escaping is decided
+/// by the value's type, not only by the tag (`{{{name}}}` emits only a `SanitisedHTML` value
+/// verbatim; a plain string is HTML-escaped by every tag), and rendering is byte-level: typed
+/// values (`TemplateValue`), names resolved to keys when parsed, escaping as a byte loop, a page
+/// rendered into one byte buffer.
 struct Template: Sendable {
     /// The parsed nodes, in document order.
     let nodes: [Node]
 
-    /// One piece of a template. Not `indirect` (the arrays already hold the nesting): a boxed
-    /// node cost a box retain and release on top of its payload's each time the renderer read it,
-    /// and the template rendering of a cold build took 26 % fewer samples without the boxes.
+    /// One piece of a template. Not `indirect`: the arrays already hold the nesting, and the
+    /// renderer reads a node without a box's retain and release (hot path).
     enum Node: Sendable {
         /// Literal text, copied to the output.
         case text([UInt8])

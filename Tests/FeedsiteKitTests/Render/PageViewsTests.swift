@@ -60,6 +60,7 @@ struct PageViewsTests {
         case .bool(let flag): "s:\(flag)"
         case .list(let values): "[" + values.map(plain).joined(separator: ",") + "]"
         case .object(let object): "o:\(String(reflecting: object))"
+        case .nothing: "nothing"
         }
     }
 
@@ -127,6 +128,33 @@ struct PageViewsTests {
         #expect(Set(Self.views.map { String(describing: type(of: $0)) }) == Set(TemplateSchema.viewTypes.keys))
     }
 
+    @Test("dotted names go through the fields' own types; a rest that leads nowhere stops the lookup")
+    func dottedNames() {
+        let page = IndexPage(
+            site: Self.site, root: "", pageTitle: "p", meta: PageMeta(), heading: "h", isFirstPage: true,
+            items: [Self.summary], feeds: [], pagination: Self.pagination)
+        func lookup(_ name: String) -> String? {
+            page.value(Template.Name(parts: name.split(separator: ".").map(String.init)), at: 0).map(Self.plain)
+        }
+        #expect(lookup("site.title") == "s:s")
+        #expect(lookup("pagination.current") == "s:2")
+        #expect(lookup("pagination.isNeeded") == "s:true")
+        // Found first parts whose rest is missing, nil or not an object: `.nothing`, not `nil`
+        // (`nil` would send the lookup on to outer contexts).
+        #expect(lookup("site.bogus") == "nothing")
+        #expect(lookup("meta.description") == "nothing")
+        #expect(lookup("root.length") == "nothing")
+        #expect(lookup("items.title") == "nothing")
+        // Absent first parts: `nil`.
+        #expect(lookup("bogus") == nil)
+        #expect(lookup("bogus.title") == nil)
+        let item = ItemView(
+            title: "t", feedName: "f", feedURL: "u", content: .empty, categories: [], hasCategories: false,
+            enclosures: [], hasEnclosures: false)
+        #expect(item.value(named: "newer") == nil)
+        #expect(item.value(Template.Name(parts: ["newer", "title"]), at: 0) == nil)
+    }
+
     @Test("PageViews+Template.swift is what scripts/generate-template-glue.py writes from PageViews.swift")
     func generatedGlueIsCurrent() throws {
         let root = Fixtures.repositoryRoot
@@ -151,4 +179,9 @@ struct PageViewsTests {
             generated == checkedIn,
             "PageViews+Template.swift is stale: run python3 scripts/generate-template-glue.py and commit the result")
     }
+}
+
+extension TemplateObject {
+    /// The value of a plain `name`, as a template's `{{name}}` would look it up.
+    func value(named name: String) -> TemplateValue? { value(Template.Name(parts: [name]), at: 0) }
 }

@@ -62,6 +62,36 @@ struct TemplateCheckingTests {
             ])
     }
 
+    @Test("a build reports the warnings with the other diagnostics, and still publishes the site")
+    func buildReportsWarnings() async throws {
+        let server = try await FixtureServer(routes: [
+            "/feed": .feed(try Fixtures.data("real-feeds/github-releases-atom.xml"))
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let templates = build.work.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: templates)
+        let pagination = templates.appendingPathComponent("pagination.mustache")
+        let text = try String(contentsOf: pagination, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "{{pagination.total}}", with: "{{pagination.totl}}").utf8)
+            .write(to: pagination)
+        try Data("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(to: build.config)
+        let report = try await SiteGenerator(
+            options: .init(
+                configFile: build.config, outputDirectory: build.output, templatesDirectory: templates,
+                stateDirectory: build.work.appendingPathComponent("state"),
+                now: Date(timeIntervalSince1970: 1_795_000_000))
+        ).build()
+        try await server.shutdown()
+        #expect(
+            report.diagnostics.map(\.description) == [
+                "Templates/pagination.mustache:4:58: warning: 'pagination.totl' is not a variable here; did you mean"
+                    + " 'pagination.total'?"
+            ])
+        #expect(report.itemCount == 4)
+        #expect(build.site.files["index.html"] != nil)
+    }
+
     @Test("the column counts characters, not bytes, and the line counts CRLF lines")
     func location() throws {
         let warnings = try Self.warnings([

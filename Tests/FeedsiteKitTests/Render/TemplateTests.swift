@@ -10,7 +10,9 @@ struct TemplateTests {
     /// A view model made of a dictionary.
     struct Object: TemplateObject {
         var fields: [String: TemplateValue]
-        func value(for key: TemplateKey?, named name: String) -> TemplateValue? { fields[name] }
+        func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+            fields[name.parts[position]]?.value(name, after: position)
+        }
     }
 
     static func render(
