@@ -57,6 +57,11 @@ extension Template {
                 position = tagEnd
                 textStart = tagEnd
                 let content = tag.content
+                if frames.count > Template.maximumNesting, Self.opensFrame(tag.sigil) {
+                    throw error(
+                        "'\(tag.text)' nests sections, blocks and parents more than \(Template.maximumNesting) deep;"
+                            + " use a partial for a part that repeats", at: tagStart)
+                }
                 switch tag.sigil {
                 case UInt8(ascii: "!"):
                     break
@@ -264,6 +269,12 @@ extension Template {
             if text.isEmpty { return "a tag without a name" }
             if text.contains("(") { return "'\(text)': functions in tags are not supported; use a plain name" }
             return "'\(text)' is not a valid name (letters, digits, '-', '_', dotted like item.title)"
+        }
+
+        /// `{{#`, `{{^`, `{{$` and `{{<` open a section, block or parent that a closing tag ends.
+        private static func opensFrame(_ sigil: UInt8) -> Bool {
+            sigil == UInt8(ascii: "#") || sigil == UInt8(ascii: "^") || sigil == UInt8(ascii: "$")
+                || sigil == UInt8(ascii: "<")
         }
 
         private static func isSpace(_ byte: UInt8) -> Bool {

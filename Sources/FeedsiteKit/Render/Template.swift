@@ -12,6 +12,10 @@ struct Template: Sendable {
     /// The parsed nodes, in document order.
     let nodes: [Node]
 
+    /// How deep sections, blocks and parents may nest in one file: the renderer, the load-time
+    /// check and freeing a tree recurse once per level.
+    static let maximumNesting = 100
+
     /// One piece of a template. Not `indirect`: the arrays already hold the nesting, and the
     /// renderer reads a node without a box's retain and release (hot path).
     enum Node: Sendable {

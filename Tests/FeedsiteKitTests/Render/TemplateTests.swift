@@ -170,7 +170,19 @@ struct TemplateTests {
         BadTemplate(
             source: "{{=<%%>=}}", line: 1, column: 1,
             message: "set delimiters as '{{=<% %>=}}': two delimiters separated by a space"),
+        BadTemplate(
+            source: String(repeating: "{{#a}}", count: 100) + "\n{{^b}}" + String(repeating: "{{/a}}", count: 200),
+            line: 2, column: 1,
+            message:
+                "'{{^b}}' nests sections, blocks and parents more than 100 deep; use a partial for a part that repeats"
+        ),
     ]
+
+    @Test("sections nested 100 deep still parse and render")
+    func deepButAllowed() throws {
+        let source = String(repeating: "{{#yes}}", count: 100) + "{{count}}" + String(repeating: "{{/yes}}", count: 100)
+        #expect(try Self.render(source, Self.fields()) == "3")
+    }
 
     @Test("syntax errors say where and what to do", arguments: badTemplates)
     func syntaxErrors(_ bad: BadTemplate) {
