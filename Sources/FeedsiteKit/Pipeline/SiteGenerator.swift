@@ -76,11 +76,12 @@ public struct SiteGenerator: Sendable {
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
         let templates = try SiteTemplates.load(overriding: options.templatesDirectory, besides: options.configFile)
+        let templatesFolder = options.templatesDirectory ?? SiteTemplates.defaultFolder(besides: options.configFile)
+        diagnostics += templates.checkNames(folder: templatesFolder.lastPathComponent)
         // Before anything is fetched: the output folder is feedsite's to write, static/ can be published.
         let publication = try Publication.prepare(
             output: options.outputDirectory, configFile: options.configFile,
-            templatesDirectory: options.templatesDirectory
-                ?? SiteTemplates.defaultFolder(besides: options.configFile),
+            templatesDirectory: templatesFolder,
             stateDirectory: stateDirectory(configuration), configuration: configuration, templates: templates)
         diagnostics += publication.diagnostics
         let store = StateStore(directory: stateDirectory(configuration))
