@@ -29,9 +29,26 @@ public struct FeedParser: Sendable {
     public func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var feed = try parseDocument(decoded, url: url)
+        // A local file has no address on the web: its relative references are resolved against the
+        // address the feed gives itself (`atom:link rel="self"`), else its web site, as they would
+        // be had it been fetched from there. Known only once read, so the file is read again.
+        if url?.isFileURL == true, let base = Self.webBase(of: feed) {
+            feed = try parseDocument(decoded, url: base)
+        }
         if decoded.isUTF8 { feed.repairDoubleEncodedText() }
         feed.replaceC1Controls()
         return feed
+    }
+
+    /// The feed's own http(s) address, else its web site's (absolute ones only).
+    static func webBase(of feed: Feed) -> URL? {
+        for candidate in [feed.feedLink, feed.link] {
+            guard let value = candidate?.trimmingWhitespace, let url = URL(string: value),
+                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+            else { continue }
+            return url
+        }
+        return nil
     }
 
     private func parseDocument(_ decoded: DecodedDocument, url: URL?) throws(FeedParseError) -> Feed {

@@ -48,6 +48,7 @@ public struct ReadFeed: Sendable, Hashable {
     ///   - feed: the parsed feed (raw values).
     ///   - finalURL: the URL the feed was fetched from after redirects, the last base for relative URLs.
     public init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
+        let finalURL = Self.base(of: feed, readFrom: finalURL)
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
         let keys = ItemIdentity.keys(of: feed.items)
@@ -79,8 +80,25 @@ public struct ReadFeed: Sendable, Hashable {
                 title: feed.title, description: description?.isEmpty == true ? nil : description,
                 siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
                 language: feed.language.flatMap(LanguageTag.normalised),
-                image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) }),
+                image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
+                feedLink: feed.feedLink.flatMap { Self.webURL($0, against: finalURL) }),
             entries: entries, warnings: feed.warnings, readCount: feed.items.count)
+    }
+
+    /// The base of a feed's relative URLs: the URL it was read from after redirects. A local file
+    /// has no address on the web, so its relative references are resolved against the address the
+    /// feed gives itself, else its web site (`FeedParser.webBase`), as the parser resolved them.
+    static func base(of feed: Feed, readFrom finalURL: URL) -> URL {
+        guard finalURL.isFileURL else { return finalURL }
+        return FeedParser.webBase(of: feed) ?? finalURL
+    }
+
+    /// `value` as an absolute http(s) URL, or nil.
+    static func webURL(_ value: String, against base: URL?) -> String? {
+        guard let resolved = URLPolicy.resolve(value, against: base, for: .link),
+            let scheme = URL(string: resolved)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return resolved
     }
 
     /// An item's body: its content, else its description, as HTML or plain text as the feed said,

@@ -39,11 +39,15 @@ public struct SiteFeed: Sendable, Hashable {
     public var language: String?
     /// The channel's image or icon (http(s) URL).
     public var image: String?
+    /// The feed's address to publish (`FeedRecord.publishedFeedURL`; by default the source's
+    /// public URL); nil for a local file that names none.
+    public var feedLink: String?
 
     public init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
-        staleNote: String? = nil, language: String? = nil, image: String? = nil
+        staleNote: String? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
     ) {
+        self.feedLink = feedLink ?? source.publicURL?.absoluteString
         self.staleNote = staleNote
         self.language = language
         self.image = image

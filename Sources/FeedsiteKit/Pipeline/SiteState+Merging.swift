@@ -55,6 +55,12 @@ public struct FeedRecord: Sendable, Hashable {
         return run.discoveredURL ?? state.discoveredURL.flatMap(URL.init(string:)) ?? source.url
     }
 
+    /// The feed's address to publish (feed page, status page, `opml.xml`): `feedURL`; for a local
+    /// file, the address the feed gives itself, if any (a path would be a broken link on the site).
+    public var publishedFeedURL: URL? {
+        source.isLocal ? state.channel.feedLink.flatMap(URL.init(string:)) : feedURL
+    }
+
     /// `ok`, `stale` (failing, older items shown), `failing` (nothing to show) or `pending` (not
     /// fetched yet). A build that did not fetch keeps the health of the last one that did.
     public var health: String {

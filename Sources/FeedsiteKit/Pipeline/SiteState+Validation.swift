@@ -103,6 +103,10 @@ struct StateValidator {
         }
         feed.channel.siteLink = checkedURL(feed.channel.siteLink, "channel.siteLink", .link, &notes)
         feed.channel.image = checkedURL(feed.channel.image, "channel.image", .image, &notes)
+        if let link = feed.channel.feedLink, ReadFeed.webURL(link, against: nil) != link {
+            feed.channel.feedLink = nil
+            notes.add("dropped 'channel.feedLink', not an http(s) URL")
+        }
         if let language = feed.channel.language, LanguageTag.normalised(language) != language {
             feed.channel.language = nil
             notes.add("dropped 'channel.language', not a language tag")

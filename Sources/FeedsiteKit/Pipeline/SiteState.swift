@@ -66,16 +66,20 @@ public struct ChannelInfo: Sendable, Hashable, Codable {
     public var language: String?
     /// The channel's image or icon (an http(s) URL), shown next to its name.
     public var image: String?
+    /// The address the feed gives itself (`atom:link rel="self"`, an http(s) URL): what the site
+    /// links as the feed when it is read from a local file.
+    public var feedLink: String?
 
     public init(
         title: String = "", description: String? = nil, siteLink: String? = nil, language: String? = nil,
-        image: String? = nil
+        image: String? = nil, feedLink: String? = nil
     ) {
         self.title = title
         self.description = description
         self.siteLink = siteLink
         self.language = language
         self.image = image
+        self.feedLink = feedLink
     }
 }
 

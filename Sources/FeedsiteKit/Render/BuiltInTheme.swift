@@ -148,12 +148,13 @@ enum BuiltInTheme {
             ZXNjcmlwdGlvbn19PHAgY2xhc3M9ImxlYWQiPnt7Ln19PC9wPnt7L2ZlZWQuZGVzY3JpcHRpb259fQp7eyNmZWVkLnN0YWxlTm90
             ZX19PHAgY2xhc3M9InN0YWxlIiByb2xlPSJzdGF0dXMiPk5vdCByZWZyZXNoZWQgaW4gdGhlIGxhc3QgYnVpbGQgKHt7Ln19KTsg
             c2hvd2luZyB0aGUgaXRlbXMgc2F2ZWQgYmVmb3JlLjwvcD57ey9mZWVkLnN0YWxlTm90ZX19CjxwIGNsYXNzPSJtZXRhIj57eyNm
-            ZWVkLnNpdGVMaW5rfX08YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+V2ViIHNpdGU8L2E+IMK3IHt7L2ZlZWQuc2l0ZUxp
-            bmt9fTxhIGhyZWY9Int7ZmVlZC5mZWVkTGlua319IiByZWw9Im5vb3BlbmVyIj5GZWVkPC9hPnt7I3BhZ2luYXRpb24uaXNOZWVk
-            ZWR9fSDCtyBQYWdlIHt7cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlz
-            TmVlZGVkfX08L3A+CjxzZWN0aW9uIGNsYXNzPSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWQuaXRl
-            bXN9fQp7ez5pdGVtLXN1bW1hcnl9fQp7ey9mZWVkLml0ZW1zfX0Ke3teZmVlZC5pdGVtc319PHA+VGhpcyBmZWVkIGhhcyBubyBp
-            dGVtcy48L3A+e3svZmVlZC5pdGVtc319Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
+            ZWVkLnNpdGVMaW5rfX08YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+V2ViIHNpdGU8L2E+e3sjZmVlZC5mZWVkTGlua319
+            IMK3IHt7L2ZlZWQuZmVlZExpbmt9fXt7L2ZlZWQuc2l0ZUxpbmt9fXt7I2ZlZWQuZmVlZExpbmt9fTxhIGhyZWY9Int7Ln19IiBy
+            ZWw9Im5vb3BlbmVyIj5GZWVkPC9hPnt7L2ZlZWQuZmVlZExpbmt9fXt7I3BhZ2luYXRpb24uaXNOZWVkZWR9fSDCtyBQYWdlIHt7
+            cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+Cjxz
+            ZWN0aW9uIGNsYXNzPSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWQuaXRlbXN9fQp7ez5pdGVtLXN1
+            bW1hcnl9fQp7ey9mZWVkLml0ZW1zfX0Ke3teZmVlZC5pdGVtc319PHA+VGhpcyBmZWVkIGhhcyBubyBpdGVtcy48L3A+e3svZmVl
+            ZC5pdGVtc319Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
             """
         ),
         (
@@ -274,19 +275,19 @@ enum BuiltInTheme {
             bCI+SXRlbXM8L3RoPjx0aCBzY29wZT0iY29sIj5OZXc8L3RoPjx0aCBzY29wZT0iY29sIj5MYXN0IHN1Y2Nlc3M8L3RoPjx0aCBz
             Y29wZT0iY29sIj5GYWlsdXJlcyBpbiBhIHJvdzwvdGg+PHRoIHNjb3BlPSJjb2wiPkxhc3QgZXJyb3I8L3RoPjwvdHI+CjwvdGhl
             YWQ+Cjx0Ym9keT4Ke3sjZmVlZHN9fQo8dHIgY2xhc3M9ImhlYWx0aC17e2hlYWx0aH19Ij4KPHRkPnt7I3BhZ2V9fTxhIGhyZWY9
-            Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlfX17e15wYWdlfX17e25hbWV9fXt7L3BhZ2V9fTxicj48c21hbGw+PGEgaHJlZj0i
-            e3t1cmx9fSIgcmVsPSJub29wZW5lciI+e3t1cmx9fTwvYT48L3NtYWxsPnt7I2NvbmZpZ3VyZWRVUkx9fTxicj48c21hbGw+ZmVl
-            ZHMueW1sIG5hbWVzIHRoZSB3ZWIgcGFnZSA8YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+e3sufX08L2E+PC9zbWFsbD57
-            ey9jb25maWd1cmVkVVJMfX17eyN3YXJuaW5nc319PGJyPjxzbWFsbCBjbGFzcz0id2FybmluZyI+e3sufX08L3NtYWxsPnt7L3dh
-            cm5pbmdzfX08L3RkPgo8dGQ+e3toZWFsdGh9fXt7I25vdGV9fTxicj48c21hbGw+e3sufX08L3NtYWxsPnt7L25vdGV9fTwvdGQ+
-            Cjx0ZD57eyNodHRwU3RhdHVzfX17ey59fXt7L2h0dHBTdGF0dXN9fXt7Xmh0dHBTdGF0dXN9feKAlHt7L2h0dHBTdGF0dXN9fTwv
-            dGQ+Cjx0ZD57e2l0ZW1zfX08YnI+PHNtYWxsPnt7YWNjb3VudGluZ319PC9zbWFsbD48L3RkPgo8dGQ+e3tuZXdJdGVtc319PC90
-            ZD4KPHRkPnt7I2xhc3RTdWNjZXNzfX08dGltZSBkYXRldGltZT0ie3sufX0iPnt7Ln19PC90aW1lPnt7L2xhc3RTdWNjZXNzfX17
-            e15sYXN0U3VjY2Vzc319bmV2ZXJ7ey9sYXN0U3VjY2Vzc319PC90ZD4KPHRkPnt7Y29uc2VjdXRpdmVGYWlsdXJlc319PC90ZD4K
-            PHRkPnt7I2xhc3RFcnJvcn19e3sufX17ey9sYXN0RXJyb3J9fTwvdGQ+CjwvdHI+Cnt7L2ZlZWRzfX0KPC90Ym9keT4KPC90YWJs
-            ZT4KPC9kaXY+CjxwPk1hY2hpbmUtcmVhZGFibGU6IDxhIGhyZWY9InN0YXR1cy5qc29uIj5zdGF0dXMuanNvbjwvYT4uIFNhdmVk
-            IHN0YXRlIGZvciB0aGUgbmV4dCBidWlsZDogPGEgaHJlZj0ic3RhdGUuanNvbiI+c3RhdGUuanNvbjwvYT4uPC9wPgp7ey9tYWlu
-            fX0Ke3svbGF5b3V0fX0K
+            Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlfX17e15wYWdlfX17e25hbWV9fXt7L3BhZ2V9fTxicj48c21hbGw+e3sjbGlua319
+            PGEgaHJlZj0ie3sufX0iIHJlbD0ibm9vcGVuZXIiPnt7dXJsfX08L2E+e3svbGlua319e3tebGlua319e3t1cmx9fXt7L2xpbmt9
+            fTwvc21hbGw+e3sjY29uZmlndXJlZFVSTH19PGJyPjxzbWFsbD5mZWVkcy55bWwgbmFtZXMgdGhlIHdlYiBwYWdlIDxhIGhyZWY9
+            Int7Ln19IiByZWw9Im5vb3BlbmVyIj57ey59fTwvYT48L3NtYWxsPnt7L2NvbmZpZ3VyZWRVUkx9fXt7I3dhcm5pbmdzfX08YnI+
+            PHNtYWxsIGNsYXNzPSJ3YXJuaW5nIj57ey59fTwvc21hbGw+e3svd2FybmluZ3N9fTwvdGQ+Cjx0ZD57e2hlYWx0aH19e3sjbm90
+            ZX19PGJyPjxzbWFsbD57ey59fTwvc21hbGw+e3svbm90ZX19PC90ZD4KPHRkPnt7I2h0dHBTdGF0dXN9fXt7Ln19e3svaHR0cFN0
+            YXR1c319e3teaHR0cFN0YXR1c3194oCUe3svaHR0cFN0YXR1c319PC90ZD4KPHRkPnt7aXRlbXN9fTxicj48c21hbGw+e3thY2Nv
+            dW50aW5nfX08L3NtYWxsPjwvdGQ+Cjx0ZD57e25ld0l0ZW1zfX08L3RkPgo8dGQ+e3sjbGFzdFN1Y2Nlc3N9fTx0aW1lIGRhdGV0
+            aW1lPSJ7ey59fSI+e3sufX08L3RpbWU+e3svbGFzdFN1Y2Nlc3N9fXt7Xmxhc3RTdWNjZXNzfX1uZXZlcnt7L2xhc3RTdWNjZXNz
+            fX08L3RkPgo8dGQ+e3tjb25zZWN1dGl2ZUZhaWx1cmVzfX08L3RkPgo8dGQ+e3sjbGFzdEVycm9yfX17ey59fXt7L2xhc3RFcnJv
+            cn19PC90ZD4KPC90cj4Ke3svZmVlZHN9fQo8L3Rib2R5Pgo8L3RhYmxlPgo8L2Rpdj4KPHA+TWFjaGluZS1yZWFkYWJsZTogPGEg
+            aHJlZj0ic3RhdHVzLmpzb24iPnN0YXR1cy5qc29uPC9hPi4gU2F2ZWQgc3RhdGUgZm9yIHRoZSBuZXh0IGJ1aWxkOiA8YSBocmVm
+            PSJzdGF0ZS5qc29uIj5zdGF0ZS5qc29uPC9hPi48L3A+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
             """
         ),
     ]

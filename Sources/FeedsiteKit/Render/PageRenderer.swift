@@ -189,7 +189,7 @@ public struct PageRenderer: Sendable {
                     image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next),
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote, description: description,
-                    siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.source.url.absoluteString,
+                    siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
                     image: feed.image.flatMap(Self.httpURL), items: items.map { context.summary($0, from: path) }),
                 pagination: pagination)
             files[path] = try render("feed", page)
@@ -293,6 +293,7 @@ public struct PageRenderer: Sendable {
                 }
             return FeedStatusView(
                 name: record.displayName, url: record.feedURL.absoluteString,
+                link: record.publishedFeedURL?.absoluteString,
                 configuredURL: record.feedURL == record.source.url ? nil : record.source.url.absoluteString,
                 page: feed.map { "../feeds/\($0.slug)/index.html" }, health: record.health,
                 isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,

@@ -149,7 +149,7 @@ extension FeedView: TemplateObject {
         case .staleNote?: self.staleNote?.value(name, after: position)
         case .description?: self.description?.value(name, after: position)
         case .siteLink?: self.siteLink?.value(name, after: position)
-        case .feedLink?: self.feedLink.value(name, after: position)
+        case .feedLink?: self.feedLink?.value(name, after: position)
         case .image?: self.image?.value(name, after: position)
         case .items?: self.items.value(name, after: position)
         default: nil
@@ -287,6 +287,7 @@ extension FeedStatusView: TemplateObject {
         switch name.keys[position] {
         case .name?: self.name.value(name, after: position)
         case .url?: self.url.value(name, after: position)
+        case .link?: self.link?.value(name, after: position)
         case .configuredURL?: self.configuredURL?.value(name, after: position)
         case .page?: self.page?.value(name, after: position)
         case .health?: self.health.value(name, after: position)
@@ -416,7 +417,7 @@ extension TemplateSchema {
             "staleNote": .optional(.string),
             "description": .optional(.string),
             "siteLink": .optional(.string),
-            "feedLink": .string,
+            "feedLink": .optional(.string),
             "image": .optional(.string),
             "items": .list(.object("ItemSummaryView")),
         ],
@@ -494,6 +495,7 @@ extension TemplateSchema {
         "FeedStatusView": [
             "name": .string,
             "url": .string,
+            "link": .optional(.string),
             "configuredURL": .optional(.string),
             "page": .optional(.string),
             "health": .string,

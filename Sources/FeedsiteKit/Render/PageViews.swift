@@ -130,7 +130,8 @@ struct FeedView {
     var staleNote: String?
     var description: String?
     var siteLink: String?
-    var feedLink: String
+    /// The feed's address (http(s)); nil for a local feed file that names none.
+    var feedLink: String?
     /// The channel's image (http(s)), shown as its icon.
     var image: String?
     var items: [ItemSummaryView]
@@ -243,8 +244,12 @@ struct StatusPage {
 /// One row of the status page; the same facts as `status/status.json`.
 struct FeedStatusView: Encodable {
     var name: String
-    /// The feed read: the URL in `feeds.yml`, or the feed the web page there links to.
+    /// The feed read: the URL in `feeds.yml`, or the feed the web page there links to (a local
+    /// feed's path as `feeds.yml` names it).
     var url: String
+    /// `url` when it is an address on the web (a link on the status page); a local feed's own
+    /// http(s) address, if it names one; else nil.
+    var link: String?
     /// The URL in `feeds.yml` when it is a web page (`url` is then its feed).
     var configuredURL: String?
     /// The feed's page on this site.

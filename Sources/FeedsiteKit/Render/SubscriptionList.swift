@@ -23,8 +23,11 @@ enum SubscriptionList {
             let feed = feedsByURL[source.url]
             let name = source.name ?? feed?.name ?? source.url.host ?? source.url.absoluteString
             let feedURL = account?.feedURL ?? source.url
+            // A local feed file is listed under the address it gives itself; one without is not
+            // listed (a path is no subscription).
+            guard let xmlURL = source.isLocal ? feed?.feedLink : feedURL.absoluteString else { continue }
             var attributes = [
-                ("type", "rss"), ("text", name), ("title", name), ("xmlUrl", feedURL.absoluteString),
+                ("type", "rss"), ("text", name), ("title", name), ("xmlUrl", xmlURL),
             ]
             // The web page named in feeds.yml is the feed's site when the channel names none.
             let page = feedURL == source.url ? nil : source.url.absoluteString

@@ -280,4 +280,55 @@ struct LocalFeedTests {
                 == "refusing to read \(fifo.path): it is a named pipe (FIFO), not a regular file")
         #expect(report.records.last?.failure == nil)
     }
+
+    @Test("a local feed publishes the address it gives itself (or none) and resolves its relative links against it")
+    func localFeedAddresses() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        // Read by hand: the first names itself with atom:link rel="self" and has a root-relative
+        // item link and image; the second names no address of its own.
+        let named = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>Named</title>
+            <link>https://named.example/</link>
+            <atom:link rel="self" type="application/rss+xml" href="https://named.example/feed.xml"/>
+            <item><title>One</title><guid>https://named.example/one</guid><link>/posts/one</link>
+            <description>&lt;p&gt;See &lt;a href="/about"&gt;about&lt;/a&gt;.&lt;/p&gt;</description></item>
+            </channel></rss>
+            """
+        let anonymous = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <rss version="2.0"><channel><title>Anonymous</title>
+            <item><title>Two</title><guid>two</guid><link>/posts/two</link></item>
+            </channel></rss>
+            """
+        try Data(named.utf8).write(to: build.work.appendingPathComponent("named.xml"))
+        try Data(anonymous.utf8).write(to: build.work.appendingPathComponent("anonymous.xml"))
+        let report = try await build.run(
+            yaml: "title: T\nbase_url: https://planet.example/\nfeeds:\n  - url: named.xml\n  - url: anonymous.xml\n")
+        #expect(report.records.map(\.failure) == [nil, nil])
+        let site = build.site
+        // No page links a feed's path: it would be a broken link on the published site.
+        #expect(site.brokenRelativeLinks().isEmpty, "\(site.brokenRelativeLinks())")
+        #expect(
+            !site.files.contains { path, text in
+                path.hasSuffix(".html") && (text.contains("href=\"named.xml\"") || text.contains("anonymous.xml\""))
+            })
+        let namedPage = try #require(site.files["feeds/named/index.html"])
+        #expect(namedPage.contains("<a href=\"https://named.example/feed.xml\" rel=\"noopener\">Feed</a>"))
+        let anonymousPage = try #require(site.files["feeds/anonymous/index.html"])
+        #expect(!anonymousPage.contains(">Feed</a>"))
+        // The status page shows both paths; only the named feed's address is a link.
+        let status = try #require(site.files["status/index.html"])
+        #expect(status.contains("<a href=\"https://named.example/feed.xml\" rel=\"noopener\">named.xml</a>"))
+        #expect(status.contains("<small>anonymous.xml</small>"))
+        // opml.xml lists the feed under its address and leaves out the one without.
+        let opml = try #require(site.files["opml.xml"])
+        #expect(opml.contains("xmlUrl=\"https://named.example/feed.xml\""))
+        #expect(!opml.contains("Anonymous"))
+        // Relative links resolve against the feed's own address, as if it had been fetched from there.
+        let item = try #require(site.files.first { $0.key.hasPrefix("items/named/") }?.value)
+        #expect(item.contains("https://named.example/posts/one"))
+        #expect(item.contains("href=\"https://named.example/about\""))
+    }
 }

@@ -21,7 +21,8 @@ struct PageViewsTests {
     static let duplicate = DuplicateView(title: "t", link: "l", feedName: "f", feedURL: "u")
     static let dropped = DroppedView(repeatedId: 1, duplicates: [duplicate], maxItems: 2, keepDays: 3, futureDate: 4)
     static let status = FeedStatusView(
-        name: "n", url: "u", configuredURL: "c", page: "p", health: "ok", isFetched: true, note: "no", httpStatus: 200,
+        name: "n", url: "u", link: "k", configuredURL: "c", page: "p", health: "ok", isFetched: true, note: "no",
+        httpStatus: 200,
         bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, accounting: "a", newItems: 3, lastSuccess: "l",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
