@@ -83,7 +83,19 @@ struct SiteMarker: Sendable, Hashable {
     /// Hand-written, for safety: opened without blocking and checked through the descriptor, so a
     /// FIFO at the marker's path cannot hang the build (swift-nio's reads block on one).
     static func load(from folder: String) -> SiteMarker? {
-        let descriptor = open(folder + "/" + fileName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        parseFile(folder + "/" + fileName)
+    }
+
+    /// The marker of a folder feedsite left behind (a dead build's staging folder): its marker, or
+    /// the one it was writing when it was killed (which says the folder was being made, so
+    /// `.incomplete`), or nil.
+    static func loadLeftover(from folder: String) -> SiteMarker? {
+        load(from: folder) ?? parseFile(folder + "/" + temporaryName).map { _ in .incomplete }
+    }
+
+    /// The marker in the file at `path`, nil when it is not one.
+    private static func parseFile(_ path: String) -> SiteMarker? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()

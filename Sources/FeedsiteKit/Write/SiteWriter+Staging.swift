@@ -234,7 +234,7 @@ extension SiteWriter {
         /// now, freeing its space, rather than kept as a previous site (when even that fails, its
         /// marker says incomplete and the next build deletes it).
         package func discard() async {
-            try? await SiteWriter.removeTree(staging)
+            try? await SiteWriter.removeFolder(staging)
         }
     }
 }

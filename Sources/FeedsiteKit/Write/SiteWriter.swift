@@ -107,13 +107,13 @@ public struct SiteWriter: Sendable {
         let previous = Self.previousPath(of: folder.path)
         if await OutputFolder.isOwnNeighbour(previous) {
             if SiteMarker.load(from: previous)?.state == .incomplete {
-                try? await Self.removeTree(previous)
+                try? await Self.removeFolder(previous)
             } else if (try? await Self.move(previous, to: staging)) != nil {
                 try await Self.markIncomplete(staging)
                 if let inventory = StagingInventory.take(staging) {
                     return await Staging(writer: self, folder: folder, staging: staging, inventory: inventory)
                 }
-                try? await Self.removeTree(staging)
+                try? await Self.removeFolder(staging)
             }
         }
         try await Self.createFolder(staging, withParents: false, kind: .refused)
@@ -132,7 +132,7 @@ public struct SiteWriter: Sendable {
         do {
             try await SiteMarker.save(.incomplete, in: staging)
         } catch {
-            try? await removeTree(staging)
+            try? await removeFolder(staging)
             throw error
         }
     }
@@ -141,14 +141,34 @@ public struct SiteWriter: Sendable {
     /// deleted when it is feedsite's (marked) or empty; anything else there is refused.
     private static func clearStaleStaging(_ staging: String) async throws(WriteError) {
         guard let info = await info(staging) else { return }
-        if info.type == .directory, SiteMarker.load(from: staging) != nil {
-            try await removeTree(staging)
+        if info.type == .directory, SiteMarker.loadLeftover(from: staging) != nil {
+            try await removeFolder(staging)
             return
         }
         if info.type == .directory, await removeEmptyFolder(staging) { return }
         throw WriteError(
             path: staging, message: "is in the way of the staging folder and was not made by feedsite; move it away",
             kind: .refused)
+    }
+
+    /// Deletes a folder of feedsite's (a staging folder, a previous site) so that a build killed
+    /// half-way leaves what is left marked incomplete, for the next build to delete: the marker
+    /// says so first, then everything but the marker goes (a tree at a time, on several threads),
+    /// then the marker with the folder.
+    static func removeFolder(_ path: String) async throws(WriteError) {
+        if SiteMarker.load(from: path)?.state == .complete { try? await SiteMarker.save(.incomplete, in: path) }
+        let entries: [FolderEntry]
+        do {
+            entries = try await FolderEntry.list(path)
+        } catch {
+            // Not a folder (or gone): whatever is there goes as a whole.
+            try await removeTree(path)
+            return
+        }
+        for entry in entries where entry.name != SiteMarker.fileName {
+            try await removeTree(path + "/" + entry.name)
+        }
+        try await removeTree(path)
     }
 
     // MARK: - Swap
@@ -160,7 +180,7 @@ public struct SiteWriter: Sendable {
         guard await Self.info(target) != nil else {
             guard rename(staging, target) == 0 else {
                 let code = errno
-                try? await Self.removeTree(staging)
+                try? await Self.removeFolder(staging)
                 throw WriteError(
                     path: target, doing: "cannot move the new site into place", errno: code, kind: .refused)
             }
@@ -176,13 +196,13 @@ public struct SiteWriter: Sendable {
         let old = OutputFolder.parent(of: target) + "/.\(OutputFolder.name(of: target)).old-\(getpid())"
         guard rename(target, old) == 0 else {
             let code = errno
-            try? await Self.removeTree(staging)
+            try? await Self.removeFolder(staging)
             throw WriteError(path: target, doing: "cannot move the old site aside", errno: code, kind: .refused)
         }
         guard rename(staging, target) == 0 else {
             let code = errno
             _ = rename(old, target)
-            try? await Self.removeTree(staging)
+            try? await Self.removeFolder(staging)
             throw WriteError(path: target, doing: "cannot move the new site into place", errno: code, kind: .refused)
         }
         await Self.keepAsPrevious(old, of: target)
@@ -210,7 +230,7 @@ public struct SiteWriter: Sendable {
         if await removeEmptyFolder(path) { return }
         let previous = previousPath(of: target)
         guard (try? await move(path, to: previous)) != nil else {
-            try? await removeTree(path)
+            try? await removeFolder(path)
             return
         }
         // An old site adopted without a marker (an older feedsite's) is marked now, so the next
@@ -245,9 +265,9 @@ public struct SiteWriter: Sendable {
             }
             let path = parent + "/" + entry
             guard await Self.info(path)?.type == .directory else { continue }
-            switch SiteMarker.load(from: path)?.state {
+            switch SiteMarker.loadLeftover(from: path)?.state {
             case .complete?: await Self.keepAsPrevious(path, of: target)
-            case .incomplete?: try? await Self.removeTree(path)
+            case .incomplete?: try? await Self.removeFolder(path)
             case nil: _ = await Self.removeEmptyFolder(path)
             }
         }
