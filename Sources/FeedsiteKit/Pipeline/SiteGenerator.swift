@@ -79,7 +79,7 @@ public struct SiteGenerator: Sendable {
         let templatesFolder = options.templatesDirectory ?? SiteTemplates.defaultFolder(besides: options.configFile)
         diagnostics += templates.checkNames(folder: templatesFolder.lastPathComponent)
         // Before anything is fetched: the output folder is feedsite's to write, static/ can be published.
-        let publication = try Publication.prepare(
+        let publication = try await Publication.prepare(
             output: options.outputDirectory, configFile: options.configFile,
             templatesDirectory: templatesFolder,
             stateDirectory: stateDirectory(configuration), configuration: configuration, templates: templates)
@@ -92,7 +92,7 @@ public struct SiteGenerator: Sendable {
         // site, listed) is got ready while the feeds are fetched; else once the model is assembled.
         let output = options.outputDirectory
         let isFirstBuild = saved.digest == nil
-        async let earlyStaging = isFirstBuild ? Self.stagingResult(output) : nil
+        async let earlyStaging = isFirstBuild ? await Self.stagingResult(output) : nil
         let runs = try await readFeeds(configuration, saved.state, savedItemCounts: saved.itemCounts)
         clock.lap("fetch+parse+sanitise")
         // The saved items the merge needs: a feed read afresh, failed or offline, or one whose old
@@ -126,7 +126,7 @@ public struct SiteGenerator: Sendable {
             previous.outputIdentity == LastBuild.identity(of: options.outputDirectory)
         {
             // Same inputs as the build that wrote the site on disk: it would come out identical.
-            SiteWriter().cleanUp(options.outputDirectory)
+            await SiteWriter().cleanUp(options.outputDirectory)
             report.itemCount = previous.itemCount
             report.pageCount = previous.pageCount
             report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0)
@@ -162,7 +162,7 @@ public struct SiteGenerator: Sendable {
         guard !isCrossed else {
             // The old site stays, but what was fetched is kept.
             _ = try await newDigest
-            if case .success(let staging)? = await earlyStaging { staging.discard() }
+            if case .success(let staging)? = await earlyStaging { await staging.discard() }
             report.stopReason = BuildError.tooManyFailuresMessage(report, options.failurePolicy)
             throw BuildError.tooManyFailures(report, options.failurePolicy)
         }
@@ -172,7 +172,7 @@ public struct SiteGenerator: Sendable {
             site = Site.assemble(configuration: configuration, records: records, now: options.now)
             staging = try early.get()
         } else {
-            async let beginning = Self.stagingResult(output)
+            async let beginning = await Self.stagingResult(output)
             site = Site.assemble(configuration: configuration, records: records, now: options.now)
             staging = try await beginning.get()
         }
@@ -186,16 +186,16 @@ public struct SiteGenerator: Sendable {
                 into: &staging)
             clock.lap("render+write")
             stateDigest = try await newDigest ?? saved.digest ?? ""
-            try staging.add(publication.staticFiles)
+            try await staging.add(publication.staticFiles)
             // The saved state is published as `status/state.json` (for `state_url`): linked or
             // copied from the state folder, never held in memory.
-            try staging.addFile(copying: store.file.path, as: "status/state.json")
+            try await staging.addFile(copying: store.file.path, as: "status/state.json")
             clock.lap("state (rest of saving)")
         } catch {
-            staging.discard()
+            await staging.discard()
             throw error
         }
-        let written = try staging.commit()
+        let written = try await staging.commit()
         report.write = written
         clock.lap("swap")
         if let identity = LastBuild.identity(of: options.outputDirectory) {
@@ -213,8 +213,12 @@ public struct SiteGenerator: Sendable {
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none.
     /// A folder that cannot be made there is `BuildError.outputFolder` (exit status 73), unlike a
     /// write that fails later (74).
-    private static func stagingResult(_ output: URL) -> Result<SiteWriter.Staging, BuildError> {
-        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }.mapError(BuildError.outputFolder)
+    private static func stagingResult(_ output: URL) async -> Result<SiteWriter.Staging, BuildError> {
+        do {
+            return .success(try await SiteWriter().begin(output))
+        } catch {
+            return .failure(.outputFolder(error))
+        }
     }
 
     /// Renders every page into `staging`, streamed: feeds are rendered in parallel (one child task
@@ -248,7 +252,7 @@ public struct SiteGenerator: Sendable {
                         case .shared(let shared): try renderer.render(shared, in: context, records: records)
                         case .feed(let feed): try renderer.renderFeed(feed, in: context)
                         }
-                    return (files.keys.filter { $0.hasSuffix(".html") }.count, try area.write(files))
+                    return (files.keys.filter { $0.hasSuffix(".html") }.count, try await area.write(files))
                 }
             }
             while next < min(limit, jobs.count) { addTask() }
