@@ -44,6 +44,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var fetch: FetchPolicy
     /// Print the build time in the page footer (off: builds stay byte-for-byte reproducible).
     public var showBuildTime: Bool
+    /// The site's `exclude:` and `include:` rules, applied to every feed (with each feed's own).
+    public var filter: ItemFilter
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
     public enum Defaults {
@@ -79,8 +81,10 @@ public struct SiteConfiguration: Sendable, Hashable {
         maxItems: Int? = nil,
         futureDates: FutureDatePolicy = Defaults.futureDates,
         fetch: FetchPolicy = FetchPolicy(),
-        showBuildTime: Bool = false
+        showBuildTime: Bool = false,
+        filter: ItemFilter = ItemFilter()
     ) {
+        self.filter = filter
         self.title = title
         self.description = description
         self.baseURL = baseURL
@@ -184,12 +188,16 @@ public struct FeedSource: Sendable, Hashable {
     public var userAgent: String?
     /// Extra request headers for this feed (an API key, `Accept-Language`…).
     public var headers: [String: String]
+    /// This feed's `exclude:` and `include:` rules (the site's apply too).
+    public var filter: ItemFilter
 
     /// `location`: nil means `url` (an http(s) or `file:` URL).
     public init(
         url: URL, location: URL? = nil, name: String? = nil, line: Int? = nil, keepDays: Int? = nil,
-        maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:]
+        maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:],
+        filter: ItemFilter = ItemFilter()
     ) {
+        self.filter = filter
         self.url = url
         self.location = location ?? url
         self.name = name

@@ -299,10 +299,12 @@ public struct PageRenderer: Sendable {
                 isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,
                 items: account.shown, read: account.read, kept: account.kept,
                 dropped: DroppedView(
-                    repeatedId: account.repeated,
+                    filtered: account.filteredCount, repeatedId: account.repeated,
                     duplicates: account.duplicates.map {
                         DuplicateView(title: $0.title, link: $0.link, feedName: $0.feedName, feedURL: $0.feedURL)
                     }, maxItems: account.overMaxItems, keepDays: account.expired, futureDate: account.future),
+                filtered: account.filteredCount,
+                filteredBy: account.filtered.map { FilteredView(rule: $0.rule, line: $0.line, count: $0.count) },
                 accounting: account.summary, newItems: record.newItemCount,
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,

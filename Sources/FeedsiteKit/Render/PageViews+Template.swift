@@ -6,13 +6,13 @@
 /// parsed, so a lookup is a `switch`, not string comparisons.
 enum TemplateKey: String, Sendable {
     case accounting, archiveURL, authors, buildTime, bytes, canonical, categories, configuredURL, consecutiveFailures
-    case content, current, date, description, display, dropped, duplicates, enclosures, excerpt, feed, feedImage
-    case feedLink, feedName, feedSiteLink, feedURL, feeds, futureDate, generator, hasCategories, hasEnclosures
-    case hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio, isFetched, isFirstPage, isNeeded
-    case isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError
-    case lastSuccess, link, long, maxItems, meta, months, name, newItems, newer, newerMonth, next, noindex, note, older
-    case olderMonth, page, pageTitle, pagination, prev, read, readingTime, repeatedId, root, site, siteLink, size
-    case staleNote, summary, timeZone, title, total, type, url, warnings, year, years
+    case content, count, current, date, description, display, dropped, duplicates, enclosures, excerpt, feed, feedImage
+    case feedLink, feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories
+    case hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio, isFetched, isFirstPage
+    case isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang, language
+    case lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth, next
+    case noindex, note, older, olderMonth, page, pageTitle, pagination, prev, read, readingTime, repeatedId, root, rule
+    case site, siteLink, size, staleNote, summary, timeZone, title, total, type, url, warnings, year, years
 }
 
 extension SiteView: TemplateObject {
@@ -299,6 +299,8 @@ extension FeedStatusView: TemplateObject {
         case .read?: self.read.value(name, after: position)
         case .kept?: self.kept.value(name, after: position)
         case .dropped?: self.dropped.value(name, after: position)
+        case .filtered?: self.filtered.value(name, after: position)
+        case .filteredBy?: self.filteredBy.value(name, after: position)
         case .accounting?: self.accounting.value(name, after: position)
         case .newItems?: self.newItems.value(name, after: position)
         case .lastSuccess?: self.lastSuccess?.value(name, after: position)
@@ -314,11 +316,23 @@ extension FeedStatusView: TemplateObject {
 extension DroppedView: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
+        case .filtered?: self.filtered.value(name, after: position)
         case .repeatedId?: self.repeatedId.value(name, after: position)
         case .duplicates?: self.duplicates.value(name, after: position)
         case .maxItems?: self.maxItems.value(name, after: position)
         case .keepDays?: self.keepDays.value(name, after: position)
         case .futureDate?: self.futureDate.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension FilteredView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .rule?: self.rule.value(name, after: position)
+        case .line?: self.line?.value(name, after: position)
+        case .count?: self.count.value(name, after: position)
         default: nil
         }
     }
@@ -507,6 +521,8 @@ extension TemplateSchema {
             "read": .int,
             "kept": .int,
             "dropped": .object("DroppedView"),
+            "filtered": .int,
+            "filteredBy": .list(.object("FilteredView")),
             "accounting": .string,
             "newItems": .int,
             "lastSuccess": .optional(.string),
@@ -516,11 +532,17 @@ extension TemplateSchema {
             "isStale": .bool,
         ],
         "DroppedView": [
+            "filtered": .int,
             "repeatedId": .int,
             "duplicates": .list(.object("DuplicateView")),
             "maxItems": .int,
             "keepDays": .int,
             "futureDate": .int,
+        ],
+        "FilteredView": [
+            "rule": .string,
+            "line": .optional(.int),
+            "count": .int,
         ],
         "DuplicateView": [
             "title": .string,

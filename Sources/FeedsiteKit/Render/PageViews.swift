@@ -272,6 +272,10 @@ struct FeedStatusView: Encodable {
     var kept: Int
     /// What was read or kept and is not shown, by reason.
     var dropped: DroppedView
+    /// Items the `exclude:`/`include:` rules left out (also in `dropped`).
+    var filtered: Int
+    /// The same items per rule, with the rule's line in `feeds.yml`.
+    var filteredBy: [FilteredView]
     /// `read 25, shown 23; dropped: 2 duplicates of posts in 'First'`.
     var accounting: String
     var newItems: Int
@@ -283,13 +287,16 @@ struct FeedStatusView: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case name, url, configuredURL, health, isFetched = "fetched", note, httpStatus, bytes, items, read, kept
-        case dropped, newItems, lastSuccess, consecutiveFailures, lastError, warnings, isStale = "stale"
+        case dropped, filtered, filteredBy, newItems, lastSuccess, consecutiveFailures, lastError, warnings, isStale =
+            "stale"
     }
 }
 
 /// A feed's items that were read or kept and are not shown, by reason (`read + kept = items +
-/// repeatedId + duplicates + maxItems + futureDate`; `keepDays` left the archive this build).
+/// repeatedId + filtered + duplicates + maxItems + futureDate`; `keepDays` left the archive this build).
 struct DroppedView: Encodable {
+    /// Left out by the `exclude:`/`include:` rules.
+    var filtered: Int
     /// Entries that repeated an earlier entry's id in the same document (the same post again).
     var repeatedId: Int
     /// Posts another feed shows.
@@ -300,6 +307,15 @@ struct DroppedView: Encodable {
     var keepDays: Int
     /// Dated in the future under `future_dates: drop`.
     var futureDate: Int
+}
+
+/// Items one filter rule left out.
+struct FilteredView: Encodable {
+    /// `exclude "sponsored"`, `exclude title ~ /^Ad:/`, `matched no include rule`.
+    var rule: String
+    /// The rule's line in `feeds.yml` (for `matched no include rule`, the `include:` key's).
+    var line: Int?
+    var count: Int
 }
 
 /// An item not shown because another feed shows the same post.

@@ -19,11 +19,14 @@ struct PageViewsTests {
         image: "https://i.example/i.png", prev: "p", next: "n")
     static let pagination = PaginationView(prev: "p", next: "n", current: 2, total: 3)
     static let duplicate = DuplicateView(title: "t", link: "l", feedName: "f", feedURL: "u")
-    static let dropped = DroppedView(repeatedId: 1, duplicates: [duplicate], maxItems: 2, keepDays: 3, futureDate: 4)
+    static let dropped = DroppedView(
+        filtered: 7, repeatedId: 1, duplicates: [duplicate], maxItems: 2, keepDays: 3, futureDate: 4)
+    static let filtered = FilteredView(rule: "exclude \"x\"", line: 9, count: 7)
     static let status = FeedStatusView(
         name: "n", url: "u", link: "k", configuredURL: "c", page: "p", health: "ok", isFetched: true, note: "no",
         httpStatus: 200,
-        bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, accounting: "a", newItems: 3, lastSuccess: "l",
+        bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, filtered: 7, filteredBy: [filtered], accounting: "a",
+        newItems: 3, lastSuccess: "l",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
         name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary])
@@ -39,6 +42,7 @@ struct PageViewsTests {
     static var views: [any TemplateObject] {
         [
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
+            filtered,
             FeedLinkView(name: "feed name", url: "u", itemCount: 1),
             ItemLinkView(title: "t", url: "u"),
             IndexPage(
