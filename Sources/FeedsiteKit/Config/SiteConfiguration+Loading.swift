@@ -9,7 +9,7 @@ extension SiteConfiguration {
         "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time", "static_dir", "exclude", "include",
+        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed",
     ]
     static let feedKeys: Set<String> = [
         "url", "name", "keep_days", "max_items", "user_agent", "headers", "exclude", "include",
@@ -170,6 +170,8 @@ struct ConfigurationReader {
                 configuration.showBuildTime = bool(value, key: key) ?? configuration.showBuildTime
             case "exclude", "include":
                 filterRules(value, key: keyNode, into: &configuration.filter)
+            case "front_page_per_feed":
+                configuration.frontPagePerFeed = wholeNumber(value, key: key) ?? configuration.frontPagePerFeed
             default:
                 warnUnknown(key: key, at: keyNode, known: SiteConfiguration.topLevelKeys)
             }

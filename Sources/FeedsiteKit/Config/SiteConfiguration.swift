@@ -12,6 +12,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var baseURL: URL?
     /// Items per page on the index and on each feed page (`page/2/index.html`…).
     public var pageSize: Int
+    /// The most items of one feed on the first index page (the rest move to later pages, so one
+    /// busy feed cannot take the front page over); 0: no limit.
+    public var frontPagePerFeed: Int
     /// The time zone dates are shown in (`datetime` attributes stay in UTC) and archive months
     /// are counted in.
     public var timeZone: TimeZone
@@ -52,6 +55,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         public static let title = "feedsite"
         public static let description = ""
         public static let pageSize = 25
+        /// A fifth of a default page: at least five feeds share the front page when they can.
+        public static let frontPagePerFeed = 5
         public static let timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
         public static let language = "en"
         public static let excerptLength = 280
@@ -68,6 +73,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         description: String = Defaults.description,
         baseURL: URL? = nil,
         pageSize: Int = Defaults.pageSize,
+        frontPagePerFeed: Int = Defaults.frontPagePerFeed,
         timeZone: TimeZone = Defaults.timeZone,
         language: String = Defaults.language,
         excerptLength: Int = Defaults.excerptLength,
@@ -89,6 +95,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.description = description
         self.baseURL = baseURL
         self.pageSize = pageSize
+        self.frontPagePerFeed = frontPagePerFeed
         self.timeZone = timeZone
         self.language = language
         self.excerptLength = excerptLength

@@ -28,12 +28,12 @@ enum BuiltInTheme {
             "archive.mustache",
             """
             e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e25hbWV9fTwvaDE+CjxwIGNsYXNzPSJtZXRhIj48YSBocmVmPSJ7e2FyY2hpdmVV
-            Ukx9fSI+QWxsIG1vbnRoczwvYT48L3A+CjxzZWN0aW9uIGNsYXNzPSJpdGVtcyIgYXJpYS1sYWJlbD0iSXRlbXMiPgp7eyNpdGVt
-            c319Cnt7Pml0ZW0tc3VtbWFyeX19Cnt7L2l0ZW1zfX0Ke3s+cGFnaW5hdGlvbn19Cjwvc2VjdGlvbj4Ke3sjaGFzT3RoZXJNb250
-            aHN9fQo8bmF2IGNsYXNzPSJwYWdpbmF0aW9uIG1vbnRoLW5hdiIgYXJpYS1sYWJlbD0iTW9udGhzIj4Ke3sjbmV3ZXJNb250aH19
-            PGEgY2xhc3M9InByZXYiIGhyZWY9Int7dXJsfX0iPuKGkCB7e25hbWV9fTwvYT57ey9uZXdlck1vbnRofX0Ke3sjb2xkZXJNb250
-            aH19PGEgY2xhc3M9Im5leHQiIGhyZWY9Int7dXJsfX0iPnt7bmFtZX19IOKGkjwvYT57ey9vbGRlck1vbnRofX0KPC9uYXY+Cnt7
-            L2hhc090aGVyTW9udGhzfX0Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
+            Ukx9fSI+QWxsIG1vbnRoczwvYT48L3A+CjxzZWN0aW9uIGNsYXNzPSJpdGVtcyIgYXJpYS1sYWJlbD0iSXRlbXMiPgp7ez5kYXkt
+            bGlzdH19Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7I2hhc090aGVyTW9udGhzfX0KPG5hdiBjbGFzcz0icGFnaW5hdGlv
+            biBtb250aC1uYXYiIGFyaWEtbGFiZWw9Ik1vbnRocyI+Cnt7I25ld2VyTW9udGh9fTxhIGNsYXNzPSJwcmV2IiBocmVmPSJ7e3Vy
+            bH19Ij7ihpAge3tuYW1lfX08L2E+e3svbmV3ZXJNb250aH19Cnt7I29sZGVyTW9udGh9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7
+            e3VybH19Ij57e25hbWV9fSDihpI8L2E+e3svb2xkZXJNb250aH19CjwvbmF2Pgp7ey9oYXNPdGhlck1vbnRoc319Cnt7L21haW59
+            fQp7ey9sYXlvdXR9fQo=
             """
         ),
         (
@@ -85,59 +85,72 @@ enum BuiltInTheme {
             aW4td2lkdGg6IDYwcmVtKSB7IC5jb2x1bW5zIHsgZ3JpZC10ZW1wbGF0ZS1jb2x1bW5zOiBtaW5tYXgoMCwgdmFyKC0tbWVhc3Vy
             ZSkpIDE2cmVtOyBqdXN0aWZ5LWNvbnRlbnQ6IHNwYWNlLWJldHdlZW47IH0gfQouaXRlbXMgeyBtYXgtd2lkdGg6IHZhcigtLW1l
             YXN1cmUpOyB9Ci5zdW1tYXJ5IHsgYm9yZGVyLWJvdHRvbTogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAxcmVtIDA7
-            IH0KLnN1bW1hcnkgaDIgeyBmb250LXNpemU6IDEuMjVyZW07IG1hcmdpbjogMDsgfQouc3VtbWFyeSBoMiBhIHsgY29sb3I6IGlu
-            aGVyaXQ7IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouc3VtbWFyeSBoMiBhOmhvdmVyIHsgY29sb3I6IHZhcigtLWFjY2VudCk7
-            IHRleHQtZGVjb3JhdGlvbjogdW5kZXJsaW5lOyB9Ci5leGNlcnB0IHsgbWFyZ2luOiAuNXJlbSAwIDA7IH0KLnN1bW1hcnkgLm1l
-            dGEgPiAqICsgKjo6YmVmb3JlIHsgY29udGVudDogIiDCtyAiOyBjb2xvcjogdmFyKC0tbXV0ZWQpOyB9Ci8qIE9uIGEgZmVlZCdz
-            IG93biBwYWdlIGV2ZXJ5IGl0ZW0gaXMgZnJvbSB0aGF0IGZlZWQ6IGl0cyBuYW1lIHdvdWxkIHJlcGVhdCBvbiBldmVyeSBsaW5l
-            LiAqLwouaW4tZmVlZCAuc3VtbWFyeSAuc291cmNlIHsgZGlzcGxheTogbm9uZTsgfQouaW4tZmVlZCAuc3VtbWFyeSAuc291cmNl
-            ICsgKjo6YmVmb3JlIHsgY29udGVudDogbm9uZTsgfQouZmVlZHMgaDIgeyBmb250LXNpemU6IDFyZW07IHRleHQtdHJhbnNmb3Jt
-            OiB1cHBlcmNhc2U7IGxldHRlci1zcGFjaW5nOiAuMDVlbTsgY29sb3I6IHZhcigtLW11dGVkKTsgbWFyZ2luLXRvcDogMXJlbTsg
-            fQouZmVlZHMgdWwsIC5tb250aHMgeyBsaXN0LXN0eWxlOiBub25lOyBwYWRkaW5nOiAwOyB9Ci5mZWVkcyBsaSwgLm1vbnRocyBs
-            aSB7IG1hcmdpbjogLjM1cmVtIDA7IH0KLmZlZWQtaWNvbiB7IHZlcnRpY2FsLWFsaWduOiBtaWRkbGU7IGJvcmRlci1yYWRpdXM6
-            IDRweDsgb2JqZWN0LWZpdDogY292ZXI7IH0KaDEgLmZlZWQtaWNvbiB7IHZlcnRpY2FsLWFsaWduOiAtLjFlbTsgfQoucGFnaW5h
-            dGlvbiwgLml0ZW0tbmF2IHsgZGlzcGxheTogZmxleDsgZmxleC13cmFwOiB3cmFwOyBnYXA6IC43NXJlbSAxLjVyZW07IGFsaWdu
-            LWl0ZW1zOiBiYXNlbGluZTsgbWFyZ2luOiAxLjVyZW0gMDsgfQoucGFnaW5hdGlvbiAubmV4dCwgLml0ZW0tbmF2IC5uZXh0IHsg
-            bWFyZ2luLWxlZnQ6IGF1dG87IHRleHQtYWxpZ246IHJpZ2h0OyB9Ci5wYWdlLW51bWJlciB7IGNvbG9yOiB2YXIoLS1tdXRlZCk7
-            IGZvbnQtc2l6ZTogLjlyZW07IH0KLml0ZW0tbmF2IHsgbWF4LXdpZHRoOiB2YXIoLS1tZWFzdXJlKTsgYm9yZGVyLXRvcDogMXB4
-            IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nLXRvcDogMXJlbTsgfQouaXRlbS1uYXYgYSB7IGZsZXg6IDEgMSAxNHJlbTsgdGV4
-            dC1kZWNvcmF0aW9uOiBub25lOyB9Ci5pdGVtLW5hdiAubGFiZWwgeyBkaXNwbGF5OiBibG9jazsgY29sb3I6IHZhcigtLW11dGVk
-            KTsgZm9udC1zaXplOiAuODVyZW07IH0KCi8qIEl0ZW0gcGFnZXMgKi8KLml0ZW0geyBtYXgtd2lkdGg6IHZhcigtLW1lYXN1cmUp
-            OyB9Ci5pdGVtIGgxIHsgbWFyZ2luLWJvdHRvbTogLjVyZW07IH0KLmNvbnRlbnQgeyBmb250LXNpemU6IDEuMTI1cmVtOyBsaW5l
-            LWhlaWdodDogMS43OyB9Ci5jb250ZW50IGltZywgLmNvbnRlbnQgdmlkZW8sIC5jb250ZW50IGlmcmFtZSB7IG1heC13aWR0aDog
-            MTAwJTsgaGVpZ2h0OiBhdXRvOyB9Ci5jb250ZW50IHByZSB7IG92ZXJmbG93LXg6IGF1dG87IHBhZGRpbmc6IC43NXJlbTsgYmFj
-            a2dyb3VuZDogdmFyKC0tc3VyZmFjZSk7IGJvcmRlci1yYWRpdXM6IDRweDsgZm9udC1zaXplOiAuOXJlbTsgfQouY29udGVudCBj
-            b2RlIHsgZm9udC1mYW1pbHk6IHVpLW1vbm9zcGFjZSwgIlNGIE1vbm8iLCBNZW5sbywgQ29uc29sYXMsIG1vbm9zcGFjZTsgZm9u
-            dC1zaXplOiAuOWVtOyB9Ci5jb250ZW50IHRhYmxlIHsgYm9yZGVyLWNvbGxhcHNlOiBjb2xsYXBzZTsgZGlzcGxheTogYmxvY2s7
-            IG92ZXJmbG93LXg6IGF1dG87IH0KLmNvbnRlbnQgdGgsIC5jb250ZW50IHRkIHsgYm9yZGVyOiAxcHggc29saWQgdmFyKC0tcnVs
-            ZSk7IHBhZGRpbmc6IC4yNXJlbSAuNXJlbTsgfQouYWxpZ24tbGVmdCB7IHRleHQtYWxpZ246IGxlZnQ7IH0gLmFsaWduLWNlbnRl
-            ciB7IHRleHQtYWxpZ246IGNlbnRlcjsgfSAuYWxpZ24tcmlnaHQgeyB0ZXh0LWFsaWduOiByaWdodDsgfQouY29udGVudCBibG9j
-            a3F1b3RlIHsgbWFyZ2luLWxlZnQ6IDA7IHBhZGRpbmctbGVmdDogMXJlbTsgYm9yZGVyLWxlZnQ6IDNweCBzb2xpZCB2YXIoLS1y
-            dWxlKTsgY29sb3I6IHZhcigtLW11dGVkKTsgfQouZW5jbG9zdXJlcyBoMiB7IGZvbnQtc2l6ZTogMS4xMjVyZW07IH0KLmVuY2xv
-            c3VyZSB7IG1hcmdpbjogMCAwIDFyZW07IHBhZGRpbmc6IC43NXJlbTsgYmFja2dyb3VuZDogdmFyKC0tc3VyZmFjZSk7IGJvcmRl
-            ci1yYWRpdXM6IDZweDsgfQouZW5jbG9zdXJlIGF1ZGlvLCAuZW5jbG9zdXJlIHZpZGVvIHsgZGlzcGxheTogYmxvY2s7IHdpZHRo
-            OiAxMDAlOyBtYXJnaW4tYm90dG9tOiAuNXJlbTsgfQouZW5jbG9zdXJlIGZpZ2NhcHRpb24geyBmb250LXNpemU6IC45cmVtOyBj
-            b2xvcjogdmFyKC0tbXV0ZWQpOyB9Ci5pdGVtLWZvb3RlciB7IG1hcmdpbi10b3A6IDJyZW07IH0KLmNhdGVnb3J5IHsgZGlzcGxh
-            eTogaW5saW5lLWJsb2NrOyBwYWRkaW5nOiAwIC40cmVtOyBtYXJnaW46IDAgLjE1cmVtIC4yNXJlbSAwOyBib3JkZXI6IDFweCBz
-            b2xpZCB2YXIoLS1ydWxlKTsgYm9yZGVyLXJhZGl1czogLjI1cmVtOyBmb250LXNpemU6IC44NXJlbTsgfQoub3JpZ2luYWwgYSB7
-            IGZvbnQtd2VpZ2h0OiA2MDA7IH0KCi8qIFN0YXR1cyBwYWdlICovCi5zdGFsZSB7IGJvcmRlci1sZWZ0OiA0cHggc29saWQgdmFy
-            KC0td2Fybik7IHBhZGRpbmc6IC41cmVtIC43NXJlbTsgYmFja2dyb3VuZDogY29sb3ItbWl4KGluIHNyZ2IsIHZhcigtLXdhcm4p
-            IDEyJSwgdHJhbnNwYXJlbnQpOyB9Ci50YWJsZS13cmFwIHsgb3ZlcmZsb3cteDogYXV0bzsgfQp0YWJsZS5zdGF0dXMgeyBib3Jk
-            ZXItY29sbGFwc2U6IGNvbGxhcHNlOyBmb250LXNpemU6IC45cmVtOyB9CnRhYmxlLnN0YXR1cyB0aCwgdGFibGUuc3RhdHVzIHRk
-            IHsgYm9yZGVyLWJvdHRvbTogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAuNHJlbSAuNXJlbTsgdGV4dC1hbGlnbjog
-            bGVmdDsgdmVydGljYWwtYWxpZ246IHRvcDsgfQouaGVhbHRoLXN0YWxlIHRkOm50aC1jaGlsZCgyKSB7IGNvbG9yOiB2YXIoLS13
-            YXJuKTsgZm9udC13ZWlnaHQ6IDYwMDsgfQouaGVhbHRoLWZhaWxpbmcgdGQ6bnRoLWNoaWxkKDIpIHsgY29sb3I6IHZhcigtLWJh
-            ZCk7IGZvbnQtd2VpZ2h0OiA2MDA7IH0KLndhcm5pbmcgeyBjb2xvcjogdmFyKC0tbXV0ZWQpOyB9CgpAbWVkaWEgKG1heC13aWR0
-            aDogMzByZW0pIHsKICBib2R5IHsgZm9udC1zaXplOiAxcmVtOyB9CiAgLmNvbnRlbnQgeyBmb250LXNpemU6IDEuMDYyNXJlbTsg
-            fQp9CkBtZWRpYSAocHJlZmVycy1yZWR1Y2VkLW1vdGlvbjogcmVkdWNlKSB7CiAgKiB7IHNjcm9sbC1iZWhhdmlvcjogYXV0byAh
-            aW1wb3J0YW50OyB0cmFuc2l0aW9uOiBub25lICFpbXBvcnRhbnQ7IH0KfQpAbWVkaWEgcHJpbnQgewogIDpyb290IHsgLS10ZXh0
-            OiAjMDAwOyAtLW11dGVkOiAjNDQ0OyAtLWJnOiAjZmZmOyAtLXJ1bGU6ICNiYmI7IC0tc3VyZmFjZTogI2ZmZjsgfQogIC5zaXRl
-            LWhlYWRlciBuYXYsIC5zaXRlLWZvb3RlciwgLmZlZWRzLCAuc2tpcCwgLnBhZ2luYXRpb24sIC5pdGVtLW5hdiwgYXVkaW8sIHZp
-            ZGVvIHsgZGlzcGxheTogbm9uZTsgfQogIGJvZHkgeyBtYXgtd2lkdGg6IG5vbmU7IHBhZGRpbmc6IDA7IGNvbG9yOiAjMDAwOyBi
-            YWNrZ3JvdW5kOiAjZmZmOyBmb250LXNpemU6IDExcHQ7IH0KICBhIHsgY29sb3I6IGluaGVyaXQ7IH0KICAuY29udGVudCBhW2hy
-            ZWZePSJodHRwIl06OmFmdGVyLCAub3JpZ2luYWwgYTo6YWZ0ZXIgeyBjb250ZW50OiAiIDwiIGF0dHIoaHJlZikgIj4iOyBmb250
-            LXNpemU6IC44ZW07IHdvcmQtYnJlYWs6IGJyZWFrLWFsbDsgfQogIC5zdW1tYXJ5LCAuZW5jbG9zdXJlLCBwcmUsIGJsb2NrcXVv
-            dGUsIGltZyB7IGJyZWFrLWluc2lkZTogYXZvaWQ7IH0KICBoMSwgaDIgeyBicmVhay1hZnRlcjogYXZvaWQ7IH0KfQo=
+            IH0KLnN1bW1hcnkgaDMgeyBmb250LXNpemU6IDEuMjVyZW07IG1hcmdpbjogMDsgfQouc3VtbWFyeSBoMyBhIHsgY29sb3I6IGlu
+            aGVyaXQ7IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouc3VtbWFyeSBoMyBhOmhvdmVyIHsgY29sb3I6IHZhcigtLWFjY2VudCk7
+            IHRleHQtZGVjb3JhdGlvbjogdW5kZXJsaW5lOyB9Ci5leGNlcnB0IHsgbWFyZ2luOiAuNXJlbSAwIDA7IH0KLyogRGF5IGhlYWRp
+            bmdzOiBpdGVtcyBhcmUgZ3JvdXBlZCB1bmRlciB0aGUgZGF5IHRoZXkgYXJlIGRhdGVkLCBpbiB0aGUgc2l0ZSdzIHRpbWUgem9u
+            ZS4gKi8KLml0ZW1zIC5kYXkgeyBmb250LXNpemU6IC44NzVyZW07IGZvbnQtd2VpZ2h0OiA2MDA7IHRleHQtdHJhbnNmb3JtOiB1
+            cHBlcmNhc2U7IGxldHRlci1zcGFjaW5nOiAuMDVlbTsgY29sb3I6IHZhcigtLW11dGVkKTsgbWFyZ2luOiAxLjVyZW0gMCAwOyBw
+            YWRkaW5nLWJvdHRvbTogLjI1cmVtOyBib3JkZXItYm90dG9tOiAycHggc29saWQgdmFyKC0tcnVsZSk7IH0KLml0ZW1zIC5kYXk6
+            Zmlyc3QtY2hpbGQgeyBtYXJnaW4tdG9wOiAwOyB9Ci5zdW1tYXJ5IC5tZXRhID4gKiArICo6OmJlZm9yZSB7IGNvbnRlbnQ6ICIg
+            wrcgIjsgY29sb3I6IHZhcigtLW11dGVkKTsgfQovKiBPbiBhIGZlZWQncyBvd24gcGFnZSBldmVyeSBpdGVtIGlzIGZyb20gdGhh
+            dCBmZWVkOiBpdHMgbmFtZSB3b3VsZCByZXBlYXQgb24gZXZlcnkgbGluZS4gKi8KLmluLWZlZWQgLnN1bW1hcnkgLnNvdXJjZSB7
+            IGRpc3BsYXk6IG5vbmU7IH0KLmluLWZlZWQgLnN1bW1hcnkgLnNvdXJjZSArICo6OmJlZm9yZSB7IGNvbnRlbnQ6IG5vbmU7IH0K
+            LmZlZWRzIGgyIHsgZm9udC1zaXplOiAxcmVtOyB0ZXh0LXRyYW5zZm9ybTogdXBwZXJjYXNlOyBsZXR0ZXItc3BhY2luZzogLjA1
+            ZW07IGNvbG9yOiB2YXIoLS1tdXRlZCk7IG1hcmdpbi10b3A6IDFyZW07IH0KLmZlZWRzIHVsLCAubW9udGhzIHsgbGlzdC1zdHls
+            ZTogbm9uZTsgcGFkZGluZzogMDsgfQouZmVlZHMgbGksIC5tb250aHMgbGkgeyBtYXJnaW46IC4zNXJlbSAwOyB9Ci5mZWVkLWlj
+            b24geyB2ZXJ0aWNhbC1hbGlnbjogbWlkZGxlOyBib3JkZXItcmFkaXVzOiA0cHg7IG9iamVjdC1maXQ6IGNvdmVyOyB9CmgxIC5m
+            ZWVkLWljb24geyB2ZXJ0aWNhbC1hbGlnbjogLS4xZW07IH0KLnBhZ2luYXRpb24sIC5pdGVtLW5hdiB7IGRpc3BsYXk6IGZsZXg7
+            IGZsZXgtd3JhcDogd3JhcDsgZ2FwOiAuNzVyZW0gMS41cmVtOyBhbGlnbi1pdGVtczogYmFzZWxpbmU7IG1hcmdpbjogMS41cmVt
+            IDA7IH0KLnBhZ2luYXRpb24gLm5leHQsIC5pdGVtLW5hdiAubmV4dCB7IG1hcmdpbi1sZWZ0OiBhdXRvOyB0ZXh0LWFsaWduOiBy
+            aWdodDsgfQoucGFnZS1udW1iZXIgeyBjb2xvcjogdmFyKC0tbXV0ZWQpOyBmb250LXNpemU6IC45cmVtOyB9Ci5pdGVtLW5hdiB7
+            IG1heC13aWR0aDogdmFyKC0tbWVhc3VyZSk7IGJvcmRlci10b3A6IDFweCBzb2xpZCB2YXIoLS1ydWxlKTsgcGFkZGluZy10b3A6
+            IDFyZW07IH0KLml0ZW0tbmF2IGEgeyBmbGV4OiAxIDEgMTRyZW07IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouaXRlbS1uYXYg
+            LmxhYmVsIHsgZGlzcGxheTogYmxvY2s7IGNvbG9yOiB2YXIoLS1tdXRlZCk7IGZvbnQtc2l6ZTogLjg1cmVtOyB9CgovKiBJdGVt
+            IHBhZ2VzICovCi5pdGVtIHsgbWF4LXdpZHRoOiB2YXIoLS1tZWFzdXJlKTsgfQouaXRlbSBoMSB7IG1hcmdpbi1ib3R0b206IC41
+            cmVtOyB9Ci5jb250ZW50IHsgZm9udC1zaXplOiAxLjEyNXJlbTsgbGluZS1oZWlnaHQ6IDEuNzsgfQouY29udGVudCBpbWcsIC5j
+            b250ZW50IHZpZGVvLCAuY29udGVudCBpZnJhbWUgeyBtYXgtd2lkdGg6IDEwMCU7IGhlaWdodDogYXV0bzsgfQouY29udGVudCBw
+            cmUgeyBvdmVyZmxvdy14OiBhdXRvOyBwYWRkaW5nOiAuNzVyZW07IGJhY2tncm91bmQ6IHZhcigtLXN1cmZhY2UpOyBib3JkZXIt
+            cmFkaXVzOiA0cHg7IGZvbnQtc2l6ZTogLjlyZW07IH0KLmNvbnRlbnQgY29kZSB7IGZvbnQtZmFtaWx5OiB1aS1tb25vc3BhY2Us
+            ICJTRiBNb25vIiwgTWVubG8sIENvbnNvbGFzLCBtb25vc3BhY2U7IGZvbnQtc2l6ZTogLjllbTsgfQouY29udGVudCB0YWJsZSB7
+            IGJvcmRlci1jb2xsYXBzZTogY29sbGFwc2U7IGRpc3BsYXk6IGJsb2NrOyBvdmVyZmxvdy14OiBhdXRvOyB9Ci5jb250ZW50IHRo
+            LCAuY29udGVudCB0ZCB7IGJvcmRlcjogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAuMjVyZW0gLjVyZW07IH0KLmFs
+            aWduLWxlZnQgeyB0ZXh0LWFsaWduOiBsZWZ0OyB9IC5hbGlnbi1jZW50ZXIgeyB0ZXh0LWFsaWduOiBjZW50ZXI7IH0gLmFsaWdu
+            LXJpZ2h0IHsgdGV4dC1hbGlnbjogcmlnaHQ7IH0KLmNvbnRlbnQgYmxvY2txdW90ZSB7IG1hcmdpbi1sZWZ0OiAwOyBwYWRkaW5n
+            LWxlZnQ6IDFyZW07IGJvcmRlci1sZWZ0OiAzcHggc29saWQgdmFyKC0tcnVsZSk7IGNvbG9yOiB2YXIoLS1tdXRlZCk7IH0KLmVu
+            Y2xvc3VyZXMgaDIgeyBmb250LXNpemU6IDEuMTI1cmVtOyB9Ci5lbmNsb3N1cmUgeyBtYXJnaW46IDAgMCAxcmVtOyBwYWRkaW5n
+            OiAuNzVyZW07IGJhY2tncm91bmQ6IHZhcigtLXN1cmZhY2UpOyBib3JkZXItcmFkaXVzOiA2cHg7IH0KLmVuY2xvc3VyZSBhdWRp
+            bywgLmVuY2xvc3VyZSB2aWRlbyB7IGRpc3BsYXk6IGJsb2NrOyB3aWR0aDogMTAwJTsgbWFyZ2luLWJvdHRvbTogLjVyZW07IH0K
+            LmVuY2xvc3VyZSBmaWdjYXB0aW9uIHsgZm9udC1zaXplOiAuOXJlbTsgY29sb3I6IHZhcigtLW11dGVkKTsgfQouaXRlbS1mb290
+            ZXIgeyBtYXJnaW4tdG9wOiAycmVtOyB9Ci5jYXRlZ29yeSB7IGRpc3BsYXk6IGlubGluZS1ibG9jazsgcGFkZGluZzogMCAuNHJl
+            bTsgbWFyZ2luOiAwIC4xNXJlbSAuMjVyZW0gMDsgYm9yZGVyOiAxcHggc29saWQgdmFyKC0tcnVsZSk7IGJvcmRlci1yYWRpdXM6
+            IC4yNXJlbTsgZm9udC1zaXplOiAuODVyZW07IH0KLm9yaWdpbmFsIGEgeyBmb250LXdlaWdodDogNjAwOyB9CgovKiBTdGF0dXMg
+            cGFnZSAqLwouc3RhbGUgeyBib3JkZXItbGVmdDogNHB4IHNvbGlkIHZhcigtLXdhcm4pOyBwYWRkaW5nOiAuNXJlbSAuNzVyZW07
+            IGJhY2tncm91bmQ6IGNvbG9yLW1peChpbiBzcmdiLCB2YXIoLS13YXJuKSAxMiUsIHRyYW5zcGFyZW50KTsgfQoudGFibGUtd3Jh
+            cCB7IG92ZXJmbG93LXg6IGF1dG87IH0KdGFibGUuc3RhdHVzIHsgYm9yZGVyLWNvbGxhcHNlOiBjb2xsYXBzZTsgZm9udC1zaXpl
+            OiAuOXJlbTsgfQp0YWJsZS5zdGF0dXMgdGgsIHRhYmxlLnN0YXR1cyB0ZCB7IGJvcmRlci1ib3R0b206IDFweCBzb2xpZCB2YXIo
+            LS1ydWxlKTsgcGFkZGluZzogLjRyZW0gLjVyZW07IHRleHQtYWxpZ246IGxlZnQ7IHZlcnRpY2FsLWFsaWduOiB0b3A7IH0KLmhl
+            YWx0aC1zdGFsZSB0ZDpudGgtY2hpbGQoMikgeyBjb2xvcjogdmFyKC0td2Fybik7IGZvbnQtd2VpZ2h0OiA2MDA7IH0KLmhlYWx0
+            aC1mYWlsaW5nIHRkOm50aC1jaGlsZCgyKSB7IGNvbG9yOiB2YXIoLS1iYWQpOyBmb250LXdlaWdodDogNjAwOyB9Ci53YXJuaW5n
+            IHsgY29sb3I6IHZhcigtLW11dGVkKTsgfQoKQG1lZGlhIChtYXgtd2lkdGg6IDMwcmVtKSB7CiAgYm9keSB7IGZvbnQtc2l6ZTog
+            MXJlbTsgfQogIC5jb250ZW50IHsgZm9udC1zaXplOiAxLjA2MjVyZW07IH0KfQpAbWVkaWEgKHByZWZlcnMtcmVkdWNlZC1tb3Rp
+            b246IHJlZHVjZSkgewogICogeyBzY3JvbGwtYmVoYXZpb3I6IGF1dG8gIWltcG9ydGFudDsgdHJhbnNpdGlvbjogbm9uZSAhaW1w
+            b3J0YW50OyB9Cn0KQG1lZGlhIHByaW50IHsKICA6cm9vdCB7IC0tdGV4dDogIzAwMDsgLS1tdXRlZDogIzQ0NDsgLS1iZzogI2Zm
+            ZjsgLS1ydWxlOiAjYmJiOyAtLXN1cmZhY2U6ICNmZmY7IH0KICAuc2l0ZS1oZWFkZXIgbmF2LCAuc2l0ZS1mb290ZXIsIC5mZWVk
+            cywgLnNraXAsIC5wYWdpbmF0aW9uLCAuaXRlbS1uYXYsIGF1ZGlvLCB2aWRlbyB7IGRpc3BsYXk6IG5vbmU7IH0KICBib2R5IHsg
+            bWF4LXdpZHRoOiBub25lOyBwYWRkaW5nOiAwOyBjb2xvcjogIzAwMDsgYmFja2dyb3VuZDogI2ZmZjsgZm9udC1zaXplOiAxMXB0
+            OyB9CiAgYSB7IGNvbG9yOiBpbmhlcml0OyB9CiAgLmNvbnRlbnQgYVtocmVmXj0iaHR0cCJdOjphZnRlciwgLm9yaWdpbmFsIGE6
+            OmFmdGVyIHsgY29udGVudDogIiA8IiBhdHRyKGhyZWYpICI+IjsgZm9udC1zaXplOiAuOGVtOyB3b3JkLWJyZWFrOiBicmVhay1h
+            bGw7IH0KICAuc3VtbWFyeSwgLmVuY2xvc3VyZSwgcHJlLCBibG9ja3F1b3RlLCBpbWcgeyBicmVhay1pbnNpZGU6IGF2b2lkOyB9
+            CiAgaDEsIGgyIHsgYnJlYWstYWZ0ZXI6IGF2b2lkOyB9Cn0K
+            """
+        ),
+        (
+            "day-list.mustache",
+            """
+            e3sjZGF5c319Cnt7I2RhdGV9fTxoMiBjbGFzcz0iZGF5Ij48dGltZSBkYXRldGltZT0ie3sufX0iPnt7ZGlzcGxheX19PC90aW1l
+            PjwvaDI+e3svZGF0ZX19e3teZGF0ZX19PGgyIGNsYXNzPSJkYXkiPnt7ZGlzcGxheX19PC9oMj57ey9kYXRlfX0Ke3sjaXRlbXN9
+            fQp7ez5pdGVtLXN1bW1hcnl9fQp7ey9pdGVtc319Cnt7L2RheXN9fQo=
             """
         ),
         (
@@ -152,9 +165,9 @@ enum BuiltInTheme {
             IMK3IHt7L2ZlZWQuZmVlZExpbmt9fXt7L2ZlZWQuc2l0ZUxpbmt9fXt7I2ZlZWQuZmVlZExpbmt9fTxhIGhyZWY9Int7Ln19IiBy
             ZWw9Im5vb3BlbmVyIj5GZWVkPC9hPnt7L2ZlZWQuZmVlZExpbmt9fXt7I3BhZ2luYXRpb24uaXNOZWVkZWR9fSDCtyBQYWdlIHt7
             cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+Cjxz
-            ZWN0aW9uIGNsYXNzPSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWQuaXRlbXN9fQp7ez5pdGVtLXN1
-            bW1hcnl9fQp7ey9mZWVkLml0ZW1zfX0Ke3teZmVlZC5pdGVtc319PHA+VGhpcyBmZWVkIGhhcyBubyBpdGVtcy48L3A+e3svZmVl
-            ZC5pdGVtc319Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
+            ZWN0aW9uIGNsYXNzPSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWR9fQp7ez5kYXktbGlzdH19Cnt7
+            L2ZlZWR9fQp7e15mZWVkLml0ZW1zfX08cD5UaGlzIGZlZWQgaGFzIG5vIGl0ZW1zLjwvcD57ey9mZWVkLml0ZW1zfX0Ke3s+cGFn
+            aW5hdGlvbn19Cjwvc2VjdGlvbj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (
@@ -162,19 +175,19 @@ enum BuiltInTheme {
             """
             e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e2hlYWRpbmd9fTwvaDE+Cnt7I2lzRmlyc3RQYWdlfX17eyNzaXRlLmRlc2NyaXB0
             aW9ufX08cCBjbGFzcz0ibGVhZCI+e3sufX08L3A+e3svc2l0ZS5kZXNjcmlwdGlvbn19e3svaXNGaXJzdFBhZ2V9fQo8ZGl2IGNs
-            YXNzPSJjb2x1bW5zIj4KPHNlY3Rpb24gY2xhc3M9Iml0ZW1zIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2l0ZW1zfX0Ke3s+aXRl
-            bS1zdW1tYXJ5fX0Ke3svaXRlbXN9fQp7e15pdGVtc319PHA+Tm8gaXRlbXMgeWV0LjwvcD57ey9pdGVtc319Cnt7PnBhZ2luYXRp
-            b259fQo8L3NlY3Rpb24+Cnt7I2lzRmlyc3RQYWdlfX0KPG5hdiBjbGFzcz0iZmVlZHMiIGFyaWEtbGFiZWxsZWRieT0iZmVlZHMt
-            aGVhZGluZyI+CjxoMiBpZD0iZmVlZHMtaGVhZGluZyI+RmVlZHM8L2gyPgo8dWw+Cnt7I2ZlZWRzfX0KPGxpPjxhIGhyZWY9Int7
-            dXJsfX0iPnt7bmFtZX19PC9hPiA8c3BhbiBjbGFzcz0iY291bnQiPih7e2l0ZW1Db3VudH19KTwvc3Bhbj48L2xpPgp7ey9mZWVk
-            c319CjwvdWw+CjwvbmF2Pgp7ey9pc0ZpcnN0UGFnZX19CjwvZGl2Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            YXNzPSJjb2x1bW5zIj4KPHNlY3Rpb24gY2xhc3M9Iml0ZW1zIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7PmRheS1saXN0fX0Ke3te
+            aXRlbXN9fTxwPk5vIGl0ZW1zIHlldC48L3A+e3svaXRlbXN9fQp7ez5wYWdpbmF0aW9ufX0KPC9zZWN0aW9uPgp7eyNpc0ZpcnN0
+            UGFnZX19CjxuYXYgY2xhc3M9ImZlZWRzIiBhcmlhLWxhYmVsbGVkYnk9ImZlZWRzLWhlYWRpbmciPgo8aDIgaWQ9ImZlZWRzLWhl
+            YWRpbmciPkZlZWRzPC9oMj4KPHVsPgp7eyNmZWVkc319CjxsaT48YSBocmVmPSJ7e3VybH19Ij57e25hbWV9fTwvYT4gPHNwYW4g
+            Y2xhc3M9ImNvdW50Ij4oe3tpdGVtQ291bnR9fSk8L3NwYW4+PC9saT4Ke3svZmVlZHN9fQo8L3VsPgo8L25hdj4Ke3svaXNGaXJz
+            dFBhZ2V9fQo8L2Rpdj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (
             "item-summary.mustache",
             """
-            PGFydGljbGUgY2xhc3M9InN1bW1hcnkiPgo8aDJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319PjxhIGhyZWY9Int7dXJs
-            fX0iPnt7dGl0bGV9fTwvYT48L2gyPgo8cCBjbGFzcz0ibWV0YSI+PGEgY2xhc3M9InNvdXJjZSIgaHJlZj0ie3tmZWVkVVJMfX0i
+            PGFydGljbGUgY2xhc3M9InN1bW1hcnkiPgo8aDN7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319PjxhIGhyZWY9Int7dXJs
+            fX0iPnt7dGl0bGV9fTwvYT48L2gzPgo8cCBjbGFzcz0ibWV0YSI+PGEgY2xhc3M9InNvdXJjZSIgaHJlZj0ie3tmZWVkVVJMfX0i
             Pnt7ZmVlZE5hbWV9fTwvYT57eyNhdXRob3JzfX08c3BhbiBjbGFzcz0iYXV0aG9yIj57ey59fTwvc3Bhbj57ey9hdXRob3JzfX17
             eyNkYXRlfX08dGltZSBkYXRldGltZT0ie3tpc299fSI+e3tkaXNwbGF5fX08L3RpbWU+e3svZGF0ZX19PC9wPgp7eyNleGNlcnB0
             fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319Pnt7Ln19PC9wPnt7L2V4Y2VycHR9fQo8

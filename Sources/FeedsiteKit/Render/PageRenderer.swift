@@ -138,12 +138,13 @@ public struct PageRenderer: Sendable {
         _ context: RenderContext, pages numbers: ClosedRange<Int>, into files: inout [String: Data]
     ) throws(TemplateError) {
         let site = context.site
-        let pages = PagePaths.pages(site.items, size: site.configuration.pageSize)
+        let pages = PagePaths.pages(context.indexItems, size: site.configuration.pageSize)
         for (offset, items) in pages.enumerated() where numbers.contains(offset + 1) {
             let number = offset + 1
             let path = PagePaths.index(page: number)
             let pagination = Self.pagination(number, of: pages.count, from: path) { PagePaths.index(page: $0) }
             let title = site.configuration.title
+            let summaries = items.map { context.summary($0, from: path) }
             let page = IndexPage(
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: number == 1 ? title : "Page \(number) of \(pages.count) · \(title)",
@@ -151,7 +152,7 @@ public struct PageRenderer: Sendable {
                     url: context.absoluteURL(path), description: context.siteView.description,
                     prev: pagination.prev, next: pagination.next),
                 heading: number == 1 ? title : "\(title): page \(number) of \(pages.count)", isFirstPage: number == 1,
-                items: items.map { context.summary($0, from: path) },
+                items: summaries, days: context.days(items, summaries),
                 // The feed list is on the first page only: repeating it on every page made a
                 // 10,000-feed planet's index quadratic (4,000 pages × 10,000 links).
                 feeds: number > 1
@@ -179,6 +180,7 @@ public struct PageRenderer: Sendable {
             }
             // Already plain text, cut to length, when the feed was read (ReadFeed).
             let description = feed.description
+            let summaries = items.map { context.summary($0, from: path) }
             let page = FeedPage(
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: number == 1
@@ -190,7 +192,7 @@ public struct PageRenderer: Sendable {
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote, description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: feed.image.flatMap(Self.httpURL), items: items.map { context.summary($0, from: path) }),
+                    image: feed.image.flatMap(Self.httpURL), items: summaries, days: context.days(items, summaries)),
                 pagination: pagination)
             files[path] = try render("feed", page)
         }
@@ -238,6 +240,7 @@ public struct PageRenderer: Sendable {
                     }
                 }
                 let title = number == 1 ? month.name : "\(month.name), page \(number) of \(pages.count)"
+                let summaries = items.map { context.summary($0, from: path) }
                 let page = ArchiveMonthPage(
                     site: context.siteView, root: PagePaths.root(of: path),
                     pageTitle: "\(title) · \(site.configuration.title)",
@@ -245,7 +248,7 @@ public struct PageRenderer: Sendable {
                         url: context.absoluteURL(path),
                         prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
                         next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil)),
-                    name: month.name, items: items.map { context.summary($0, from: path) },
+                    name: month.name, items: summaries, days: context.days(items, summaries),
                     archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
                     newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
                 files[path] = try render("archive", page)

@@ -6,13 +6,13 @@
 /// parsed, so a lookup is a `switch`, not string comparisons.
 enum TemplateKey: String, Sendable {
     case accounting, archiveURL, authors, buildTime, bytes, canonical, categories, configuredURL, consecutiveFailures
-    case content, count, current, date, description, display, dropped, duplicates, enclosures, excerpt, feed, feedImage
-    case feedLink, feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories
-    case hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio, isFetched, isFirstPage
-    case isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang, language
-    case lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth, next
-    case noindex, note, older, olderMonth, page, pageTitle, pagination, prev, read, readingTime, repeatedId, root, rule
-    case site, siteLink, size, staleNote, summary, timeZone, title, total, type, url, warnings, year, years
+    case content, count, current, date, days, description, display, dropped, duplicates, enclosures, excerpt, feed
+    case feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator
+    case hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio, isFetched
+    case isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang
+    case language, lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth
+    case next, noindex, note, older, olderMonth, page, pageTitle, pagination, prev, read, readingTime, repeatedId, root
+    case rule, site, siteLink, size, staleNote, summary, timeZone, title, total, type, url, warnings, year, years
 }
 
 extension SiteView: TemplateObject {
@@ -73,6 +73,17 @@ extension ItemSummaryView: TemplateObject {
     }
 }
 
+extension DayView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .date?: self.date?.value(name, after: position)
+        case .display?: self.display.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
 extension FeedLinkView: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
@@ -121,6 +132,7 @@ extension IndexPage: TemplateObject {
         case .heading?: self.heading.value(name, after: position)
         case .isFirstPage?: self.isFirstPage.value(name, after: position)
         case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
         case .feeds?: self.feeds.value(name, after: position)
         case .pagination?: self.pagination.value(name, after: position)
         default: nil
@@ -152,6 +164,7 @@ extension FeedView: TemplateObject {
         case .feedLink?: self.feedLink?.value(name, after: position)
         case .image?: self.image?.value(name, after: position)
         case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
         default: nil
         }
     }
@@ -248,6 +261,7 @@ extension ArchiveMonthPage: TemplateObject {
         case .meta?: self.meta.value(name, after: position)
         case .name?: self.name.value(name, after: position)
         case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
         case .archiveURL?: self.archiveURL.value(name, after: position)
         case .pagination?: self.pagination.value(name, after: position)
         case .newerMonth?: self.newerMonth?.value(name, after: position)
@@ -387,6 +401,11 @@ extension TemplateSchema {
             "authors": .optional(.string),
             "lang": .optional(.string),
         ],
+        "DayView": [
+            "date": .optional(.string),
+            "display": .string,
+            "items": .list(.object("ItemSummaryView")),
+        ],
         "FeedLinkView": [
             "name": .string,
             "url": .string,
@@ -415,6 +434,7 @@ extension TemplateSchema {
             "heading": .string,
             "isFirstPage": .bool,
             "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
             "feeds": .list(.object("FeedLinkView")),
             "pagination": .object("PaginationView"),
         ],
@@ -434,6 +454,7 @@ extension TemplateSchema {
             "feedLink": .optional(.string),
             "image": .optional(.string),
             "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
         ],
         "ItemPage": [
             "site": .object("SiteView"),
@@ -488,6 +509,7 @@ extension TemplateSchema {
             "meta": .object("PageMeta"),
             "name": .string,
             "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
             "archiveURL": .string,
             "pagination": .object("PaginationView"),
             "newerMonth": .optional(.object("ArchiveMonthLinkView")),

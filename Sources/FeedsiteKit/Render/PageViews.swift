@@ -68,6 +68,16 @@ struct ItemSummaryView {
     var lang: String?
 }
 
+/// One day's items in a list, under a heading: `<h2><time datetime="2026-11-24">Tuesday, 24
+/// November 2026</time></h2>`. The day is counted in the site's `timezone`.
+struct DayView {
+    /// `2026-11-24`, for `<time datetime>`; nil for items without a date.
+    var date: String?
+    /// `Tuesday, 24 November 2026`; `Undated` for items without a date.
+    var display: String
+    var items: [ItemSummaryView]
+}
+
 /// A link to a feed's page (index sidebar).
 struct FeedLinkView {
     var name: String
@@ -111,6 +121,8 @@ struct IndexPage {
     /// Whether this is the first page (which shows the site description and the feed list).
     var isFirstPage: Bool
     var items: [ItemSummaryView]
+    /// The same items under day headings.
+    var days: [DayView]
     var feeds: [FeedLinkView]
     var pagination: PaginationView
 }
@@ -135,6 +147,8 @@ struct FeedView {
     /// The channel's image (http(s)), shown as its icon.
     var image: String?
     var items: [ItemSummaryView]
+    /// The same items under day headings.
+    var days: [DayView]
 }
 
 struct ItemPage {
@@ -208,6 +222,8 @@ struct ArchiveMonthPage {
     /// `November 2026`
     var name: String
     var items: [ItemSummaryView]
+    /// The same items under day headings.
+    var days: [DayView]
     /// The archive's index page, relative.
     var archiveURL: String
     /// The pages of this month (`page_size` items each), like the index's.

@@ -70,7 +70,8 @@ struct PublishedSite {
         let size = site.configuration.pageSize
         func newest(_ items: some Sequence<SiteItem>) -> Date? { items.compactMap(\.date).max() }
         var pages: [Sitemap.Page] = []
-        for (offset, items) in PagePaths.pages(site.items, size: size).enumerated() {
+        let index = FrontPage.arrange(site.items, pageSize: size, perFeed: site.configuration.frontPagePerFeed)
+        for (offset, items) in PagePaths.pages(index, size: size).enumerated() {
             pages.append(
                 Sitemap.Page(path: PagePaths.folder(PagePaths.index(page: offset + 1)), lastModified: newest(items)))
         }

@@ -7,6 +7,10 @@ struct RenderContext: Sendable {
     let siteView: SiteView
     /// `base_url` as a folder (`https://planet.example/`), when set.
     let siteURL: String?
+    /// The zone days are counted in (`timezone`).
+    let timeZone: TimeZone
+    /// Every item in index order: the front page first (`FrontPage`), then the rest by date.
+    let indexItems: [SiteItem]
     private let calendar: Calendar
     private let languages: [String: String]
 
@@ -21,6 +25,9 @@ struct RenderContext: Sendable {
             buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,
             language: configuration.language, timeZone: Self.zoneName(configuration.timeZone))
         self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
+        self.timeZone = configuration.timeZone
+        self.indexItems = FrontPage.arrange(
+            site.items, pageSize: configuration.pageSize, perFeed: configuration.frontPagePerFeed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
         self.calendar = calendar

@@ -29,7 +29,9 @@ struct PageViewsTests {
         newItems: 3, lastSuccess: "l",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
-        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary])
+        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary],
+        days: [day])
+    static let day = DayView(date: "2026-11-19", display: "Thursday, 19 November 2026", items: [summary])
     static let item = ItemView(
         title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
         authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
@@ -42,17 +44,18 @@ struct PageViewsTests {
     static var views: [any TemplateObject] {
         [
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
-            filtered,
+            filtered, day,
             FeedLinkView(name: "feed name", url: "u", itemCount: 1),
             ItemLinkView(title: "t", url: "u"),
             IndexPage(
                 site: site, root: "", pageTitle: "p", meta: meta, heading: "h", isFirstPage: true, items: [summary],
-                feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], pagination: pagination),
+                days: [day], feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], pagination: pagination),
             FeedPage(site: site, root: "", pageTitle: "p", meta: meta, feed: feed, pagination: pagination),
             ItemPage(site: site, root: "", pageTitle: "p", meta: meta, item: item),
             ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
             ArchiveMonthPage(
-                site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], archiveURL: "a",
+                site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], days: [day],
+                archiveURL: "a",
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
             NotFoundPage(site: site, root: "/", pageTitle: "p"),
@@ -140,7 +143,7 @@ struct PageViewsTests {
     func dottedNames() {
         let page = IndexPage(
             site: Self.site, root: "", pageTitle: "p", meta: PageMeta(), heading: "h", isFirstPage: true,
-            items: [Self.summary], feeds: [], pagination: Self.pagination)
+            items: [Self.summary], days: [], feeds: [], pagination: Self.pagination)
         func lookup(_ name: String) -> String? {
             page.value(Template.Name(parts: name.split(separator: ".").map(String.init)), at: 0).map(Self.plain)
         }
