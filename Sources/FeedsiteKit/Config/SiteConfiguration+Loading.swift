@@ -9,10 +9,10 @@ extension SiteConfiguration {
         "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed",
+        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed", "category_pages",
     ]
     static let feedKeys: Set<String> = [
-        "url", "name", "keep_days", "max_items", "user_agent", "headers", "exclude", "include",
+        "url", "name", "keep_days", "max_items", "user_agent", "headers", "exclude", "include", "tags",
     ]
 
     /// Reads and validates `feeds.yml`.
@@ -170,6 +170,8 @@ struct ConfigurationReader {
                 configuration.showBuildTime = bool(value, key: key) ?? configuration.showBuildTime
             case "exclude", "include":
                 filterRules(value, key: keyNode, into: &configuration.filter)
+            case "category_pages":
+                configuration.categoryPages = bool(value, key: key) ?? configuration.categoryPages
             case "front_page_per_feed":
                 configuration.frontPagePerFeed = wholeNumber(value, key: key) ?? configuration.frontPagePerFeed
             default:
@@ -203,6 +205,7 @@ struct ConfigurationReader {
             var userAgent: String?
             var headers: [String: String] = [:]
             var filter = ItemFilter()
+            var tags: [String] = []
             switch entry {
             case .scalar:
                 // `- https://example.com/feed.xml` is accepted as shorthand for `- url: …`.
@@ -223,6 +226,7 @@ struct ConfigurationReader {
                     case "user_agent": userAgent = string(value, key: key)
                     case "headers": headers = stringMap(value, key: key)
                     case "exclude", "include": filterRules(value, key: keyNode, into: &filter)
+                    case "tags": tags = self.tags(value)
                     default: warnUnknown(key: key, at: keyNode, known: SiteConfiguration.feedKeys)
                     }
                 }
@@ -245,7 +249,7 @@ struct ConfigurationReader {
             sources.append(
                 FeedSource(
                     url: url, location: location, name: name, line: line, keepDays: keepDays, maxItems: maxItems,
-                    userAgent: userAgent, headers: headers, filter: filter))
+                    userAgent: userAgent, headers: headers, filter: filter, tags: tags))
         }
         return sources
     }

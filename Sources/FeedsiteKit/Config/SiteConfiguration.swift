@@ -49,6 +49,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var showBuildTime: Bool
     /// The site's `exclude:` and `include:` rules, applied to every feed (with each feed's own).
     public var filter: ItemFilter
+    /// Give the items' own categories pages under `categories/` (tags from `feeds.yml` always have
+    /// pages under `tags/`).
+    public var categoryPages: Bool
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
     public enum Defaults {
@@ -88,9 +91,11 @@ public struct SiteConfiguration: Sendable, Hashable {
         futureDates: FutureDatePolicy = Defaults.futureDates,
         fetch: FetchPolicy = FetchPolicy(),
         showBuildTime: Bool = false,
-        filter: ItemFilter = ItemFilter()
+        filter: ItemFilter = ItemFilter(),
+        categoryPages: Bool = false
     ) {
         self.filter = filter
+        self.categoryPages = categoryPages
         self.title = title
         self.description = description
         self.baseURL = baseURL
@@ -197,14 +202,18 @@ public struct FeedSource: Sendable, Hashable {
     public var headers: [String: String]
     /// This feed's `exclude:` and `include:` rules (the site's apply too).
     public var filter: ItemFilter
+    /// `tags: [rust, news]`: the feed and its items are listed on these tags' pages, in this
+    /// order (spaces collapsed; tags that differ only in case are one tag).
+    public var tags: [String]
 
     /// `location`: nil means `url` (an http(s) or `file:` URL).
     public init(
         url: URL, location: URL? = nil, name: String? = nil, line: Int? = nil, keepDays: Int? = nil,
         maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:],
-        filter: ItemFilter = ItemFilter()
+        filter: ItemFilter = ItemFilter(), tags: [String] = []
     ) {
         self.filter = filter
+        self.tags = tags
         self.url = url
         self.location = location ?? url
         self.name = name

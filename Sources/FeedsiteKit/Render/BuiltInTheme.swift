@@ -97,52 +97,54 @@ enum BuiltInTheme {
             dCBmZWVkOiBpdHMgbmFtZSB3b3VsZCByZXBlYXQgb24gZXZlcnkgbGluZS4gKi8KLmluLWZlZWQgLnN1bW1hcnkgLnNvdXJjZSB7
             IGRpc3BsYXk6IG5vbmU7IH0KLmluLWZlZWQgLnN1bW1hcnkgLnNvdXJjZSArICo6OmJlZm9yZSB7IGNvbnRlbnQ6IG5vbmU7IH0K
             LmZlZWRzIGgyIHsgZm9udC1zaXplOiAxcmVtOyB0ZXh0LXRyYW5zZm9ybTogdXBwZXJjYXNlOyBsZXR0ZXItc3BhY2luZzogLjA1
-            ZW07IGNvbG9yOiB2YXIoLS1tdXRlZCk7IG1hcmdpbi10b3A6IDFyZW07IH0KLmZlZWRzIHVsLCAubW9udGhzIHsgbGlzdC1zdHls
-            ZTogbm9uZTsgcGFkZGluZzogMDsgfQouZmVlZHMgbGksIC5tb250aHMgbGkgeyBtYXJnaW46IC4zNXJlbSAwOyB9Ci5mZWVkLWlj
-            b24geyB2ZXJ0aWNhbC1hbGlnbjogbWlkZGxlOyBib3JkZXItcmFkaXVzOiA0cHg7IG9iamVjdC1maXQ6IGNvdmVyOyB9CmgxIC5m
-            ZWVkLWljb24geyB2ZXJ0aWNhbC1hbGlnbjogLS4xZW07IH0KLnBhZ2luYXRpb24sIC5pdGVtLW5hdiB7IGRpc3BsYXk6IGZsZXg7
-            IGZsZXgtd3JhcDogd3JhcDsgZ2FwOiAuNzVyZW0gMS41cmVtOyBhbGlnbi1pdGVtczogYmFzZWxpbmU7IG1hcmdpbjogMS41cmVt
-            IDA7IH0KLnBhZ2luYXRpb24gLm5leHQsIC5pdGVtLW5hdiAubmV4dCB7IG1hcmdpbi1sZWZ0OiBhdXRvOyB0ZXh0LWFsaWduOiBy
-            aWdodDsgfQoucGFnZS1udW1iZXIgeyBjb2xvcjogdmFyKC0tbXV0ZWQpOyBmb250LXNpemU6IC45cmVtOyB9Ci5pdGVtLW5hdiB7
-            IG1heC13aWR0aDogdmFyKC0tbWVhc3VyZSk7IGJvcmRlci10b3A6IDFweCBzb2xpZCB2YXIoLS1ydWxlKTsgcGFkZGluZy10b3A6
-            IDFyZW07IH0KLml0ZW0tbmF2IGEgeyBmbGV4OiAxIDEgMTRyZW07IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouaXRlbS1uYXYg
-            LmxhYmVsIHsgZGlzcGxheTogYmxvY2s7IGNvbG9yOiB2YXIoLS1tdXRlZCk7IGZvbnQtc2l6ZTogLjg1cmVtOyB9CgovKiBJdGVt
-            IHBhZ2VzICovCi5pdGVtIHsgbWF4LXdpZHRoOiB2YXIoLS1tZWFzdXJlKTsgfQouaXRlbSBoMSB7IG1hcmdpbi1ib3R0b206IC41
-            cmVtOyB9Ci5jb250ZW50IHsgZm9udC1zaXplOiAxLjEyNXJlbTsgbGluZS1oZWlnaHQ6IDEuNzsgfQouY29udGVudCBpbWcsIC5j
-            b250ZW50IHZpZGVvLCAuY29udGVudCBpZnJhbWUgeyBtYXgtd2lkdGg6IDEwMCU7IGhlaWdodDogYXV0bzsgfQouY29udGVudCBw
-            cmUgeyBvdmVyZmxvdy14OiBhdXRvOyBwYWRkaW5nOiAuNzVyZW07IGJhY2tncm91bmQ6IHZhcigtLXN1cmZhY2UpOyBib3JkZXIt
-            cmFkaXVzOiA0cHg7IGZvbnQtc2l6ZTogLjlyZW07IH0KLmNvbnRlbnQgY29kZSB7IGZvbnQtZmFtaWx5OiB1aS1tb25vc3BhY2Us
-            ICJTRiBNb25vIiwgTWVubG8sIENvbnNvbGFzLCBtb25vc3BhY2U7IGZvbnQtc2l6ZTogLjllbTsgfQouY29udGVudCB0YWJsZSB7
-            IGJvcmRlci1jb2xsYXBzZTogY29sbGFwc2U7IGRpc3BsYXk6IGJsb2NrOyBvdmVyZmxvdy14OiBhdXRvOyB9Ci5jb250ZW50IHRo
-            LCAuY29udGVudCB0ZCB7IGJvcmRlcjogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAuMjVyZW0gLjVyZW07IH0KLmFs
-            aWduLWxlZnQgeyB0ZXh0LWFsaWduOiBsZWZ0OyB9IC5hbGlnbi1jZW50ZXIgeyB0ZXh0LWFsaWduOiBjZW50ZXI7IH0gLmFsaWdu
-            LXJpZ2h0IHsgdGV4dC1hbGlnbjogcmlnaHQ7IH0KLmNvbnRlbnQgYmxvY2txdW90ZSB7IG1hcmdpbi1sZWZ0OiAwOyBwYWRkaW5n
-            LWxlZnQ6IDFyZW07IGJvcmRlci1sZWZ0OiAzcHggc29saWQgdmFyKC0tcnVsZSk7IGNvbG9yOiB2YXIoLS1tdXRlZCk7IH0KLmVu
-            Y2xvc3VyZXMgaDIgeyBmb250LXNpemU6IDEuMTI1cmVtOyB9Ci5lbmNsb3N1cmUgeyBtYXJnaW46IDAgMCAxcmVtOyBwYWRkaW5n
-            OiAuNzVyZW07IGJhY2tncm91bmQ6IHZhcigtLXN1cmZhY2UpOyBib3JkZXItcmFkaXVzOiA2cHg7IH0KLmVuY2xvc3VyZSBhdWRp
-            bywgLmVuY2xvc3VyZSB2aWRlbyB7IGRpc3BsYXk6IGJsb2NrOyB3aWR0aDogMTAwJTsgbWFyZ2luLWJvdHRvbTogLjVyZW07IH0K
-            LmVuY2xvc3VyZSBmaWdjYXB0aW9uIHsgZm9udC1zaXplOiAuOXJlbTsgY29sb3I6IHZhcigtLW11dGVkKTsgfQouaXRlbS1mb290
-            ZXIgeyBtYXJnaW4tdG9wOiAycmVtOyB9Ci5jYXRlZ29yeSB7IGRpc3BsYXk6IGlubGluZS1ibG9jazsgcGFkZGluZzogMCAuNHJl
-            bTsgbWFyZ2luOiAwIC4xNXJlbSAuMjVyZW0gMDsgYm9yZGVyOiAxcHggc29saWQgdmFyKC0tcnVsZSk7IGJvcmRlci1yYWRpdXM6
-            IC4yNXJlbTsgZm9udC1zaXplOiAuODVyZW07IH0KLm9yaWdpbmFsIGEgeyBmb250LXdlaWdodDogNjAwOyB9CgovKiBTdGF0dXMg
-            cGFnZSAqLwouc3RhbGUgeyBib3JkZXItbGVmdDogNHB4IHNvbGlkIHZhcigtLXdhcm4pOyBwYWRkaW5nOiAuNXJlbSAuNzVyZW07
-            IGJhY2tncm91bmQ6IGNvbG9yLW1peChpbiBzcmdiLCB2YXIoLS13YXJuKSAxMiUsIHRyYW5zcGFyZW50KTsgfQoudGFibGUtd3Jh
-            cCB7IG92ZXJmbG93LXg6IGF1dG87IH0KdGFibGUuc3RhdHVzIHsgYm9yZGVyLWNvbGxhcHNlOiBjb2xsYXBzZTsgZm9udC1zaXpl
-            OiAuOXJlbTsgfQp0YWJsZS5zdGF0dXMgdGgsIHRhYmxlLnN0YXR1cyB0ZCB7IGJvcmRlci1ib3R0b206IDFweCBzb2xpZCB2YXIo
-            LS1ydWxlKTsgcGFkZGluZzogLjRyZW0gLjVyZW07IHRleHQtYWxpZ246IGxlZnQ7IHZlcnRpY2FsLWFsaWduOiB0b3A7IH0KLmhl
-            YWx0aC1zdGFsZSB0ZDpudGgtY2hpbGQoMikgeyBjb2xvcjogdmFyKC0td2Fybik7IGZvbnQtd2VpZ2h0OiA2MDA7IH0KLmhlYWx0
-            aC1mYWlsaW5nIHRkOm50aC1jaGlsZCgyKSB7IGNvbG9yOiB2YXIoLS1iYWQpOyBmb250LXdlaWdodDogNjAwOyB9Ci53YXJuaW5n
-            IHsgY29sb3I6IHZhcigtLW11dGVkKTsgfQoKQG1lZGlhIChtYXgtd2lkdGg6IDMwcmVtKSB7CiAgYm9keSB7IGZvbnQtc2l6ZTog
-            MXJlbTsgfQogIC5jb250ZW50IHsgZm9udC1zaXplOiAxLjA2MjVyZW07IH0KfQpAbWVkaWEgKHByZWZlcnMtcmVkdWNlZC1tb3Rp
-            b246IHJlZHVjZSkgewogICogeyBzY3JvbGwtYmVoYXZpb3I6IGF1dG8gIWltcG9ydGFudDsgdHJhbnNpdGlvbjogbm9uZSAhaW1w
-            b3J0YW50OyB9Cn0KQG1lZGlhIHByaW50IHsKICA6cm9vdCB7IC0tdGV4dDogIzAwMDsgLS1tdXRlZDogIzQ0NDsgLS1iZzogI2Zm
-            ZjsgLS1ydWxlOiAjYmJiOyAtLXN1cmZhY2U6ICNmZmY7IH0KICAuc2l0ZS1oZWFkZXIgbmF2LCAuc2l0ZS1mb290ZXIsIC5mZWVk
-            cywgLnNraXAsIC5wYWdpbmF0aW9uLCAuaXRlbS1uYXYsIGF1ZGlvLCB2aWRlbyB7IGRpc3BsYXk6IG5vbmU7IH0KICBib2R5IHsg
-            bWF4LXdpZHRoOiBub25lOyBwYWRkaW5nOiAwOyBjb2xvcjogIzAwMDsgYmFja2dyb3VuZDogI2ZmZjsgZm9udC1zaXplOiAxMXB0
-            OyB9CiAgYSB7IGNvbG9yOiBpbmhlcml0OyB9CiAgLmNvbnRlbnQgYVtocmVmXj0iaHR0cCJdOjphZnRlciwgLm9yaWdpbmFsIGE6
-            OmFmdGVyIHsgY29udGVudDogIiA8IiBhdHRyKGhyZWYpICI+IjsgZm9udC1zaXplOiAuOGVtOyB3b3JkLWJyZWFrOiBicmVhay1h
-            bGw7IH0KICAuc3VtbWFyeSwgLmVuY2xvc3VyZSwgcHJlLCBibG9ja3F1b3RlLCBpbWcgeyBicmVhay1pbnNpZGU6IGF2b2lkOyB9
-            CiAgaDEsIGgyIHsgYnJlYWstYWZ0ZXI6IGF2b2lkOyB9Cn0K
+            ZW07IGNvbG9yOiB2YXIoLS1tdXRlZCk7IG1hcmdpbi10b3A6IDFyZW07IH0KLmZlZWRzIHVsLCAubW9udGhzLCAudGVybXMgeyBs
+            aXN0LXN0eWxlOiBub25lOyBwYWRkaW5nOiAwOyB9Ci5mZWVkcyBsaSwgLm1vbnRocyBsaSwgLnRlcm1zIGxpIHsgbWFyZ2luOiAu
+            MzVyZW0gMDsgfQouZmVlZC1pY29uIHsgdmVydGljYWwtYWxpZ246IG1pZGRsZTsgYm9yZGVyLXJhZGl1czogNHB4OyBvYmplY3Qt
+            Zml0OiBjb3ZlcjsgfQpoMSAuZmVlZC1pY29uIHsgdmVydGljYWwtYWxpZ246IC0uMWVtOyB9Ci5wYWdpbmF0aW9uLCAuaXRlbS1u
+            YXYgeyBkaXNwbGF5OiBmbGV4OyBmbGV4LXdyYXA6IHdyYXA7IGdhcDogLjc1cmVtIDEuNXJlbTsgYWxpZ24taXRlbXM6IGJhc2Vs
+            aW5lOyBtYXJnaW46IDEuNXJlbSAwOyB9Ci5wYWdpbmF0aW9uIC5uZXh0LCAuaXRlbS1uYXYgLm5leHQgeyBtYXJnaW4tbGVmdDog
+            YXV0bzsgdGV4dC1hbGlnbjogcmlnaHQ7IH0KLnBhZ2UtbnVtYmVyIHsgY29sb3I6IHZhcigtLW11dGVkKTsgZm9udC1zaXplOiAu
+            OXJlbTsgfQouaXRlbS1uYXYgeyBtYXgtd2lkdGg6IHZhcigtLW1lYXN1cmUpOyBib3JkZXItdG9wOiAxcHggc29saWQgdmFyKC0t
+            cnVsZSk7IHBhZGRpbmctdG9wOiAxcmVtOyB9Ci5pdGVtLW5hdiBhIHsgZmxleDogMSAxIDE0cmVtOyB0ZXh0LWRlY29yYXRpb246
+            IG5vbmU7IH0KLml0ZW0tbmF2IC5sYWJlbCB7IGRpc3BsYXk6IGJsb2NrOyBjb2xvcjogdmFyKC0tbXV0ZWQpOyBmb250LXNpemU6
+            IC44NXJlbTsgfQoKLyogSXRlbSBwYWdlcyAqLwouaXRlbSB7IG1heC13aWR0aDogdmFyKC0tbWVhc3VyZSk7IH0KLml0ZW0gaDEg
+            eyBtYXJnaW4tYm90dG9tOiAuNXJlbTsgfQouY29udGVudCB7IGZvbnQtc2l6ZTogMS4xMjVyZW07IGxpbmUtaGVpZ2h0OiAxLjc7
+            IH0KLmNvbnRlbnQgaW1nLCAuY29udGVudCB2aWRlbywgLmNvbnRlbnQgaWZyYW1lIHsgbWF4LXdpZHRoOiAxMDAlOyBoZWlnaHQ6
+            IGF1dG87IH0KLmNvbnRlbnQgcHJlIHsgb3ZlcmZsb3cteDogYXV0bzsgcGFkZGluZzogLjc1cmVtOyBiYWNrZ3JvdW5kOiB2YXIo
+            LS1zdXJmYWNlKTsgYm9yZGVyLXJhZGl1czogNHB4OyBmb250LXNpemU6IC45cmVtOyB9Ci5jb250ZW50IGNvZGUgeyBmb250LWZh
+            bWlseTogdWktbW9ub3NwYWNlLCAiU0YgTW9ubyIsIE1lbmxvLCBDb25zb2xhcywgbW9ub3NwYWNlOyBmb250LXNpemU6IC45ZW07
+            IH0KLmNvbnRlbnQgdGFibGUgeyBib3JkZXItY29sbGFwc2U6IGNvbGxhcHNlOyBkaXNwbGF5OiBibG9jazsgb3ZlcmZsb3cteDog
+            YXV0bzsgfQouY29udGVudCB0aCwgLmNvbnRlbnQgdGQgeyBib3JkZXI6IDFweCBzb2xpZCB2YXIoLS1ydWxlKTsgcGFkZGluZzog
+            LjI1cmVtIC41cmVtOyB9Ci5hbGlnbi1sZWZ0IHsgdGV4dC1hbGlnbjogbGVmdDsgfSAuYWxpZ24tY2VudGVyIHsgdGV4dC1hbGln
+            bjogY2VudGVyOyB9IC5hbGlnbi1yaWdodCB7IHRleHQtYWxpZ246IHJpZ2h0OyB9Ci5jb250ZW50IGJsb2NrcXVvdGUgeyBtYXJn
+            aW4tbGVmdDogMDsgcGFkZGluZy1sZWZ0OiAxcmVtOyBib3JkZXItbGVmdDogM3B4IHNvbGlkIHZhcigtLXJ1bGUpOyBjb2xvcjog
+            dmFyKC0tbXV0ZWQpOyB9Ci5lbmNsb3N1cmVzIGgyIHsgZm9udC1zaXplOiAxLjEyNXJlbTsgfQouZW5jbG9zdXJlIHsgbWFyZ2lu
+            OiAwIDAgMXJlbTsgcGFkZGluZzogLjc1cmVtOyBiYWNrZ3JvdW5kOiB2YXIoLS1zdXJmYWNlKTsgYm9yZGVyLXJhZGl1czogNnB4
+            OyB9Ci5lbmNsb3N1cmUgYXVkaW8sIC5lbmNsb3N1cmUgdmlkZW8geyBkaXNwbGF5OiBibG9jazsgd2lkdGg6IDEwMCU7IG1hcmdp
+            bi1ib3R0b206IC41cmVtOyB9Ci5lbmNsb3N1cmUgZmlnY2FwdGlvbiB7IGZvbnQtc2l6ZTogLjlyZW07IGNvbG9yOiB2YXIoLS1t
+            dXRlZCk7IH0KLml0ZW0tZm9vdGVyIHsgbWFyZ2luLXRvcDogMnJlbTsgfQouY2F0ZWdvcnksIC50YWcgeyBkaXNwbGF5OiBpbmxp
+            bmUtYmxvY2s7IHBhZGRpbmc6IDAgLjRyZW07IG1hcmdpbjogMCAuMTVyZW0gLjI1cmVtIDA7IGJvcmRlcjogMXB4IHNvbGlkIHZh
+            cigtLXJ1bGUpOyBib3JkZXItcmFkaXVzOiAuMjVyZW07IGZvbnQtc2l6ZTogLjg1cmVtOyB9CmEuY2F0ZWdvcnksIGEudGFnIHsg
+            dGV4dC1kZWNvcmF0aW9uOiBub25lOyB9Ci5zdW1tYXJ5IC5jYXRlZ29yaWVzIHsgbWFyZ2luOiAuNXJlbSAwIDA7IH0KaDEgLmtp
+            bmQgeyBjb2xvcjogdmFyKC0tbXV0ZWQpOyBmb250LXdlaWdodDogbm9ybWFsOyB9Ci5vcmlnaW5hbCBhIHsgZm9udC13ZWlnaHQ6
+            IDYwMDsgfQoKLyogU3RhdHVzIHBhZ2UgKi8KLnN0YWxlIHsgYm9yZGVyLWxlZnQ6IDRweCBzb2xpZCB2YXIoLS13YXJuKTsgcGFk
+            ZGluZzogLjVyZW0gLjc1cmVtOyBiYWNrZ3JvdW5kOiBjb2xvci1taXgoaW4gc3JnYiwgdmFyKC0td2FybikgMTIlLCB0cmFuc3Bh
+            cmVudCk7IH0KLnRhYmxlLXdyYXAgeyBvdmVyZmxvdy14OiBhdXRvOyB9CnRhYmxlLnN0YXR1cyB7IGJvcmRlci1jb2xsYXBzZTog
+            Y29sbGFwc2U7IGZvbnQtc2l6ZTogLjlyZW07IH0KdGFibGUuc3RhdHVzIHRoLCB0YWJsZS5zdGF0dXMgdGQgeyBib3JkZXItYm90
+            dG9tOiAxcHggc29saWQgdmFyKC0tcnVsZSk7IHBhZGRpbmc6IC40cmVtIC41cmVtOyB0ZXh0LWFsaWduOiBsZWZ0OyB2ZXJ0aWNh
+            bC1hbGlnbjogdG9wOyB9Ci5oZWFsdGgtc3RhbGUgdGQ6bnRoLWNoaWxkKDIpIHsgY29sb3I6IHZhcigtLXdhcm4pOyBmb250LXdl
+            aWdodDogNjAwOyB9Ci5oZWFsdGgtZmFpbGluZyB0ZDpudGgtY2hpbGQoMikgeyBjb2xvcjogdmFyKC0tYmFkKTsgZm9udC13ZWln
+            aHQ6IDYwMDsgfQoud2FybmluZyB7IGNvbG9yOiB2YXIoLS1tdXRlZCk7IH0KCkBtZWRpYSAobWF4LXdpZHRoOiAzMHJlbSkgewog
+            IGJvZHkgeyBmb250LXNpemU6IDFyZW07IH0KICAuY29udGVudCB7IGZvbnQtc2l6ZTogMS4wNjI1cmVtOyB9Cn0KQG1lZGlhIChw
+            cmVmZXJzLXJlZHVjZWQtbW90aW9uOiByZWR1Y2UpIHsKICAqIHsgc2Nyb2xsLWJlaGF2aW9yOiBhdXRvICFpbXBvcnRhbnQ7IHRy
+            YW5zaXRpb246IG5vbmUgIWltcG9ydGFudDsgfQp9CkBtZWRpYSBwcmludCB7CiAgOnJvb3QgeyAtLXRleHQ6ICMwMDA7IC0tbXV0
+            ZWQ6ICM0NDQ7IC0tYmc6ICNmZmY7IC0tcnVsZTogI2JiYjsgLS1zdXJmYWNlOiAjZmZmOyB9CiAgLnNpdGUtaGVhZGVyIG5hdiwg
+            LnNpdGUtZm9vdGVyLCAuZmVlZHMsIC5za2lwLCAucGFnaW5hdGlvbiwgLml0ZW0tbmF2LCBhdWRpbywgdmlkZW8geyBkaXNwbGF5
+            OiBub25lOyB9CiAgYm9keSB7IG1heC13aWR0aDogbm9uZTsgcGFkZGluZzogMDsgY29sb3I6ICMwMDA7IGJhY2tncm91bmQ6ICNm
+            ZmY7IGZvbnQtc2l6ZTogMTFwdDsgfQogIGEgeyBjb2xvcjogaW5oZXJpdDsgfQogIC5jb250ZW50IGFbaHJlZl49Imh0dHAiXTo6
+            YWZ0ZXIsIC5vcmlnaW5hbCBhOjphZnRlciB7IGNvbnRlbnQ6ICIgPCIgYXR0cihocmVmKSAiPiI7IGZvbnQtc2l6ZTogLjhlbTsg
+            d29yZC1icmVhazogYnJlYWstYWxsOyB9CiAgLnN1bW1hcnksIC5lbmNsb3N1cmUsIHByZSwgYmxvY2txdW90ZSwgaW1nIHsgYnJl
+            YWstaW5zaWRlOiBhdm9pZDsgfQogIGgxLCBoMiB7IGJyZWFrLWFmdGVyOiBhdm9pZDsgfQp9Cg==
             """
         ),
         (
@@ -164,10 +166,13 @@ enum BuiltInTheme {
             ZWVkLnNpdGVMaW5rfX08YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+V2ViIHNpdGU8L2E+e3sjZmVlZC5mZWVkTGlua319
             IMK3IHt7L2ZlZWQuZmVlZExpbmt9fXt7L2ZlZWQuc2l0ZUxpbmt9fXt7I2ZlZWQuZmVlZExpbmt9fTxhIGhyZWY9Int7Ln19IiBy
             ZWw9Im5vb3BlbmVyIj5GZWVkPC9hPnt7L2ZlZWQuZmVlZExpbmt9fXt7I3BhZ2luYXRpb24uaXNOZWVkZWR9fSDCtyBQYWdlIHt7
-            cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+Cjxz
-            ZWN0aW9uIGNsYXNzPSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWR9fQp7ez5kYXktbGlzdH19Cnt7
-            L2ZlZWR9fQp7e15mZWVkLml0ZW1zfX08cD5UaGlzIGZlZWQgaGFzIG5vIGl0ZW1zLjwvcD57ey9mZWVkLml0ZW1zfX0Ke3s+cGFn
-            aW5hdGlvbn19Cjwvc2VjdGlvbj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
+            cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+Cnt7
+            I2ZlZWQuaGFzVGFnc319CjxwIGNsYXNzPSJ0YWdzIj5UYWdzOiB7eyNmZWVkLnRhZ3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJ0
+            YWciIGhyZWY9Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0idGFnIj57e25h
+            bWV9fTwvc3Bhbj57ey9wYWdlVVJMfX0ge3svZmVlZC50YWdzfX08L3A+Cnt7L2ZlZWQuaGFzVGFnc319CjxzZWN0aW9uIGNsYXNz
+            PSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWR9fQp7ez5kYXktbGlzdH19Cnt7L2ZlZWR9fQp7e15m
+            ZWVkLml0ZW1zfX08cD5UaGlzIGZlZWQgaGFzIG5vIGl0ZW1zLjwvcD57ey9mZWVkLml0ZW1zfX0Ke3s+cGFnaW5hdGlvbn19Cjwv
+            c2VjdGlvbj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (
@@ -179,8 +184,11 @@ enum BuiltInTheme {
             aXRlbXN9fTxwPk5vIGl0ZW1zIHlldC48L3A+e3svaXRlbXN9fQp7ez5wYWdpbmF0aW9ufX0KPC9zZWN0aW9uPgp7eyNpc0ZpcnN0
             UGFnZX19CjxuYXYgY2xhc3M9ImZlZWRzIiBhcmlhLWxhYmVsbGVkYnk9ImZlZWRzLWhlYWRpbmciPgo8aDIgaWQ9ImZlZWRzLWhl
             YWRpbmciPkZlZWRzPC9oMj4KPHVsPgp7eyNmZWVkc319CjxsaT48YSBocmVmPSJ7e3VybH19Ij57e25hbWV9fTwvYT4gPHNwYW4g
-            Y2xhc3M9ImNvdW50Ij4oe3tpdGVtQ291bnR9fSk8L3NwYW4+PC9saT4Ke3svZmVlZHN9fQo8L3VsPgo8L25hdj4Ke3svaXNGaXJz
-            dFBhZ2V9fQo8L2Rpdj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
+            Y2xhc3M9ImNvdW50Ij4oe3tpdGVtQ291bnR9fSk8L3NwYW4+PC9saT4Ke3svZmVlZHN9fQo8L3VsPgp7eyNzaXRlLmhhc1RhZ3N9
+            fQo8aDIgaWQ9InRhZ3MtaGVhZGluZyI+VGFnczwvaDI+Cjx1bCBjbGFzcz0idGFncyI+Cnt7I3RhZ3N9fQo8bGk+PGEgaHJlZj0i
+            e3t1cmx9fSI+e3tuYW1lfX08L2E+IDxzcGFuIGNsYXNzPSJjb3VudCI+KHt7aXRlbUNvdW50fX0pPC9zcGFuPjwvbGk+Cnt7L3Rh
+            Z3N9fQo8L3VsPgp7ey9zaXRlLmhhc1RhZ3N9fQo8L25hdj4Ke3svaXNGaXJzdFBhZ2V9fQo8L2Rpdj4Ke3svbWFpbn19Cnt7L2xh
+            eW91dH19Cg==
             """
         ),
         (
@@ -190,8 +198,11 @@ enum BuiltInTheme {
             fX0iPnt7dGl0bGV9fTwvYT48L2gzPgo8cCBjbGFzcz0ibWV0YSI+PGEgY2xhc3M9InNvdXJjZSIgaHJlZj0ie3tmZWVkVVJMfX0i
             Pnt7ZmVlZE5hbWV9fTwvYT57eyNhdXRob3JzfX08c3BhbiBjbGFzcz0iYXV0aG9yIj57ey59fTwvc3Bhbj57ey9hdXRob3JzfX17
             eyNkYXRlfX08dGltZSBkYXRldGltZT0ie3tpc299fSI+e3tkaXNwbGF5fX08L3RpbWU+e3svZGF0ZX19PC9wPgp7eyNleGNlcnB0
-            fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319Pnt7Ln19PC9wPnt7L2V4Y2VycHR9fQo8
-            L2FydGljbGU+Cg==
+            fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319Pnt7Ln19PC9wPnt7L2V4Y2VycHR9fQp7
+            eyNoYXNDYXRlZ29yaWVzfX0KPHAgY2xhc3M9ImNhdGVnb3JpZXMiPnt7I2NhdGVnb3JpZXN9fXt7I3BhZ2VVUkx9fTxhIGNsYXNz
+            PSJjYXRlZ29yeSIgaHJlZj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJj
+            YXRlZ29yeSI+e3tuYW1lfX08L3NwYW4+e3svcGFnZVVSTH19IHt7L2NhdGVnb3JpZXN9fTwvcD4Ke3svaGFzQ2F0ZWdvcmllc319
+            CjwvYXJ0aWNsZT4K
             """
         ),
         (
@@ -214,14 +225,18 @@ enum BuiltInTheme {
             e2xhYmVsfX08L2E+e3sjdHlwZX19IMK3IHt7Ln19e3svdHlwZX19e3sjc2l6ZX19IMK3IHt7Ln19e3svc2l6ZX19PC9maWdjYXB0
             aW9uPgo8L2ZpZ3VyZT4Ke3svaXRlbS5lbmNsb3N1cmVzfX0KPC9zZWN0aW9uPgp7ey9pdGVtLmhhc0VuY2xvc3VyZXN9fQo8Zm9v
             dGVyIGNsYXNzPSJpdGVtLWZvb3RlciI+Cnt7I2l0ZW0uaGFzQ2F0ZWdvcmllc319CjxwIGNsYXNzPSJjYXRlZ29yaWVzIj5GaWxl
-            ZCB1bmRlcjoge3sjaXRlbS5jYXRlZ29yaWVzfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPnt7Ln19PC9zcGFuPiB7ey9pdGVtLmNh
-            dGVnb3JpZXN9fTwvcD4Ke3svaXRlbS5oYXNDYXRlZ29yaWVzfX0Ke3sjaXRlbS5saW5rfX08cCBjbGFzcz0ib3JpZ2luYWwiPjxh
-            IGhyZWY9Int7Ln19IiByZWw9Im5vb3BlbmVyIj5SZWFkIHRoZSBvcmlnaW5hbDwvYT48L3A+e3svaXRlbS5saW5rfX0KPC9mb290
-            ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0iaXRlbS1uYXYiIGFyaWEtbGFiZWw9Ik1vcmUgZnJvbSB7e2l0ZW0uZmVlZE5hbWV9
-            fSI+Cnt7I2l0ZW0ubmV3ZXJ9fTxhIGNsYXNzPSJwcmV2IiBocmVmPSJ7e3VybH19IiByZWw9InByZXYiPjxzcGFuIGNsYXNzPSJs
-            YWJlbCI+4oaQIE5ld2VyPC9zcGFuPiB7e3RpdGxlfX08L2E+e3svaXRlbS5uZXdlcn19Cnt7I2l0ZW0ub2xkZXJ9fTxhIGNsYXNz
-            PSJuZXh0IiBocmVmPSJ7e3VybH19IiByZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+T2xkZXIg4oaSPC9zcGFuPiB7e3Rp
-            dGxlfX08L2E+e3svaXRlbS5vbGRlcn19CjwvbmF2Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            ZCB1bmRlcjoge3sjaXRlbS5jYXRlZ29yeUxpbmtzfX17eyNwYWdlVVJMfX08YSBjbGFzcz0iY2F0ZWdvcnkiIGhyZWY9Int7Ln19
+            Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPnt7bmFtZX19PC9zcGFu
+            Pnt7L3BhZ2VVUkx9fSB7ey9pdGVtLmNhdGVnb3J5TGlua3N9fTwvcD4Ke3svaXRlbS5oYXNDYXRlZ29yaWVzfX0Ke3sjaXRlbS5o
+            YXNUYWdzfX0KPHAgY2xhc3M9InRhZ3MiPlRhZ3M6IHt7I2l0ZW0udGFnc319e3sjcGFnZVVSTH19PGEgY2xhc3M9InRhZyIgaHJl
+            Zj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJ0YWciPnt7bmFtZX19PC9z
+            cGFuPnt7L3BhZ2VVUkx9fSB7ey9pdGVtLnRhZ3N9fTwvcD4Ke3svaXRlbS5oYXNUYWdzfX0Ke3sjaXRlbS5saW5rfX08cCBjbGFz
+            cz0ib3JpZ2luYWwiPjxhIGhyZWY9Int7Ln19IiByZWw9Im5vb3BlbmVyIj5SZWFkIHRoZSBvcmlnaW5hbDwvYT48L3A+e3svaXRl
+            bS5saW5rfX0KPC9mb290ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0iaXRlbS1uYXYiIGFyaWEtbGFiZWw9Ik1vcmUgZnJvbSB7
+            e2l0ZW0uZmVlZE5hbWV9fSI+Cnt7I2l0ZW0ubmV3ZXJ9fTxhIGNsYXNzPSJwcmV2IiBocmVmPSJ7e3VybH19IiByZWw9InByZXYi
+            PjxzcGFuIGNsYXNzPSJsYWJlbCI+4oaQIE5ld2VyPC9zcGFuPiB7e3RpdGxlfX08L2E+e3svaXRlbS5uZXdlcn19Cnt7I2l0ZW0u
+            b2xkZXJ9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7e3VybH19IiByZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+T2xkZXIg
+            4oaSPC9zcGFuPiB7e3RpdGxlfX08L2E+e3svaXRlbS5vbGRlcn19CjwvbmF2Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
             """
         ),
         (
@@ -240,33 +255,38 @@ enum BuiltInTheme {
             dHlsZXNoZWV0IiBocmVmPSJ7e3Jvb3R9fWFzc2V0cy9zdHlsZS5jc3MiPgp7eyNtZXRhLmNhbm9uaWNhbH19CjxsaW5rIHJlbD0i
             Y2Fub25pY2FsIiBocmVmPSJ7ey59fSI+Cnt7L21ldGEuY2Fub25pY2FsfX0Ke3sjbWV0YS5wcmV2fX0KPGxpbmsgcmVsPSJwcmV2
             IiBocmVmPSJ7ey59fSI+Cnt7L21ldGEucHJldn19Cnt7I21ldGEubmV4dH19CjxsaW5rIHJlbD0ibmV4dCIgaHJlZj0ie3sufX0i
-            Pgp7ey9tZXRhLm5leHR9fQp7eyNzaXRlLmhhc0ZlZWRzfX0KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9u
-            L2F0b20reG1sIiB0aXRsZT0ie3tzaXRlLnRpdGxlfX0gKEF0b20pIiBocmVmPSJ7e3Jvb3R9fWF0b20ueG1sIj4KPGxpbmsgcmVs
-            PSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL3Jzcyt4bWwiIHRpdGxlPSJ7e3NpdGUudGl0bGV9fSAoUlNTKSIgaHJlZj0i
-            e3tyb290fX1yc3MueG1sIj4KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL2ZlZWQranNvbiIgdGl0bGU9
-            Int7c2l0ZS50aXRsZX19IChKU09OIEZlZWQpIiBocmVmPSJ7e3Jvb3R9fWZlZWQuanNvbiI+Cnt7L3NpdGUuaGFzRmVlZHN9fQp7
-            eyNtZXRhLmtpbmR9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6dHlwZSIgY29udGVudD0ie3sufX0iPgo8bWV0YSBwcm9wZXJ0eT0ib2c6
-            dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgo8bWV0YSBwcm9wZXJ0eT0ib2c6c2l0ZV9uYW1lIiBjb250ZW50PSJ7e3Np
-            dGUudGl0bGV9fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6Y2FyZCIgY29udGVudD0ic3VtbWFyeSI+CjxtZXRhIG5hbWU9InR3aXR0
-            ZXI6dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgp7ey9tZXRhLmtpbmR9fQp7eyNtZXRhLnVybH19CjxtZXRhIHByb3Bl
-            cnR5PSJvZzp1cmwiIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS51cmx9fQp7eyNtZXRhLmRlc2NyaXB0aW9ufX0KPG1ldGEgcHJv
-            cGVydHk9Im9nOmRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6ZGVzY3JpcHRpb24iIGNv
-            bnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS5kZXNjcmlwdGlvbn19Cnt7I21ldGEuaW1hZ2V9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6aW1h
-            Z2UiIGNvbnRlbnQ9Int7Ln19Ij4KPG1ldGEgbmFtZT0idHdpdHRlcjppbWFnZSIgY29udGVudD0ie3sufX0iPgp7ey9tZXRhLmlt
-            YWdlfX0Ke3sjc2l0ZS5ub2luZGV4fX0KPG1ldGEgbmFtZT0icm9ib3RzIiBjb250ZW50PSJub2luZGV4Ij4Ke3svc2l0ZS5ub2lu
-            ZGV4fX0KPC9oZWFkPgo8Ym9keT4KPGEgY2xhc3M9InNraXAiIGhyZWY9IiNtYWluIj5Ta2lwIHRvIGNvbnRlbnQ8L2E+CjxoZWFk
-            ZXIgY2xhc3M9InNpdGUtaGVhZGVyIj4KPHAgY2xhc3M9InNpdGUtdGl0bGUiPjxhIGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+
-            e3tzaXRlLnRpdGxlfX08L2E+PC9wPgo8bmF2IGNsYXNzPSJzaXRlLW5hdiIgYXJpYS1sYWJlbD0iU2l0ZSI+Cjx1bD4KPGxpPjxh
-            IGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+TGF0ZXN0PC9hPjwvbGk+CjxsaT48YSBocmVmPSJ7e3Jvb3R9fWFyY2hpdmUvaW5k
-            ZXguaHRtbCI+QXJjaGl2ZTwvYT48L2xpPgo8bGk+PGEgaHJlZj0ie3tyb290fX1zdGF0dXMvaW5kZXguaHRtbCI+U3RhdHVzPC9h
-            PjwvbGk+CjwvdWw+CjwvbmF2Pgo8L2hlYWRlcj4KPG1haW4gaWQ9Im1haW4iIHRhYmluZGV4PSItMSI+Cnt7JG1haW59fXt7L21h
-            aW59fQo8L21haW4+Cjxmb290ZXIgY2xhc3M9InNpdGUtZm9vdGVyIj4KPHA+PGEgaHJlZj0ie3tyb290fX1hcmNoaXZlL2luZGV4
-            Lmh0bWwiPkFyY2hpdmU8L2E+IMK3IDxhIGhyZWY9Int7cm9vdH19c3RhdHVzL2luZGV4Lmh0bWwiPkZlZWQgc3RhdHVzPC9hPnt7
-            I3NpdGUuaGFzRmVlZHN9fSDCtyA8YSBocmVmPSJ7e3Jvb3R9fWF0b20ueG1sIj5BdG9tPC9hPiDCtyA8YSBocmVmPSJ7e3Jvb3R9
-            fXJzcy54bWwiPlJTUzwvYT4gwrcgPGEgaHJlZj0ie3tyb290fX1mZWVkLmpzb24iPkpTT04gRmVlZDwvYT57ey9zaXRlLmhhc0Zl
-            ZWRzfX0gwrcgPGEgaHJlZj0ie3tyb290fX1vcG1sLnhtbCI+T1BNTDwvYT48L3A+CjxwPkJ1aWx0IHdpdGgge3tzaXRlLmdlbmVy
-            YXRvcn19e3sjc2l0ZS5idWlsZFRpbWV9fSBvbiB7ey59fXt7L3NpdGUuYnVpbGRUaW1lfX0uIENvbnRlbnQgYmVsb25ncyB0byBp
-            dHMgYXV0aG9ycy4gVGltZXMgYXJlIHt7c2l0ZS50aW1lWm9uZX19LjwvcD4KPC9mb290ZXI+CjwvYm9keT4KPC9odG1sPgo=
+            Pgp7ey9tZXRhLm5leHR9fQp7eyNtZXRhLmFsdGVybmF0ZXN9fQo8bGluayByZWw9ImFsdGVybmF0ZSIgdHlwZT0ie3t0eXBlfX0i
+            IHRpdGxlPSJ7e3RpdGxlfX0iIGhyZWY9Int7dXJsfX0iPgp7ey9tZXRhLmFsdGVybmF0ZXN9fQp7eyNzaXRlLmhhc0ZlZWRzfX0K
+            PGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL2F0b20reG1sIiB0aXRsZT0ie3tzaXRlLnRpdGxlfX0gKEF0
+            b20pIiBocmVmPSJ7e3Jvb3R9fWF0b20ueG1sIj4KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL3Jzcyt4
+            bWwiIHRpdGxlPSJ7e3NpdGUudGl0bGV9fSAoUlNTKSIgaHJlZj0ie3tyb290fX1yc3MueG1sIj4KPGxpbmsgcmVsPSJhbHRlcm5h
+            dGUiIHR5cGU9ImFwcGxpY2F0aW9uL2ZlZWQranNvbiIgdGl0bGU9Int7c2l0ZS50aXRsZX19IChKU09OIEZlZWQpIiBocmVmPSJ7
+            e3Jvb3R9fWZlZWQuanNvbiI+Cnt7L3NpdGUuaGFzRmVlZHN9fQp7eyNtZXRhLmtpbmR9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6dHlw
+            ZSIgY29udGVudD0ie3sufX0iPgo8bWV0YSBwcm9wZXJ0eT0ib2c6dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgo8bWV0
+            YSBwcm9wZXJ0eT0ib2c6c2l0ZV9uYW1lIiBjb250ZW50PSJ7e3NpdGUudGl0bGV9fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6Y2Fy
+            ZCIgY29udGVudD0ic3VtbWFyeSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgp7
+            ey9tZXRhLmtpbmR9fQp7eyNtZXRhLnVybH19CjxtZXRhIHByb3BlcnR5PSJvZzp1cmwiIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0
+            YS51cmx9fQp7eyNtZXRhLmRlc2NyaXB0aW9ufX0KPG1ldGEgcHJvcGVydHk9Im9nOmRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59
+            fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6ZGVzY3JpcHRpb24iIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS5kZXNjcmlwdGlvbn19
+            Cnt7I21ldGEuaW1hZ2V9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6aW1hZ2UiIGNvbnRlbnQ9Int7Ln19Ij4KPG1ldGEgbmFtZT0idHdp
+            dHRlcjppbWFnZSIgY29udGVudD0ie3sufX0iPgp7ey9tZXRhLmltYWdlfX0Ke3sjc2l0ZS5ub2luZGV4fX0KPG1ldGEgbmFtZT0i
+            cm9ib3RzIiBjb250ZW50PSJub2luZGV4Ij4Ke3svc2l0ZS5ub2luZGV4fX0KPC9oZWFkPgo8Ym9keT4KPGEgY2xhc3M9InNraXAi
+            IGhyZWY9IiNtYWluIj5Ta2lwIHRvIGNvbnRlbnQ8L2E+CjxoZWFkZXIgY2xhc3M9InNpdGUtaGVhZGVyIj4KPHAgY2xhc3M9InNp
+            dGUtdGl0bGUiPjxhIGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+e3tzaXRlLnRpdGxlfX08L2E+PC9wPgo8bmF2IGNsYXNzPSJz
+            aXRlLW5hdiIgYXJpYS1sYWJlbD0iU2l0ZSI+Cjx1bD4KPGxpPjxhIGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+TGF0ZXN0PC9h
+            PjwvbGk+CjxsaT48YSBocmVmPSJ7e3Jvb3R9fWFyY2hpdmUvaW5kZXguaHRtbCI+QXJjaGl2ZTwvYT48L2xpPgp7eyNzaXRlLmhh
+            c1RhZ3N9fQo8bGk+PGEgaHJlZj0ie3tyb290fX10YWdzL2luZGV4Lmh0bWwiPlRhZ3M8L2E+PC9saT4Ke3svc2l0ZS5oYXNUYWdz
+            fX0Ke3sjc2l0ZS5oYXNDYXRlZ29yaWVzfX0KPGxpPjxhIGhyZWY9Int7cm9vdH19Y2F0ZWdvcmllcy9pbmRleC5odG1sIj5DYXRl
+            Z29yaWVzPC9hPjwvbGk+Cnt7L3NpdGUuaGFzQ2F0ZWdvcmllc319CjxsaT48YSBocmVmPSJ7e3Jvb3R9fXN0YXR1cy9pbmRleC5o
+            dG1sIj5TdGF0dXM8L2E+PC9saT4KPC91bD4KPC9uYXY+CjwvaGVhZGVyPgo8bWFpbiBpZD0ibWFpbiIgdGFiaW5kZXg9Ii0xIj4K
+            e3skbWFpbn19e3svbWFpbn19CjwvbWFpbj4KPGZvb3RlciBjbGFzcz0ic2l0ZS1mb290ZXIiPgo8cD48YSBocmVmPSJ7e3Jvb3R9
+            fWFyY2hpdmUvaW5kZXguaHRtbCI+QXJjaGl2ZTwvYT4gwrcgPGEgaHJlZj0ie3tyb290fX1zdGF0dXMvaW5kZXguaHRtbCI+RmVl
+            ZCBzdGF0dXM8L2E+e3sjc2l0ZS5oYXNGZWVkc319IMK3IDxhIGhyZWY9Int7cm9vdH19YXRvbS54bWwiPkF0b208L2E+IMK3IDxh
+            IGhyZWY9Int7cm9vdH19cnNzLnhtbCI+UlNTPC9hPiDCtyA8YSBocmVmPSJ7e3Jvb3R9fWZlZWQuanNvbiI+SlNPTiBGZWVkPC9h
+            Pnt7L3NpdGUuaGFzRmVlZHN9fSDCtyA8YSBocmVmPSJ7e3Jvb3R9fW9wbWwueG1sIj5PUE1MPC9hPjwvcD4KPHA+QnVpbHQgd2l0
+            aCB7e3NpdGUuZ2VuZXJhdG9yfX17eyNzaXRlLmJ1aWxkVGltZX19IG9uIHt7Ln19e3svc2l0ZS5idWlsZFRpbWV9fS4gQ29udGVu
+            dCBiZWxvbmdzIHRvIGl0cyBhdXRob3JzLiBUaW1lcyBhcmUge3tzaXRlLnRpbWVab25lfX0uPC9wPgo8L2Zvb3Rlcj4KPC9ib2R5
+            Pgo8L2h0bWw+Cg==
             """
         ),
         (
@@ -301,6 +321,31 @@ enum BuiltInTheme {
             cn19PC90ZD4KPC90cj4Ke3svZmVlZHN9fQo8L3Rib2R5Pgo8L3RhYmxlPgo8L2Rpdj4KPHA+TWFjaGluZS1yZWFkYWJsZTogPGEg
             aHJlZj0ic3RhdHVzLmpzb24iPnN0YXR1cy5qc29uPC9hPi4gU2F2ZWQgc3RhdGUgZm9yIHRoZSBuZXh0IGJ1aWxkOiA8YSBocmVm
             PSJzdGF0ZS5qc29uIj5zdGF0ZS5qc29uPC9hPi48L3A+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
+            """
+        ),
+        (
+            "tag.mustache",
+            """
+            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT48c3BhbiBjbGFzcz0ia2luZCI+e3traW5kfX06PC9zcGFuPiB7e25hbWV9fTwvaDE+
+            CjxwIGNsYXNzPSJtZXRhIj48YSBocmVmPSJ7e2luZGV4VVJMfX0iPkFsbCB7eyNpc0NhdGVnb3J5fX1jYXRlZ29yaWVze3svaXND
+            YXRlZ29yeX19e3teaXNDYXRlZ29yeX19dGFnc3t7L2lzQ2F0ZWdvcnl9fTwvYT57eyNhbHRlcm5hdGVzfX0gwrcgPGEgaHJlZj0i
+            e3t1cmx9fSIgdHlwZT0ie3t0eXBlfX0iPnt7bGFiZWx9fTwvYT57ey9hbHRlcm5hdGVzfX17eyNwYWdpbmF0aW9uLmlzTmVlZGVk
+            fX0gwrcgUGFnZSB7e3BhZ2luYXRpb24uY3VycmVudH19IG9mIHt7cGFnaW5hdGlvbi50b3RhbH19e3svcGFnaW5hdGlvbi5pc05l
+            ZWRlZH19PC9wPgo8ZGl2IGNsYXNzPSJjb2x1bW5zIj4KPHNlY3Rpb24gY2xhc3M9Iml0ZW1zIiBhcmlhLWxhYmVsPSJJdGVtcyI+
+            Cnt7PmRheS1saXN0fX0Ke3teaXRlbXN9fTxwPk5vIGl0ZW1zIHlldC48L3A+e3svaXRlbXN9fQp7ez5wYWdpbmF0aW9ufX0KPC9z
+            ZWN0aW9uPgo8bmF2IGNsYXNzPSJmZWVkcyIgYXJpYS1sYWJlbGxlZGJ5PSJmZWVkcy1oZWFkaW5nIj4KPGgyIGlkPSJmZWVkcy1o
+            ZWFkaW5nIj5GZWVkczwvaDI+Cjx1bD4Ke3sjZmVlZHN9fQo8bGk+PGEgaHJlZj0ie3t1cmx9fSI+e3tuYW1lfX08L2E+IDxzcGFu
+            IGNsYXNzPSJjb3VudCI+KHt7aXRlbUNvdW50fX0pPC9zcGFuPjwvbGk+Cnt7L2ZlZWRzfX0KPC91bD4KPC9uYXY+CjwvZGl2Pgp7
+            ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            """
+        ),
+        (
+            "tags.mustache",
+            """
+            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e2hlYWRpbmd9fTwvaDE+Cnt7I2lzQ2F0ZWdvcmllc319PHAgY2xhc3M9ImxlYWQi
+            PlRoZSBjYXRlZ29yaWVzIHRoZSBmZWVkcyBnaXZlIHRoZWlyIGl0ZW1zLjwvcD57ey9pc0NhdGVnb3JpZXN9fQo8dWwgY2xhc3M9
+            InRlcm1zIj4Ke3sjdGVybXN9fQo8bGk+PGEgaHJlZj0ie3t1cmx9fSI+e3tuYW1lfX08L2E+IDxzcGFuIGNsYXNzPSJjb3VudCI+
+            KHt7Y291bnRzfX0pPC9zcGFuPjwvbGk+Cnt7L3Rlcm1zfX0KPC91bD4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
     ]

@@ -44,13 +44,15 @@ public struct PageRenderer: Sendable {
         case index(ClosedRange<Int>)
         /// `archive/index.html` and every month's pages.
         case archive
+        /// `tags/…` (with each tag's feeds) and `categories/…`.
+        case taxonomies
     }
 
     /// The jobs that together render the shared pages.
     public func sharedJobs(_ site: Site) -> [SharedJob] {
         let pageCount = PagePaths.pages(site.items, size: site.configuration.pageSize).count
         let chunks = stride(from: 1, through: pageCount, by: 100).map { SharedJob.index($0...min($0 + 99, pageCount)) }
-        return [.assetsStatusAndPublished, .archive] + chunks
+        return [.assetsStatusAndPublished, .archive, .taxonomies] + chunks
     }
 
     public func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
@@ -78,6 +80,8 @@ public struct PageRenderer: Sendable {
             try renderIndex(context, pages: numbers, into: &files)
         case .archive:
             try renderArchive(context, into: &files)
+        case .taxonomies:
+            try renderTaxonomies(context, into: &files)
         }
         return files
     }
@@ -127,8 +131,9 @@ public struct PageRenderer: Sendable {
                 lang: feed.language, authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
                 date: item.date.map(context.dateView), readingTime: Self.readingTime(words: item.wordCount),
                 content: item.content.withAlignmentClasses, categories: item.categories,
-                hasCategories: !item.categories.isEmpty,
-                enclosures: enclosures, hasEnclosures: !enclosures.isEmpty, newer: newer, older: older))
+                hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item, from: path),
+                tags: context.tags(ofFeed: feed.slug, from: path), enclosures: enclosures,
+                hasEnclosures: !enclosures.isEmpty, newer: newer, older: older))
         files[path] = try render("item", page)
     }
 
@@ -162,7 +167,7 @@ public struct PageRenderer: Sendable {
                             name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
                             itemCount: $0.items.count)
                     },
-                pagination: pagination)
+                tags: number > 1 ? [] : termLinks(context.tags, from: path), pagination: pagination)
             files[path] = try render("index", page)
         }
     }
@@ -192,7 +197,8 @@ public struct PageRenderer: Sendable {
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote, description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: feed.image.flatMap(Self.httpURL), items: summaries, days: context.days(items, summaries)),
+                    image: feed.image.flatMap(Self.httpURL), items: summaries, days: context.days(items, summaries),
+                    tags: context.tags(ofFeed: feed.slug, from: path)),
                 pagination: pagination)
             files[path] = try render("feed", page)
         }

@@ -5,14 +5,87 @@
 /// Every name a view type answers: a template's names are resolved to these once, when it is
 /// parsed, so a lookup is a `switch`, not string comparisons.
 enum TemplateKey: String, Sendable {
-    case accounting, archiveURL, authors, buildTime, bytes, canonical, categories, configuredURL, consecutiveFailures
-    case content, count, current, date, days, description, display, dropped, duplicates, enclosures, excerpt, feed
-    case feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator
-    case hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio, isFetched
-    case isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang
-    case language, lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth
-    case next, noindex, note, older, olderMonth, page, pageTitle, pagination, prev, read, readingTime, repeatedId, root
-    case rule, site, siteLink, size, staleNote, summary, timeZone, title, total, type, url, warnings, year, years
+    case accounting, alternates, archiveURL, authors, buildTime, bytes, canonical, categories, categoryLinks
+    case configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, display, dropped
+    case duplicates, enclosures, excerpt, feed, feedCount, feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds
+    case filtered, filteredBy, futureDate, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, hasTags
+    case heading, health, httpStatus, image, indexURL, isAudio, isCategories, isCategory, isFetched, isFirstPage
+    case isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang, language
+    case lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth, next
+    case noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, prev, read, readingTime, repeatedId
+    case root, rule, site, siteLink, size, staleNote, summary, tags, terms, timeZone, title, total, type, url, warnings
+    case year, years
+}
+
+extension TermView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .pageURL?: self.pageURL?.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermLinkView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .feedCount?: self.feedCount.value(name, after: position)
+        case .itemCount?: self.itemCount.value(name, after: position)
+        case .counts?: self.counts.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension AlternateView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .type?: self.type.value(name, after: position)
+        case .title?: self.title.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermIndexPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .heading?: self.heading.value(name, after: position)
+        case .isCategories?: self.isCategories.value(name, after: position)
+        case .terms?: self.terms.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .name?: self.name.value(name, after: position)
+        case .kind?: self.kind.value(name, after: position)
+        case .isCategory?: self.isCategory.value(name, after: position)
+        case .indexURL?: self.indexURL.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        case .alternates?: self.alternates.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
 extension SiteView: TemplateObject {
@@ -26,6 +99,8 @@ extension SiteView: TemplateObject {
         case .buildTime?: self.buildTime?.value(name, after: position)
         case .language?: self.language.value(name, after: position)
         case .timeZone?: self.timeZone.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
         default: nil
         }
     }
@@ -41,6 +116,7 @@ extension PageMeta: TemplateObject {
         case .image?: self.image?.value(name, after: position)
         case .prev?: self.prev?.value(name, after: position)
         case .next?: self.next?.value(name, after: position)
+        case .alternates?: self.alternates.value(name, after: position)
         default: nil
         }
     }
@@ -68,6 +144,8 @@ extension ItemSummaryView: TemplateObject {
         case .excerpt?: self.excerpt?.value(name, after: position)
         case .authors?: self.authors?.value(name, after: position)
         case .lang?: self.lang?.value(name, after: position)
+        case .categories?: self.categories.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
         default: nil
         }
     }
@@ -134,6 +212,7 @@ extension IndexPage: TemplateObject {
         case .items?: self.items.value(name, after: position)
         case .days?: self.days.value(name, after: position)
         case .feeds?: self.feeds.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
         case .pagination?: self.pagination.value(name, after: position)
         default: nil
         }
@@ -165,6 +244,8 @@ extension FeedView: TemplateObject {
         case .image?: self.image?.value(name, after: position)
         case .items?: self.items.value(name, after: position)
         case .days?: self.days.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
         default: nil
         }
     }
@@ -209,6 +290,9 @@ extension ItemView: TemplateObject {
         case .content?: self.content.value(name, after: position)
         case .categories?: self.categories.value(name, after: position)
         case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .categoryLinks?: self.categoryLinks.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
         case .enclosures?: self.enclosures.value(name, after: position)
         case .hasEnclosures?: self.hasEnclosures.value(name, after: position)
         case .newer?: self.newer?.value(name, after: position)
@@ -367,6 +451,47 @@ extension DuplicateView: TemplateObject {
 extension TemplateSchema {
     /// Each view type's fields and what they hold.
     static let viewTypes: [String: [String: Kind]] = [
+        "TermView": [
+            "name": .string,
+            "pageURL": .optional(.string),
+        ],
+        "TermLinkView": [
+            "name": .string,
+            "url": .string,
+            "feedCount": .int,
+            "itemCount": .int,
+            "counts": .string,
+        ],
+        "AlternateView": [
+            "type": .string,
+            "title": .string,
+            "label": .string,
+            "url": .string,
+        ],
+        "TermIndexPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "heading": .string,
+            "isCategories": .bool,
+            "terms": .list(.object("TermLinkView")),
+        ],
+        "TermPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "name": .string,
+            "kind": .string,
+            "isCategory": .bool,
+            "indexURL": .string,
+            "feeds": .list(.object("FeedLinkView")),
+            "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "pagination": .object("PaginationView"),
+            "alternates": .list(.object("AlternateView")),
+        ],
         "SiteView": [
             "title": .string,
             "description": .optional(.string),
@@ -376,6 +501,8 @@ extension TemplateSchema {
             "buildTime": .optional(.string),
             "language": .string,
             "timeZone": .string,
+            "hasTags": .bool,
+            "hasCategories": .bool,
         ],
         "PageMeta": [
             "kind": .string,
@@ -385,6 +512,7 @@ extension TemplateSchema {
             "image": .optional(.string),
             "prev": .optional(.string),
             "next": .optional(.string),
+            "alternates": .list(.object("AlternateView")),
         ],
         "DateView": [
             "iso": .string,
@@ -400,6 +528,8 @@ extension TemplateSchema {
             "excerpt": .optional(.string),
             "authors": .optional(.string),
             "lang": .optional(.string),
+            "categories": .list(.object("TermView")),
+            "hasCategories": .bool,
         ],
         "DayView": [
             "date": .optional(.string),
@@ -436,6 +566,7 @@ extension TemplateSchema {
             "items": .list(.object("ItemSummaryView")),
             "days": .list(.object("DayView")),
             "feeds": .list(.object("FeedLinkView")),
+            "tags": .list(.object("TermLinkView")),
             "pagination": .object("PaginationView"),
         ],
         "FeedPage": [
@@ -455,6 +586,8 @@ extension TemplateSchema {
             "image": .optional(.string),
             "items": .list(.object("ItemSummaryView")),
             "days": .list(.object("DayView")),
+            "tags": .list(.object("TermView")),
+            "hasTags": .bool,
         ],
         "ItemPage": [
             "site": .object("SiteView"),
@@ -481,6 +614,9 @@ extension TemplateSchema {
             "content": .html,
             "categories": .list(.string),
             "hasCategories": .bool,
+            "categoryLinks": .list(.object("TermView")),
+            "tags": .list(.object("TermView")),
+            "hasTags": .bool,
             "enclosures": .list(.object("EnclosureView")),
             "hasEnclosures": .bool,
             "newer": .optional(.object("ItemLinkView")),

@@ -23,6 +23,10 @@ struct SiteView {
     var language: String = SiteConfiguration.Defaults.language
     /// The time zone dates are shown in (`Europe/Berlin`, `UTC`).
     var timeZone: String = "UTC"
+    /// A feed in `feeds.yml` has `tags`: the site has `tags/index.html` (linked from the header).
+    var hasTags: Bool = false
+    /// `category_pages: true` and some item has a category: the site has `categories/index.html`.
+    var hasCategories: Bool = false
 }
 
 /// What a page puts in `<head>` beyond its title: sharing metadata and rel=prev/next.
@@ -41,6 +45,8 @@ struct PageMeta {
     var prev: String?
     /// The next page (`<link rel="next">`), relative.
     var next: String?
+    /// Feeds of this page besides the planet's own (a tag's `atom.xml`…), for `<link rel="alternate">`.
+    var alternates: [AlternateView] = []
 }
 
 /// A date as machines (`datetime`) and people read it, in the configured time zone.
@@ -66,6 +72,10 @@ struct ItemSummaryView {
     var authors: String?
     /// The feed's language, when it gives one (`lang` on the summary).
     var lang: String?
+    /// The item's own categories (linked with `category_pages: true`).
+    var categories: [TermView] = []
+    /// It has categories.
+    var hasCategories: Bool { !categories.isEmpty }
 }
 
 /// One day's items in a list, under a heading: `<h2><time datetime="2026-11-24">Tuesday, 24
@@ -124,6 +134,8 @@ struct IndexPage {
     /// The same items under day headings.
     var days: [DayView]
     var feeds: [FeedLinkView]
+    /// Every tag, on the first page (empty on the others and when no feed has tags).
+    var tags: [TermLinkView] = []
     var pagination: PaginationView
 }
 
@@ -149,6 +161,10 @@ struct FeedView {
     var items: [ItemSummaryView]
     /// The same items under day headings.
     var days: [DayView]
+    /// The feed's tags from `feeds.yml`, linked to their pages.
+    var tags: [TermView] = []
+    /// It has tags.
+    var hasTags: Bool { !tags.isEmpty }
 }
 
 struct ItemPage {
@@ -184,6 +200,12 @@ struct ItemView {
     var content: SanitisedHTML
     var categories: [String]
     var hasCategories: Bool
+    /// The same categories, each linked to its page with `category_pages: true`.
+    var categoryLinks: [TermView] = []
+    /// The feed's tags from `feeds.yml`, linked to their pages.
+    var tags: [TermView] = []
+    /// It has tags.
+    var hasTags: Bool { !tags.isEmpty }
     var enclosures: [EnclosureView]
     var hasEnclosures: Bool
     /// The next newer item of the same feed.

@@ -10,13 +10,18 @@ import Testing
 struct PageViewsTests {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
     static let summary = ItemSummaryView(
-        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de")
+        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de",
+        categories: [term])
+    static let term = TermView(name: "swift", pageURL: "categories/swift/index.html")
+    static let termLink = TermLinkView(name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9)
+    static let alternate = AlternateView(
+        type: "application/atom+xml", title: "P: rust (Atom)", label: "Atom", url: "tags/rust/atom.xml")
     static let site = SiteView(
         title: "s", description: "d", generator: "g", hasFeeds: true, noindex: true, buildTime: "b", language: "en",
-        timeZone: "Europe/Berlin")
+        timeZone: "Europe/Berlin", hasTags: true, hasCategories: true)
     static let meta = PageMeta(
         kind: "article", url: "https://p.example/", canonical: "https://o.example/", description: "d",
-        image: "https://i.example/i.png", prev: "p", next: "n")
+        image: "https://i.example/i.png", prev: "p", next: "n", alternates: [alternate])
     static let pagination = PaginationView(prev: "p", next: "n", current: 2, total: 3)
     static let duplicate = DuplicateView(title: "t", link: "l", feedName: "f", feedURL: "u")
     static let dropped = DroppedView(
@@ -30,12 +35,13 @@ struct PageViewsTests {
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
         name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary],
-        days: [day])
+        days: [day], tags: [term])
     static let day = DayView(date: "2026-11-19", display: "Thursday, 19 November 2026", items: [summary])
     static let item = ItemView(
         title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
         authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
-        enclosures: [enclosure], hasEnclosures: true, newer: ItemLinkView(title: "nt", url: "nu"),
+        categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true,
+        newer: ItemLinkView(title: "nt", url: "nu"),
         older: ItemLinkView(title: "ot", url: "ou"))
     static let enclosure = EnclosureView(url: "u", type: "t", size: "s", label: "l", isAudio: true, isVideo: false)
     static let month = ArchiveMonthLinkView(name: "November 2026", url: "u", itemCount: 3)
@@ -44,12 +50,20 @@ struct PageViewsTests {
     static var views: [any TemplateObject] {
         [
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
-            filtered, day,
+            filtered, day, term, termLink, alternate,
+            TermIndexPage(
+                site: site, root: "", pageTitle: "p", meta: meta, heading: "Tags", isCategories: false,
+                terms: [termLink]),
+            TermPage(
+                site: site, root: "", pageTitle: "p", meta: meta, name: "rust", kind: "Tag", isCategory: false,
+                indexURL: "i", feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], items: [summary],
+                days: [day], pagination: pagination, alternates: [alternate]),
             FeedLinkView(name: "feed name", url: "u", itemCount: 1),
             ItemLinkView(title: "t", url: "u"),
             IndexPage(
                 site: site, root: "", pageTitle: "p", meta: meta, heading: "h", isFirstPage: true, items: [summary],
-                days: [day], feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], pagination: pagination),
+                days: [day], feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], tags: [termLink],
+                pagination: pagination),
             FeedPage(site: site, root: "", pageTitle: "p", meta: meta, feed: feed, pagination: pagination),
             ItemPage(site: site, root: "", pageTitle: "p", meta: meta, item: item),
             ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
