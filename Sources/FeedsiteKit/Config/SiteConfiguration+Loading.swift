@@ -9,7 +9,7 @@ extension SiteConfiguration {
         "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed", "category_pages",
+        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed", "category_pages", "search",
     ]
     static let feedKeys: Set<String> = [
         "url", "name", "keep_days", "max_items", "user_agent", "headers", "exclude", "include", "tags",
@@ -170,6 +170,8 @@ struct ConfigurationReader {
                 configuration.showBuildTime = bool(value, key: key) ?? configuration.showBuildTime
             case "exclude", "include":
                 filterRules(value, key: keyNode, into: &configuration.filter)
+            case "search":
+                configuration.search = bool(value, key: key) ?? configuration.search
             case "category_pages":
                 configuration.categoryPages = bool(value, key: key) ?? configuration.categoryPages
             case "front_page_per_feed":

@@ -52,6 +52,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// Give the items' own categories pages under `categories/` (tags from `feeds.yml` always have
     /// pages under `tags/`).
     public var categoryPages: Bool
+    /// Publish a search page and index (with Pagefind, when it is installed).
+    public var search: Bool
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
     public enum Defaults {
@@ -92,8 +94,10 @@ public struct SiteConfiguration: Sendable, Hashable {
         fetch: FetchPolicy = FetchPolicy(),
         showBuildTime: Bool = false,
         filter: ItemFilter = ItemFilter(),
-        categoryPages: Bool = false
+        categoryPages: Bool = false,
+        search: Bool = true
     ) {
+        self.search = search
         self.filter = filter
         self.categoryPages = categoryPages
         self.title = title

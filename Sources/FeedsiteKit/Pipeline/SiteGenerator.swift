@@ -75,6 +75,8 @@ public struct SiteGenerator: Sendable {
         var clock = StageClock()
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
+        let (search, searchWarning) = SearchIndex.prepare(&configuration)
+        diagnostics += searchWarning.map { [$0] } ?? []
         let templates = try SiteTemplates.load(overriding: options.templatesDirectory, besides: options.configFile)
         let templatesFolder = options.templatesDirectory ?? SiteTemplates.defaultFolder(besides: options.configFile)
         diagnostics += templates.checkNames(folder: templatesFolder.lastPathComponent)
@@ -182,9 +184,15 @@ public struct SiteGenerator: Sendable {
         let stateDigest: String
         do {
             report.pageCount = try await render(
-                site, records: records, renderer: PageRenderer(templates: templates, now: options.now),
+                site, records: records,
+                renderer: PageRenderer(templates: templates, now: options.now, hasSearch: search != nil),
                 into: &staging)
             clock.lap("render+write")
+            if let search {
+                report.diagnostics += try await search.build(
+                    site, into: &staging, liveSite: options.outputDirectory, stateDirectory: store.directory)
+                clock.lap("search")
+            }
             stateDigest = try await newDigest ?? saved.digest ?? ""
             try await staging.add(publication.staticFiles)
             // The saved state is published as `status/state.json` (for `state_url`): linked or

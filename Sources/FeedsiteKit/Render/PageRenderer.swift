@@ -6,10 +6,14 @@ public struct PageRenderer: Sendable {
     public let templates: SiteTemplates
     /// Injected; not printed in pages (that would make every build differ).
     public let now: Date
+    /// The build publishes a search index (Pagefind is there and `search` is on): pages get the
+    /// search form and `search/index.html` is rendered.
+    public let hasSearch: Bool
 
-    public init(templates: SiteTemplates, now: Date) {
+    public init(templates: SiteTemplates, now: Date, hasSearch: Bool = false) {
         self.templates = templates
         self.now = now
+        self.hasSearch = hasSearch
     }
 
     /// - Parameters:
@@ -62,7 +66,7 @@ public struct PageRenderer: Sendable {
     /// What every page of one site shares; made once per build (it indexes every feed), then
     /// passed to each job.
     func context(for site: Site) -> RenderContext {
-        RenderContext(site: site, now: now)
+        RenderContext(site: site, now: now, hasSearch: hasSearch)
     }
 
     func render(
@@ -73,6 +77,8 @@ public struct PageRenderer: Sendable {
         switch job {
         case .assetsStatusAndPublished:
             files = templates.assets
+            if !hasSearch { files[Self.searchScript] = nil }
+            try renderSearch(context, into: &files)
             try renderStatus(site, records: records, siteView: context.siteView, into: &files)
             try renderNotFound(context, into: &files)
             files.merge(PublishedFiles.render(site)) { page, _ in page }

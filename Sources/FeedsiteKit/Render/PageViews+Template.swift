@@ -8,13 +8,25 @@ enum TemplateKey: String, Sendable {
     case accounting, alternates, archiveURL, authors, buildTime, bytes, canonical, categories, categoryLinks
     case configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, display, dropped
     case duplicates, enclosures, excerpt, feed, feedCount, feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds
-    case filtered, filteredBy, futureDate, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, hasTags
-    case heading, health, httpStatus, image, indexURL, isAudio, isCategories, isCategory, isFetched, isFirstPage
-    case isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang, language
-    case lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth, next
-    case noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, prev, read, readingTime, repeatedId
-    case root, rule, site, siteLink, size, staleNote, summary, tags, terms, timeZone, title, total, type, url, warnings
-    case year, years
+    case filtered, filteredBy, futureDate, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, hasSearch
+    case hasTags, heading, health, httpStatus, image, indexURL, isAudio, isCategories, isCategory, isFetched
+    case isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang
+    case language, lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth
+    case next, noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, prev, read, readingTime
+    case repeatedId, root, rule, site, siteLink, size, staleNote, summary, tags, terms, timeZone, title, total, type
+    case url, warnings, year, years
+}
+
+extension SearchPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
 extension TermView: TemplateObject {
@@ -101,6 +113,7 @@ extension SiteView: TemplateObject {
         case .timeZone?: self.timeZone.value(name, after: position)
         case .hasTags?: self.hasTags.value(name, after: position)
         case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .hasSearch?: self.hasSearch.value(name, after: position)
         default: nil
         }
     }
@@ -451,6 +464,12 @@ extension DuplicateView: TemplateObject {
 extension TemplateSchema {
     /// Each view type's fields and what they hold.
     static let viewTypes: [String: [String: Kind]] = [
+        "SearchPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+        ],
         "TermView": [
             "name": .string,
             "pageURL": .optional(.string),
@@ -503,6 +522,7 @@ extension TemplateSchema {
             "timeZone": .string,
             "hasTags": .bool,
             "hasCategories": .bool,
+            "hasSearch": .bool,
         ],
         "PageMeta": [
             "kind": .string,

@@ -27,6 +27,8 @@ struct SiteView {
     var hasTags: Bool = false
     /// `category_pages: true` and some item has a category: the site has `categories/index.html`.
     var hasCategories: Bool = false
+    /// The site has `search/index.html` and its index: every page's header has a search form.
+    var hasSearch: Bool = false
 }
 
 /// What a page puts in `<head>` beyond its title: sharing metadata and rel=prev/next.

@@ -20,7 +20,7 @@ struct RenderContext: Sendable {
     private let calendar: Calendar
     private let languages: [String: String]
 
-    init(site: Site, now: Date) {
+    init(site: Site, now: Date, hasSearch: Bool = false) {
         let configuration = site.configuration
         self.site = site
         let tags = Taxonomy(tagsOf: site)
@@ -37,7 +37,7 @@ struct RenderContext: Sendable {
             noindex: configuration.noindex,
             buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,
             language: configuration.language, timeZone: Self.zoneName(configuration.timeZone),
-            hasTags: !tags.terms.isEmpty, hasCategories: !(categories?.terms.isEmpty ?? true))
+            hasTags: !tags.terms.isEmpty, hasCategories: !(categories?.terms.isEmpty ?? true), hasSearch: hasSearch)
         self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
         self.timeZone = configuration.timeZone
         self.indexItems = FrontPage.arrange(

@@ -31,6 +31,6 @@ enum TemplateSchema {
         "index": "IndexPage", "feed": "FeedPage", "item": "ItemPage", "status": "StatusPage",
         "archive": "ArchiveMonthPage", "archive-index": "ArchiveIndexPage",
         PageRenderer.notFoundTemplate: "NotFoundPage", PageRenderer.termIndexTemplate: "TermIndexPage",
-        PageRenderer.termTemplate: "TermPage",
+        PageRenderer.termTemplate: "TermPage", PageRenderer.searchTemplate: "SearchPage",
     ]
 }

@@ -73,6 +73,7 @@ struct PageViewsTests {
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
             NotFoundPage(site: site, root: "/", pageTitle: "p"),
+            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta),
         ]
     }
 
