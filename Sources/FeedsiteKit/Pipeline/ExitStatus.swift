@@ -11,10 +11,13 @@ public enum ExitStatus: Int32, Sendable, Hashable {
     case ioError = 74
 }
 
-/// An error that ends a command, with the exit status it ends it with. Each stage's error types
-/// conform, so the command line maps errors to exit statuses by type, in one place.
+/// An error that ends a command, with the exit status it ends it with and the diagnostics it is
+/// printed as. Each stage's error types conform, so the command line maps errors to exit statuses
+/// and messages by type, in one place.
 public protocol ExitStatusError: Error, CustomStringConvertible {
     var exitStatus: ExitStatus { get }
+    /// The error as the command line prints it (`description` is the same text, one line each).
+    var diagnostics: [Diagnostic] { get }
 }
 
 extension ConfigurationError: ExitStatusError {
@@ -23,6 +26,7 @@ extension ConfigurationError: ExitStatusError {
 
 extension TemplateError: ExitStatusError {
     public var exitStatus: ExitStatus { .usage }
+    public var diagnostics: [Diagnostic] { [.error(file: file, line: line, column: column, message)] }
 }
 
 extension SiteWriter.WriteError: ExitStatusError {
@@ -34,6 +38,8 @@ extension SiteWriter.WriteError: ExitStatusError {
         case .io, .invalidSite: .ioError
         }
     }
+
+    public var diagnostics: [Diagnostic] { [.error("\(path): \(message)")] }
 }
 
 extension StateError: ExitStatusError {
@@ -45,4 +51,6 @@ extension StateError: ExitStatusError {
         case .io: .ioError
         }
     }
+
+    public var diagnostics: [Diagnostic] { [.error("\(path): \(message)")] }
 }
