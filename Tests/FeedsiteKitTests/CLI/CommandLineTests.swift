@@ -125,7 +125,7 @@ struct CommandLineTests {
             ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
         try await server.shutdown()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("from 1 of 2 feeds (4 items, 4 new)"))
+        #expect(run.stdout.contains("from 1 of 2 feeds (4 items on the site; 4 new entries in the feeds)"))
         #expect(run.stderr.contains("feeds.yml:3: warning:"))
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/index.html").path))
     }
