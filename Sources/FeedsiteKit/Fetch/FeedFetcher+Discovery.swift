@@ -41,11 +41,14 @@ extension FeedFetcher {
         let candidates = FeedParser.discoverFeedLinks(inHTML: fetched.body, baseURL: fetched.finalURL)
         guard let feedURL = candidates.first(where: { ["http", "https"].contains($0.scheme?.lowercased() ?? "") })
         else {
+            let position = pageError.line.map { "line \($0): " } ?? ""
             let reason =
                 candidates.isEmpty
-                ? "the page links to no feed either"
-                : "the feed the page links (\(candidates[0].absoluteString)) is not an http(s) URL"
-            return .failed("\(pageError.description); \(reason)", info: fetched.info, bytes: fetched.body.count)
+                ? "it links to no feed either"
+                : "the feed it links (\(candidates[0].absoluteString)) is not an http(s) URL"
+            return .failed(
+                "\(position)the document is an HTML page, not a feed, and \(reason); check the feed's address",
+                info: fetched.info, bytes: fetched.body.count)
         }
         var discovered = request
         discovered.url = feedURL

@@ -40,7 +40,7 @@ struct SiteGeneratorTests {
         try await server.shutdown()
         let failure = try #require(report.records.first?.failure)
         #expect(failure.contains("HTML page, not a feed"))
-        #expect(failure.hasSuffix("the page links to no feed either"))
+        #expect(failure.hasSuffix("and it links to no feed either; check the feed's address"))
         #expect(report.records.last?.failure == nil)
     }
 
