@@ -11,7 +11,7 @@ struct CommandLineTests {
     func serveAndInterrupt() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        _ = try fixture.rebuild()
+        _ = try await fixture.rebuild()
         let server = try FeedsiteExecutable.start(
             [
                 "serve", "--no-build", "--port", "0", "--config", fixture.config.path, "--output", fixture.site.path,

@@ -8,8 +8,8 @@ public enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case fetch(FetchError)
     /// What was downloaded is not a feed feedsite can read.
     case parse(FeedParseError)
-    /// The source is a web page (`page` says so) that links no http(s) feed; `linked` is the first
-    /// feed it links, when that is not an http(s) URL.
+    /// The source is a web page (`page` says where it was found to be one) that links no http(s)
+    /// feed; `linked` is the first feed it links, when that is not an http(s) URL.
     case pageWithoutFeed(page: FeedParseError, linked: URL?)
     /// The source is a web page; the feed it links could not be downloaded.
     case linkedFeedNotFetched(URL, FetchError)
@@ -25,10 +25,12 @@ public enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
             return error.description
         case .parse(let error):
             return error.description
-        case .pageWithoutFeed(let page, nil):
-            return "\(page); the page links to no feed either"
-        case .pageWithoutFeed(let page, let linked?):
-            return "\(page); the feed the page links (\(linked.absoluteString)) is not an http(s) URL"
+        case .pageWithoutFeed(let page, let linked):
+            let position = page.line.map { "line \($0): " } ?? ""
+            let reason =
+                linked.map { "the feed it links (\($0.absoluteString)) is not an http(s) URL" }
+                ?? "it links to no feed either"
+            return "\(position)the document is an HTML page, not a feed, and \(reason); check the feed's address"
         case .linkedFeedNotFetched(let feed, let error):
             return "the URL is a web page; its feed \(feed.absoluteString) could not be fetched: \(error)"
         case .linkedFeedNotRead(let feed, let error):

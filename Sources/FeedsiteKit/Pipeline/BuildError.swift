@@ -42,7 +42,12 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     /// unchanged`: what happened, why (each failed feed's reason, the first five), and what was kept.
     static func tooManyFailuresMessage(_ report: BuildReport, _ policy: FailurePolicy) -> String {
         let failed = report.records.filter { $0.failure != nil }
-        var reasons = failed.prefix(5).map { "'\($0.displayName)': \($0.failure?.description ?? "")" }
+        // A feed without a name or title yet is named by its URL: its host alone may be shared.
+        var reasons = failed.prefix(5).map { record in
+            let hasName = !(record.source.name ?? "").isEmpty || !record.state.channel.title.isEmpty
+            let name = hasName ? "'\(record.displayName)'" : record.source.url.absoluteString
+            return "\(name): \(record.failure?.description ?? "")"
+        }
         if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
         return
             "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(report.outputDirectory.path) was left unchanged"

@@ -4,16 +4,16 @@ import Foundation
 /// folder's check, and the saved state (or the state the live site published). A problem with
 /// any of them stops the build before the network is used.
 struct BuildInputs: Sendable {
-    var configuration: SiteConfiguration
-    var templates: SiteTemplates
+    let configuration: SiteConfiguration
+    let templates: SiteTemplates
     /// The output folder (checked to be feedsite's to write) and `static/`.
-    var publication: Publication
-    var store: StateStore
+    let publication: Publication
+    let store: StateStore
     /// The state the build starts from; feeds' items are loaded as the merge needs them.
     var saved: SavedState
     /// Why the published state could not be restored, when `--allow-fresh-state` let the build
     /// go on without the site's history.
-    var restoreFailure: String?
+    let restoreFailure: String?
     /// Configuration, template and state warnings so far.
     var diagnostics: [Diagnostic]
 
@@ -32,7 +32,7 @@ struct BuildInputs: Sendable {
         let templatesFolder = options.templatesDirectory ?? SiteTemplates.defaultFolder(besides: options.configFile)
         diagnostics += templates.checkNames(folder: templatesFolder.lastPathComponent)
         let stateDirectory = options.stateDirectory ?? URL(fileURLWithPath: configuration.stateDirectory)
-        let publication = try Publication.prepare(
+        let publication = try await Publication.prepare(
             output: options.outputDirectory, configFile: options.configFile, templatesDirectory: templatesFolder,
             stateDirectory: stateDirectory, configuration: configuration, templates: templates)
         diagnostics += publication.diagnostics

@@ -56,8 +56,8 @@ public enum ReportFormatter {
             case .fresh(let read) where record.failure == nil:
                 outcome =
                     accounts.isEmpty
-                    ? "read \(read.readCount) items (\(record.newItemCount) new)"
-                    : "fetched (\(record.newItemCount) new items)"
+                    ? "read \(read.readCount) items (\(BuildReport.newEntries(record.newItemCount)))"
+                    : "fetched (\(BuildReport.newEntries(record.newItemCount)))"
             case .fresh: outcome = "failed: \(record.failure?.description ?? "")"
             case .notModified: outcome = "not modified (304)"
             case .failed(let reason): outcome = "failed: \(reason)"

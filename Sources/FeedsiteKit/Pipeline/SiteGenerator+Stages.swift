@@ -54,8 +54,8 @@ extension SiteGenerator {
     }
 
     /// Skip: the site on disk stays as `previous` wrote it; the report says what it holds.
-    func keep(_ previous: LastBuild, in report: inout BuildReport) {
-        SiteWriter().cleanUp(options.outputDirectory)
+    func keep(_ previous: LastBuild, in report: inout BuildReport) async {
+        await SiteWriter().cleanUp(options.outputDirectory)
         report.itemCount = previous.itemCount
         report.pageCount = previous.pageCount
         report.write = SiteWriter.Report(totalFiles: previous.fileCount, changedFiles: 0)
@@ -110,7 +110,7 @@ extension SiteGenerator {
             site = Site.assemble(configuration: inputs.configuration, records: report.records, now: options.now)
             staging = try early.get()
         } else {
-            async let beginning = Self.beginStaging(options.outputDirectory)
+            async let beginning = await Self.beginStaging(options.outputDirectory)
             site = Site.assemble(configuration: inputs.configuration, records: report.records, now: options.now)
             staging = try await beginning.get()
         }
@@ -122,25 +122,29 @@ extension SiteGenerator {
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none. A folder that
     /// cannot be made there is `BuildError.outputFolder` (exit status 73), unlike a write that
     /// fails later (74).
-    static func beginStaging(_ output: URL) -> Result<SiteWriter.Staging, BuildError> {
-        Result { () throws(SiteWriter.WriteError) in try SiteWriter().begin(output) }.mapError(BuildError.outputFolder)
+    static func beginStaging(_ output: URL) async -> Result<SiteWriter.Staging, BuildError> {
+        do {
+            return .success(try await SiteWriter().begin(output))
+        } catch {
+            return .failure(.outputFolder(error))
+        }
     }
 
     /// Write: the static files and the saved state join the rendered pages, the new site is swapped
     /// in, and what it was built from is noted for the next build's `unchangedBuild`.
     func write(
         _ staging: inout SiteWriter.Staging, _ report: BuildReport, _ inputs: BuildInputs, stateDigest: String
-    ) throws -> SiteWriter.Report {
+    ) async throws -> SiteWriter.Report {
         do {
-            try staging.add(inputs.publication.staticFiles)
+            try await staging.add(inputs.publication.staticFiles)
             // The saved state is published as `status/state.json` (for `state_url`): linked or
             // copied from the state folder, never held in memory.
-            try staging.addFile(copying: inputs.store.file.path, as: "status/state.json")
+            try await staging.addFile(copying: inputs.store.file.path, as: "status/state.json")
         } catch {
-            staging.discard()
+            await staging.discard()
             throw error
         }
-        let written = try staging.commit()
+        let written = try await staging.commit()
         if let identity = LastBuild.identity(of: options.outputDirectory) {
             LastBuild(
                 fingerprint: BuildFingerprint.site(inputs, stateDigest: stateDigest, records: report.records),

@@ -28,11 +28,11 @@ public struct SiteGenerator: Sendable {
         // A first build cannot be skipped: its staging folder (the previous site, listed) is got
         // ready while the feeds are fetched; any other build's while its site is assembled.
         let isFirstBuild = inputs.isFirstBuild
-        async let firstStaging = isFirstBuild ? Self.beginStaging(options.outputDirectory) : nil
+        async let firstStaging = isFirstBuild ? await Self.beginStaging(options.outputDirectory) : nil
         let runs = try await clock.time(.fetch) { try await readFeeds(inputs) }
         var (state, report) = await clock.time(.merge) { merge(runs, &inputs) }
         if let previous = unchangedBuild(state, report, inputs) {
-            await clock.time(.skip) { keep(previous, in: &report) }
+            await clock.time(.skip) { await keep(previous, in: &report) }
             return report.timed(by: clock)
         }
         if inputs.saved.hasUnloadedItems {
@@ -45,7 +45,7 @@ public struct SiteGenerator: Sendable {
             guard !options.failurePolicy.isCrossed(failed: report.failedFeedCount, total: report.records.count) else {
                 // The old site stays, but what was fetched is kept.
                 _ = try await clock.time(.saveState) { try await savedDigest() }
-                if case .success(let staging)? = earlyStaging { staging.discard() }
+                if case .success(let staging)? = earlyStaging { await staging.discard() }
                 throw stop(&report)
             }
             let (site, begun) = try await clock.time(.assemble) { try await assemble(&report, inputs, earlyStaging) }
@@ -58,11 +58,11 @@ public struct SiteGenerator: Sendable {
                 }
                 stateDigest = try await clock.time(.saveState) { try await savedDigest() ?? inputs.saved.digest ?? "" }
             } catch {
-                staging.discard()
+                await staging.discard()
                 throw error
             }
             report.write = try await clock.time(.write) {
-                try write(&staging, report, inputs, stateDigest: stateDigest)
+                try await write(&staging, report, inputs, stateDigest: stateDigest)
             }
             return report.timed(by: clock)
         }

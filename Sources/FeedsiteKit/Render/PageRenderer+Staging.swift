@@ -29,7 +29,7 @@ extension PageRenderer {
                         case .shared(let shared): try render(shared, in: context, records: records)
                         case .feed(let feed): try renderFeed(feed, in: context)
                         }
-                    return (files.keys.filter { $0.hasSuffix(".html") }.count, try area.write(files))
+                    return (files.keys.filter { $0.hasSuffix(".html") }.count, try await area.write(files))
                 }
             }
             while next < min(limit, jobs.count) { addTask() }

@@ -45,7 +45,7 @@ struct SiteGeneratorTests {
         }
         #expect(page.isHTMLPage)
         #expect(failure.description.contains("HTML page, not a feed"))
-        #expect(failure.description.hasSuffix("the page links to no feed either"))
+        #expect(failure.description.hasSuffix("and it links to no feed either; check the feed's address"))
         #expect(report.records.last?.failure == nil)
     }
 

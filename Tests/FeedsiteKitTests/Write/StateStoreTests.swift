@@ -281,6 +281,8 @@ struct StateStoreTests {
         let (first, firstWarnings) = store.load(now: StateSamples.now)
         #expect(first == nil)
         #expect(
+            firstWarnings.first?.contains("cannot be read (it is not valid JSON (cut off or overwritten?))") == true)
+        #expect(
             firstWarnings.first?.hasSuffix(
                 "kept it as \(folder.path)/state.json.unreadable-2026-11-18 and started without saved state") == true,
             "\(firstWarnings)")
