@@ -57,6 +57,13 @@ struct CivilTime: Equatable {
             second: c.second ?? 0, weekday: c.weekday ?? 5)
     }
 
+    /// `date` in UTC, for any date (as `init(_:in:)`), without asking a time zone for its offset.
+    init(utc date: Date) {
+        self = CivilTime(date) ?? CivilTime(date, in: Self.utc)
+    }
+
+    static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
     /// Days since 1970-01-01 of a day in the proleptic Gregorian calendar (`days_from_civil`).
     static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

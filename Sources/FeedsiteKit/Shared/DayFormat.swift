@@ -4,7 +4,7 @@ import Foundation
 /// files kept aside.
 enum DayFormat {
     static func string(_ date: Date) -> String {
-        let time = CivilTime(date, in: utc)
+        let time = CivilTime(utc: date)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(time.year)-\(two(time.month))-\(two(time.day))"
     }
@@ -13,6 +13,4 @@ enum DayFormat {
     static func startOfDay(_ date: Date) -> Date {
         CivilTime.startOfDay(date)
     }
-
-    static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
 }

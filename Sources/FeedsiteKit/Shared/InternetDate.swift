@@ -6,7 +6,7 @@ import Foundation
 enum InternetDate {
     /// `2026-11-19T10:00:00Z`
     static func rfc3339(_ date: Date) -> String {
-        let c = CivilTime(date, in: DayFormat.utc)
+        let c = CivilTime(utc: date)
         guard (1000...9999).contains(c.year) else {
             return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
         }
@@ -31,7 +31,7 @@ enum InternetDate {
 
     /// `Thu, 19 Nov 2026 10:00:00 +0000`
     static func rfc822(_ date: Date) -> String {
-        let c = CivilTime(date, in: DayFormat.utc)
+        let c = CivilTime(utc: date)
         let weekday = CalendarNames.weekdayAbbreviations[max(0, min(6, c.weekday - 1))]
         let month = CalendarNames.monthAbbreviations[max(0, min(11, c.month - 1))]
         return "\(weekday), \(two(c.day)) \(month) \(c.year) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) +0000"
