@@ -87,13 +87,14 @@ struct FeedReader: Sendable {
                 runs[index] = run
                 progress?(schedule.finishedCount, sources.count)
             }
-            schedule: while true {
+            running: while true {
                 if Task.isCancelled { schedule.cancel() }
                 switch schedule.next() {
                 case .fetch(let index):
                     let (source, request) = (sources[index], requests[index])
                     group.addTask { .fetched(index, await Self.fetch(source, request: request, fetcher: fetcher)) }
                 case .read(let index):
+                    // Always there: the schedule reads only bodies reported as arrived.
                     guard case let (fetched, request)? = bodies.removeValue(forKey: index) else { continue }
                     let source = sources[index]
                     group.addTask {
@@ -104,7 +105,7 @@ struct FeedReader: Sendable {
                                 sanitiser: sanitiser, excerptLength: excerptLength))
                     }
                 case .wait:
-                    guard let step = await group.next() else { break schedule }
+                    guard let step = await group.next() else { break running }
                     switch step {
                     case .fetched(let index, .body(let fetched, let request)):
                         bodies[index] = (fetched, request)
@@ -117,7 +118,7 @@ struct FeedReader: Sendable {
                         finish(index, run)
                     }
                 case .done:
-                    break schedule
+                    break running
                 }
             }
             return sources.indices.map { index in
