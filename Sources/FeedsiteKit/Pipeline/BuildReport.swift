@@ -111,23 +111,3 @@ public struct BuildReport: Sendable {
         return diagnostics
     }
 }
-
-/// `2026-11-19`, in UTC: the day granularity people read in warnings and stale notes.
-enum DayFormat {
-    static func string(_ date: Date) -> String {
-        let components = calendar.dateComponents([.year, .month, .day], from: date)
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-        return "\(components.year ?? 1970)-\(two(components.month))-\(two(components.day))"
-    }
-
-    /// Midnight UTC of the day `date` falls on.
-    static func startOfDay(_ date: Date) -> Date {
-        calendar.startOfDay(for: date)
-    }
-
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar
-    }()
-}

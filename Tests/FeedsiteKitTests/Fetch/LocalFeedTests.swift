@@ -261,7 +261,8 @@ struct LocalFeedTests {
         try FileManager.default.removeItem(at: jekyll)
         let third = try await build.run(yaml: yaml)
         let failed = try #require(third.records.first)
-        #expect(failed.failure == "cannot read \(jekyll.path): no such file")
+        #expect(failed.failure == .fetch(.localFile(path: jekyll.path, problem: .missing)))
+        #expect(failed.failure?.description == "cannot read \(jekyll.path): no such file")
         #expect(failed.isStale)
         #expect(third.itemCount == 11)
         #expect(third.diagnostics.map(\.description).contains { $0.contains("cannot read \(jekyll.path)") })
@@ -277,6 +278,9 @@ struct LocalFeedTests {
         let report = try await build.run(yaml: "feeds:\n  - url: pipe.xml\n  - url: ok.xml\n")
         #expect(
             report.records.first?.failure
+                == .fetch(.localFile(path: fifo.path, problem: .notRegularFile(kind: "named pipe (FIFO)"))))
+        #expect(
+            report.records.first?.failure?.description
                 == "refusing to read \(fifo.path): it is a named pipe (FIFO), not a regular file")
         #expect(report.records.last?.failure == nil)
     }

@@ -74,7 +74,8 @@ struct StateStoreTests {
         let run = FeedRun(source: source, outcome: .notModified)
         let young = saved.needsItems(for: run, horizon: StateSamples.now.addingTimeInterval(-30 * 86_400))
         let aged = saved.needsItems(for: run, horizon: StateSamples.now)
-        let failed = saved.needsItems(for: FeedRun(source: source, outcome: .failed("x")), horizon: .distantPast)
+        let failed = saved.needsItems(
+            for: FeedRun(source: source, outcome: .failed(.fetch(.cancelled))), horizon: .distantPast)
         #expect(!young)
         #expect(aged)
         #expect(failed)
