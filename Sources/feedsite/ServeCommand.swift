@@ -37,6 +37,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
     }
 
+    /// What else a rebuild reads from disk: the static folder and the local feed files named in
+    /// `feeds.yml` when serving starts (a feed file added later is watched after a restart).
+    static func watchedInputs(besides configFile: URL) -> [URL] {
+        guard let (configuration, _) = try? SiteConfiguration.load(contentsOf: configFile) else { return [] }
+        return [configuration.staticFolder(besides: configFile)]
+            + configuration.feeds.filter(\.isLocal).map(\.location)
+    }
+
     func run() async throws {
         let generatorOptions = SiteGenerator.Options(paths: paths, fetching: fetching)
         let configFile = generatorOptions.configFile
@@ -46,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
                 host: host, port: port, siteDirectory: generatorOptions.outputDirectory, configFile: configFile,
                 watchedPaths: [
                     generatorOptions.templatesDirectory ?? SiteTemplates.defaultFolder(besides: configFile), configFile,
-                ],
+                ] + Self.watchedInputs(besides: configFile),
                 buildsFirst: !noBuild),
             log: { Terminal.printError($0) },
             rebuild: { reason in

@@ -21,10 +21,12 @@ struct FeedReader: Sendable {
     ///   - state: the saved state: validators, and the feed a web page was found to link.
     ///   - savedItemCounts: saved items per feed (validators are sent only for feeds that have some).
     ///   - concurrency: requests at once (`--concurrency`).
+    ///   - offline: no network: only local feed files are read (`--offline`, `serve` re-renders).
     ///   - onlyNewFeeds: fetch only feeds without saved state (`feedsite serve` after a `feeds.yml` edit).
+    ///   A local feed file is always read: that costs no network, and an unchanged one is not parsed.
     init(
         configuration: SiteConfiguration, state: SiteState, savedItemCounts: [String: Int], concurrency: Int,
-        onlyNewFeeds: Bool, progress: (@Sendable (Int, Int) -> Void)?
+        offline: Bool = false, onlyNewFeeds: Bool, progress: (@Sendable (Int, Int) -> Void)?
     ) {
         let sources = configuration.feeds
         let defaultAgent =
@@ -41,8 +43,11 @@ struct FeedReader: Sendable {
                 validatorURL: saved?.finalURL.flatMap(URL.init(string:)),
                 userAgent: source.userAgent ?? defaultAgent, headers: source.headers)
         }
-        self.skipped =
-            onlyNewFeeds ? Set(sources.indices.filter { state.feeds[sources[$0].url.absoluteString] != nil }) : []
+        self.skipped = Set(
+            sources.indices.filter { index in
+                !sources[index].isLocal
+                    && (offline || (onlyNewFeeds && state.feeds[sources[index].url.absoluteString] != nil))
+            })
         self.fetchOptions = FeedFetcher.Options(policy: configuration.fetch, concurrency: concurrency)
         self.readLimit = max(1, ProcessInfo.processInfo.activeProcessorCount)
         self.excerptLength = configuration.excerptLength

@@ -2,13 +2,13 @@ import Foundation
 
 /// The glue between the stages `build()` runs: what each stage is handed and what it hands on.
 extension SiteGenerator {
-    /// Fetch: every feed fetched, parsed and sanitised (`FeedReader`), or none with `--offline`.
+    /// Fetch: every feed fetched, parsed and sanitised (`FeedReader`); with `--offline` only the
+    /// local feed files (no network).
     func readFeeds(_ inputs: BuildInputs) async throws -> [FeedRun] {
-        let sources = inputs.configuration.feeds
-        if options.offline { return sources.map { FeedRun(source: $0, outcome: .skipped) } }
         let reader = FeedReader(
             configuration: inputs.configuration, state: inputs.saved.state, savedItemCounts: inputs.saved.itemCounts,
-            concurrency: options.concurrency, onlyNewFeeds: options.onlyNewFeeds, progress: options.progress)
+            concurrency: options.concurrency, offline: options.offline, onlyNewFeeds: options.onlyNewFeeds,
+            progress: options.progress)
         return try await reader.readAll()
     }
 
