@@ -31,10 +31,7 @@ extension RenderContext {
 
     /// `Tuesday, 24 November 2026`.
     static func dayName(_ time: CivilTime) -> String {
-        "\(weekdayNames[max(0, min(6, time.weekday - 1))]), \(time.day) "
-            + "\(ArchiveMonth.monthNames[max(0, min(11, time.month - 1))]) \(time.year)"
+        "\(CalendarNames.weekdayNames[max(0, min(6, time.weekday - 1))]), \(time.day) "
+            + "\(CalendarNames.monthNames[max(0, min(11, time.month - 1))]) \(time.year)"
     }
-
-    /// Indexed by `CivilTime.weekday - 1` (1 = Sunday).
-    static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 }

@@ -68,7 +68,9 @@ package struct OutputFolder: Sendable {
         let requested = directory.standardizedFileURL.path
         let path = try resolve(requested)
         func refuse(_ message: String) -> SiteWriter.WriteError {
-            SiteWriter.WriteError(path: requested, message: message, kind: .refused)
+            // A link is named with the folder it leads to: that is where the files in question are.
+            let shown = path == requested ? requested : "\(requested) (a link to \(path))"
+            return SiteWriter.WriteError(path: shown, message: message, kind: .refused)
         }
         let info: FileInfo?
         do {

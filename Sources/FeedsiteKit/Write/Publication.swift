@@ -22,6 +22,18 @@ package struct Publication: Sendable {
         let requested = output.standardizedFileURL.path
         let outputPath = try OutputFolder.resolve(requested)
         let staticFolder = configuration.staticFolder(besides: configFile)
+        // A static folder named in feeds.yml must exist: else its files would silently vanish from the site.
+        if configuration.staticDirectory != SiteConfiguration.Defaults.staticDirectory,
+            await SiteWriter.info(staticFolder.standardizedFileURL.path) == nil
+        {
+            throw ConfigurationError([
+                .error(
+                    file: configFile.lastPathComponent,
+                    "'static_dir: \(configuration.staticDirectory)' names a folder that does not exist "
+                        + "(\(staticFolder.standardizedFileURL.path)); create it, or remove 'static_dir' to publish "
+                        + "no files of your own")
+            ])
+        }
         func real(_ url: URL) -> String {
             let path = url.standardizedFileURL.path
             return (try? OutputFolder.resolve(path)) ?? path
@@ -56,10 +68,11 @@ package struct Publication: Sendable {
                     nil
                 }
             if let problem {
+                let example = URL(fileURLWithPath: outputPath).lastPathComponent == "Site" ? "" : ", such as Site"
                 throw SiteWriter.WriteError(
                     path: requested,
                     message: "\(problem), and feedsite replaces its output folder as a whole; the site needs a "
-                        + "folder of its own: pass another --output, such as Site",
+                        + "folder of its own: pass another --output\(example), or keep \(what) elsewhere",
                     kind: .refused)
             }
         }

@@ -83,10 +83,12 @@ extension SiteWriter {
         }
 
         /// What to do about a failed call, by its `errno` (empty when the reason says it all).
-        private static func advice(errno code: Int32) -> String {
+        static func advice(errno code: Int32) -> String {
             switch code {
             case ENOSPC, EDQUOT: "; free some space (the new site is written beside the old one) and build again"
-            case EACCES, EPERM, EROFS: "; check the folder's owner and permissions"
+            case EACCES, EPERM: "; check the folder's owner and permissions"
+            case EROFS: "; the file system is read-only: pass an --output on a writable disk"
+            case ENOTDIR: "; a part of the path is a file, not a folder: pass another --output"
             case EIO: "; check the disk"
             default: ""
             }

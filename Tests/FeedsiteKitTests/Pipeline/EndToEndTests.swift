@@ -99,10 +99,18 @@ struct EndToEndTests {
                 "Broken 1", "Broken 2", "Broken 3", "Broken 4",
             ])
         let byName = Dictionary(uniqueKeysWithValues: report.records.map { ($0.source.name ?? $0.source.url.path, $0) })
-        #expect(byName["Broken 1"]?.failure == "HTTP 404 Not Found")
-        #expect(byName["Broken 2"]?.failure == "HTTP 500 Internal Server Error")
-        #expect(byName["Broken 3"]?.failure?.contains("line") == true)
-        #expect(byName["Broken 4"]?.failure?.contains("timed out") == true)
+        #expect(byName["Broken 1"]?.failure == .fetch(.http(status: 404, reason: "Not Found")))
+        #expect(byName["Broken 2"]?.failure == .fetch(.http(status: 500, reason: "Internal Server Error")))
+        #expect(byName["Broken 1"]?.failure?.description == "HTTP 404 Not Found")
+        guard case .parse(let malformed)? = byName["Broken 3"]?.failure else {
+            Issue.record("Broken 3: \(String(describing: byName["Broken 3"]?.failure))")
+            return
+        }
+        #expect(malformed.line != nil)
+        guard case .fetch(.timedOut)? = byName["Broken 4"]?.failure else {
+            Issue.record("Broken 4: \(String(describing: byName["Broken 4"]?.failure))")
+            return
+        }
         // Lines point into feeds.yml: the first broken entry follows the 12 fixtures (4 header lines).
         #expect(failures.first?.line == 17)
         #expect(

@@ -107,7 +107,8 @@ struct ResilienceTests {
         ]
         for (name, fragment) in expectations {
             let record = try #require(byName[name], "no record for \(name)")
-            #expect(record.failure?.contains(fragment) == true, "\(name): \(record.failure ?? "no failure")")
+            let text = record.failure?.description ?? "no failure"
+            #expect(text.contains(fragment), "\(name): \(text)")
         }
         #expect(byName["moved"]?.failure == nil)
         #expect(second.failedFeedCount == expectations.count)

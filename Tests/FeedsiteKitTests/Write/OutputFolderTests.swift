@@ -253,9 +253,12 @@ struct OutputFolderTests {
         try write("mine", "notes.txt", in: foreign)
         let second = project.appendingPathComponent("Other")
         try FileManager.default.createSymbolicLink(atPath: second.path, withDestinationPath: foreign.path)
-        await #expect(throws: SiteWriter.WriteError.self) {
+        let refused = await #expect(throws: SiteWriter.WriteError.self) {
             try await SiteWriter().write(["index.html": Data()], to: second)
         }
+        // Named with the folder the link leads to: that is where the files in question are.
+        let realForeign = OutputFolder.realPath(foreign.path) ?? foreign.path
+        #expect(refused?.path == "\(second.path) (a link to \(realForeign))", "\(String(describing: refused))")
         #expect(snapshot(foreign) == ["notes.txt": "mine"])
         // A link that leads nowhere is refused, and stays.
         let dangling = project.appendingPathComponent("Gone")

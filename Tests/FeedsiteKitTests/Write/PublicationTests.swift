@@ -105,6 +105,17 @@ struct PublicationTests {
         try await project.finish()
     }
 
+    @Test("a static_dir that does not exist is a configuration error (its files would vanish from the site)")
+    func staticDirMissing() async throws {
+        let project = try await Project(extra: "static_dir: nothere\n")
+        let error = await #expect(throws: ConfigurationError.self) { try await project.build() }
+        let text = error?.description ?? ""
+        #expect(text.contains("feeds.yml: error: 'static_dir: nothere' names a folder that does not exist"), "\(text)")
+        #expect(text.contains("/nothere); create it, or remove 'static_dir'"), "\(text)")
+        #expect(project.server.requests.isEmpty)
+        try await project.finish()
+    }
+
     @Test("a static file with a generated page's name is a configuration error naming both; nothing is fetched")
     func staticCollisions() async throws {
         let project = try await Project()
