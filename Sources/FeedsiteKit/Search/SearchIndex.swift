@@ -57,17 +57,22 @@ struct SearchIndex: Sendable {
         }
     }
 
-    /// What the index is made from: the records and the Pagefind executable (its path and size,
-    /// standing in for its version).
-    static func digest(_ records: [PagefindService.Record], executable: URL) -> String {
+    /// What the index is made from, digested from the site model itself (so that an unchanged
+    /// index costs no text extraction): every field `records` reads, the settings it uses, and
+    /// the Pagefind executable (its path and size, standing in for its version).
+    static func digest(_ site: Site, executable: URL) -> String {
         var fingerprint = BuildFingerprint()
         let size = (try? FileManager.default.attributesOfItem(atPath: executable.path)[.size] as? Int) ?? 0
-        fingerprint.add("\(executable.path) \(size)")
-        for record in records {
-            fingerprint.add(record.url)
-            fingerprint.add(record.content)
-            fingerprint.add(record.language)
-            for key in record.meta.keys.sorted() { fingerprint.add("\(key)=\(record.meta[key] ?? "")") }
+        fingerprint.add("\(executable.path) \(size) \(maxContentCharacters)")
+        fingerprint.add(site.configuration.language)
+        fingerprint.add(site.configuration.timeZone.identifier)
+        for item in site.items {
+            fingerprint.add(item.feedSlug)
+            fingerprint.add(item.slug)
+            fingerprint.add(item.title)
+            fingerprint.add(item.feedName)
+            fingerprint.add(item.date.map { "\($0.timeIntervalSince1970)" } ?? "-")
+            fingerprint.add(item.content.html)
         }
         return fingerprint.text
     }
@@ -78,14 +83,14 @@ struct SearchIndex: Sendable {
     func build(
         _ site: Site, into staging: inout SiteWriter.Staging, liveSite: URL, stateDirectory: URL
     ) async throws(SiteWriter.WriteError) -> [Diagnostic] {
-        let records = Self.records(site)
-        let digest = Self.digest(records, executable: service.executable)
+        let digest = Self.digest(site, executable: service.executable)
         let manifestFile = stateDirectory.appendingPathComponent(Manifest.fileName)
         let previous = Manifest.read(manifestFile)
         if let previous, previous.digest == digest, previous.isPresent(in: liveSite) {
             try await previous.carryOver(from: liveSite, into: &staging)
             return []
         }
+        let records = Self.records(site)
         let files: [String: Data]
         let refused: [String]
         do {

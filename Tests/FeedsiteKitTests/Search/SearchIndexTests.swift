@@ -45,6 +45,22 @@ struct SearchIndexTests {
         #expect(records[1].content.count == SearchIndex.maxContentCharacters)
     }
 
+    @Test("the digest that decides whether to index again follows what the records are made of")
+    func digest() {
+        let tool = URL(fileURLWithPath: "/bin/sh")
+        let site = Self.site()
+        #expect(SearchIndex.digest(site, executable: tool) == SearchIndex.digest(Self.site(), executable: tool))
+        var retitled = site
+        retitled.items[1].title = "Longer"
+        #expect(SearchIndex.digest(retitled, executable: tool) != SearchIndex.digest(site, executable: tool))
+        #expect(
+            SearchIndex.digest(Self.site(language: "fr"), executable: tool)
+                != SearchIndex.digest(site, executable: tool))
+        #expect(
+            SearchIndex.digest(site, executable: URL(fileURLWithPath: "/bin/ls"))
+                != SearchIndex.digest(site, executable: tool))
+    }
+
     @Test("requests: base64 JSON followed by a comma; a new index, the records in order, then the files")
     func requests() throws {
         let messages = PagefindService.requests(SearchIndex.records(Self.site()))
