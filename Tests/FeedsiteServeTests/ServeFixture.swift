@@ -43,12 +43,12 @@ final class ServeFixture: Sendable {
         return "built \(report.totalFiles) files"
     }
 
-    func server(port: Int = 0, buildsFirst: Bool = true) -> PreviewServer {
+    func server(port: Int = 0, buildsFirst: Bool = true, headerTimeout: Duration = .seconds(5)) -> PreviewServer {
         PreviewServer(
             options: .init(
                 host: "127.0.0.1", port: port, siteDirectory: site, configFile: config,
                 watchedPaths: [templates, config],
-                buildsFirst: buildsFirst, pollInterval: .milliseconds(100)),
+                buildsFirst: buildsFirst, pollInterval: .milliseconds(100), headerTimeout: headerTimeout),
             log: { _ in },
             rebuild: { _ in try self.rebuild() })
     }

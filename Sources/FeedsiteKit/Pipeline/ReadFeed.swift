@@ -31,12 +31,19 @@ public struct ReadFeed: Sendable, Hashable {
     public init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
+        var warnings = feed.warnings
         for (position, item) in feed.items.enumerated() {
             let body = Self.sanitisedBody(of: item, finalURL: finalURL, sanitiser: sanitiser)
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
+            let link = item.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) }
+            if let omission = body.omission {
+                // The item is kept, and its page links to the original.
+                let located = "item \(position + 1) '\(title)'" + (link.map { " (\($0))" } ?? "")
+                warnings.append("\(located): content left out: \(omission)")
+            }
             let siteItem = SiteItem(
                 slug: "", feedSlug: "", feedName: "", title: title,
-                link: item.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
+                link: link,
                 authors: item.authors.compactMap { $0.name ?? $0.email },
                 date: item.published ?? item.updated, content: body.html,
                 excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
@@ -54,7 +61,7 @@ public struct ReadFeed: Sendable, Hashable {
                 siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
                 language: feed.language.flatMap(LanguageTag.normalised),
                 image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) }),
-            entries: entries, warnings: feed.warnings)
+            entries: entries, warnings: warnings)
     }
 
     /// An item's body: its content, else its description, as HTML or plain text as the feed said,
