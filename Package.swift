@@ -108,7 +108,9 @@ let package = Package(
 // libFuzzer targets (Fuzz/README.md): only with FEEDSITE_FUZZ=1, as `make fuzz` builds them (with
 // `-sanitize=fuzzer,address` into its own `.build-fuzz`), so `swift build` never sees them.
 if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
     for name in ["FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration"] {
-        package.targets.append(.executableTarget(name: name, dependencies: ["FeedsiteKit"], path: "Fuzz/\(name)"))
+        package.targets.append(
+            .executableTarget(name: name, dependencies: ["FeedsiteKit", "FuzzerDriver"], path: "Fuzz/\(name)"))
     }
 }

@@ -45,10 +45,10 @@ cases = {
     "p": ("<p>", ""),
     "dl-dd": ("<dl><dd>", ""),
     "em-strong-code": ("<em><strong><code>", ""),
-    "mixed": ("<div><b><ul><li><i>", ""),
+    "mixed": ("<div><b><ul><li>", ""),
     "custom": ("<x-a><x-b>", ""),
     "div-closed": ("<div>", "</div>"),
-    "ul-li-closed": ("<ul><li>", "</li></ul>"),
+    "ul-li-closed": ("<ul><li>", "</ul>"),
     "b-closed": ("<b>", "</b>"),
     "reconstruct": (None, None),
 }

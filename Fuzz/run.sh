@@ -6,6 +6,9 @@
 #   FUZZ_SECONDS=1200 Fuzz/run.sh FuzzSanitiser
 #   Fuzz/run.sh --build-only
 #
+# FUZZ_KEEP_GOING=1 keeps fuzzing past a finding (libFuzzer's -fork=1 with crashes, timeouts and
+# out-of-memory inputs recorded and ignored), for long unattended runs.
+#
 # The working corpus grows in .build-fuzz/corpus/<target> (seeded from Fuzz/Seeds/<target> and the
 # test fixtures); crashes, timeouts (over FUZZ_TIMEOUT, 1 s, per input) and out-of-memory inputs
 # land in .build-fuzz/findings/<target>/. A finding is fixed, then kept as a regression fixture
@@ -33,7 +36,7 @@ done
 for target in "${selected[@]}"; do
     echo "== building $target"
     FEEDSITE_FUZZ=1 "$SWIFT" build --scratch-path "$SCRATCH" --product "$target" \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+        -Xswiftc -sanitize=fuzzer,address
 done
 $build_only && exit 0
 
@@ -60,10 +63,11 @@ for target in "${selected[@]}"; do
     findings="$SCRATCH/findings/$target"
     mkdir -p "$findings"
     seed_corpus "$target" "$corpus"
-    dictionary=()
-    [[ -f "Fuzz/$target.dict" ]] && dictionary=(-dict="Fuzz/$target.dict")
+    options=()
+    [[ -f "Fuzz/$target.dict" ]] && options+=(-dict="Fuzz/$target.dict")
+    [[ "${FUZZ_KEEP_GOING:-0}" == 1 ]] && options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     echo "== fuzzing $target for $FUZZ_SECONDS s (corpus $corpus, findings $findings)"
-    "$SCRATCH/debug/$target" "$corpus" "${dictionary[@]}" \
+    "$SCRATCH/debug/$target" "$corpus" "${options[@]}" \
         -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" \
         -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" || {
         echo "== $target stopped on a finding: see $findings" >&2

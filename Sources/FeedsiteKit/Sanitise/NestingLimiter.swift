@@ -168,7 +168,9 @@ struct NestingLimiter {
                 }
             }
             dropIfInsideOpaquePhantom(start..<position)
-        } else if hasPrefix("[CDATA[", at: after), model.isCurrentNodeForeign {
+        } else if model.isCurrentNodeForeign, after + 7 <= bytes.count,
+            Array(UnsafeBufferPointer(rebasing: bytes[after..<after + 7])) == Array("[CDATA[".utf8)
+        {
             position = bytes.count
             var index = after + 7
             while let bracket = ByteScan.firstIndex(of: UInt8(ascii: "]"), in: bytes, from: index, to: bytes.count) {
@@ -311,7 +313,8 @@ struct NestingLimiter {
         case .normal:
             break
         case .rawText(let endName):
-            (contentEnd, hasEndTag) = endOfRawText(named: endName)
+            (contentEnd, hasEndTag) =
+                token.tag == .script ? endOfScriptData() : endOfRawText(named: endName)
         case .plainText:
             contentEnd = bytes.count
         }
@@ -400,14 +403,79 @@ struct NestingLimiter {
                 Self.isWhitespace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">")
             else { continue }
             // The end tag itself, read like any tag up to its `>`.
-            let saved = position
-            position = open + 2
-            let isComplete = readTag(isEndTag: true) != nil
-            let end = position
-            position = saved
-            return (end, isComplete)
+            return endOfEndTag(at: open)
         }
         return (bytes.count, false)
+    }
+
+    /// Where a script's text ends, following the tokenizer's script data states: inside `<!--`
+    /// a `<script` starts a "double escaped" part in which `</script>` does not end the script.
+    private mutating func endOfScriptData() -> (Int, Bool) {
+        enum State { case data, escaped, doubleEscaped }
+        var state = State.data
+        var dashes = 0
+        var index = position
+        while index < bytes.count {
+            if state == .data {
+                guard let open = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index, to: bytes.count)
+                else { break }
+                index = open
+                if isScriptTag(at: index, isEndTag: true) { return endOfEndTag(at: index) }
+                if hasPrefix("<!--", at: index) {
+                    state = .escaped
+                    dashes = 2
+                    index += 4
+                } else {
+                    index += 1
+                }
+                continue
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "-") {
+                dashes += 1
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: ">"), dashes >= 2 {
+                state = .data
+            } else if byte == UInt8(ascii: "<") {
+                if state == .escaped, isScriptTag(at: index, isEndTag: true) { return endOfEndTag(at: index) }
+                if state == .escaped, isScriptTag(at: index, isEndTag: false) {
+                    state = .doubleEscaped
+                    index += 7
+                    dashes = 0
+                    continue
+                }
+                if state == .doubleEscaped, isScriptTag(at: index, isEndTag: true) {
+                    state = .escaped
+                    index += 8
+                    dashes = 0
+                    continue
+                }
+            }
+            dashes = 0
+            index += 1
+        }
+        return (bytes.count, false)
+    }
+
+    /// `<script` or `</script` at `index`, followed by whitespace, `/` or `>`.
+    private func isScriptTag(at index: Int, isEndTag: Bool) -> Bool {
+        let nameStart = index + (isEndTag ? 2 : 1)
+        guard hasPrefix(isEndTag ? "</script" : "<script", at: index), let after = byte(at: nameStart + 6) else {
+            return false
+        }
+        return Self.isWhitespace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">")
+    }
+
+    /// The end of the end tag that starts at `index` (read like any tag), and whether it is whole.
+    private mutating func endOfEndTag(at index: Int) -> (Int, Bool) {
+        let saved = position
+        position = index + 2
+        let isComplete = readTag(isEndTag: true) != nil
+        let end = position
+        position = saved
+        return (end, isComplete)
     }
 
     private mutating func drop(_ range: Range<Int>) {
@@ -421,12 +489,16 @@ struct NestingLimiter {
 
     // MARK: - Bytes
 
+    /// Whether `prefix` (lowercase) is at `index`, ASCII letters compared case-insensitively and
+    /// everything else exactly (`[CDATA[` is case-sensitive and has no letters to fold).
     private func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         return prefix.withUTF8Buffer { expected in
-            for offset in 0..<count where bytes[index + offset] | 0x20 != expected[offset] | 0x20 {
-                return false
+            for offset in 0..<count {
+                let byte = bytes[index + offset]
+                let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                if folded != expected[offset] { return false }
             }
             return true
         }

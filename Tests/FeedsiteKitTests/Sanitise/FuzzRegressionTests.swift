@@ -28,8 +28,9 @@ struct FuzzRegressionTests {
                 for content in [
                     sanitiser.sanitise(html: text, baseURL: base), sanitiser.sanitise(plainText: text, baseURL: base),
                 ] {
+                    // The oracle re-parses the output: elements, attributes and URL schemes.
                     #expect(AllowlistOracle.violations(in: content.html.html).isEmpty, "\(name)")
-                    #expect(!content.html.html.lowercased().contains("javascript:"), "\(name)")
+                    #expect(!content.html.html.lowercased().contains("<script"), "\(name)")
                 }
                 let limited =
                     NestingLimiter.limited(text, maxDepth: 8, opaqueElements: ContentBuilder.droppedElements) ?? text

@@ -236,6 +236,31 @@ struct NestingLimiterTests {
         }
     }
 
+    /// Places where the tokenizer decides what is a tag: a limiter that read them differently from
+    /// gumbo would let tags it does not see nest without limit.
+    static let tokenizerCorners = [
+        "<div><script><!--<script></script></div></script>", "<div><script><!--</script></div>",
+        "<div><script><!--<script>--></script></div>", "<div><!-- </div> -->", "<div><!--></div>",
+        "<div><!---></div>", "<div><!-- --!></div>", "<div title=\"</div>\">", "<div title='</div>'>",
+        "<div x=</div>>", "<div><textarea></div></textarea>", "<div><style></div></style>",
+        "<div><title></div></title>", "<div><xmp></div></xmp>", "<div><iframe></div></iframe>",
+        "<div><noembed></div></noembed>", "<div><noframes></div></noframes>", "<div><?x </div> ?>",
+        "<div></ div>", "<div><!x </div>>", "<div><svg><![CDATA[</svg>]]><div>", "<div><svg><!{CDATA{</div>",
+        "<div><svg><style></div></style></svg>", "<div><math><mi><style></div></style></math>",
+        "<div><select><style></div></style></select>", "<div><table><style></div></style></table>",
+        "<div><noscript></div></noscript>", "<div/><div>", "<div\n></div\n>", "<DIV></Div>",
+        "<div><b></div><p>x", "<div><form></div>", "<div><a><div></a>", "<div><plaintext></div>",
+    ]
+
+    @Test("tokenizer corners, repeated: gumbo never nests deeper than the limit", arguments: tokenizerCorners)
+    func tokenizerCorner(_ piece: String) throws {
+        let limit = 8
+        let html = String(repeating: piece, count: 200) + "x"
+        let output = NestingLimiter.limited(html, maxDepth: limit, opaqueElements: Self.opaque) ?? html
+        let depth = try #require(HTMLFragment.gumboDepth(parsing: output))
+        #expect(depth <= limit + 1, "depth \(depth)")
+    }
+
     @Test("randomised ordinary markup is never cut at the real limit")
     func randomisedMarkupUnchanged() {
         var generator = MarkupGenerator(seed: 0x11E7)
