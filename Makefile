@@ -4,17 +4,19 @@ FEEDSITE_RELEASE := .build/release/feedsite
 CONFIG ?= feeds.yml
 
 .PHONY: site test deps release debug lint format clean bench screenshots fuzz
+.PHONY: test-deps theme dist dist-check install
 
-## make site: install what is missing, build release, build the site from feeds.yml into Site/
+## make site: install what building needs, build release, build the site from feeds.yml into Site/
+## (the repository's feeds.yml is the sample planet: local snapshots, no network needed)
 site: deps release
-	$(FEEDSITE_RELEASE) build --config $(CONFIG) --output Site --templates Templates
+	$(FEEDSITE_RELEASE) build --config $(CONFIG) --output Site
 	@echo ""
 	@echo "The site is in $(CURDIR)/Site/"
 	@echo "Open it:    xdg-open Site/index.html   (or open file://$(CURDIR)/Site/index.html in a browser)"
 	@echo "Preview it: $(FEEDSITE_RELEASE) serve --no-build --config $(CONFIG)   then visit http://127.0.0.1:8000/"
 
-## make test: install what is missing, then the whole test suite and the format lint
-test: deps
+## make test: install what is missing (the test tools too), then the whole test suite and the format lint
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	FEEDSITE=.build/debug/feedsite scripts/browser-proof.sh
@@ -43,8 +45,39 @@ screenshots: deps
 	$(SWIFT) build --product feedsite
 	FEEDSITE=.build/debug/feedsite scripts/screenshots.sh
 
+## deps: only what building and running feedsite needs; test-deps: also the test suite's tools
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build
+
+test-deps:
+	@scripts/install-deps.sh test
+
+## make theme: compile Templates/ into the binary (Sources/FeedsiteKit/Render/BuiltInTheme.swift)
+theme:
+	scripts/embed-theme.py
+
+## make dist: dist/feedsite-<version>-linux-<arch>.tar.gz (+ .sha256): a static binary, README,
+## LICENSE, completions and man page (scripts/dist.sh)
+dist: deps
+	SWIFT=$(SWIFT) scripts/dist.sh
+
+## make dist-check: unpack the tarball into an empty folder, then `init` and `build` there, offline
+dist-check: dist
+	scripts/dist-check.sh
+
+## make install PREFIX=/usr/local: the release binary, its man page and bash/zsh/fish completions
+PREFIX ?= /usr/local
+install: deps release
+	@mkdir -p .build/share
+	$(FEEDSITE_RELEASE) --generate-completion-script bash > .build/share/feedsite.bash
+	$(FEEDSITE_RELEASE) --generate-completion-script zsh > .build/share/_feedsite
+	$(FEEDSITE_RELEASE) --generate-completion-script fish > .build/share/feedsite.fish
+	scripts/manpage.py $(FEEDSITE_RELEASE) > .build/share/feedsite.1
+	install -Dm755 $(FEEDSITE_RELEASE) $(DESTDIR)$(PREFIX)/bin/feedsite
+	install -Dm644 .build/share/feedsite.1 $(DESTDIR)$(PREFIX)/share/man/man1/feedsite.1
+	install -Dm644 .build/share/feedsite.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/feedsite
+	install -Dm644 .build/share/_feedsite $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_feedsite
+	install -Dm644 .build/share/feedsite.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/feedsite.fish
 
 release:
 	$(SWIFT) build -c release --product feedsite
@@ -59,4 +92,4 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
 clean:
-	rm -rf .build
+	rm -rf .build dist

@@ -51,6 +51,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // NIOConnectionError (DNS, refused, connect timeout), to word fetch failures.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Yams", package: "Yams"),
             ]

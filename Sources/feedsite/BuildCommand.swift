@@ -18,9 +18,13 @@ struct BuildCommand: AsyncParsableCommand {
             their last good items from the state directory. The site is written into a temporary folder
             and swapped in whole, so an interrupted build never leaves half a site.
 
-            Exit status: 0 the site was written (warnings allowed); 1 more feeds failed than --max-failed
-            allows (default: all of them) and the previous site was left untouched; 64 usage,
-            configuration or template error.
+            Exit status:
+              0   the site was written (warnings allowed)
+              1   more feeds failed than --max-failed allows (default: all of them); the previous
+                  site was left untouched
+              64  usage, configuration (feeds.yml) or template error; nothing was fetched or written
+              73  the output or state folder cannot be created or is refused
+              74  an I/O error while writing the site or the state
             """
     )
 
@@ -40,6 +44,13 @@ struct BuildCommand: AsyncParsableCommand {
             "Seed a missing state directory from a published status/state.json (URL or path; overrides 'state_url').",
             valueName: "url-or-path"))
     var restoreState: String?
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Build even when the state cannot be restored (server down, file too large or unreadable), starting without history. Without it such a build exits 1 and publishes nothing."
+        ))
+    var allowFreshState = false
 
     @Flag(name: .long, help: "Re-render from the saved state without touching the network.")
     var offline = false
@@ -83,10 +94,10 @@ struct BuildCommand: AsyncParsableCommand {
             options: .init(
                 configFile: URL(fileURLWithPath: paths.config),
                 outputDirectory: URL(fileURLWithPath: paths.output),
-                templatesDirectory: URL(fileURLWithPath: paths.templates),
+                templatesDirectory: paths.templates.map { URL(fileURLWithPath: $0) },
                 stateDirectory: paths.state.map { URL(fileURLWithPath: $0) },
-                restoreState: restoreState, concurrency: concurrency, timeoutSeconds: timeout, offline: offline,
-                failurePolicy: policy, progress: progress))
+                restoreState: restoreState, allowFreshState: allowFreshState, concurrency: concurrency,
+                timeoutSeconds: timeout, offline: offline, failurePolicy: policy, progress: progress))
         do {
             let report = try await generator.build()
             output.finishProgress()
@@ -95,18 +106,24 @@ struct BuildCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             output.finishProgress()
             error.diagnostics.forEach(output.print)
-            throw ExitCode(64)
+            throw ExitCode(error.exitStatus.rawValue)
         } catch let error as TemplateError {
+            output.finishProgress()
             output.print(.error(file: error.file, line: error.line, column: error.column, error.message))
-            throw ExitCode(64)
+            throw ExitCode(error.exitStatus.rawValue)
         } catch let error as BuildError {
             output.finishProgress()
             if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
-            Terminal.printError(error.description)
-            throw ExitCode(1)
-        } catch let error as SiteWriter.WriteError {
-            Terminal.printError(error.description)
-            throw ExitCode(1)
+            // A build stopped before it had a report (the state could not be restored) still gets
+            // its line in the GitHub step summary.
+            if case .stateNotRestored = error { output.summarise(error.message) }
+            // Last, so the terminal's last line (and an `::error` annotation) says why.
+            output.print(.error(error.message))
+            throw ExitCode(error.exitStatus.rawValue)
+        } catch let error as any ExitStatusError {
+            output.finishProgress()
+            output.print(.error(Terminal.message(of: error)))
+            throw ExitCode(error.exitStatus.rawValue)
         }
     }
 }
@@ -119,8 +136,12 @@ struct SitePaths: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where the site is written (replaced as a whole).", valueName: "dir"))
     var output = "Site"
 
-    @Option(name: .long, help: ArgumentHelp("The templates folder (*.mustache and assets/).", valueName: "dir"))
-    var templates = "Templates"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A folder whose *.mustache and assets/ files override the built-in theme (default: Templates/ beside the configuration file, if any).",
+            valueName: "dir"))
+    var templates: String?
 
     @Option(
         name: .long,
@@ -149,16 +170,7 @@ struct Terminal {
     func report(_ report: BuildReport, verbose: Bool) {
         report.diagnostics.forEach(print)
         if verbose {
-            for record in report.records {
-                let outcome: String
-                switch record.run.outcome {
-                case .fresh(let read): outcome = "read \(read.entries.count) items (\(record.newItemCount) new)"
-                case .notModified: outcome = "not modified (304)"
-                case .failed(let reason): outcome = "failed: \(reason)"
-                case .skipped: outcome = "offline: \(record.state.items.count) saved items"
-                }
-                Self.printError("\(record.source.label): \(outcome)")
-            }
+            ReportFormatter.feedLines(report).forEach { Self.printError($0) }
             let timings = report.timings.map {
                 "\($0.stage) \($0.duration.formatted(.units(allowed: [.seconds, .milliseconds])))"
             }
@@ -169,6 +181,24 @@ struct Terminal {
         {
             handle.seekToEndOfFile()
             handle.write(Data(ReportFormatter.stepSummary(report).utf8))
+            try? handle.close()
+        }
+    }
+
+    /// An error's description without the `error: ` it starts with (a diagnostic adds it).
+    static func message(of error: any ExitStatusError) -> String {
+        let text = error.description
+        return text.hasPrefix("error: ") ? String(text.dropFirst(7)) : text
+    }
+
+    /// Under GitHub Actions, an error that stopped the build before it had a report: a line in the
+    /// step summary (the `::error` annotation comes with the error's diagnostic).
+    func summarise(_ message: String) {
+        guard isGitHubActions else { return }
+        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty, let handle = FileHandle(forWritingAtPath: path)
+        {
+            handle.seekToEndOfFile()
+            handle.write(Data("### feedsite: site not updated\n\n**Error:** \(message)\n".utf8))
             try? handle.close()
         }
     }

@@ -9,10 +9,17 @@ struct FeedsiteCommand: AsyncParsableCommand {
         abstract: "Turn a list of feeds into a static website.",
         discussion: """
             Reads feeds.yml, fetches every feed, sanitises every item and writes a browsable site.
-            Exit status: 0 site written (warnings allowed), 1 nothing could be built (the old site is kept),
-            64 usage or configuration error.
+
+            Exit status:
+              0   the site was written (warnings allowed)
+              1   too many feeds failed (see build --max-failed); the previous site was left untouched
+              64  usage, configuration (feeds.yml) or template error
+              73  the output or state folder cannot be created or is refused
+              74  an I/O error while writing
             """,
         version: Feedsite.version,
-        subcommands: [BuildCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self]
+        subcommands: [
+            BuildCommand.self, InitCommand.self, ParseCommand.self, ServeCommand.self, ImportCommand.self,
+        ]
     )
 }

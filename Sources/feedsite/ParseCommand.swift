@@ -10,13 +10,14 @@ struct ParseCommand: AsyncParsableCommand {
         discussion: """
             Prints the format and version, title, link, item count and parse warnings, then one line per
             item; with --json, the parsed feed as JSON (the schema of DESIGN §2: raw values, ISO 8601 UTC
-            dates, warnings). URLs are fetched exactly as `feedsite build` fetches them. With several
+            dates, warnings). URLs and files are read exactly as `feedsite build` reads them: a web page
+            is followed to the feed it links (`<link rel="alternate">`), with a note. With several
             inputs and --stats, prints parse (and with --sanitise, sanitise) throughput in MB/s.
             Exit status: 0 every input parsed, 1 one did not, 64 usage error.
             """
     )
 
-    @Argument(help: ArgumentHelp("Feed files or http(s) URLs.", valueName: "file|url"))
+    @Argument(help: ArgumentHelp("Feed files (paths or file: URLs) or http(s) URLs.", valueName: "file|url"))
     var inputs: [String]
 
     @Flag(name: .long, help: "Print the parsed feed as JSON.")
@@ -36,48 +37,71 @@ struct ParseCommand: AsyncParsableCommand {
 
     func run() async throws {
         let parser = FeedParser()
-        var failed = false
-        var documents: [(data: Data, url: URL?, contentType: String?)] = []
-        for input in inputs {
-            do {
-                let (data, url, contentType) = try await Self.read(input)
-                if stats {
-                    documents.append((data, url, contentType))
+        let stats = stats
+        let json = json
+        let inputs = inputs
+        let (failed, documents) = try await FeedFetcher.withFetcher(options: .init()) { fetcher in
+            var failed = false
+            var documents: [(data: Data, url: URL?, contentType: String?)] = []
+            for input in inputs {
+                let request = FetchRequest(
+                    url: Self.location(of: input), userAgent: FeedFetcher.Options.userAgent(baseURL: nil))
+                let fetched: FetchedFeed
+                switch await fetcher.fetch(request) {
+                case .success(.fetched(let value)):
+                    fetched = value
+                case .success(.notModified):
+                    // No validators are sent, so a 304 is the server's mistake.
+                    Terminal.printError("\(input): error: HTTP 304 Not Modified to an unconditional request")
+                    failed = true
+                    continue
+                case .failure(let error):
+                    Terminal.printError("\(input): error: \(error)")
+                    failed = true
                     continue
                 }
-                let feed = try parser.parse(data, url: url, contentType: contentType)
-                if json {
-                    FileHandle.standardOutput.write(feed.inspectionJSON())
-                    print()
-                } else {
-                    if inputs.count > 1 { print("== \(input)") }
-                    print(feed.humanDescription)
+                if stats {
+                    documents.append((fetched.body, fetched.finalURL, fetched.contentType))
+                    continue
                 }
-            } catch {
-                Terminal.printError("\(input): error: \(error)")
-                failed = true
+                // The same reading `build` does: a web page is followed to the feed it links.
+                switch await fetcher.read(fetched, request: request, parser: parser) {
+                case .read(let document):
+                    if let feedURL = document.discoveredFeedURL {
+                        Terminal.printError(
+                            "\(input): note: this is a web page; its feed is \(feedURL.absoluteString) (read below)")
+                    }
+                    if json {
+                        FileHandle.standardOutput.write(document.feed.inspectionJSON())
+                        print()
+                    } else {
+                        if inputs.count > 1 { print("== \(input)") }
+                        print(document.feed.humanDescription)
+                    }
+                case .notModified:
+                    Terminal.printError("\(input): error: HTTP 304 Not Modified to an unconditional request")
+                    failed = true
+                case .failed(let reason, _, _):
+                    Terminal.printError("\(input): error: \(reason)")
+                    failed = true
+                }
             }
+            return (failed, documents)
         }
-        if stats { failed = Self.printStats(documents, parser: parser, sanitise: sanitise) || failed }
-        if failed { throw ExitCode(1) }
+        let statsFailed = stats && Self.printStats(documents, parser: parser, sanitise: sanitise)
+        if failed || statsFailed { throw ExitCode(1) }
     }
 
-    /// The same fetch `build` uses for URLs; files are read as they are.
-    static func read(_ input: String) async throws -> (Data, URL?, String?) {
-        if let url = URL(string: input), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let response = try await FeedFetcher.withFetcher(options: .init()) { fetcher in
-                await fetcher.fetch(FetchRequest(url: url, userAgent: FeedFetcher.Options.userAgent(baseURL: nil)))
-            }
-            switch response {
-            case .success(.fetched(let feed)): return (feed.body, feed.finalURL, feed.contentType)
-            case .success(.notModified): throw FetchError.http(status: 304, reason: "Not Modified")
-            case .failure(let error): throw error
-            }
+    /// An http(s) or `file:` URL as given; anything else is a path (relative to the current
+    /// directory). Read exactly as `build` reads a feed from `feeds.yml`: same limits, same refusal
+    /// of anything but a regular file.
+    static func location(of input: String) -> URL {
+        if let url = URL(string: input), let scheme = url.scheme?.lowercased(),
+            ["http", "https", "file"].contains(scheme)
+        {
+            return url
         }
-        guard let data = FileManager.default.contents(atPath: input) else {
-            throw ValidationError("cannot read \(input): no such file")
-        }
-        return (data, URL(fileURLWithPath: input), nil)
+        return URL(fileURLWithPath: input).standardizedFileURL
     }
 
     /// Parses (and sanitises) every document, timing each stage. Returns true if any failed.

@@ -38,8 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where the site is written and served from.", valueName: "dir"))
     var output = "Site"
 
-    @Option(name: .long, help: ArgumentHelp("The templates folder (*.mustache and assets/).", valueName: "dir"))
-    var templates = "Templates"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A folder whose *.mustache and assets/ files override the built-in theme (default: Templates/ beside the configuration file, if any).",
+            valueName: "dir"))
+    var templates: String?
 
     @Option(name: .long, help: "How many feeds are fetched at the same time.")
     var concurrency = 64
@@ -55,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configFile = URL(fileURLWithPath: config)
-        let templatesDirectory = URL(fileURLWithPath: templates)
+        let templatesDirectory = templates.map { URL(fileURLWithPath: $0) }
         let generatorOptions = SiteGenerator.Options(
             configFile: configFile, outputDirectory: URL(fileURLWithPath: output),
             templatesDirectory: templatesDirectory, concurrency: concurrency, timeoutSeconds: timeout)
@@ -63,7 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server = PreviewServer(
             options: .init(
                 host: host, port: port, siteDirectory: URL(fileURLWithPath: output), configFile: configFile,
-                watchedPaths: [templatesDirectory, configFile], buildsFirst: !noBuild),
+                watchedPaths: [templatesDirectory ?? SiteTemplates.defaultFolder(besides: configFile), configFile],
+                buildsFirst: !noBuild),
             log: { Terminal.printError($0) },
             rebuild: { reason in
                 try await SiteRebuild.run(generatorOptions, reason: reason, offline: offline)

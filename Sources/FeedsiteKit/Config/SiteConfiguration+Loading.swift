@@ -9,7 +9,7 @@ extension SiteConfiguration {
         "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time",
+        "show_build_time", "static_dir",
     ]
     static let feedKeys: Set<String> = ["url", "name", "keep_days", "max_items", "user_agent", "headers"]
 
@@ -33,16 +33,19 @@ extension SiteConfiguration {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError([.error(file: fileName, "the file is not UTF-8 text")])
         }
-        return try parse(yaml: text, fileName: fileName)
+        return try parse(yaml: text, fileName: fileName, directory: url.deletingLastPathComponent())
     }
 
-    /// Validates YAML text; `fileName` is only used in diagnostics.
+    /// Validates YAML text; `fileName` is only used in diagnostics. Feed paths are relative to
+    /// `directory` (the folder holding `feeds.yml`; nil: the current directory).
     public static func parse(
-        yaml: String, fileName: String = "feeds.yml"
+        yaml: String, fileName: String = "feeds.yml", directory: URL? = nil
     ) throws(ConfigurationError) -> (
         SiteConfiguration, [Diagnostic]
     ) {
-        var reader = ConfigurationReader(fileName: fileName)
+        var reader = ConfigurationReader(
+            fileName: fileName,
+            directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
         let configuration = reader.read(yaml: yaml)
         let errors = reader.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty, let configuration else {
@@ -56,10 +59,13 @@ extension SiteConfiguration {
 /// and so that every problem is reported in one pass instead of stopping at the first.
 struct ConfigurationReader {
     let fileName: String
+    /// The folder feed paths are relative to.
+    let directory: URL
     var diagnostics: [Diagnostic] = []
 
-    init(fileName: String) {
+    init(fileName: String, directory: URL) {
         self.fileName = fileName
+        self.directory = directory
     }
 
     mutating func read(yaml: String) -> SiteConfiguration? {
@@ -119,6 +125,14 @@ struct ConfigurationReader {
                 configuration.feeds = feeds(value)
             case "state_dir":
                 configuration.stateDirectory = string(value, key: key) ?? configuration.stateDirectory
+            case "static_dir":
+                if let folder = string(value, key: key) {
+                    if folder.trimmingCharacters(in: .whitespaces).isEmpty {
+                        error(at: value, "'static_dir' must name a folder, such as static")
+                    } else {
+                        configuration.staticDirectory = folder
+                    }
+                }
             case "state_url":
                 configuration.stateURL = string(value, key: key)
             case "keep_days":
@@ -208,18 +222,22 @@ struct ConfigurationReader {
                 error(at: entry, "feed entry must be a mapping with 'url' (and optionally 'name')")
                 continue
             }
-            guard let url = httpURL(urlNode, key: "url") else { continue }
+            guard let (url, location) = feedLocation(urlNode) else { continue }
             let line = urlNode.mark?.line
-            let key = url.absoluteString
+            // One file named two ways (`a.xml`, `./a.xml`, `file:///…/a.xml`) is one feed.
+            let key = location.isFileURL ? location.path : url.absoluteString
             if let first = firstLineForURL[key] {
-                error(at: urlNode, "duplicate feed URL \(key) (first listed on line \(first)); remove one of them")
+                error(
+                    at: urlNode,
+                    "duplicate feed \(location.isFileURL ? "file" : "URL") \(key) (first listed on line \(first)); remove one of them"
+                )
                 continue
             }
             firstLineForURL[key] = line ?? 0
             sources.append(
                 FeedSource(
-                    url: url, name: name, line: line, keepDays: keepDays, maxItems: maxItems, userAgent: userAgent,
-                    headers: headers))
+                    url: url, location: location, name: name, line: line, keepDays: keepDays, maxItems: maxItems,
+                    userAgent: userAgent, headers: headers))
         }
         return sources
     }
@@ -313,6 +331,103 @@ struct ConfigurationReader {
             return nil
         }
         return url
+    }
+
+    // MARK: - Feed locations
+
+    /// A feed's `url`: an http(s) URL, a `file:` URL, or a path to a local feed file, absolute or
+    /// relative to the folder holding `feeds.yml`. Returns what the feed is called (its state key:
+    /// a relative path stays relative) and where it is read from.
+    private mutating func feedLocation(_ node: Node) -> (url: URL, location: URL)? {
+        let expected = "'url' must be an http(s) URL, a file: URL or a path"
+        guard case .scalar(let scalar) = node else {
+            error(at: node, expected)
+            return nil
+        }
+        let text = scalar.string.trimmingCharacters(in: .whitespaces)
+        if let scheme = Self.scheme(of: text) {
+            switch scheme.lowercased() {
+            case "http", "https":
+                guard let url = URL(string: text), let host = url.host, !host.isEmpty else { break }
+                return (url, url)
+            case "file":
+                // file:///path, or file://localhost/path; never another machine's file.
+                guard let url = URL(string: text), url.isFileURL, (url.host ?? "").isEmpty || url.host == "localhost",
+                    url.path.hasPrefix("/"), url.path.count > 1
+                else {
+                    error(at: node, "\(expected), got \(quoted(node)); a file: URL looks like file:///path/to/feed.xml")
+                    return nil
+                }
+                let file = URL(fileURLWithPath: url.path).standardizedFileURL
+                return (file, file)
+            default:
+                break
+            }
+            error(at: node, "\(expected), got \(quoted(node))")
+            return nil
+        }
+        guard !text.isEmpty else {
+            error(at: node, "\(expected), got \(quoted(node))")
+            return nil
+        }
+        if text.hasPrefix("/") || text.hasPrefix("~/") {
+            let file = URL(fileURLWithPath: (text as NSString).expandingTildeInPath).standardizedFileURL
+            return (file, file)
+        }
+        let relative = Self.normalised(relativePath: text)
+        guard !relative.isEmpty, let name = Self.relativeURL(relative) else {
+            error(at: node, "\(expected), got \(quoted(node))")
+            return nil
+        }
+        let location = directory.absoluteURL.appendingPathComponent(relative).standardizedFileURL
+        // `example.com/feed.xml` is a path; when no such file exists it was most likely meant as a URL.
+        if let first = relative.split(separator: "/").first, first.contains("."), !first.hasPrefix("."),
+            first.last != ".", !relative.hasSuffix("/"), !FileManager.default.fileExists(atPath: location.path)
+        {
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: node.mark?.line, column: node.mark?.column,
+                    "'url' \(quoted(node)) is read as a path relative to \(fileName) and there is no such file; for a web feed write \"https://\(relative)\""
+                ))
+        }
+        return (name, location)
+    }
+
+    /// The URI scheme `text` starts with (`https`, `file`, `htp`…), if it has one: letters, digits,
+    /// `+`, `-`, `.` before the first `:` (RFC 3986). A path whose first part holds a colon is
+    /// written `./a:b.xml`.
+    static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter
+        else { return nil }
+        let scheme = text[..<colon]
+        guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+            return nil
+        }
+        return String(scheme)
+    }
+
+    /// `./a/../b//c.xml` → `b/c.xml`: the same file always gets the same name. Leading `..` stay.
+    static func normalised(relativePath path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/") + (path.hasSuffix("/") && !parts.isEmpty ? "/" : "")
+    }
+
+    /// A relative path as a scheme-less relative URL (`sample-feeds/caf%C3%A9.xml`): its
+    /// `absoluteString` is the path as written, percent-encoded. Colons are encoded, so no part
+    /// reads as a scheme.
+    static func relativeURL(_ path: String) -> URL? {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":;")
+        guard let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+        return URL(string: encoded)
     }
 
     // MARK: - Reporting

@@ -28,6 +28,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var feeds: [FeedSource]
     /// Where state between builds lives (validators, last good items, first-seen times, health).
     public var stateDirectory: String
+    /// The folder whose files are published at the site root as they are (`CNAME`, `.nojekyll`,
+    /// `_headers`), relative to the folder holding `feeds.yml`.
+    public var staticDirectory: String
     /// Where to seed the state from when the state directory is missing (the live site's
     /// `status/state.json`), so ephemeral CI runners keep history.
     public var stateURL: String?
@@ -53,6 +56,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         public static let feedItems = 50
         public static let noindex = false
         public static let stateDirectory = ".feedsite"
+        public static let staticDirectory = "static"
         public static let keepDays = 90
         public static let futureDates = FutureDatePolicy.clamp
     }
@@ -69,6 +73,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         noindex: Bool = Defaults.noindex,
         feeds: [FeedSource],
         stateDirectory: String = Defaults.stateDirectory,
+        staticDirectory: String = Defaults.staticDirectory,
         stateURL: String? = nil,
         keepDays: Int = Defaults.keepDays,
         maxItems: Int? = nil,
@@ -87,6 +92,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         self.noindex = noindex
         self.feeds = feeds
         self.stateDirectory = stateDirectory
+        self.staticDirectory = staticDirectory
         self.stateURL = stateURL
         self.keepDays = keepDays
         self.maxItems = maxItems
@@ -131,7 +137,7 @@ public struct FetchPolicy: Sendable, Hashable {
 
     public init(
         timeoutSeconds: Int = 30, connectTimeoutSeconds: Int = 10, readTimeoutSeconds: Int = 20, retries: Int = 2,
-        perHostConcurrency: Int? = nil, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 10_000_000,
+        perHostConcurrency: Int? = nil, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 50_000_000,
         denyPrivateNetworks: Bool = false, userAgent: String? = nil
     ) {
         self.timeoutSeconds = timeoutSeconds
@@ -159,8 +165,13 @@ public struct FetchPolicy: Sendable, Hashable {
 
 /// One `feeds:` entry.
 public struct FeedSource: Sendable, Hashable {
-    /// The http(s) URL the feed is fetched from.
+    /// The feed as `feeds.yml` names it, and its key in the saved state: an http(s) URL, a `file:`
+    /// URL, or a path relative to the folder holding `feeds.yml` (kept relative, so the state stays
+    /// valid when the project folder moves or a CI runner restores it elsewhere).
     public var url: URL
+    /// Where the feed is read from: `url` itself, or, for a path, the absolute `file:` URL it
+    /// names.
+    public var location: URL
     /// The display name from `feeds.yml`; when absent, the channel's own title is used.
     public var name: String?
     /// The line of this entry in `feeds.yml`, so warnings about the feed can point at it.
@@ -174,11 +185,13 @@ public struct FeedSource: Sendable, Hashable {
     /// Extra request headers for this feed (an API key, `Accept-Language`…).
     public var headers: [String: String]
 
+    /// `location`: nil means `url` (an http(s) or `file:` URL).
     public init(
-        url: URL, name: String? = nil, line: Int? = nil, keepDays: Int? = nil, maxItems: Int? = nil,
-        userAgent: String? = nil, headers: [String: String] = [:]
+        url: URL, location: URL? = nil, name: String? = nil, line: Int? = nil, keepDays: Int? = nil,
+        maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:]
     ) {
         self.url = url
+        self.location = location ?? url
         self.name = name
         self.line = line
         self.keepDays = keepDays
@@ -186,6 +199,13 @@ public struct FeedSource: Sendable, Hashable {
         self.userAgent = userAgent
         self.headers = headers
     }
+
+    /// True for a local feed file (a path or a `file:` URL): read from disk, never over the network.
+    public var isLocal: Bool { location.isFileURL }
+
+    /// The feed's address to publish (page links, `opml.xml`, the status page): nil for a local
+    /// file, which has none on the web (a relative path would be a broken link on the site).
+    public var publicURL: URL? { isLocal ? nil : url }
 
     /// The label used in diagnostics: `feed 'Name' (url)`.
     public var label: String {

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -10,12 +11,17 @@ import NIOHTTPCompression
     import Darwin
 #endif
 
-/// Downloads feeds over HTTP(S). The only stage that talks to the network.
+/// Downloads feeds over HTTP(S), and reads local feed files. The only stage that talks to the
+/// network.
 ///
 /// One `FeedFetcher` wraps one `HTTPClient`, created and shut down by `withFetcher`, so the client
 /// can never outlive the build (structured concurrency). Redirects are followed here rather than by
-/// the client, so that every hop is checked (scheme, loops, private networks) and permanent moves
-/// can be reported.
+/// the client, so that every hop is checked (scheme, loops, private networks), validators go to the
+/// URL that issued them, and permanent moves can be reported.
+///
+/// Retrying is feedsite's alone (`retries`, with backoff): the client is told not to retry
+/// connection establishment, so a refused connection fails at once instead of being retried until
+/// `connect_timeout`.
 public struct FeedFetcher: Sendable {
     /// Limits applied to every request.
     public struct Options: Sendable, Hashable {
@@ -52,6 +58,13 @@ public struct FeedFetcher: Sendable {
         options: Options,
         _ body: (FeedFetcher) async throws -> Result
     ) async throws -> Result {
+        try await HTTPClient.withHTTPClient(configuration: configuration(options)) { client in
+            try await body(FeedFetcher(client: client, options: options))
+        }
+    }
+
+    /// The client's configuration: feedsite's limits, no redirects and no retries of its own.
+    static func configuration(_ options: Options) -> HTTPClient.Configuration {
         let policy = options.policy
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -64,14 +77,20 @@ public struct FeedFetcher: Sendable {
         let connectionsPerHost = max(1, min(options.concurrency, policy.perHostConcurrency ?? .max))
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
-        return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
-            try await body(FeedFetcher(client: client, options: options))
-        }
+        // By default the pool retries a failed connection with backoff until the connect deadline:
+        // a refused port then costs `connect_timeout` per attempt. feedsite's own policy retries.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
     }
 
-    /// Fetches one feed, with retries. Never throws: every failure is a `FetchError` value, so one
-    /// feed can never cancel or fail another.
+    /// Fetches one feed, with retries; a `file:` URL is read from disk instead (no network, no
+    /// retries). Never throws: every failure is a `FetchError` value, so one feed can never cancel
+    /// or fail another.
     public func fetch(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
+        if request.url.isFileURL {
+            if Task.isCancelled { return .failure(.cancelled) }
+            return LocalFeedReader.read(request, maxBodyBytes: options.policy.maxBodyBytes)
+        }
         let policy = options.policy
         var attempt = 0
         while true {
@@ -87,24 +106,30 @@ public struct FeedFetcher: Sendable {
                 return .success(response)
             case .failure(let failure):
                 // A server that asks for more patience than we have is skipped this run (its saved
-                // items stay); one that rate-limits without saying how long is not hammered.
+                // items stay).
                 if let retryAfter = failure.retryAfter, retryAfter > policy.maxRetryAfterSeconds {
-                    return .failure(.retryLater(status: failure.status ?? 503, seconds: retryAfter))
+                    return .failure(
+                        .retryLater(
+                            status: failure.status ?? 503,
+                            cause: .retryAfterTooLong(seconds: retryAfter, limit: policy.maxRetryAfterSeconds)))
                 }
-                if failure.status == 429 && (failure.retryAfter == nil || attempt > policy.retries) {
-                    return .failure(.retryLater(status: 429, seconds: failure.retryAfter))
+                guard failure.error.isRetryable, attempt <= policy.retries else {
+                    if failure.status == 429 || (failure.status == 503 && failure.retryAfter != nil) {
+                        return .failure(
+                            .retryLater(
+                                status: failure.status ?? 429,
+                                cause: .retriesUsedUp(attempts: attempt, retryAfter: failure.retryAfter)))
+                    }
+                    return .failure(failure.error)
                 }
-                guard attempt <= policy.retries else { return .failure(failure.error) }
                 let wait: Double
                 if let retryAfter = failure.retryAfter {
                     wait = Double(retryAfter)
-                } else if failure.error.isRetryable {
+                } else {
                     // Exponential backoff with full jitter: 0.5 s, 1 s, 2 s… spread so that many
                     // feeds on one overloaded host do not retry in lockstep.
                     let base = 0.5 * pow(2, Double(attempt - 1))
                     wait = base / 2 + Double.random(in: 0...(base / 2))
-                } else {
-                    return .failure(failure.error)
                 }
                 do {
                     try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
@@ -123,8 +148,30 @@ public struct FeedFetcher: Sendable {
         var retryAfter: Int?
     }
 
-    /// One attempt: the request and its redirects.
+    /// One attempt, bounded as a whole by `timeout`: every hop of the redirect chain and the whole
+    /// body. (The client's own deadline ends when the response head arrives, and `read_timeout`
+    /// only bounds the gap between two bytes, so a server trickling a few bytes at a time would
+    /// otherwise hold the build for as long as it liked.)
     private func fetchOnce(_ request: FetchRequest) async -> Result<FetchResponse, AttemptFailure> {
+        let seconds = options.policy.timeoutSeconds
+        let deadline = NIODeadline.now() + .seconds(Int64(seconds))
+        return await withTaskGroup(of: Result<FetchResponse, AttemptFailure>?.self) { group in
+            group.addTask { await self.exchange(request, deadline: deadline) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            // The first to finish wins; the other is cancelled (the client closes the connection).
+            defer { group.cancelAll() }
+            if let first = await group.next(), let result = first { return result }
+            if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
+            return .failure(AttemptFailure(error: .timedOut(.whole(seconds: seconds))))
+        }
+    }
+
+    /// The request and its redirects, then the body.
+    private func exchange(_ request: FetchRequest, deadline: NIODeadline) async -> Result<FetchResponse, AttemptFailure>
+    {
         var url = request.url
         var visited: Set<String> = [url.absoluteString]
         var permanentRedirect: URL?
@@ -134,10 +181,9 @@ public struct FeedFetcher: Sendable {
             if let refusal = refusal(for: url) { return .failure(AttemptFailure(error: refusal)) }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(
-                    httpRequest(request, url: url), timeout: .seconds(Int64(options.policy.timeoutSeconds)))
+                response = try await client.execute(httpRequest(request, url: url), deadline: deadline)
             } catch {
-                return .failure(AttemptFailure(error: Self.classify(error).withLimits(options)))
+                return .failure(AttemptFailure(error: Self.classify(error, url: url, policy: options.policy)))
             }
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
@@ -179,6 +225,8 @@ public struct FeedFetcher: Sendable {
             }
             do {
                 let buffer = try await response.body.collect(upTo: options.policy.maxBodyBytes)
+                // A body cut short by cancellation (the whole-request timer) is not a feed.
+                if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
                 return .success(
                     .fetched(
                         FetchedFeed(
@@ -187,7 +235,7 @@ public struct FeedFetcher: Sendable {
                             lastModified: response.headers.first(name: "Last-Modified"),
                             body: Data(buffer.readableBytesView))))
             } catch {
-                return .failure(AttemptFailure(error: Self.classify(error).withLimits(options)))
+                return .failure(AttemptFailure(error: Self.classify(error, url: url, policy: options.policy)))
             }
         }
     }
@@ -202,8 +250,9 @@ public struct FeedFetcher: Sendable {
                 "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
         )
         http.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        // Validators only for the URL they were saved for; a redirect target gets a fresh request.
-        if url == request.url {
+        // Validators go to the URL that issued them, wherever the redirect chain reaches it (a
+        // feed behind a 302 is revalidated at its target); every other hop gets a plain request.
+        if request.sendsValidators(to: url) {
             if let etag = request.etag { http.headers.add(name: "If-None-Match", value: etag) }
             if let lastModified = request.lastModified {
                 http.headers.add(name: "If-Modified-Since", value: lastModified)
@@ -215,7 +264,8 @@ public struct FeedFetcher: Sendable {
         return http
     }
 
-    /// Refuses URLs feedsite must not fetch: other schemes, and (when asked) private networks.
+    /// Refuses URLs feedsite must not fetch: other schemes (a redirect to `file:` among them), and
+    /// (when asked) private networks.
     private func refusal(for url: URL) -> FetchError? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host
         else { return .unsupportedScheme(url.absoluteString) }
@@ -233,53 +283,78 @@ public struct FeedFetcher: Sendable {
         return max(0, Int(date.timeIntervalSinceNow.rounded(.up)))
     }
 
-    /// Maps the client's many error types onto the few a feed's owner can act on.
-    static func classify(_ error: any Error) -> FetchError {
+    /// Maps the client's many error types onto the few a feed's owner can act on, naming the
+    /// limit in force where one ran out. `url` is the hop that failed.
+    static func classify(_ error: any Error, url: URL, policy: FetchPolicy) -> FetchError {
         if error is CancellationError { return .cancelled }
-        if error is NIOTooManyBytesError { return .tooLarge(limitBytes: 0) }
+        if error is NIOTooManyBytesError { return .tooLarge(limitBytes: policy.maxBodyBytes) }
         if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
-            return .tooLarge(limitBytes: 0)
+            return .tooLarge(limitBytes: policy.maxBodyBytes)
         }
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-                return .timedOut(seconds: 0)
+            case .deadlineExceeded, .writeTimeout:
+                return .timedOut(.whole(seconds: policy.timeoutSeconds))
+            case .readTimeout:
+                return .timedOut(.read(seconds: policy.readTimeoutSeconds))
+            case .connectTimeout:
+                return .timedOut(.connect(seconds: policy.connectTimeoutSeconds))
             case .cancelled:
                 return .cancelled
             case .remoteConnectionClosed:
                 return .transport("the server closed the connection before the response was complete")
             default:
-                break
+                return .transport("request failed: \(error)")
             }
-            return .transport(Self.describe(error))
         }
-        return .transport(Self.describe(error))
+        if let error = error as? NIOConnectionError {
+            return classify(error, policy: policy)
+        }
+        if isConnectTimeout(error) {
+            return .timedOut(.connect(seconds: policy.connectTimeoutSeconds))
+        }
+        if let error = error as? IOError {
+            if error.errnoCode == ECONNREFUSED {
+                let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+                return .connectionRefused(host: url.host ?? url.absoluteString, port: port)
+            }
+            return .transport(describe(errno: error.errnoCode))
+        }
+        return .transport("request failed: \(error)")
     }
 
-    private static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") {
-            return "connection refused: is the server up and the port right?"
+    /// A failed connection: DNS, refused, timed out, or another socket error.
+    private static func classify(_ error: NIOConnectionError, policy: FetchPolicy) -> FetchError {
+        let failures = error.connectionErrors.map(\.error)
+        if failures.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+            return .cannotResolve(host: error.host)
         }
-        if text.contains("NIOConnectionError") || text.contains("lookup") || text.contains("resolve")
-            || text.contains("dnsAResolveFailed")
-        {
-            return "cannot connect (DNS lookup or connection failed): check the host name"
+        let codes = failures.compactMap { ($0 as? IOError)?.errnoCode }
+        if !codes.isEmpty, codes.allSatisfy({ $0 == ECONNREFUSED }) {
+            return .connectionRefused(host: error.host, port: error.port)
         }
-        if text.contains("connectTimeout") {
-            return "connection timed out"
+        if failures.contains(where: isConnectTimeout) {
+            return .timedOut(.connect(seconds: policy.connectTimeoutSeconds))
         }
-        return "request failed: \(text)"
+        if let code = codes.first {
+            return .transport("cannot connect to \(error.host) port \(error.port): \(describe(errno: code))")
+        }
+        return .transport("cannot connect to \(error.host) port \(error.port)")
     }
-}
 
-extension FetchError {
-    /// Fills in the limits `classify` cannot know (the error types do not carry them).
-    func withLimits(_ options: FeedFetcher.Options) -> FetchError {
-        switch self {
-        case .timedOut: return .timedOut(seconds: options.policy.timeoutSeconds)
-        case .tooLarge: return .tooLarge(limitBytes: options.policy.maxBodyBytes)
-        default: return self
+    private static func isConnectTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? ChannelError, case .connectTimeout = error else { return false }
+        return true
+    }
+
+    /// The socket errors a feed's owner meets, in words.
+    private static func describe(errno code: Int32) -> String {
+        switch code {
+        case ECONNRESET: return "the server reset the connection"
+        case ECONNREFUSED: return "connection refused: is the server up and the port right?"
+        case ENETUNREACH, EHOSTUNREACH: return "no route to the host (network unreachable)"
+        case EPIPE: return "the server closed the connection while the request was sent"
+        default: return String(cString: strerror(code)).lowercased()
         }
     }
 }

@@ -1,31 +1,45 @@
 import Foundation
 
-/// What to ask a server for one feed.
+/// What to ask a server (or the file system) for one feed.
 public struct FetchRequest: Sendable, Hashable {
+    /// An http(s) URL, or a `file:` URL for a local feed file (never reached by a redirect).
     public var url: URL
-    /// Validators from the last good response: sent back so an unchanged feed costs a 304.
+    /// Validators from the last good response: sent back so an unchanged feed costs a 304. For a
+    /// local file, its content digest (`etag`) and its modification time and size (`lastModified`).
     public var etag: String?
     public var lastModified: String?
+    /// The URL that issued the validators (the last good response's final URL, after redirects):
+    /// they are sent on the request to that URL only, wherever the redirect chain reaches it.
+    /// Nil: `url` itself.
+    public var validatorURL: URL?
     public var userAgent: String
     /// Extra headers from `feeds.yml`.
     public var headers: [String: String]
 
     public init(
-        url: URL, etag: String? = nil, lastModified: String? = nil, userAgent: String, headers: [String: String] = [:]
+        url: URL, etag: String? = nil, lastModified: String? = nil, validatorURL: URL? = nil, userAgent: String,
+        headers: [String: String] = [:]
     ) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
+        self.validatorURL = validatorURL
         self.userAgent = userAgent
         self.headers = headers
     }
+
+    /// True when the request carries validators for `hop` (a URL on its redirect chain).
+    func sendsValidators(to hop: URL) -> Bool {
+        (etag != nil || lastModified != nil) && hop.absoluteString == (validatorURL ?? url).absoluteString
+    }
 }
 
-/// A server's answer for one feed.
+/// A server's answer for one feed (or what a local feed file holds).
 public enum FetchResponse: Sendable, Hashable {
-    /// New bytes (HTTP 200).
+    /// New bytes (HTTP 200; a local file that changed).
     case fetched(FetchedFeed)
-    /// HTTP 304: the feed did not change since the validators were saved.
+    /// HTTP 304: the feed did not change since the validators were saved (a local file: the same
+    /// modification time and size, or the same content).
     case notModified(FetchInfo)
 
     public var info: FetchInfo {
@@ -40,7 +54,8 @@ public enum FetchResponse: Sendable, Hashable {
 public struct FetchInfo: Sendable, Hashable {
     /// The URL after redirects: the base for relative links in the feed.
     public var finalURL: URL
-    /// The HTTP status of the final response.
+    /// The HTTP status of the final response. A local file reports 200 when read and 304 when
+    /// unchanged, so the status page and `status.json` read the same for both kinds of source.
     public var status: Int
     /// Where the feed now lives when the server answered with a permanent redirect (301/308).
     public var permanentRedirect: URL?

@@ -20,6 +20,7 @@ extension Feed {
             guard let image else { return nil }
             var entry = ["url": image.url]
             entry["title"] = image.title
+            entry["link"] = image.link
             return entry
         }
         var document: [String: Any] = [
@@ -35,6 +36,7 @@ extension Feed {
         document["updated"] = date(updated)
         document["published"] = date(published)
         document["image"] = image(self.image)
+        document["publisher"] = publisher.map { people([$0])[0] }
         document["items"] = items.map { item -> [String: Any] in
             var entry: [String: Any] = [
                 "id": item.id, "title": item.title, "authors": people(item.authors), "categories": item.categories,

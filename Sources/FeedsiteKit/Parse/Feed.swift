@@ -28,6 +28,8 @@ public struct Feed: Sendable, Hashable, Codable {
     public var updated: Date?
     public var published: Date?
     public var authors: [Person]
+    /// Who publishes the channel (RSS `webMaster`, `dc:publisher`), when the feed says.
+    public var publisher: Person?
     public var image: FeedImage?
     public var categories: [String]
     public var items: [FeedItem]
@@ -47,6 +49,7 @@ public struct Feed: Sendable, Hashable, Codable {
         updated: Date? = nil,
         published: Date? = nil,
         authors: [Person] = [],
+        publisher: Person? = nil,
         image: FeedImage? = nil,
         categories: [String] = [],
         items: [FeedItem] = [],
@@ -64,6 +67,7 @@ public struct Feed: Sendable, Hashable, Codable {
         self.updated = updated
         self.published = published
         self.authors = authors
+        self.publisher = publisher
         self.image = image
         self.categories = categories
         self.items = items
@@ -152,10 +156,13 @@ public struct Person: Sendable, Hashable, Codable {
 public struct FeedImage: Sendable, Hashable, Codable {
     public var url: String
     public var title: String?
+    /// The page the image links to (RSS `image/link`), when the feed says.
+    public var link: String?
 
-    public init(url: String, title: String? = nil) {
+    public init(url: String, title: String? = nil, link: String? = nil) {
         self.url = url
         self.title = title
+        self.link = link
     }
 }
 

@@ -19,7 +19,12 @@ public enum FeedDate {
         guard bytes.count >= 4, bytes.count <= 100 else { return nil }
         let components: Components?
         if bytes.count >= 4, bytes[0..<4].allSatisfy(isDigit), bytes.count == 4 || bytes[4] == UInt8(ascii: "-") {
-            components = parseISO(bytes)
+            // `2004-05-25 오후 11:23:17`, `2004-július-13`: not ISO after all, but maybe still a date.
+            components = parseISO(bytes) ?? parseLoose(bytes)
+        } else if bytes.count >= 8, bytes[0..<8].allSatisfy(isDigit),
+            bytes.count == 8 || bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t")
+        {
+            components = parseISOBasic(bytes)
         } else {
             components = parseLoose(bytes)
         }
@@ -101,23 +106,71 @@ public enum FeedDate {
         return i == b.count ? c : nil
     }
 
+    /// ISO 8601 basic format: `YYYYMMDD[Thhmm[ss[.f]][zone]]` (`20260314T150926Z`).
+    private static func parseISOBasic(_ b: [UInt8]) -> Components? {
+        var c = Components()
+        var i = 0
+        guard let year = number(b, &i, digitsExactly: 4), let month = number(b, &i, digitsExactly: 2),
+            let day = number(b, &i, digitsExactly: 2)
+        else { return nil }
+        (c.year, c.month, c.day) = (year, month, day)
+        guard i < b.count else { return c }
+        i += 1  // `T`
+        guard let hour = number(b, &i, digitsExactly: 2), let minute = number(b, &i, digitsExactly: 2) else {
+            return nil
+        }
+        (c.hour, c.minute) = (hour, minute)
+        if i < b.count, isDigit(b[i]) {
+            guard let second = number(b, &i, digitsExactly: 2) else { return nil }
+            c.second = second
+        }
+        if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+            i += 1
+            var scale = 0.1
+            while i < b.count, isDigit(b[i]) {
+                c.fraction += Double(b[i] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        guard i < b.count else { return c }
+        guard let offset = scanZone(b, &i), i == b.count else { return nil }
+        c.offset = offset
+        return c
+    }
+
+    /// Exactly `digits` digits at `i`, whatever follows them.
+    private static func number(_ b: [UInt8], _ i: inout Int, digitsExactly digits: Int) -> Int? {
+        guard i + digits <= b.count, b[i..<(i + digits)].allSatisfy(isDigit) else { return nil }
+        defer { i += digits }
+        return value(b[i..<(i + digits)])
+    }
+
     // MARK: - RFC 822 and friends
 
-    /// Token-based: weekday words are skipped, a month word fixes the month, `h:m[:s]` is the time,
-    /// the remaining numbers are day and year (or year/month/day when the first has four digits),
-    /// and zone names or `±hhmm` give the offset. Any unknown word makes the string unparseable,
-    /// so prose is not mistaken for a date.
+    /// Token-based: weekday words (in the languages of `CalendarNames`) and filler words (`de`,
+    /// `um`) are skipped, a month word fixes the month, `h:m[:s]` is the time, the remaining
+    /// numbers are day and year (or year/month/day when the first has four digits; day.month.year
+    /// with dots; month/day/year with slashes only when the day shows it, as in `11/24/2026`), and
+    /// zone names or `±hhmm` give the offset. Any unknown word makes the string unparseable, so
+    /// prose is not mistaken for a date.
     private static func parseLoose(_ b: [UInt8]) -> Components? {
         var c = Components()
-        var month: Int?
+        var monthWords: [(month: Int, isAlsoWeekday: Bool)] = []
         var numbers: [(value: Int, digits: Int)] = []
         var sawTime = false
         var sawZone = false
+        var sawSlash = false
+        var sawDot = false
         var meridiem: Int?  // 0 = AM, 12 = PM
         var i = 0
         while i < b.count {
             let ch = b[i]
             if isSpace(ch) || ch == UInt8(ascii: ",") || ch == UInt8(ascii: ".") || ch == UInt8(ascii: "/") {
+                if !sawTime, !numbers.isEmpty {
+                    if ch == UInt8(ascii: "/") { sawSlash = true }
+                    if ch == UInt8(ascii: "."), i + 1 < b.count, isDigit(b[i + 1]) { sawDot = true }
+                }
                 i += 1
             } else if ch == UInt8(ascii: "(") {
                 // RFC 822 comment, e.g. `+0000 (UTC)`.
@@ -127,12 +180,12 @@ public enum FeedDate {
                 let start = i
                 while i < b.count, isLetter(b[i]) { i += 1 }
                 let word = String(decoding: b[start..<i], as: UTF8.self).lowercased()
-                if let m = monthNumber(word), month == nil {
-                    month = m
-                } else if isWeekday(word) {
+                if let m = CalendarNames.months[word] {
+                    monthWords.append((m, CalendarNames.weekdays.contains(word)))
+                } else if CalendarNames.weekdays.contains(word) {
                     continue
-                } else if word == "am" || word == "pm" {
-                    meridiem = word == "am" ? 0 : 12
+                } else if let hours = meridiemWords[word] {
+                    meridiem = hours
                 } else if let zone = zoneOffsets[word], !sawZone {
                     c.offset = zone
                     sawZone = true
@@ -141,6 +194,8 @@ public enum FeedDate {
                         guard let extra = scanZone(b, &i) else { return nil }
                         c.offset += extra
                     }
+                } else if CalendarNames.fillers.contains(word) || dateMarkers.contains(word) {
+                    continue
                 } else {
                     return nil
                 }
@@ -167,8 +222,12 @@ public enum FeedDate {
                 return nil
             }
         }
-        if let month {
-            guard numbers.count == 2 else { return nil }
+        // `mar., 24 nov. 2026`: `mar` is Tuesday when another word names the month.
+        if monthWords.count == 2, let index = monthWords.firstIndex(where: \.isAlsoWeekday) {
+            monthWords.remove(at: index)
+        }
+        if let month = monthWords.first?.month {
+            guard monthWords.count == 1, numbers.count == 2 else { return nil }
             c.month = month
             if numbers[0].digits == 4 {
                 (c.year, c.day) = (numbers[0].value, numbers[1].value)
@@ -177,9 +236,20 @@ public enum FeedDate {
                 c.year = expandYear(numbers[1])
             }
         } else {
-            // Only the unambiguous numeric order: year first.
-            guard numbers.count == 3, numbers[0].digits == 4 else { return nil }
-            (c.year, c.month, c.day) = (numbers[0].value, numbers[1].value, numbers[2].value)
+            guard numbers.count == 3 else { return nil }
+            if numbers[0].digits == 4 {
+                (c.year, c.month, c.day) = (numbers[0].value, numbers[1].value, numbers[2].value)
+            } else if numbers[2].digits == 4, sawDot, !sawSlash {
+                // `24.11.2026`: day first, as everywhere dots separate a date's numbers.
+                (c.day, c.month, c.year) = (numbers[0].value, numbers[1].value, numbers[2].value)
+            } else if numbers[2].digits == 4, sawSlash, numbers[0].value > 12 || numbers[1].value > 12 {
+                // `24/11/2026` or `11/24/2026`: only when the day shows which number it is.
+                let (first, second) = (numbers[0].value, numbers[1].value)
+                (c.day, c.month) = first > 12 ? (first, second) : (second, first)
+                c.year = numbers[2].value
+            } else {
+                return nil
+            }
         }
         if let meridiem {
             guard sawTime, (1...12).contains(c.hour) else { return nil }
@@ -286,29 +356,15 @@ public enum FeedDate {
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    /// ASCII letters and every byte of a non-ASCII UTF-8 character (`mär`, `ноября`).
+    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b >= 0x80 }
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
-    private static func monthNumber(_ word: String) -> Int? {
-        guard word.count >= 3 else { return nil }
-        let names = [
-            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-            "november", "december",
-        ]
-        // Three-letter abbreviations, full names, and `Sept`.
-        for (index, name) in names.enumerated() where name.hasPrefix(word) {
-            if word.count == 3 || word == name || word == "sept" { return index + 1 }
-        }
-        return nil
-    }
+    /// `am`/`pm` in the forms feeds write them (and Korean 오전/오후) → hours to add.
+    private static let meridiemWords: [String: Int] = ["am": 0, "pm": 12, "오전": 0, "오후": 12]
 
-    private static func isWeekday(_ word: String) -> Bool {
-        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-        return names.contains {
-            $0 == word
-                || ($0.hasPrefix(word) && (word.count == 3 || word == "tues" || word == "thur" || word == "thurs"))
-        }
-    }
+    /// Korean date markers (`2004년 05월 28일`): like fillers, they only join the numbers.
+    private static let dateMarkers: Set<String> = ["년", "월", "일", "시", "분", "초"]
 
     /// Named zones seen in feeds. Ambiguous abbreviations take their most common feed meaning
     /// (`CST` = US Central, `IST` = India, `BST` = British Summer Time).
@@ -319,6 +375,7 @@ public enum FeedDate {
             "akst": -9, "akdt": -8, "hst": -10, "ast": -4, "adt": -3, "nst": -3.5, "ndt": -2.5,
             "bst": 1, "ist": 5.5, "west": 1, "cet": 1, "cest": 2, "met": 1, "mest": 2, "mez": 1, "mesz": 2,
             "eet": 2, "eest": 3, "msk": 3, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "awst": 8,
+            "et": -5, "ct": -6, "mt": -7, "pt": -8,
             "acst": 9.5, "acdt": 10.5, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
         ]
         return hours.mapValues { Int($0 * 3600) }

@@ -15,6 +15,8 @@ extension FeedParser {
         /// the repair pass reads those bytes as windows-1252 one by one, keeping the rest.
         var bytes: [UInt8]
         var warnings: [String]
+        /// The document was UTF-8 (so text in it that reads as UTF-8 decoded twice was double-encoded).
+        var isUTF8 = false
     }
 
     /// A character encoding feedsite can decode.
@@ -24,53 +26,12 @@ extension FeedParser {
         case windows1252
         /// Any other encoding, by its iconv name (`UTF-16LE`, `GB18030`, `KOI8-R`…).
         case iconv(String)
-
-        /// The encoding an IANA/WHATWG label names, or nil when it is unknown to this system.
-        ///
-        /// Labels are mapped the way browsers map them, because that is how feed authors checked
-        /// their feeds: `ISO-8859-1` and `US-ASCII` mean windows-1252 (whose 0x80–0x9F are curly
-        /// quotes and dashes rather than unused C1 controls), GB2312/GBK mean GB18030 (a superset),
-        /// Shift_JIS/EUC-KR/Big5 mean their Microsoft/HKSCS supersets.
-        init?(label: String) {
-            let name = label.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\"'")))
-                .lowercased()
-            switch name {
-            case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8":
-                self = .utf8
-            case "us-ascii", "ascii", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp819",
-                "ibm819", "windows-1252", "cp1252", "x-cp1252":
-                self = .windows1252
-            case "gb2312", "gbk", "x-gbk", "cp936", "windows-936", "euc-cn", "gb_2312-80", "csgb2312", "chinese",
-                "gb18030":
-                self = .iconv("GB18030")
-            case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j", "cp932":
-                self = .iconv("CP932")
-            case "euc-kr", "ks_c_5601-1987", "ksc5601", "windows-949", "cp949", "cseuckr":
-                self = .iconv("CP949")
-            case "big5", "big5-hkscs", "cn-big5", "x-x-big5", "csbig5":
-                self = .iconv("BIG5-HKSCS")
-            case "iso-8859-8-i", "csiso88598i":
-                self = .iconv("ISO-8859-8")  // logical order is a display matter; the bytes are the same
-            default:
-                guard !name.isEmpty,
-                    name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }),
-                    Self.isSupportedByIconv(name.uppercased())
-                else { return nil }
-                self = .iconv(name.uppercased())
-            }
-        }
+        // `init?(label:)`, which maps charset labels to these, is in `FeedParser+EncodingLabels.swift`.
 
         /// UTF-16/32 in any byte order: these can only be recognised from the bytes themselves.
         var isWideUnicode: Bool {
             guard case .iconv(let name) = self else { return false }
             return name.hasPrefix("UTF-16") || name.hasPrefix("UTF-32") || name.hasPrefix("UCS-")
-        }
-
-        private static func isSupportedByIconv(_ name: String) -> Bool {
-            let converter = iconv_open("UTF-8", name)
-            guard converter != iconv_t(bitPattern: -1) else { return false }
-            iconv_close(converter)
-            return true
         }
     }
 
@@ -91,9 +52,14 @@ extension FeedParser {
             bytes.removeFirst(markLength)
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
-                warnings: warnings)
+                warnings: warnings, isUTF8: encoding == .utf8)
         }
         if let encoding = unmarkedWideUnicode(bytes) {
+            return DecodedDocument(
+                bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
+                warnings: warnings)
+        }
+        if let encoding = ebcdicDeclaredEncoding(bytes, warnings: &warnings) {
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
                 warnings: warnings)
@@ -118,11 +84,11 @@ extension FeedParser {
             }
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
-                warnings: warnings)
+                warnings: warnings, isUTF8: encoding == .utf8)
         }
 
         if String(validating: bytes, as: UTF8.self) != nil {
-            return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings)
+            return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings, isUTF8: true)
         }
         warnings.append("the document is not valid UTF-8 and declares no encoding; read it as windows-1252")
         return DecodedDocument(bytes: rewriteDeclaredEncoding(transcodeWindows1252(bytes)), warnings: warnings)
@@ -173,6 +139,20 @@ extension FeedParser {
             ([0, 0x0A], "UTF-16BE"),
         ]
         return patterns.first { bytes.starts(with: $0.0) }.map { .iconv($0.1) }
+    }
+
+    /// An EBCDIC document (`<?xm` as `4C 6F A7 94`, XML 1.0 Appendix F): the encoding its
+    /// declaration names (read through IBM037, whose letters all EBCDIC code pages share), or IBM037.
+    static func ebcdicDeclaredEncoding(_ bytes: [UInt8], warnings: inout [String]) -> TextEncoding? {
+        guard bytes.starts(with: [0x4C, 0x6F, 0xA7, 0x94]),
+            let (head, _) = iconvToUTF8(Array(bytes.prefix(256)), from: "IBM037")
+        else { return nil }
+        guard let label = declaredEncoding(head) else { return .iconv("IBM037") }
+        guard let encoding = TextEncoding(label: label) else {
+            warnings.append("ignored the unknown encoding '\(label)' named by the XML declaration; read it as IBM037")
+            return .iconv("IBM037")
+        }
+        return encoding
     }
 
     /// The `encoding` of an XML declaration at the start (after optional whitespace), read as

@@ -6,8 +6,10 @@ extension FeedParser {
     enum Namespace: Sendable, Hashable {
         /// No namespace: RSS 0.9x/2.0 elements (and `<rss>`'s own default namespace, see `StateMachine`).
         case none
-        /// RSS 1.0 `http://purl.org/rss/1.0/` (and RSS 0.90's Netscape namespace, same element names).
+        /// RSS 1.0 `http://purl.org/rss/1.0/`.
         case rss10
+        /// RSS 0.90's Netscape namespace `http://my.netscape.com/rdf/simple/0.9/` (RSS 1.0's element names).
+        case rss090
         case rdf
         case atom
         /// Atom 0.3, `http://purl.org/atom/ns#`.
@@ -35,7 +37,7 @@ extension FeedParser {
 
         private static let known: [String: Namespace] = [
             "purl.org/rss/1.0": .rss10,
-            "my.netscape.com/rdf/simple/0.9": .rss10,
+            "my.netscape.com/rdf/simple/0.9": .rss090,
             "www.w3.org/1999/02/22-rdf-syntax-ns": .rdf,
             "www.w3.org/2005/atom": .atom,
             "purl.org/atom/ns": .atom03,
@@ -47,8 +49,8 @@ extension FeedParser {
             "www.w3.org/1999/xhtml": .xhtml,
         ]
 
-        /// RSS element names live in no namespace (2.0) or in the RSS 1.0 namespace (RDF).
-        var isRSS: Bool { self == .none || self == .rss10 }
+        /// RSS element names live in no namespace (2.0) or in the RSS 1.0 or 0.90 namespace (RDF).
+        var isRSS: Bool { self == .none || self == .rss10 || self == .rss090 }
         /// Atom 1.0 and 0.3 share most element names.
         var isAtom: Bool { self == .atom || self == .atom03 }
     }

@@ -175,7 +175,8 @@ extension FeedParser {
     }
 
     /// Windows-1252 → UTF-8. Bytes 0x80–0x9F are the typographic characters Windows put there
-    /// (curly quotes, dashes, €); the rest of the range is Latin-1.
+    /// (curly quotes, dashes, €); the rest of the range is Latin-1. The five bytes windows-1252
+    /// leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) become U+FFFD, never C1 controls.
     static func transcodeWindows1252(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
@@ -183,13 +184,15 @@ extension FeedParser {
             if byte < 0x80 {
                 output.append(byte)
             } else {
-                appendUTF8(windows1252Scalar(byte), to: &output)
+                let scalar = windows1252Scalar(byte)
+                appendUTF8((0x80...0x9F).contains(scalar) ? 0xFFFD : scalar, to: &output)
             }
         }
         return output
     }
 
-    /// The Unicode scalar a windows-1252 byte stands for.
+    /// The Unicode scalar a windows-1252 byte stands for (the C1 control itself for the five
+    /// undefined bytes, as the WHATWG index has it).
     static func windows1252Scalar(_ byte: UInt8) -> UInt32 {
         guard byte >= 0x80, byte <= 0x9F else { return UInt32(byte) }
         let high: [UInt32] = [

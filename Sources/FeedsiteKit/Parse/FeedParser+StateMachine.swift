@@ -67,6 +67,11 @@ extension FeedParser {
             var wrapperEnd: Int?
             var hasTextOutsideWrapper = false
 
+            /// A CDF attribute (`HREF`, `LASTMOD`), whatever its case.
+            func cdfAttribute(_ lowercaseName: String) -> String? {
+                attributes.first { $0.key.lowercased() == lowercaseName }?.value
+            }
+
             func attribute(_ localName: String) -> String? {
                 attributes[localName]
                     ?? attributes.first { key, _ in
@@ -96,10 +101,15 @@ extension FeedParser {
         private var stack: [Frame] = []
         /// Depth of elements open *inside* the top frame while it is a field being serialised.
         private var captureDepth = 0
+        /// The `xml:base` declared inside the serialised markup, by the depth of its element.
+        private var capturedBases: [(depth: Int, base: URL?)] = []
         private var format: Feed.Format?
         private var version = ""
         /// `<rss xmlns="…">`: that namespace then means "no namespace" (some UserLand feeds).
         private var rssDefaultNamespace: String?
+        /// What an element in no namespace is: RSS's, except inside a `<feed>` that declared none
+        /// (an Atom feed written without its namespace), where it is Atom's.
+        private var noNamespace: Namespace = .none
         private var namespaceCache: [String: Namespace] = [:]
         private var channel = ChannelBuilder()
         private var item: ItemBuilder?
@@ -109,6 +119,8 @@ extension FeedParser {
         private var warnings: [String] = []
         private var failure: FeedParseError?
         private var sawRoot = false
+        /// The document is CDF: links and dates are attributes of `CHANNEL` and `ITEM`.
+        private var isCDF = false
         /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
         private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
@@ -220,6 +232,11 @@ extension FeedParser {
             sawMalformedXML = true
         }
 
+        /// A warning from outside the machine (the reader's recovery notes), kept in the feed's warnings.
+        mutating func warn(_ message: String) {
+            warnings.append(message)
+        }
+
         /// The feed built so far, or why there is none.
         func finish() throws(FeedParseError) -> Feed {
             if let failure { throw failure }
@@ -242,9 +259,14 @@ extension FeedParser {
 
         private mutating func classify(_ uri: String?, qualifiedName: String?) -> Namespace {
             guard let uri, !uri.isEmpty else {
-                // An undeclared prefix (`<itunes:author>` without `xmlns:itunes`): not ours to guess.
-                if let qualifiedName, qualifiedName.utf8.contains(UInt8(ascii: ":")) { return .other }
-                return .none
+                // An undeclared prefix (`<dc:creator>` without `xmlns:dc`, a common slip in hand-made
+                // feeds): the vocabularies whose prefix everyone uses are recognised by it; any other
+                // prefixed element is not ours.
+                // Looked for as a byte: this runs for every element in no namespace (all of RSS).
+                if let qualifiedName, let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                    return Self.wellKnownPrefixes[String(qualifiedName[..<colon]).lowercased()] ?? .other
+                }
+                return noNamespace
             }
             if uri == rssDefaultNamespace { return .none }
             if let cached = namespaceCache[uri] { return cached }
@@ -271,10 +293,18 @@ extension FeedParser {
             case (.atom, "feed"), (.none, "feed"):
                 format = .atom
                 version = attributes["version"] ?? "1.0"
+                if namespace == .none { noNamespace = .atom }
                 return .channel
             case (.atom03, "feed"):
                 format = .atom
                 version = attributes["version"] ?? "0.3"
+                return .channel
+            case (.none, "channel"):
+                // Microsoft's Channel Definition Format (1997), RSS's predecessor: `<CHANNEL HREF=…>`
+                // with `<ITEM HREF=… LASTMOD=…>`, `<TITLE>` and `<ABSTRACT>`.
+                format = .rss
+                version = "cdf"
+                isCDF = true
                 return .channel
             default:
                 if FeedParser.htmlElementNames.contains(name.lowercased()) {
@@ -306,8 +336,8 @@ extension FeedParser {
                     switch name {
                     case "item": return .item
                     case "image": return .channelImage
-                    case "title", "link", "description", "language", "copyright", "managingEditor", "pubDate",
-                        "lastBuildDate", "category", "generator":
+                    case "title", "link", "description", "language", "copyright", "managingEditor", "webMaster",
+                        "pubDate", "lastBuildDate", "category", "generator", "abstract":
                         return .field
                     default: return .ignored
                     }
@@ -327,7 +357,8 @@ extension FeedParser {
             case .item:
                 if ns.isRSS {
                     switch name {
-                    case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate":
+                    case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate",
+                        "abstract":
                         return .field
                     default: return .ignored
                     }
@@ -360,9 +391,15 @@ extension FeedParser {
             table[ns]?.contains(name) ?? false
         }
 
+        /// The prefixes a vocabulary is known by, for elements whose prefix was never declared.
+        private static let wellKnownPrefixes: [String: Namespace] = [
+            "dc": .dc, "dcterms": .dcterms, "content": .content, "media": .media, "itunes": .itunes, "atom": .atom,
+            "rdf": .rdf,
+        ]
+
         /// Fields of the channel from extension vocabularies (built once, not per element).
         private static let channelExtensionFields: [Namespace: Set<String>] = [
-            .dc: ["title", "creator", "date", "language", "rights", "subject", "description"],
+            .dc: ["title", "creator", "date", "language", "rights", "subject", "description", "publisher"],
             .dcterms: ["modified"],
             .itunes: ["author", "image", "summary", "category"],
         ]
@@ -386,6 +423,12 @@ extension FeedParser {
                 if let about = frame.attribute("about") {
                     item?.rdfAbout = about
                 }
+                if isCDF {
+                    let link = frame.cdfAttribute("href").flatMap { resolved($0, frame) }
+                    let lastModified = frame.cdfAttribute("lastmod").flatMap { date($0, context: "item \(itemCount)") }
+                    item?.rssLink = link
+                    item?.updated = lastModified
+                }
             case .person:
                 person = Person()
             case .media:
@@ -393,6 +436,14 @@ extension FeedParser {
             case .channel:
                 if frame.namespace.isAtom, let lang = frame.attributes["xml:lang"], !lang.isEmpty {
                     channel.languages.append(lang)
+                }
+                // RSS 0.90 is RDF too, told apart from 1.0 by the namespace of its elements.
+                if frame.namespace == .rss090 { version = "0.90" }
+                if isCDF {
+                    let link = frame.cdfAttribute("href").flatMap { resolved($0, frame) }
+                    let lastModified = frame.cdfAttribute("lastmod").flatMap { date($0, context: "channel") }
+                    channel.rssLink = link
+                    channel.lastBuildDate = lastModified
                 }
             default:
                 break
@@ -439,9 +490,9 @@ extension FeedParser {
                 channel.rssLink = channel.rssLink ?? resolved(value, frame)
             case (let ns, "link") where ns.isAtom:
                 guard let link = atomLink(frame) else { break }
-                if link.rel == "alternate" { channel.atomAlternate = channel.atomAlternate ?? link.enclosure.url }
+                if link.rel == "alternate" { channel.atomAlternate.offer(link.enclosure) }
                 if link.rel == "self" { channel.feedLink = channel.feedLink ?? link.enclosure.url }
-            case (let ns, "description") where ns.isRSS:
+            case (.none, "description"), (.rss10, "description"), (.rss090, "description"), (.none, "abstract"):
                 channel.descriptions[0] = channel.descriptions[0] ?? value.nilIfEmpty
             case (.dc, "description"):
                 channel.descriptions[1] = channel.descriptions[1] ?? value.nilIfEmpty
@@ -455,6 +506,10 @@ extension FeedParser {
                 channel.copyright = channel.copyright ?? (ns.isAtom ? textConstruct(frame)?.text : value.nilIfEmpty)
             case (_, "managingEditor"):
                 if let person = FeedText.person(fromRSSAuthor: value) { channel.rssAuthors.append(person) }
+            case (_, "webMaster"):
+                channel.webMaster = channel.webMaster ?? FeedText.person(fromRSSAuthor: value)
+            case (.dc, "publisher"):
+                channel.dcPublisher = channel.dcPublisher ?? FeedText.person(fromRSSAuthor: value)
             case (.dc, "creator"):
                 if let person = FeedText.person(fromRSSAuthor: value) { channel.dcCreators.append(person) }
             case (.itunes, "author"):
@@ -499,6 +554,7 @@ extension FeedParser {
             switch frame.name {
             case "url": channel.imageURL = channel.imageURL ?? resolved(value, frame)
             case "title": channel.imageTitle = channel.imageTitle ?? Self.plainTitle(value, isHTML: nil)
+            case "link": channel.imageLink = channel.imageLink ?? resolved(value, frame)
             default: break
             }
         }
@@ -532,15 +588,17 @@ extension FeedParser {
                 if item.rssLink == nil { item.rssLink = resolved(value, frame) }
             case (let ns, "link") where ns.isAtom:
                 guard let link = atomLink(frame) else { break }
-                if link.rel == "alternate" { item.atomAlternate = item.atomAlternate ?? link.enclosure.url }
+                if link.rel == "alternate" { item.atomAlternate.offer(link.enclosure) }
                 if link.rel == "enclosure" { item.enclosures.append(link.enclosure) }
             case (let ns, "guid") where ns.isRSS:
                 item.guid = value.nilIfEmpty
-                item.guidIsPermaLink = frame.attribute("isPermaLink")?.lowercased() != "false"
+                item.guidIsPermaLink =
+                    (frame.attribute("isPermaLink") ?? frame.attribute("ispermalink"))?.trimmingSpacesAndTabs
+                    .lowercased() != "false"
                 item.guidBase = frame.base
             case (let ns, "id") where ns.isAtom:
                 item.atomID = item.atomID ?? value.nilIfEmpty
-            case (let ns, "description") where ns.isRSS:
+            case (.none, "description"), (.rss10, "description"), (.rss090, "description"), (.none, "abstract"):
                 setDescription(&item, 0, value, .html, frame)
             case (.dc, "description"):
                 setDescription(&item, 1, value, .html, frame)
@@ -655,24 +713,36 @@ extension FeedParser {
         }
 
         /// An Atom text construct (`type="text"|"html"|"xhtml"`, Atom 0.3 MIME types and `mode`).
+        ///
+        /// A `type` that is a MIME type neither text nor XML (`application/octet-stream`) means the
+        /// value is base64 (RFC 4287 §4.1.3.3), as Atom 0.3's `mode="base64"` does: decoded, it is
+        /// kept when it is UTF-8 text (as HTML for an HTML type, else as text) and dropped when it
+        /// is binary (an image), so binary never poses as text.
         private func textConstruct(_ frame: Frame) -> (text: String, kind: FeedItem.TextKind)? {
             let defaultType = frame.namespace == .atom03 ? "text/plain" : "text"
             let type = (frame.attribute("type") ?? defaultType).trimmingSpacesAndTabs.lowercased()
-            var text = frame.text
-            if frame.attribute("mode")?.lowercased() == "base64" {
-                let compact = text.filter { !$0.isWhitespace }
-                guard let data = Data(base64Encoded: compact) else { return nil }
-                text = String(decoding: data, as: UTF8.self)
+            let mode = frame.attribute("mode")?.trimmingSpacesAndTabs.lowercased()
+            let isHTML = type == "html" || type == "text/html"
+            let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
+            let isText = type == "text" || type.hasPrefix("text/")
+            let isXML = type.hasSuffix("/xml") || type.hasSuffix("+xml")
+            if mode == "base64" || (frame.namespace == .atom && !isHTML && !isXHTML && !isText && !isXML) {
+                let compact = String(frame.text.unicodeScalars.filter { !$0.properties.isWhitespace })
+                guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters),
+                    let decoded = String(validating: data, as: UTF8.self)
+                else { return nil }
+                let trimmed = decoded.trimmingWhitespace
+                return trimmed.isEmpty ? nil : (trimmed, isHTML || isXHTML ? .html : .text)
             }
             let result: (String, FeedItem.TextKind)
-            if type == "xhtml" || type == "application/xhtml+xml" || frame.childElementCount > 0 {
+            if isXHTML || frame.childElementCount > 0 {
                 result = (frame.unwrappedMarkup, .html)
-            } else if type == "html" || type == "text/html" {
-                result = (text, .html)
-            } else if type == "text" || type.hasPrefix("text/") {
-                result = (text, .text)
+            } else if isHTML {
+                result = (frame.text, .html)
+            } else if isText || isXML {
+                result = (frame.text, .text)
             } else {
-                return nil  // e.g. base64 image/png content: not text
+                return nil
             }
             let trimmed = result.0.trimmingWhitespace
             return trimmed.isEmpty ? nil : (trimmed, result.1)
@@ -717,10 +787,21 @@ extension FeedParser {
             }
             if captureDepth == 0 { stack[top].childElementCount += 1 }
             captureDepth += 1
+            if let declared = attributes["xml:base"] {
+                // An `xml:base` inside the markup applies to its own subtree only: the links there are
+                // resolved now, since the item keeps one base (`contentBase`, the field's) for the rest.
+                let parentBase = capturedBases.last?.base ?? stack[top].base
+                let base = FeedText.resolve(declared, against: parentBase).flatMap { URL(string: $0) } ?? parentBase
+                capturedBases.append((captureDepth, base))
+            }
             var tag = "<" + name
             // Sorted so output is deterministic (the XML parser hands attributes over as a dictionary).
             for key in attributes.keys.sorted() where key != "xml:base" {
-                tag += " \(key)=\"\(FeedText.escapeAttribute(attributes[key] ?? ""))\""
+                var value = attributes[key] ?? ""
+                if let base = capturedBases.last?.base, FeedParser.urlAttributes.contains(key.lowercased()) {
+                    value = FeedText.resolve(value, against: base) ?? value
+                }
+                tag += " \(key)=\"\(FeedText.escapeAttribute(value))\""
             }
             tag += ">"
             stack[top].markup += tag
@@ -734,6 +815,7 @@ extension FeedParser {
             if captureDepth == 1, stack[top].wrapperStart != nil, stack[top].wrapperEnd == nil {
                 stack[top].wrapperEnd = stack[top].markup.utf8.count
             }
+            if capturedBases.last?.depth == captureDepth { capturedBases.removeLast() }
             captureDepth -= 1
             if !FeedParser.voidElementNames.contains(name.lowercased()) {
                 stack[top].markup += "</" + name + ">"
@@ -749,6 +831,29 @@ extension FeedParser {
         "html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1",
     ]
 
+    /// The element names the state machine knows, by their lowercase form: feeds written by hand
+    /// spell them in any case (`<pubdate>`, `<Title>`, `<LINK>`), and readers have always matched
+    /// them without it. `XMLEventReader` maps every element name through this once per name.
+    static let knownElementNames: [String: String] = {
+        let names = [
+            "rss", "RDF", "channel", "item", "items", "image", "textInput", "title", "link", "description",
+            "language", "copyright", "managingEditor", "webMaster", "pubDate", "lastBuildDate", "category",
+            "generator", "author", "enclosure", "guid", "url", "feed", "entry", "contributor", "subtitle", "tagline",
+            "updated", "modified", "rights", "icon", "logo", "info", "id", "published", "issued", "created",
+            "summary", "content", "name", "email", "uri", "creator", "date", "subject", "encoded", "group",
+            "thumbnail", "publisher", "source", "abstract",
+        ]
+        var table: [String: String] = [:]
+        for name in names { table[name.lowercased()] = name }
+        return table
+    }()
+
+    /// HTML attributes that hold a URL, resolved against an `xml:base` inside serialised markup.
+    static let urlAttributes: Set<String> = [
+        "href", "src", "cite", "poster", "longdesc", "action", "background", "data", "formaction", "icon",
+        "manifest", "usemap", "profile", "codebase", "classid", "xlink:href",
+    ]
+
     /// HTML void elements: re-serialised without an end tag.
     static let voidElementNames: Set<String> = [
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
@@ -762,6 +867,22 @@ extension FeedParser {
         var base: String?
     }
 
+    /// The Atom `rel="alternate"` link to use among several: the first whose `type` is HTML (or
+    /// not given), else the first (RFC 4287 allows one alternate per type and language, and the
+    /// web page is the one a reader links to).
+    struct AlternateLink {
+        private(set) var url: String?
+        private var isHTML = false
+
+        mutating func offer(_ link: Enclosure) {
+            let type = link.type?.lowercased()
+            let isHTML = type == nil || type?.contains("html") == true
+            guard url == nil || (isHTML && !self.isHTML) else { return }
+            url = link.url
+            self.isHTML = isHTML
+        }
+    }
+
     /// Collects one item's candidate values; `build` applies the precedence rules of DESIGN §2.
     struct ItemBuilder {
         var index: Int
@@ -772,7 +893,7 @@ extension FeedParser {
         var rdfAbout: String?
         var title: String?
         var rssLink: String?
-        var atomAlternate: String?
+        var atomAlternate = AlternateLink()
         /// RSS `description`, `dc:description`, `itunes:summary`, Atom `summary`, `media:description`.
         var descriptions: [TextValue?] = [nil, nil, nil, nil, nil]
         /// `content:encoded`, Atom `content`.
@@ -796,7 +917,7 @@ extension FeedParser {
             let content = contents.lazy.compactMap { $0 }.first
             var item = FeedItem()
             item.id = guid ?? atomID ?? rdfAbout ?? ""
-            item.link = atomAlternate ?? rssLink ?? permaLink
+            item.link = atomAlternate.url ?? rssLink ?? permaLink ?? atomIDLink
             item.description = description?.text
             item.descriptionKind = description?.kind ?? .html
             item.content = content?.text
@@ -825,6 +946,15 @@ extension FeedParser {
             return item
         }
 
+        /// An Atom `id` that is an http(s) URL is the link of an entry that has no other (many
+        /// generators make the permalink the id); `tag:` and `urn:` ids are not links.
+        private var atomIDLink: String? {
+            guard let atomID, let scheme = URL(string: atomID)?.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else { return nil }
+            return atomID
+        }
+
         /// A `guid` is the link when it is a permalink (the RSS default) and actually an http(s) URL:
         /// many feeds omit `isPermaLink="false"` on opaque ids like `tag:` URIs or numbers.
         private var permaLink: String? {
@@ -839,7 +969,7 @@ extension FeedParser {
     struct ChannelBuilder {
         var title: String?
         var rssLink: String?
-        var atomAlternate: String?
+        var atomAlternate = AlternateLink()
         var feedLink: String?
         /// RSS `description`, `dc:description`, `itunes:summary`, Atom `subtitle`.
         var descriptions: [String?] = [nil, nil, nil, nil]
@@ -858,6 +988,9 @@ extension FeedParser {
         var categories: [String] = []
         var imageURL: String?
         var imageTitle: String?
+        var imageLink: String?
+        var webMaster: Person?
+        var dcPublisher: Person?
         /// After `image/url` (the two fields above): `itunes:image`, Atom `logo`, Atom `icon`.
         var images: [FeedImage?] = [nil, nil, nil]
 
@@ -865,7 +998,7 @@ extension FeedParser {
             var feed = Feed(format: format, version: version)
             feed.title = title ?? ""
             feed.description = descriptions.lazy.compactMap { $0 }.first
-            feed.link = rssLink ?? atomAlternate
+            feed.link = rssLink ?? atomAlternate.url
             feed.feedLink = feedLink
             feed.language = languages.first
             feed.copyright = copyright
@@ -875,7 +1008,8 @@ extension FeedParser {
             feed.authors = [rssAuthors, dcCreators, itunesAuthors, atomAuthors].first { !$0.isEmpty } ?? []
             var seen = Set<String>()
             feed.categories = categories.filter { seen.insert($0).inserted }
-            let rssImage = imageURL.map { FeedImage(url: $0, title: imageTitle) }
+            feed.publisher = webMaster ?? dcPublisher
+            let rssImage = imageURL.map { FeedImage(url: $0, title: imageTitle, link: imageLink) }
             feed.image = rssImage ?? images.lazy.compactMap { $0 }.first
             return feed
         }

@@ -195,37 +195,51 @@ extension FeedParser {
             return String(decoding: output, as: UTF8.self)
         }
 
-        /// Splits an RSS author string: `"jo@example.com (Jo Bloggs)"`, `"Jo Bloggs <jo@example.com>"`,
-        /// a bare address, or just a name.
+        /// Splits an RSS author string into name and email, in each form feeds use:
+        /// `jo@example.com (Jo Bloggs)` (RSS 2.0's), `Jo Bloggs (jo@example.com)`,
+        /// `Jo Bloggs <jo@example.com>` and `"Bloggs, Jo" <jo@example.com>` (RFC 5322's), a bare
+        /// address (`mailto:` dropped), or just a name.
+        ///
+        /// On UTF-8 bytes, without Foundation: `trimmingCharacters` and string searches go through
+        /// `NSString` on Linux, and this runs for every item's author.
         static func person(fromRSSAuthor raw: String) -> Person? {
             let text = collapseWhitespace(raw)
             guard !text.isEmpty else { return nil }
-            // `@` and spaces are looked for as bytes: `contains` with a string argument went through
-            // Foundation's `NSString` search, a tenth of reading item fields.
-            func has(_ part: some StringProtocol, _ byte: Unicode.Scalar) -> Bool {
-                part.utf8.contains(UInt8(ascii: byte))
-            }
-            if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
-                let before = text[..<open].trimmingCharacters(in: .whitespaces)
-                let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
-                    .trimmingCharacters(in: .whitespaces)
-                if has(before, "@"), !has(before, " ") {
-                    return Person(name: inside.isEmpty ? nil : inside, email: before)
+            let utf8 = text.utf8
+            func name(_ part: Substring.UTF8View) -> String? {
+                let isKept: (UInt8) -> Bool = {
+                    $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'")
                 }
-            }
-            if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
-                let name = text[..<open].trimmingCharacters(in: .whitespaces)
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-                let email = text[text.index(after: open)..<text.index(before: text.endIndex)]
-                    .trimmingCharacters(in: .whitespaces)
-                if has(email, "@") {
-                    return Person(name: name.isEmpty ? nil : name, email: email)
+                guard let first = part.firstIndex(where: isKept), let last = part.lastIndex(where: isKept) else {
+                    return nil
                 }
+                return String(decoding: part[first...last], as: UTF8.self)
             }
-            if has(text, "@"), !has(text, " ") {
-                return Person(email: text.hasPrefix("mailto:") ? String(text.dropFirst(7)) : text)
+            if utf8.last == UInt8(ascii: ")"), let open = utf8.firstIndex(of: UInt8(ascii: "(")) {
+                let before = text[..<open].utf8
+                let inside = text[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)].utf8
+                if let email = emailAddress(before) { return Person(name: name(inside), email: email) }
+                if let email = emailAddress(inside) { return Person(name: name(before), email: email) }
             }
+            if utf8.last == UInt8(ascii: ">"), let open = utf8.lastIndex(of: UInt8(ascii: "<")) {
+                let inside = text[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)].utf8
+                if let email = emailAddress(inside) { return Person(name: name(text[..<open].utf8), email: email) }
+            }
+            if let email = emailAddress(text[...].utf8) { return Person(email: email) }
             return Person(name: text)
+        }
+
+        /// `part` as an email address (`mailto:` dropped), when it is one: an `@` inside and no space.
+        private static func emailAddress(_ part: Substring.UTF8View) -> String? {
+            var bytes = part.drop { $0 == UInt8(ascii: " ") }
+            while bytes.last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
+            if bytes.count > 7, bytes.prefix(7).map({ $0 | 0x20 }).elementsEqual("mailto:".utf8) {
+                bytes = bytes.dropFirst(7)
+            }
+            guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at != bytes.startIndex,
+                bytes.last != UInt8(ascii: "@"), !bytes.contains(UInt8(ascii: " "))
+            else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// Resolves `reference` against `base` (RFC 3986), returning an absolute URL string.

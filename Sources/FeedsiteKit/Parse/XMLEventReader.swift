@@ -8,12 +8,24 @@ internal import CLibXML2
 /// is the state machine's. The parse is configured as `XMLParser` was (so results, diagnostics
 /// and their positions are unchanged): a push parser fed the whole document at once, attributes
 /// keyed `prefix:local` (namespace declarations are not attributes), the first error that is not
-/// a warning or a namespace error stops it. No DTD is loaded and nothing is fetched
-/// (`XML_PARSE_NONET`, no `XML_PARSE_DTDLOAD`), and DOCTYPEs are removed before this (`prepareXML`),
-/// so no entity but the five predefined ones exists.
+/// a warning or a namespace error stops it — unless `isRecovering`, when libxml2's recovery mode
+/// (`XML_PARSE_RECOVER`) reads on and each error becomes a located warning. No DTD is loaded and
+/// nothing is fetched (`XML_PARSE_NONET`, no `XML_PARSE_DTDLOAD`), DOCTYPEs are removed before this
+/// (`prepareXML`) and the handler has no entity callbacks, so no entity but the five predefined
+/// ones exists, in every mode. `XML_PARSE_HUGE` lifts libxml2's 10 MB text and lookup limits: the
+/// size of a feed is bounded by `max_body_mb` instead, and with no entities there is nothing to
+/// amplify.
 struct XMLEventReader {
     /// Lines removed before the document (leading blank lines), added back to reported positions.
     var lineOffset: Int
+    /// Read past well-formedness errors (libxml2's recovery mode), reporting each as a warning.
+    /// Only for documents that failed the strict parse: the strict parse is the fast path.
+    var isRecovering = false
+
+    init(lineOffset: Int, isRecovering: Bool = false) {
+        self.lineOffset = lineOffset
+        self.isRecovering = isRecovering
+    }
 
     /// Parses `bytes` (UTF-8), forwarding events to `machine`, until the document ends, the
     /// machine asks to stop, or libxml2 reports an error (passed to `machine.error`).
@@ -21,7 +33,7 @@ struct XMLEventReader {
         // XMLParser waits for 4 bytes before it creates its parser, so shorter input produces no event.
         guard bytes.count >= 4 else { return }
         _ = Self.libraryInitialised
-        var sink = EventSink(machine: machine, lineOffset: lineOffset)
+        var sink = EventSink(machine: machine, lineOffset: lineOffset, isRecovering: isRecovering)
         defer { machine = sink.machine }
         var handler = Self.handler
         withUnsafeMutablePointer(to: &sink) { sinkPointer in
@@ -34,14 +46,19 @@ struct XMLEventReader {
                     sinkPointer.pointee.context = context
                     // NOENT only makes attribute values arrive decoded (`&amp;` as `&`, not `&#38;`): with
                     // the DOCTYPE removed, the predefined entities are the only ones there are.
-                    let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue
+                    var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue | XML_PARSE_HUGE.rawValue
+                    if isRecovering { options |= XML_PARSE_RECOVER.rawValue }
                     _ = xmlCtxtUseOptions(context, Int32(options))
                     _ = xmlParseChunk(context, start + 4, Int32(clamping: chars.count - 4), 1)
                     sinkPointer.pointee.flushText()
+                    sinkPointer.pointee.finishRecovery()
                 }
             }
         }
     }
+
+    /// The deepest element nesting read (libxml2's own limit, 256, is off in huge mode).
+    static let maximumDepth = 1024
 
     /// libxml2 2.9 wants `xmlInitParser` once per process before threads use it; a `static let`
     /// runs it exactly once, thread-safely.
@@ -91,6 +108,7 @@ struct XMLEventReader {
 private struct EventSink {
     var machine: FeedParser.StateMachine
     let lineOffset: Int
+    let isRecovering: Bool
     /// The parser context, for positions, stopping and its name dictionary; set right after creation.
     var context: xmlParserCtxtPtr?
     private var sawRoot = false
@@ -99,16 +117,29 @@ private struct EventSink {
     private var pendingText: [UInt8] = []
     /// Strings for interned local names and URIs, and for interned (prefix, local name) pairs.
     private var names: [UnsafeRawPointer: String] = [:]
+    private var elementNames: [UnsafeRawPointer: String] = [:]
     private var qualifiedNames: [QualifiedNameKey: String] = [:]
+    /// In recovery mode only: the elements the machine has open, to keep it in step with libxml2,
+    /// which may drop an element from its stack without an end event (a start tag it could not finish).
+    private var openElements: [OpenElement] = []
+    /// In recovery mode: the errors libxml2 recovered from, by message, with the first line and a count.
+    private var recoveries: [(message: String, line: Int, count: Int)] = []
 
     private struct QualifiedNameKey: Hashable {
         var prefix: UnsafeRawPointer
         var localName: UnsafeRawPointer
     }
 
-    init(machine: FeedParser.StateMachine, lineOffset: Int) {
+    private struct OpenElement {
+        var localName: String
+        var namespaceURI: String
+        var qualifiedName: String
+    }
+
+    init(machine: FeedParser.StateMachine, lineOffset: Int, isRecovering: Bool) {
         self.machine = machine
         self.lineOffset = lineOffset
+        self.isRecovering = isRecovering
         pendingText.reserveCapacity(4096)
     }
 
@@ -136,6 +167,16 @@ private struct EventSink {
         let string = String(cString: name)
         if isInterned(name) { names[UnsafeRawPointer(name)] = string }
         return string
+    }
+
+    /// An element's local name, in the spelling the machine knows when it knows the name in another
+    /// case (`pubdate` → `pubDate`): worked out once per interned name.
+    private mutating func elementName(_ name: UnsafePointer<xmlChar>) -> String {
+        if let known = elementNames[UnsafeRawPointer(name)] { return known }
+        let string = String(cString: name)
+        let canonical = FeedParser.knownElementNames[string.lowercased()] ?? string
+        if isInterned(name) { elementNames[UnsafeRawPointer(name)] = canonical }
+        return canonical
     }
 
     /// `prefix:localName`, or `localName` without a prefix (or with an empty one).
@@ -192,12 +233,33 @@ private struct EventSink {
                 attributeDictionary[key] = Self.string(start, count: end - start)
             }
         }
+        // Huge mode lifts libxml2's own depth limit: without one, hostile nesting would grow the
+        // machine's stack with the document. No feed comes near it.
+        if Int(context?.pointee.nameNr ?? 0) >= XMLEventReader.maximumDepth {
+            if isRecovering {
+                machine.warn(
+                    "line \(position.line): stopped reading: elements nested deeper than \(XMLEventReader.maximumDepth)"
+                )
+            } else {
+                machine.error("elements nested deeper than \(XMLEventReader.maximumDepth)", at: position)
+            }
+            isReadingText = false
+            xmlStopParser(context)
+            return
+        }
         // The position is only needed to diagnose the root element.
         let at = sawRoot ? nil : position
         sawRoot = true
+        let local = elementName(localName)
+        let namespaceURI = uri.map { name($0) } ?? ""
+        let qualified = qualifiedName(prefix, localName)
+        if isRecovering {
+            // libxml2 calls this before it pushes the element: its stack holds the ancestors only.
+            closeDroppedElements(keeping: Int(context?.pointee.nameNr ?? 0))
+            openElements.append(OpenElement(localName: local, namespaceURI: namespaceURI, qualifiedName: qualified))
+        }
         let action = machine.startElement(
-            name(localName), namespaceURI: uri.map { name($0) } ?? "", qualifiedName: qualifiedName(prefix, localName),
-            attributes: attributeDictionary, at: at)
+            local, namespaceURI: namespaceURI, qualifiedName: qualified, attributes: attributeDictionary, at: at)
         isReadingText = machine.isReadingText
         if action == .stop { xmlStopParser(context) }
     }
@@ -206,8 +268,27 @@ private struct EventSink {
         _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
     ) {
         flushText()
-        machine.endElement(
-            name(localName), namespaceURI: uri.map { name($0) } ?? "", qualifiedName: qualifiedName(prefix, localName))
+        let local = elementName(localName)
+        let namespaceURI = uri.map { name($0) } ?? ""
+        if isRecovering {
+            // libxml2 ends the element on top of *its* stack; close what it dropped silently first.
+            guard
+                let match = openElements.lastIndex(where: {
+                    $0.localName == local && $0.namespaceURI == namespaceURI
+                })
+            else { return }
+            closeDroppedElements(keeping: match + 1)
+            openElements.removeLast()
+        }
+        machine.endElement(local, namespaceURI: namespaceURI, qualifiedName: qualifiedName(prefix, localName))
+        isReadingText = machine.isReadingText
+    }
+
+    /// Recovery mode: ends (in the machine) the elements above the first `count` open ones.
+    private mutating func closeDroppedElements(keeping count: Int) {
+        while openElements.count > count, let open = openElements.popLast() {
+            machine.endElement(open.localName, namespaceURI: open.namespaceURI, qualifiedName: open.qualifiedName)
+        }
         isReadingText = machine.isReadingText
     }
 
@@ -216,8 +297,27 @@ private struct EventSink {
         // through the same channel; they do not make the XML malformed, so parsing continues.
         guard !FeedParser.nonFatalXMLErrorCodes.contains(code) else { return }
         flushText()
-        machine.error(FeedParser.describeXMLError(code: code), at: position)
+        let message = FeedParser.describeXMLError(code: code)
+        if isRecovering {
+            let line = position.line
+            if let index = recoveries.firstIndex(where: { $0.message == message }) {
+                recoveries[index].count += 1
+            } else {
+                recoveries.append((message, line, 1))
+            }
+            return
+        }
+        machine.error(message, at: position)
         isReadingText = false
         xmlStopParser(context)
+    }
+
+    /// Recovery mode: hands the machine one located warning per kind of error libxml2 read past.
+    mutating func finishRecovery() {
+        guard isRecovering else { return }
+        for recovery in recoveries.sorted(by: { ($0.line, $0.message) < ($1.line, $1.message) }) {
+            let times = recovery.count > 1 ? " (\(recovery.count) times)" : ""
+            machine.warn("line \(recovery.line): read past malformed XML: \(recovery.message)\(times)")
+        }
     }
 }

@@ -6,15 +6,48 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case tooManyFailures(BuildReport, FailurePolicy)
     /// `--offline` with no saved state: there is nothing to render.
     case nothingSaved(stateFile: String)
+    /// The output folder (or the staging folder beside it) cannot be created or is refused.
+    case outputFolder(SiteWriter.WriteError)
+    /// The published state (`--restore-state`, `state_url`) exists but could not be restored (too
+    /// large, unreadable, the server down): building would publish a `status/state.json` without
+    /// the site's history, so nothing was built (`--allow-fresh-state` builds anyway).
+    case stateNotRestored(origin: String, reason: String)
 
-    public var description: String {
+    public var description: String { "error: \(message)" }
+
+    /// The description without `error: `, for annotations and summaries.
+    public var message: String {
         switch self {
         case .tooManyFailures(let report, let policy):
-            return
-                "error: \(report.failedFeedCount) of \(report.records.count) feeds failed (\(policy.limitDescription)); \(report.outputDirectory.path) was left unchanged"
+            return Self.tooManyFailuresMessage(report, policy)
         case .nothingSaved(let stateFile):
+            return "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+        case .outputFolder(let error):
+            return "\(error.path): \(error.message)"
+        case .stateNotRestored(let origin, let reason):
             return
-                "error: --offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+                "cannot restore the state from \(origin): \(reason). Nothing was built: the site would lose its history (kept items, first-seen dates). Fix the URL or the server and run again, or pass --allow-fresh-state to build without the history"
+        }
+    }
+
+    /// `2 of 2 feeds failed (every feed failed: 'A': HTTP 404 Not Found; 'B': …); Site was left
+    /// unchanged`: what happened, why (each failed feed's reason, the first five), and what was kept.
+    static func tooManyFailuresMessage(_ report: BuildReport, _ policy: FailurePolicy) -> String {
+        let failed = report.records.filter { $0.failure != nil }
+        var reasons = failed.prefix(5).map { "'\($0.displayName)': \($0.failure ?? "")" }
+        if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
+        return
+            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(report.outputDirectory.path) was left unchanged"
+    }
+}
+
+extension BuildError: ExitStatusError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .tooManyFailures: .feedsFailed
+        case .nothingSaved: .usage
+        case .outputFolder: .cannotCreate
+        case .stateNotRestored: .feedsFailed
         }
     }
 }

@@ -12,25 +12,64 @@ public struct BuildReport: Sendable {
     public var outputDirectory: URL
     /// Wall time of each stage, in order.
     public var timings: [(stage: String, duration: Duration)] = []
+    /// Why the published state could not be restored, when `--allow-fresh-state` let the build go
+    /// on without the site's history.
+    public var stateNotRestored: String?
+    /// What became of each feed's items, in `feeds.yml` order (empty when the site was not
+    /// assembled: the build stopped, or nothing changed and rendering was skipped).
+    public var accounts: [FeedAccount] = []
+    /// Why the site was not replaced (the failure threshold was crossed); nil when it was.
+    public var stopReason: String?
+
+    public init(
+        records: [FeedRecord], diagnostics: [Diagnostic], itemCount: Int, pageCount: Int, write: SiteWriter.Report?,
+        outputDirectory: URL
+    ) {
+        self.records = records
+        self.diagnostics = diagnostics
+        self.itemCount = itemCount
+        self.pageCount = pageCount
+        self.write = write
+        self.outputDirectory = outputDirectory
+    }
 
     public var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
     public var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
+    /// Feeds this build fetched (`--offline` and `serve`'s re-renders fetch none or only new ones).
+    public var fetchedFeedCount: Int { records.filter(\.isFetched).count }
 
-    /// `built 212 pages from 5 of 6 feeds (197 items, 3 new) into Site (14 of 214 files changed)`.
+    /// `built 212 pages from 5 of 6 feeds (197 items, 3 new) into Site (14 of 214 files changed)`;
+    /// `rendered … from saved state` when nothing was fetched; the failure when the build stopped.
     public var summary: String {
-        let okFeeds = records.count - failedFeedCount
-        var text =
-            "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
+        if let stopReason { return "error: site not updated: \(stopReason)" }
+        let fetched = fetchedFeedCount
+        let okFeeds = records.filter { $0.isFetched && $0.failure == nil }.count
+        var text: String
+        if fetched == 0 {
+            text =
+                "rendered \(pageCount) pages from saved state (no feed fetched in this build; \(itemCount) items) into \(outputDirectory.path)"
+        } else if fetched < records.count {
+            text =
+                "built \(pageCount) pages from \(okFeeds) of \(fetched) fetched feeds and \(records.count - fetched) from saved state (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
+        } else {
+            text =
+                "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
+        }
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"
+        }
+        if stateNotRestored != nil {
+            text += "; the state was not restored, so the site's history starts afresh"
         }
         return text
     }
 
-    /// Per-feed diagnostics, worded for the person who maintains `feeds.yml`.
+    /// Per-feed diagnostics, worded for the person who maintains `feeds.yml`; a feed is named by
+    /// its title once known.
     static func diagnostics(for records: [FeedRecord], configFile: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for record in records {
+        let sameFeeds = FeedRecord.sameFeeds(records)
+        for (index, record) in records.enumerated() {
             let source = record.source
             func warn(_ message: String) {
                 diagnostics.append(.warning(file: configFile, line: source.line, message))
@@ -39,9 +78,19 @@ public struct BuildReport: Sendable {
                 warn("\(source.url.absoluteString) moved permanently to \(moved.absoluteString): update it")
             }
             for notice in record.run.notices { warn(notice) }
+            if let original = sameFeeds[index] {
+                let other = records[original]
+                let line = other.source.line.map { "line \($0)" } ?? "another entry"
+                warn(
+                    "\(record.label) reads the same feed as \(line) (\(other.feedURL.absoluteString)); its items are shown there: remove one of the two"
+                )
+            }
+            if record.isPending {
+                warn("\(record.label): not fetched yet (added while builds do not fetch); it is shown once fetched")
+            }
             if let failure = record.failure {
-                var message = "\(source.label): \(failure)"
-                let kept = record.state.items.count
+                var message = "\(record.label): \(failure)"
+                let kept = record.itemCount
                 if kept > 0 {
                     let since = record.state.health.lastSuccess.map { "from \(DayFormat.string($0))" } ?? "from before"
                     message += "; kept \(kept) items \(since)"
@@ -51,9 +100,9 @@ public struct BuildReport: Sendable {
                     warn("\(source.url.absoluteString) is gone (HTTP 410): remove it from \(configFile)")
                 }
             }
-            for warning in record.warnings { warn("\(source.label): \(warning)") }
+            for warning in record.warnings { warn("\(record.label): \(warning)") }
             if record.failure == nil, case .fresh(let read) = record.run.outcome, read.entries.isEmpty {
-                warn("\(source.label): the feed has no items")
+                warn("\(record.label): the feed has no items")
             }
         }
         return diagnostics

@@ -5,23 +5,42 @@ import Foundation
 public struct ReadFeed: Sendable, Hashable {
     /// One item and its identity across runs.
     public struct Entry: Sendable, Hashable {
-        /// The item's id, else its link, else its title and position.
+        /// The item's identity within its feed, unique in the feed (`ItemIdentity.keys`).
         public var key: String
         /// Slug and feed fields are filled in when the site is assembled.
         public var item: SiteItem
+        /// Whether the feed gave the item an id (then `key` is that id, and only it matches).
+        public var hasID: Bool
+        /// The key feedsite gave an item without id before keys told every such item apart (its
+        /// link, else `title#position`): state saved then is matched by it.
+        public var formerKey: String?
+
+        public init(key: String, item: SiteItem, hasID: Bool = true, formerKey: String? = nil) {
+            self.key = key
+            self.item = item
+            self.hasID = hasID
+            self.formerKey = formerKey
+        }
     }
 
     public var channel: ChannelInfo
-    /// Items in feed order, already sanitised.
+    /// Items in feed order, already sanitised, one per post: an entry that repeats an earlier
+    /// entry's id is the same post and is left out (counted in `readCount`).
     public var entries: [Entry]
+    /// Entries in the document, repeated ids included.
+    public var readCount: Int
     /// Parse warnings, as the parser wrote them (printed after `feed 'Name' (url): `).
     public var warnings: [String]
 
-    public init(channel: ChannelInfo, entries: [Entry], warnings: [String]) {
+    public init(channel: ChannelInfo, entries: [Entry], warnings: [String], readCount: Int? = nil) {
         self.channel = channel
         self.entries = entries
         self.warnings = warnings
+        self.readCount = readCount ?? entries.count
     }
+
+    /// Entries left out because they repeat an earlier entry's id.
+    public var repeatedCount: Int { readCount - entries.count }
 
     /// Sanitises every item of a parsed feed. Pure: no I/O.
     ///
@@ -29,13 +48,17 @@ public struct ReadFeed: Sendable, Hashable {
     ///   - feed: the parsed feed (raw values).
     ///   - finalURL: the URL the feed was fetched from after redirects, the last base for relative URLs.
     public init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
+        let finalURL = Self.base(of: feed, readFrom: finalURL)
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
         var warnings = feed.warnings
+        let keys = ItemIdentity.keys(of: feed.items)
         for (position, item) in feed.items.enumerated() {
+            // A repeated id is the same post again: the first entry stands for it.
+            guard let key = keys[position] else { continue }
             let body = Self.sanitisedBody(of: item, finalURL: finalURL, sanitiser: sanitiser)
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
-            let link = item.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) }
+            let link = ItemIdentity.link(of: item, feedURL: finalURL)
             if let omission = body.omission {
                 // The item is kept, and its page links to the original.
                 let located = "item \(position + 1) '\(title)'" + (link.map { " (\($0))" } ?? "")
@@ -50,7 +73,11 @@ public struct ReadFeed: Sendable, Hashable {
                 categories: item.categories, enclosures: item.enclosures,
                 image: item.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
                 wordCount: SiteItem.wordCount(body.plainText))
-            entries.append(Entry(key: Self.itemKey(item, position: position), item: siteItem))
+            let hasID = ItemIdentity.id(of: item) != nil
+            entries.append(
+                Entry(
+                    key: key, item: siteItem, hasID: hasID,
+                    formerKey: hasID ? nil : ItemIdentity.formerKey(of: item, position: position)))
         }
         let description = feed.description.map {
             HTMLSanitiser.excerpt(sanitiser.sanitise(html: $0, baseURL: finalURL).plainText, maxLength: 500)
@@ -60,8 +87,25 @@ public struct ReadFeed: Sendable, Hashable {
                 title: feed.title, description: description?.isEmpty == true ? nil : description,
                 siteLink: feed.link.flatMap { URLPolicy.resolve($0, against: finalURL, for: .link) },
                 language: feed.language.flatMap(LanguageTag.normalised),
-                image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) }),
-            entries: entries, warnings: warnings)
+                image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
+                feedLink: feed.feedLink.flatMap { Self.webURL($0, against: finalURL) }),
+            entries: entries, warnings: warnings, readCount: feed.items.count)
+    }
+
+    /// The base of a feed's relative URLs: the URL it was read from after redirects. A local file
+    /// has no address on the web, so its relative references are resolved against the address the
+    /// feed gives itself, else its web site (`FeedParser.webBase`), as the parser resolved them.
+    static func base(of feed: Feed, readFrom finalURL: URL) -> URL {
+        guard finalURL.isFileURL else { return finalURL }
+        return FeedParser.webBase(of: feed) ?? finalURL
+    }
+
+    /// `value` as an absolute http(s) URL, or nil.
+    static func webURL(_ value: String, against base: URL?) -> String? {
+        guard let resolved = URLPolicy.resolve(value, against: base, for: .link),
+            let scheme = URL(string: resolved)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return resolved
     }
 
     /// An item's body: its content, else its description, as HTML or plain text as the feed said,
@@ -76,13 +120,6 @@ public struct ReadFeed: Sendable, Hashable {
             ? sanitiser.sanitise(html: text, baseURL: base) : sanitiser.sanitise(plainText: text, baseURL: base)
     }
 
-    /// The identity an item's slug is derived from: its id, else its link, else its title and
-    /// position (a feed that gives neither id nor link cannot have stable URLs for its items).
-    static func itemKey(_ item: FeedItem, position: Int) -> String {
-        if !item.id.isEmpty { return item.id }
-        if let link = item.link, !link.isEmpty { return link }
-        return "\(item.title)#\(position)"
-    }
 }
 
 /// What happened to one feed this run.
@@ -111,11 +148,14 @@ public struct FeedRun: Sendable, Hashable {
     /// Advice about the `feeds.yml` entry itself (printed after `feeds.yml:LINE: `), such as
     /// "… is a web page; its feed is … — use that".
     public var notices: [String]
+    /// When the `feeds.yml` URL is a web page: the feed it links to, which this run read.
+    public var discoveredURL: URL?
 
     public init(
         source: FeedSource, outcome: Outcome, info: FetchInfo? = nil, status: Int? = nil, bytes: Int? = nil,
-        etag: String? = nil, lastModified: String? = nil, notices: [String] = []
+        etag: String? = nil, lastModified: String? = nil, notices: [String] = [], discoveredURL: URL? = nil
     ) {
+        self.discoveredURL = discoveredURL
         self.source = source
         self.outcome = outcome
         self.info = info

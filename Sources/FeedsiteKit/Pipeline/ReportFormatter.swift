@@ -22,20 +22,54 @@ public enum ReportFormatter {
         return "::\(diagnostic.severity.rawValue)\(head)::\(escapeData(diagnostic.message))"
     }
 
-    /// A Markdown table for `$GITHUB_STEP_SUMMARY`: the summary line and one row per feed.
+    /// A Markdown table for `$GITHUB_STEP_SUMMARY`: the summary line (or why the site was not
+    /// updated) and one row per feed, named by its title once known.
     public static func stepSummary(_ report: BuildReport) -> String {
-        var text = "### feedsite\n\n\(report.summary)\n\n"
+        var text: String
+        if let reason = report.stopReason {
+            text = "### feedsite: site not updated\n\n**Error:** \(escapeCell(reason))\n\n"
+        } else {
+            text = "### feedsite\n\n\(report.summary)\n\n"
+        }
         text += "| Feed | Health | HTTP | Items | New | Last error |\n|---|---|---|---|---|---|\n"
-        for record in report.records {
-            let health = record.failure == nil ? "ok" : (record.isStale ? "stale" : "failing")
-            let status = record.run.status.map(String.init) ?? "—"
-            let items = record.state.items.count
-            let error = (record.failure ?? "").replacingOccurrences(of: "|", with: "\\|")
-            let name = record.displayName.replacingOccurrences(of: "|", with: "\\|")
+        let accounts = report.accounts.count == report.records.count ? report.accounts : []
+        for (index, record) in report.records.enumerated() {
+            var health = record.health
+            if !record.isFetched { health += " (not fetched in this build)" }
+            let status = record.httpStatus.map(String.init) ?? "—"
+            let items = accounts.isEmpty ? "\(record.itemCount)" : accounts[index].summary
+            let error = escapeCell(record.failure ?? (record.isFetched ? "" : record.state.health.lastError ?? ""))
+            let name = escapeCell(record.displayName)
             text +=
-                "| [\(name)](\(record.source.url.absoluteString)) | \(health) | \(status) | \(items) | \(record.newItemCount) | \(error) |\n"
+                "| [\(name)](\(record.feedURL.absoluteString)) | \(health) | \(status) | \(escapeCell(items)) | \(record.newItemCount) | \(error) |\n"
         }
         return text
+    }
+
+    /// A `--verbose` line per feed: what this build did with it and what became of its items.
+    public static func feedLines(_ report: BuildReport) -> [String] {
+        let accounts = report.accounts.count == report.records.count ? report.accounts : []
+        return report.records.enumerated().map { index, record in
+            let outcome: String
+            switch record.run.outcome {
+            case .fresh(let read) where record.failure == nil:
+                outcome =
+                    accounts.isEmpty
+                    ? "read \(read.readCount) items (\(record.newItemCount) new)"
+                    : "fetched (\(record.newItemCount) new items)"
+            case .fresh: outcome = "failed: \(record.failure ?? "")"
+            case .notModified: outcome = "not modified (304)"
+            case .failed(let reason): outcome = "failed: \(reason)"
+            case .skipped where record.isPending: outcome = "not fetched yet"
+            case .skipped: outcome = "not fetched in this build: \(record.itemCount) saved items"
+            }
+            let account = accounts.isEmpty ? "" : "; " + accounts[index].summary
+            return "\(record.label): \(outcome)\(account)"
+        }
+    }
+
+    private static func escapeCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 
     /// `fetching 37/120…`

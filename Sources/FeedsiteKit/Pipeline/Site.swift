@@ -4,15 +4,19 @@ import Foundation
 /// feeds read this run; sorted and slugged so the same input always gives the same site.
 public struct Site: Sendable, Hashable {
     public var configuration: SiteConfiguration
-    /// Feeds that produced items, in `feeds.yml` order.
+    /// The feeds that have a page, in `feeds.yml` order: all but those not fetched yet and those
+    /// that read the same feed as an earlier entry.
     public var feeds: [SiteFeed]
     /// Every item of every feed, newest first.
     public var items: [SiteItem]
+    /// One per `feeds.yml` entry, in its order: the feed read for it and what became of its items.
+    public var accounts: [FeedAccount]
 
-    public init(configuration: SiteConfiguration, feeds: [SiteFeed], items: [SiteItem]) {
+    public init(configuration: SiteConfiguration, feeds: [SiteFeed], items: [SiteItem], accounts: [FeedAccount] = []) {
         self.configuration = configuration
         self.feeds = feeds
         self.items = items
+        self.accounts = accounts
     }
 }
 
@@ -35,11 +39,15 @@ public struct SiteFeed: Sendable, Hashable {
     public var language: String?
     /// The channel's image or icon (http(s) URL).
     public var image: String?
+    /// The feed's address to publish (`FeedRecord.publishedFeedURL`; by default the source's
+    /// public URL); nil for a local file that names none.
+    public var feedLink: String?
 
     public init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
-        staleNote: String? = nil, language: String? = nil, image: String? = nil
+        staleNote: String? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
     ) {
+        self.feedLink = feedLink ?? source.publicURL?.absoluteString
         self.staleNote = staleNote
         self.language = language
         self.image = image

@@ -15,6 +15,17 @@ public struct FeedRecord: Sendable, Hashable {
     public var failure: String?
     /// Parse warnings from this run.
     public var warnings: [String]
+    /// Items that had left the feed and passed `keep_days`, removed this run.
+    public var expiredCount: Int = 0
+    /// Added to `feeds.yml` while builds did not fetch: nothing is known about it yet, so it has
+    /// no page, no slug and no health until it is fetched.
+    public var isPending: Bool = false
+    /// The saved item count when the items themselves were not loaded (a build that changed
+    /// nothing skips them); nil once `state.items` holds them.
+    var unloadedItemCount: Int?
+
+    /// Items kept for the feed.
+    public var itemCount: Int { unloadedItemCount ?? state.items.count }
 
     /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
     public var staleNote: String? {
@@ -29,9 +40,95 @@ public struct FeedRecord: Sendable, Hashable {
         if !state.channel.title.isEmpty { return state.channel.title }
         return source.url.host ?? source.url.absoluteString
     }
+
+    /// `feed 'Swift.org' (https://…)`: the feed in diagnostics, by its title once it is known.
+    public var label: String {
+        "feed '\(displayName)' (\(source.url.absoluteString))"
+    }
+
+    /// Whether this build fetched the feed (`--offline` and `serve`'s re-renders do not).
+    public var isFetched: Bool { run.outcome != .skipped }
+
+    /// The feed read for the `feeds.yml` entry: its URL, or the feed its web page links to.
+    public var feedURL: URL {
+        if case .fresh = run.outcome { return run.discoveredURL ?? source.url }
+        return run.discoveredURL ?? state.discoveredURL.flatMap(URL.init(string:)) ?? source.url
+    }
+
+    /// The feed's address to publish (feed page, status page, `opml.xml`): `feedURL`; for a local
+    /// file, the address the feed gives itself, if any (a path would be a broken link on the site).
+    public var publishedFeedURL: URL? {
+        source.isLocal ? state.channel.feedLink.flatMap(URL.init(string:)) : feedURL
+    }
+
+    /// `ok`, `stale` (failing, older items shown), `failing` (nothing to show) or `pending` (not
+    /// fetched yet). A build that did not fetch keeps the health of the last one that did.
+    public var health: String {
+        if isPending { return "pending" }
+        let isFailing = failure != nil || (!isFetched && state.health.consecutiveFailures > 0)
+        guard isFailing else { return "ok" }
+        return itemCount == 0 ? "failing" : "stale"
+    }
+
+    /// The HTTP status of this run's last response; for a feed not fetched, the last one known.
+    public var httpStatus: Int? {
+        isFetched ? run.status : state.health.lastStatus
+    }
+
+    /// For each record that reads the same feed as another (a web page and the feed it links to,
+    /// both in `feeds.yml`), the index of the record that shows it: the entry naming the feed
+    /// itself, else the first.
+    static func sameFeeds(_ records: [FeedRecord]) -> [Int: Int] {
+        let candidates = records.indices.filter { !records[$0].isPending }
+        let direct = candidates.filter { records[$0].feedURL == records[$0].source.url }
+        let viaPage = candidates.filter { records[$0].feedURL != records[$0].source.url }
+        var owner: [String: Int] = [:]
+        var same: [Int: Int] = [:]
+        for index in direct + viaPage {
+            let identity = Site.normalisedIdentity(records[index].feedURL.absoluteString)
+            if let shownBy = owner[identity] {
+                same[index] = shownBy
+            } else {
+                owner[identity] = index
+            }
+        }
+        return same
+    }
 }
 
 extension SiteState {
+    /// Moves the saved state of a feed to its new `feeds.yml` URL when the user followed advice:
+    /// a web page replaced by the feed it links to, or a URL replaced by where it redirected. A
+    /// feed without saved state takes over the state of a feed no longer configured whose
+    /// discovered or final URL it is, so its items keep their slugs and first-seen dates.
+    ///
+    /// - Returns: (old URL, new URL) for each feed moved.
+    @discardableResult
+    public mutating func adoptMovedFeeds(_ sources: [FeedSource]) -> [(from: String, to: String)] {
+        let configured = Set(sources.map(\.url.absoluteString))
+        var orphans: [String: String] = [:]
+        for key in feeds.keys.sorted() where !configured.contains(key) {
+            guard let feed = feeds[key] else { continue }
+            for url in [feed.discoveredURL, feed.finalURL].compactMap({ $0 }) where url != key {
+                let identity = Site.normalisedIdentity(url)
+                if orphans[identity] == nil { orphans[identity] = key }
+            }
+        }
+        guard !orphans.isEmpty else { return [] }
+        var moved: [(from: String, to: String)] = []
+        for source in sources where feeds[source.url.absoluteString] == nil {
+            let url = source.url.absoluteString
+            guard let old = orphans[Site.normalisedIdentity(url)], var feed = feeds[old] else { continue }
+            feeds[old] = nil
+            // The validators came from the feed now configured (read directly, or redirected to):
+            // they stay.
+            feed.discoveredURL = nil
+            feeds[url] = feed
+            moved.append((old, url))
+        }
+        return moved
+    }
+
     /// The model stage's first half: folds this run's outcomes into the remembered state.
     ///
     /// Pure. A feed that failed keeps its last good items (marked stale); a fresh read replaces the
@@ -44,6 +141,15 @@ extension SiteState {
         var kept: [String: FeedState] = [:]
         for run in runs {
             let key = run.source.url.absoluteString
+            guard feeds[key] != nil || run.outcome != .skipped else {
+                // Never fetched: no slug (it would come from the host, not the title) and no
+                // state, so the first build that fetches it treats it as new.
+                records.append(
+                    FeedRecord(
+                        source: run.source, state: FeedState(), run: run, isStale: false, newItemCount: 0,
+                        failure: nil, warnings: [], isPending: true))
+                continue
+            }
             var feed = feeds[key] ?? FeedState()
             var failure: String?
             var newItems = 0
@@ -62,6 +168,7 @@ extension SiteState {
                     feed.etag = run.etag
                     feed.lastModified = run.lastModified
                     feed.finalURL = run.info?.finalURL.absoluteString
+                    feed.discoveredURL = run.discoveredURL?.absoluteString
                 }
             case .notModified:
                 feed.finalURL = run.info?.finalURL.absoluteString ?? feed.finalURL
@@ -70,11 +177,14 @@ extension SiteState {
             case .skipped:
                 break
             }
+            // A 304 confirms the last 200: kept as it is, so a warm build leaves the state unchanged.
+            if run.outcome != .skipped && run.outcome != .notModified { feed.health.lastStatus = run.status }
             switch run.outcome {
             case .skipped:
                 break
             case _ where failure != nil:
-                feed.health.consecutiveFailures += 1
+                feed.health.consecutiveFailures =
+                    min(feed.health.consecutiveFailures, FeedHealth.maxConsecutiveFailures - 1) + 1
                 feed.health.lastError = failure
             default:
                 // Day precision: enough for "unchanged since 2026-11-19", and a warm rebuild on the
@@ -83,28 +193,41 @@ extension SiteState {
                 feed.health.consecutiveFailures = 0
                 feed.health.lastError = nil
             }
-            let keepDays = run.source.keepDays ?? configuration.keepDays
-            let horizon = now.addingTimeInterval(-Double(keepDays) * 86_400)
+            let horizon = Self.keepHorizon(for: run.source, configuration: configuration, now: now)
             // An item's age counts from its date, or from when it was first seen if that is earlier
             // (a future or missing date).
-            feed.items.removeAll { !$0.isInFeed && min($0.item.date ?? $0.firstSeen, $0.firstSeen) < horizon }
+            let count = feed.items.count
+            feed.items.removeAll { !$0.isInFeed && Self.age(of: $0) < horizon }
             kept[key] = feed
             let isStale =
                 failure != nil || (run.outcome == .skipped && feed.health.consecutiveFailures > 0)
             records.append(
                 FeedRecord(
                     source: run.source, state: feed, run: run, isStale: isStale && !feed.items.isEmpty,
-                    newItemCount: newItems, failure: failure, warnings: warnings))
+                    newItemCount: newItems, failure: failure, warnings: warnings,
+                    expiredCount: count - feed.items.count))
         }
         feeds = kept
         assignSlugs(&records)
         return records
     }
 
+    /// Items no longer in the feed whose age (from their date, or from when they were first seen if
+    /// that is earlier) passes this are forgotten: `keep_days` before `now`.
+    static func keepHorizon(for source: FeedSource, configuration: SiteConfiguration, now: Date) -> Date {
+        let keepDays = source.keepDays ?? configuration.keepDays
+        return now.addingTimeInterval(-Double(keepDays) * 86_400)
+    }
+
+    /// When a dropped item ages out (`keepHorizon`): the earlier of its date and its first sighting.
+    static func age(of stored: StoredItem) -> Date {
+        min(stored.item.date ?? stored.firstSeen, stored.firstSeen)
+    }
+
     /// Gives every feed and item a slug, keeping the ones assigned in earlier runs.
     private mutating func assignSlugs(_ records: inout [FeedRecord]) {
         let feedSlugs = Slug.assign(
-            records.map { (key: $0.source.url.absoluteString, text: $0.displayName) },
+            records.filter { !$0.isPending }.map { (key: $0.source.url.absoluteString, text: $0.displayName) },
             existing: records.reduce(into: [:]) { $0[$1.source.url.absoluteString] = $1.state.slug },
             fallback: "feed")
         // Item slugs are per feed: assigned on all cores (this was most of the model stage).
@@ -113,7 +236,7 @@ extension SiteState {
                 record.state.items.map { (key: $0.key, text: $0.item.title) },
                 existing: record.state.items.reduce(into: [:]) { $0[$1.key] = $1.item.slug }, fallback: "item")
         }
-        for index in records.indices {
+        for index in records.indices where !records[index].isPending {
             let key = records[index].source.url.absoluteString
             records[index].state.slug = feedSlugs[key]
             // Taken out of the record (and the state) while the slugs are set, so the array is not shared and is
@@ -132,32 +255,77 @@ extension SiteState {
     /// Makes `entries` the feed's current items, keeping first-seen times and slugs of items seen
     /// before; items no longer in the feed stay, flagged, until `keep_days` removes them.
     ///
+    /// An entry is matched to a saved item by its key. An entry without id that matches none is
+    /// then matched by the key an older feedsite gave it (its link, else `title#position`), else by
+    /// its link and title: so state saved under the older rule, or an item whose link stopped or
+    /// started being shared, keeps its slug and first-seen date. An entry with an id matches only
+    /// that id (different ids are different posts). Each saved item is matched at most once.
+    ///
     /// - Returns: how many items are new.
     private static func replaceCurrentItems(of feed: inout FeedState, with entries: [ReadFeed.Entry], now: Date) -> Int
     {
-        var previous: [String: StoredItem] = [:]
-        for stored in feed.items where previous[stored.key] == nil {
-            previous[stored.key] = stored
+        var previous: [String: Int] = [:]
+        previous.reserveCapacity(feed.items.count)
+        for (index, stored) in feed.items.enumerated() where previous[stored.key] == nil {
+            previous[stored.key] = index
         }
-        var seen: Set<String> = []
+        var claimed = [Bool](repeating: false, count: feed.items.count)
+        var matches = [Int?](repeating: nil, count: entries.count)
+        var unmatchedWithoutID = false
+        for (position, entry) in entries.enumerated() {
+            if let index = previous[entry.key], !claimed[index] {
+                claimed[index] = true
+                matches[position] = index
+            } else if !entry.hasID {
+                unmatchedWithoutID = true
+            }
+        }
+        if unmatchedWithoutID {
+            struct LinkAndTitle: Hashable {
+                var link: String?
+                var title: String
+            }
+            var byLinkAndTitle: [LinkAndTitle: [Int]] = [:]
+            for (index, stored) in feed.items.enumerated() where !claimed[index] {
+                byLinkAndTitle[LinkAndTitle(link: stored.item.link, title: stored.item.title), default: []].append(
+                    index)
+            }
+            for (position, entry) in entries.enumerated() where matches[position] == nil && !entry.hasID {
+                if let former = entry.formerKey, let index = previous[former], !claimed[index],
+                    feed.items[index].item.title == entry.item.title
+                {
+                    claimed[index] = true
+                    matches[position] = index
+                } else if let index = byLinkAndTitle[LinkAndTitle(link: entry.item.link, title: entry.item.title)]?
+                    .first(where: { !claimed[$0] })
+                {
+                    claimed[index] = true
+                    matches[position] = index
+                }
+            }
+        }
         var current: [StoredItem] = []
+        current.reserveCapacity(entries.count + feed.items.count)
+        var keys: Set<String> = []
+        keys.reserveCapacity(entries.count)
         var newCount = 0
-        for entry in entries where seen.insert(entry.key).inserted {
+        for (position, entry) in entries.enumerated() {
             var item = entry.item
-            let old = previous[entry.key]
+            let old = matches[position].map { feed.items[$0] }
             if let old {
                 item.slug = old.item.slug
             } else {
                 newCount += 1
             }
+            keys.insert(entry.key)
             current.append(StoredItem(key: entry.key, firstSeen: old?.firstSeen ?? now, isInFeed: true, item: item))
         }
-        let dropped = feed.items.filter { !seen.contains($0.key) }.map { stored -> StoredItem in
+        for (index, stored) in feed.items.enumerated() where !claimed[index] && !keys.contains(stored.key) {
             var stored = stored
             stored.isInFeed = false
-            return stored
+            current.append(stored)
         }
-        feed.items = current + dropped
+        feed.items = current
         return newCount
     }
 }

@@ -4,9 +4,14 @@ import Foundation
 /// validators, the last good items (already sanitised, so a re-render needs no network), when each
 /// item was first seen, and the feed's health. Saved in the state directory and published in the
 /// site (`status/state.json`) so a fresh CI runner can pick up where the last one left off.
+///
+/// The types are plain `Codable` values: `StateFile` decides how they are laid out on disk, so a
+/// field added here is saved, published and restored without further work.
 public struct SiteState: Sendable, Hashable, Codable {
-    /// Bumped when the format changes incompatibly; a newer file is ignored with a warning.
-    public static let currentVersion = 1
+    /// The format `StateStore` writes. Version 1 (one object per feed, items inside) is still read;
+    /// version 2 keeps every feed's items apart from its validators and health, so a build where
+    /// every feed answered 304 decodes almost nothing. A newer file is kept aside, never overwritten.
+    public static let currentVersion = 2
 
     public var version: Int
     /// Feed URL (as written in `feeds.yml`) → what is known about it.
@@ -26,6 +31,9 @@ public struct FeedState: Sendable, Hashable, Codable {
     public var lastModified: String?
     /// The URL the feed was last read from, after redirects.
     public var finalURL: String?
+    /// When the URL in `feeds.yml` is a web page: the feed it links to, read directly from then on
+    /// (until `feeds.yml` names it).
+    public var discoveredURL: String?
     /// The channel as last read.
     public var channel: ChannelInfo
     /// `feeds/<slug>/`, kept once assigned so the feed's URLs never change.
@@ -36,8 +44,9 @@ public struct FeedState: Sendable, Hashable, Codable {
 
     public init(
         etag: String? = nil, lastModified: String? = nil, finalURL: String? = nil, channel: ChannelInfo = .init(),
-        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init()
+        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init(), discoveredURL: String? = nil
     ) {
+        self.discoveredURL = discoveredURL
         self.slug = slug
         self.etag = etag
         self.lastModified = lastModified
@@ -57,22 +66,27 @@ public struct ChannelInfo: Sendable, Hashable, Codable {
     public var language: String?
     /// The channel's image or icon (an http(s) URL), shown next to its name.
     public var image: String?
+    /// The address the feed gives itself (`atom:link rel="self"`, an http(s) URL): what the site
+    /// links as the feed when it is read from a local file.
+    public var feedLink: String?
 
     public init(
         title: String = "", description: String? = nil, siteLink: String? = nil, language: String? = nil,
-        image: String? = nil
+        image: String? = nil, feedLink: String? = nil
     ) {
         self.title = title
         self.description = description
         self.siteLink = siteLink
         self.language = language
         self.image = image
+        self.feedLink = feedLink
     }
 }
 
 /// One remembered item.
 public struct StoredItem: Sendable, Hashable, Codable {
-    /// The item's identity across runs (its id, else its link, else title and position).
+    /// The item's identity within its feed across runs (`ItemIdentity.keys`: its id, else its link,
+    /// else link, title and date).
     public var key: String
     /// When feedsite first saw the item: the date of items that have none.
     public var firstSeen: Date
@@ -93,14 +107,24 @@ public struct StoredItem: Sendable, Hashable, Codable {
 public struct FeedHealth: Sendable, Hashable, Codable {
     /// The UTC day (midnight) the feed was last read successfully (a 200 that parsed, or a 304).
     public var lastSuccess: Date?
-    /// Failed runs in a row (0 when the last run succeeded).
+    /// Failed runs in a row (0 when the last run succeeded), at most `maxConsecutiveFailures`.
     public var consecutiveFailures: Int
     /// Why the last failed run failed.
     public var lastError: String?
+    /// The HTTP status of the last response other than a 304 (which confirms it), nil when none
+    /// arrived; shown again by a build that does not fetch.
+    public var lastStatus: Int?
 
-    public init(lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil) {
+    /// Where `consecutiveFailures` stops counting (hourly builds for a century stay below it), so
+    /// adding one can never overflow, whatever a restored state said.
+    public static let maxConsecutiveFailures = 1_000_000
+
+    public init(
+        lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil
+    ) {
         self.lastSuccess = lastSuccess
         self.consecutiveFailures = consecutiveFailures
         self.lastError = lastError
+        self.lastStatus = lastStatus
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// URL path segments for feeds and items: readable, ASCII, and stable across runs (derived only
 /// from the feed's or item's own data, never from its position).
 public enum Slug {
-    /// `"Hello, Wörld! 2026"` → `"hello-world-2026"`; empty when nothing usable is left (CJK-only
-    /// titles, punctuation), in which case callers fall back to a hash.
+    /// `"Hello, Wörld! 2026"` → `"hello-world-2026"`; empty when the text has no Latin letter
+    /// (CJK titles, punctuation, digits alone: `建国35周年` would give a bare `35`), in which case
+    /// callers fall back to a hash.
     public static func make(_ text: String, maxLength: Int = 60) -> String {
         // Latin text (most titles) is folded a scalar at a time from a table: `folding(options:)`
         // was most of the time spent giving 30,000 new items their slugs, on one core between
@@ -22,7 +23,7 @@ public enum Slug {
                 append(part, to: &slug, &pendingDash)
             }
         }
-        return cut(slug, maxLength: maxLength)
+        return finished(slug, maxLength: maxLength)
     }
 
     /// Each scalar from U+0080 to U+024F as `make(folding:)` folds it.
@@ -56,7 +57,14 @@ public enum Slug {
         for scalar in folded.unicodeScalars {
             append(scalar, to: &slug, &pendingDash)
         }
-        return cut(slug, maxLength: maxLength)
+        return finished(slug, maxLength: maxLength)
+    }
+
+    /// `slug` cut to `maxLength`, or empty when it has no letter: digits alone (the `35` of a
+    /// Chinese title) do not tell a reader what the page is, and collide across feeds and years.
+    private static func finished(_ slug: String, maxLength: Int) -> String {
+        let slug = cut(slug, maxLength: maxLength)
+        return slug.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ? slug : ""
     }
 
     /// At most `maxLength` characters, cut at a dash so words stay whole.

@@ -38,7 +38,7 @@ public struct PageRenderer: Sendable {
     /// index pages keeps a large planet's index (1,000 pages of 100 kB at 30,000 items) from being
     /// held in memory at once.
     public enum SharedJob: Sendable, Hashable {
-        /// Assets, `status/`, the planet's feeds, OPML, sitemap, robots.txt.
+        /// Assets, `status/`, `404.html`, the planet's feeds, OPML, sitemap, robots.txt.
         case assetsStatusAndPublished
         /// Index pages with these 1-based numbers.
         case index(ClosedRange<Int>)
@@ -72,6 +72,7 @@ public struct PageRenderer: Sendable {
         case .assetsStatusAndPublished:
             files = templates.assets
             try renderStatus(site, records: records, siteView: context.siteView, into: &files)
+            try renderNotFound(context, into: &files)
             files.merge(PublishedFiles.render(site)) { page, _ in page }
         case .index(let numbers):
             try renderIndex(context, pages: numbers, into: &files)
@@ -188,7 +189,7 @@ public struct PageRenderer: Sendable {
                     image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next),
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote, description: description,
-                    siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.source.url.absoluteString,
+                    siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
                     image: feed.image.flatMap(Self.httpURL), items: items.map { context.summary($0, from: path) }),
                 pagination: pagination)
             files[path] = try render("feed", page)
@@ -268,35 +269,68 @@ public struct PageRenderer: Sendable {
         return "\((words + 199) / 200) min read"
     }
 
-    /// `status/index.html` and `status/status.json`: per-feed health for the maintainer.
+    /// `status/index.html` and `status/status.json`: per-feed health for the maintainer, and what
+    /// became of every item read (shown, or dropped and why).
     private func renderStatus(
         _ site: Site, records: [FeedRecord], siteView: SiteView, into files: inout [String: Data]
     ) throws(TemplateError) {
-        let slugs = Dictionary(
-            site.feeds.map { ($0.source.url.absoluteString, $0.slug) }, uniquingKeysWith: { a, _ in a })
-        // One lookup table, not a search per feed: linear at 10,000 feeds.
-        let shownCounts = Dictionary(
-            site.feeds.map { ($0.source.url.absoluteString, $0.items.count) }, uniquingKeysWith: { a, _ in a })
+        // One lookup table each, not a search per feed: linear at 10,000 feeds.
+        let feeds = Dictionary(site.feeds.map { ($0.source.url, $0) }, uniquingKeysWith: { a, _ in a })
+        let accounts = Dictionary(site.accounts.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = records.map { record -> FeedStatusView in
-            let slug = slugs[record.source.url.absoluteString]
-            let shown = shownCounts[record.source.url.absoluteString] ?? 0
+            let feed = feeds[record.source.url]
+            var account = accounts[record.source.url] ?? FeedAccount(source: record.source.url, feedURL: record.feedURL)
+            if accounts[record.source.url] == nil { account.shown = feed?.items.count ?? 0 }
+            let note: String? =
+                if record.isPending {
+                    "not fetched yet"
+                } else if let same = account.sameFeedAs {
+                    "reads the same feed as '\(same)'; its items are shown there"
+                } else if !record.isFetched {
+                    "not fetched in this build"
+                } else {
+                    nil
+                }
             return FeedStatusView(
-                name: record.displayName, url: record.source.url.absoluteString,
-                page: slug.map { "../feeds/\($0)/index.html" },
-                health: record.failure == nil ? "ok" : (shown > 0 ? "stale" : "failing"),
-                httpStatus: record.run.status, bytes: record.run.bytes, items: shown, newItems: record.newItemCount,
+                name: record.displayName, url: record.feedURL.absoluteString,
+                link: record.publishedFeedURL?.absoluteString,
+                configuredURL: record.feedURL == record.source.url ? nil : record.source.url.absoluteString,
+                page: feed.map { "../feeds/\($0.slug)/index.html" }, health: record.health,
+                isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,
+                items: account.shown, read: account.read, kept: account.kept,
+                dropped: DroppedView(
+                    repeatedId: account.repeated,
+                    duplicates: account.duplicates.map {
+                        DuplicateView(title: $0.title, link: $0.link, feedName: $0.feedName, feedURL: $0.feedURL)
+                    }, maxItems: account.overMaxItems, keepDays: account.expired, futureDate: account.future),
+                accounting: account.summary, newItems: record.newItemCount,
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,
                 warnings: record.warnings, isStale: record.isStale)
         }
-        let okCount = rows.filter { $0.health == "ok" }.count
         let page = StatusPage(
             site: siteView, root: "../", pageTitle: "Feed status · \(site.configuration.title)",
-            summary: "\(okCount) of \(rows.count) feeds refreshed in the last build", feeds: rows)
+            summary: Self.statusSummary(records), feeds: rows)
         files["status/index.html"] = try render("status", page)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         files["status/status.json"] = (try? encoder.encode(["feeds": rows])) ?? Data()
+    }
+
+    /// The status page's lead: how many feeds this build refreshed, and that the others were
+    /// rendered from saved state (their health is the last fetch's).
+    static func statusSummary(_ records: [FeedRecord]) -> String {
+        let fetched = records.filter(\.isFetched)
+        let ok = fetched.filter { $0.failure == nil }.count
+        if fetched.isEmpty && !records.isEmpty {
+            return
+                "Rendered from saved state: no feed was fetched in this build. Health and errors are those of each feed's last fetch."
+        }
+        if fetched.count < records.count {
+            return
+                "\(ok) of \(fetched.count) fetched feeds refreshed in this build; \(records.count - fetched.count) more rendered from saved state (not fetched in this build)."
+        }
+        return "\(ok) of \(records.count) feeds refreshed in the last build"
     }
 
     static func buildTime(_ date: Date) -> String {

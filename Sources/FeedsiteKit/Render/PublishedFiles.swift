@@ -141,8 +141,8 @@ struct PublishedEntry {
         item.authors.isEmpty ? [item.feedName] : item.authors
     }
 
-    /// The source feed's own URL.
+    /// The source feed's own address (none for a local feed file that names none).
     var sourceFeedURL: String? {
-        feed?.source.url.absoluteString
+        feed?.feedLink
     }
 }

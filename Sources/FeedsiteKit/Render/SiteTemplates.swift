@@ -1,8 +1,9 @@
 import Foundation
 
-/// The user-editable `Templates/` folder, read once per build: Mustache templates (`*.mustache`,
-/// usable as partials and parents under their file name) and static assets (`assets/…`, copied
-/// into the site as they are).
+/// The site's theme, read once per build: Mustache templates (`*.mustache`, usable as partials and
+/// parents under their file name) and static assets (`assets/…`, copied into the site as they
+/// are). The default theme is compiled into the binary (`BuiltInTheme`, generated from
+/// `Templates/` by `scripts/embed-theme.py`); a templates folder overrides it file by file.
 public struct SiteTemplates: Sendable {
     /// The templates every site needs; `layout` is the parent the pages inherit from.
     public static let requiredTemplates = ["layout", "index", "feed", "item", "status", "archive", "archive-index"]
@@ -20,55 +21,121 @@ public struct SiteTemplates: Sendable {
         self.sources = sources
     }
 
-    /// Reads and compiles every template, reporting the file, line and column of a syntax error.
+    /// The folder whose files override the built-in theme when `--templates` is not given:
+    /// `Templates/` beside the configuration file (not in the current directory, so feedsite
+    /// works from any folder).
+    public static func defaultFolder(besides configFile: URL) -> URL {
+        configFile.deletingLastPathComponent().appendingPathComponent("Templates", isDirectory: true)
+    }
+
+    /// The default theme compiled into the binary, with every file of `folder` laid over it: a
+    /// `Templates/` folder that holds only `item.mustache` changes only the item pages.
+    ///
+    /// - Parameters:
+    ///   - folder: the overriding folder; nil means `defaultFolder(besides: configFile)`, which
+    ///     need not exist (then the built-in theme is used as it is). A folder named explicitly
+    ///     (`--templates DIR`) must exist.
+    public static func load(overriding folder: URL?, besides configFile: URL) throws(TemplateError) -> SiteTemplates {
+        var files: [String: ThemeFile] = [:]
+        for (path, base64) in BuiltInTheme.files {
+            guard let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
+                throw TemplateError(file: "(built-in theme)/\(path)", message: "cannot be decoded; rebuild feedsite")
+            }
+            files[path] = ThemeFile(displayName: "(built-in theme)/\(path)", bytes: bytes)
+        }
+        let overriding = folder ?? defaultFolder(besides: configFile)
+        if folder != nil || isDirectory(overriding) {
+            for (path, file) in try readFolder(overriding) { files[path] = file }
+        }
+        return try compile(files, in: overriding.lastPathComponent)
+    }
+
+    /// Reads and compiles exactly the templates in `directory` (no built-in fallback), reporting
+    /// the file, line and column of a syntax error.
     public static func load(from directory: URL) throws(TemplateError) -> SiteTemplates {
-        let fileManager = FileManager.default
+        try compile(readFolder(directory), in: directory.lastPathComponent)
+    }
+
+    /// Every file of the built-in theme, by path relative to `Templates/`: what `feedsite init
+    /// --theme` writes out for editing.
+    public static func builtInFiles() -> [(path: String, bytes: Data)] {
+        BuiltInTheme.files.compactMap { path, base64 in
+            Data(base64Encoded: base64, options: .ignoreUnknownCharacters).map { (path, $0) }
+        }
+    }
+
+    /// One file of a theme and the name its diagnostics use.
+    struct ThemeFile {
+        var displayName: String
+        var bytes: Data
+    }
+
+    private static func isDirectory(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The templates (`*.mustache`) and assets (`assets/…`, hidden files skipped) of a folder.
+    private static func readFolder(_ directory: URL) throws(TemplateError) -> [String: ThemeFile] {
+        let fileManager = FileManager.default
+        guard isDirectory(directory) else {
             throw TemplateError(
                 file: directory.path,
                 message: "the templates folder does not exist; pass --templates PATH or restore Templates/ from git")
         }
-        var templates: [String: Template] = [:]
-        var assets: [String: Data] = [:]
-        var sources: [(name: String, bytes: Data)] = []
+        var files: [String: ThemeFile] = [:]
         // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.
         let root = directory.resolvingSymlinksInPath().standardizedFileURL.path
-        for path in (fileManager.subpaths(atPath: root) ?? []).sorted() {
+        for path in fileManager.subpaths(atPath: root) ?? [] {
             let url = URL(fileURLWithPath: root).appendingPathComponent(path)
             var isDir: ObjCBool = false
             guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
+            let isAsset = path.hasPrefix("assets/")
+            if isAsset && path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            guard isAsset || path.hasSuffix(".mustache") else { continue }
             let displayName = "\(directory.lastPathComponent)/\(path)"
+            guard let data = fileManager.contents(atPath: url.path) else {
+                throw TemplateError(file: displayName, message: "cannot read the file")
+            }
+            files[path] = ThemeFile(displayName: displayName, bytes: data)
+        }
+        return files
+    }
+
+    /// Compiles a theme's templates and checks that the required ones and every partial exist.
+    static func compile(_ files: [String: ThemeFile], in folder: String) throws(TemplateError) -> SiteTemplates {
+        var templates: [String: Template] = [:]
+        var assets: [String: Data] = [:]
+        var sources: [(name: String, bytes: Data)] = []
+        var displayNames: [String: String] = [:]
+        for (path, file) in files.sorted(by: { $0.key < $1.key }) {
             if path.hasPrefix("assets/") {
-                guard !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
-                guard let data = fileManager.contents(atPath: url.path) else {
-                    throw TemplateError(file: displayName, message: "cannot read the file")
-                }
-                assets[path] = data
-                sources.append((path, data))
+                assets[path] = file.bytes
+                sources.append((path, file.bytes))
             } else if path.hasSuffix(".mustache") {
-                guard let data = fileManager.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
-                else {
-                    throw TemplateError(file: displayName, message: "cannot read the file as UTF-8 text")
+                guard let text = String(data: file.bytes, encoding: .utf8) else {
+                    throw TemplateError(file: file.displayName, message: "cannot read the file as UTF-8 text")
                 }
-                sources.append((path, data))
+                sources.append((path, file.bytes))
+                let name = String(path.dropLast(".mustache".count))
+                displayNames[name] = file.displayName
                 do throws(TemplateSyntaxError) {
-                    templates[String(path.dropLast(".mustache".count))] = try Template(parsing: text)
+                    templates[name] = try Template(parsing: text)
                 } catch {
                     throw TemplateError(
-                        file: displayName, line: error.line, column: error.column, message: error.message)
+                        file: file.displayName, line: error.line, column: error.column, message: error.message)
                 }
             }
         }
         for name in requiredTemplates where templates[name] == nil {
             throw TemplateError(
-                file: "\(directory.lastPathComponent)/\(name).mustache",
+                file: "\(folder)/\(name).mustache",
                 message: "required template is missing; restore it from git or copy the default one")
         }
         for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
             for missing in template.referencedTemplates.sorted() where templates[missing] == nil {
                 throw TemplateError(
-                    file: "\(directory.lastPathComponent)/\(name).mustache",
+                    file: displayNames[name] ?? "\(folder)/\(name).mustache",
                     message: "'\(missing)' is used as a partial or parent but there is no \(missing).mustache")
             }
         }

@@ -12,6 +12,8 @@ extension Template {
         let source: [UInt8]
         private var open: [UInt8] = Array("{{".utf8)
         private var close: [UInt8] = Array("}}".utf8)
+        /// The last tag located, for `locate`.
+        private var located = (offset: 0, line: 1, column: 1)
 
         /// A section, block or parent being read, waiting for its closing tag.
         private struct Frame {
@@ -19,7 +21,7 @@ extension Template {
                 case root
                 case section(Name, isInverted: Bool)
                 case block(String)
-                case parent(String)
+                case parent(String, at: Location)
             }
             var kind: Kind
             /// What the closing tag must say (`{{/name}}`).
@@ -55,6 +57,11 @@ extension Template {
                 position = tagEnd
                 textStart = tagEnd
                 let content = tag.content
+                if frames.count > Template.maximumNesting, Self.opensFrame(tag.sigil) {
+                    throw error(
+                        "'\(tag.text)' nests sections, blocks and parents more than \(Template.maximumNesting) deep;"
+                            + " use a partial for a part that repeats", at: tagStart)
+                }
                 switch tag.sigil {
                 case UInt8(ascii: "!"):
                     break
@@ -71,7 +78,8 @@ extension Template {
                     frames.append(Frame(kind: .block(name), closingName: name, offset: tagStart))
                 case UInt8(ascii: "<"):
                     let name = try plainName(content, at: tagStart)
-                    frames.append(Frame(kind: .parent(name), closingName: name, offset: tagStart))
+                    frames.append(
+                        Frame(kind: .parent(name, at: locate(tagStart)), closingName: name, offset: tagStart))
                 case UInt8(ascii: "/"):
                     let name = String(decoding: content, as: UTF8.self)
                     guard frames.count > 1, let frame = frames.popLast() else {
@@ -86,7 +94,8 @@ extension Template {
                     close(frame, into: &frames[frames.count - 1])
                 case UInt8(ascii: ">"):
                     let name = try plainName(content, at: tagStart)
-                    frames[frames.count - 1].nodes.append(.partial(name, indentation: indentation))
+                    frames[frames.count - 1].nodes.append(
+                        .partial(name, indentation: indentation, at: locate(tagStart)))
                 case UInt8(ascii: "&"), UInt8(ascii: "{"):
                     let name = try parseName(content, at: tagStart)
                     frames[frames.count - 1].nodes.append(.variable(name, isEscaped: false))
@@ -129,9 +138,9 @@ extension Template {
                     return
                 }
                 node = .block(name, frame.nodes)
-            case .parent(let name):
+            case .parent(let name, let location):
                 // Only the block definitions inside a parent tag matter; other content is ignored.
-                node = .parent(name, blocks: frame.blocks)
+                node = .parent(name, blocks: frame.blocks, at: location)
             }
             parent.nodes.append(node)
         }
@@ -216,14 +225,31 @@ extension Template {
         }
 
         /// `name`, `a.b.c` or `.`.
-        private func parseName(_ content: ArraySlice<UInt8>, at offset: Int) throws(TemplateSyntaxError) -> Name {
+        private mutating func parseName(
+            _ content: ArraySlice<UInt8>, at offset: Int
+        ) throws(TemplateSyntaxError) -> Name {
             let text = String(decoding: content, as: UTF8.self)
-            if text == "." { return Name(parts: []) }
+            if text == "." { return Name(parts: [], at: locate(offset)) }
             let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !text.isEmpty, parts.allSatisfy(Self.isValidName) else {
                 throw error(Self.nameProblem(text), at: offset)
             }
-            return Name(parts: parts)
+            return Name(parts: parts, at: locate(offset))
+        }
+
+        /// The line and column of `offset`, counted on from the previous tag's (tags come in
+        /// order, so locating every tag reads the template once).
+        private mutating func locate(_ offset: Int) -> Location {
+            let start = min(located.offset, offset)
+            let span = source[start..<offset]
+            if let lastNewline = span.lastIndex(of: UInt8(ascii: "\n")) {
+                located.line += span.count(where: { $0 == UInt8(ascii: "\n") })
+                located.column = String(decoding: source[(lastNewline + 1)..<offset], as: UTF8.self).count + 1
+            } else {
+                located.column += String(decoding: span, as: UTF8.self).count
+            }
+            located.offset = offset
+            return Location(line: located.line, column: located.column)
         }
 
         /// A partial, parent or block name: a template file name, no dots needed.
@@ -243,6 +269,12 @@ extension Template {
             if text.isEmpty { return "a tag without a name" }
             if text.contains("(") { return "'\(text)': functions in tags are not supported; use a plain name" }
             return "'\(text)' is not a valid name (letters, digits, '-', '_', dotted like item.title)"
+        }
+
+        /// `{{#`, `{{^`, `{{$` and `{{<` open a section, block or parent that a closing tag ends.
+        private static func opensFrame(_ sigil: UInt8) -> Bool {
+            sigil == UInt8(ascii: "#") || sigil == UInt8(ascii: "^") || sigil == UInt8(ascii: "$")
+                || sigil == UInt8(ascii: "<")
         }
 
         private static func isSpace(_ byte: UInt8) -> Bool {

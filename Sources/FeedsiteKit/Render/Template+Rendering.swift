@@ -45,7 +45,7 @@ extension Template {
                     case .html(let html): write(html.html, isEscaped: isEscaped)
                     case .int(let number): write(String(number), isEscaped: false)
                     case .bool(let flag): write(flag ? "true" : "false", isEscaped: false)
-                    case .list, .object: break  // nothing sensible to print; use a section
+                    case .list, .object, .nothing: break  // nothing sensible to print; use a section
                     }
                 case .section(let name, let children, let isInverted):
                     let value = lookup(name)
@@ -68,13 +68,13 @@ extension Template {
                         try render(children)
                         stack.removeLast()
                     }
-                case .partial(let name, let partialIndentation):
+                case .partial(let name, let partialIndentation, _):
                     guard let template = templates[name] else { throw .missingTemplate(name) }
                     let saved = indentation
                     indentation += partialIndentation
                     try nested(name) { renderer throws(Failure) in try renderer.render(template.nodes) }
                     indentation = saved
-                case .parent(let name, let blocks):
+                case .parent(let name, let blocks, _):
                     guard let template = templates[name] else { throw .missingTemplate(name) }
                     let saved = overrides
                     // The outermost template's definition of a block wins (it is the most specific).
@@ -99,21 +99,9 @@ extension Template {
 
         /// Mustache lookup: the first name in the innermost context that has it, the rest inside that.
         private func lookup(_ name: Name) -> TemplateValue? {
-            guard let first = name.parts.first else { return stack.last }
-            let firstKey = name.keys[0]
+            guard !name.parts.isEmpty else { return stack.last }
             for index in stack.indices.reversed() {
-                guard case .object(let object) = stack[index],
-                    var value = object.value(for: firstKey, named: first)
-                else {
-                    continue
-                }
-                for position in name.parts.indices.dropFirst() {
-                    guard case .object(let inner) = value,
-                        let next = inner.value(for: name.keys[position], named: name.parts[position])
-                    else { return nil }
-                    value = next
-                }
-                return value
+                if case .object(let object) = stack[index], let value = object.value(name, at: 0) { return value }
             }
             return nil
         }

@@ -3,18 +3,21 @@
 /// feedsite's own implementation of the [Mustache spec](https://mustache.github.io/mustache.5.html)
 /// (interpolation, sections, inverted sections, comments, partials, set delimiters, standalone-line
 /// whitespace rules) and its inheritance extension (`{{<parent}}` with `{{$block}}` overrides).
-/// It replaced swift-mustache because rendering 30,000 item pages through `Any` lookups and a
-/// per-`Character` escape was half of a cold build (measured: 21 s of 47 s CPU at 1,000 feeds);
-/// here values are typed (`TemplateValue`), escaping is a byte loop and pages are rendered into one
-/// byte buffer. Escaping is decided by the value's type, not only by the tag: `{{{name}}}` emits
-/// only a `SanitisedHTML` value verbatim; a plain string is HTML-escaped by every tag.
+/// Hand-written for a safety rule and a measurement (Benchmarks/RESULTS.md): escaping is decided
+/// by the value's type, not only by the tag (`{{{name}}}` emits only a `SanitisedHTML` value
+/// verbatim; a plain string is HTML-escaped by every tag), and rendering is byte-level: typed
+/// values (`TemplateValue`), names resolved to keys when parsed, escaping as a byte loop, a page
+/// rendered into one byte buffer.
 struct Template: Sendable {
     /// The parsed nodes, in document order.
     let nodes: [Node]
 
-    /// One piece of a template. Not `indirect` (the arrays already hold the nesting): a boxed
-    /// node cost a box retain and release on top of its payload's each time the renderer read it,
-    /// and the template rendering of a cold build took 26 % fewer samples without the boxes.
+    /// How deep sections, blocks and parents may nest in one file: the renderer, the load-time
+    /// check and freeing a tree recurse once per level.
+    static let maximumNesting = 100
+
+    /// One piece of a template. Not `indirect`: the arrays already hold the nesting, and the
+    /// renderer reads a node without a box's retain and release (hot path).
     enum Node: Sendable {
         /// Literal text, copied to the output.
         case text([UInt8])
@@ -24,9 +27,9 @@ struct Template: Sendable {
         case section(Name, [Node], isInverted: Bool)
         /// `{{>name}}`; `indentation` is the whitespace before a standalone partial tag, added to
         /// every line the partial renders.
-        case partial(String, indentation: [UInt8])
+        case partial(String, indentation: [UInt8], at: Location)
         /// `{{<name}}…{{/name}}`: render template `name` with these `{{$block}}` overrides.
-        case parent(String, blocks: [String: [Node]])
+        case parent(String, blocks: [String: [Node]], at: Location)
         /// `{{$name}}default{{/name}}`: an override from a child template, else the default.
         case block(String, [Node])
     }
@@ -36,13 +39,24 @@ struct Template: Sendable {
         let parts: [String]
         /// `parts` resolved to view-model keys.
         let keys: [TemplateKey?]
+        /// Where its tag starts, for the load-time check's warnings.
+        let location: Location
 
-        init(parts: [String]) {
+        init(parts: [String], at location: Location = Location(line: 1, column: 1)) {
             self.parts = parts
             self.keys = parts.map(TemplateKey.init(rawValue:))
+            self.location = location
         }
 
         var description: String { parts.isEmpty ? "." : parts.joined(separator: ".") }
+    }
+
+    /// A 1-based line and column (in characters) in the template's file.
+    struct Location: Sendable, Hashable, CustomStringConvertible {
+        var line: Int
+        var column: Int
+
+        var description: String { "\(line):\(column)" }
     }
 
     /// Names of the partials and parents this template refers to, nested ones included, so that a
@@ -54,8 +68,8 @@ struct Template: Sendable {
                 switch node {
                 case .text, .variable: break
                 case .section(_, let children, _), .block(_, let children): visit(children)
-                case .partial(let name, _): names.insert(name)
-                case .parent(let name, let blocks):
+                case .partial(let name, _, _): names.insert(name)
+                case .parent(let name, let blocks, _):
                     names.insert(name)
                     blocks.values.forEach(visit)
                 }

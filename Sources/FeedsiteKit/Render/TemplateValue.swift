@@ -11,6 +11,9 @@ enum TemplateValue {
     case list([TemplateValue])
     /// A view model: names inside a section on it are looked up in it first.
     case object(any TemplateObject)
+    /// A dotted name whose first part was found but whose rest leads nowhere: renders as a
+    /// missing name does, and the lookup does not go on further out (as Mustache specifies).
+    case nothing
 
     /// What hides a section and shows an inverted one.
     var isFalsey: Bool {
@@ -18,34 +21,43 @@ enum TemplateValue {
         case .bool(let value): !value
         case .list(let values): values.isEmpty
         case .html(let html): html.html.isEmpty
+        case .nothing: true
         case .string, .int, .object: false
         }
     }
+
+    /// This value as part `position` of `name`: itself for the last part, else the rest looked up in it.
+    func value(_ name: Template.Name, after position: Int) -> TemplateValue {
+        guard position + 1 < name.keys.count else { return self }
+        guard case .object(let object) = self else { return .nothing }
+        return object.value(name, at: position + 1) ?? .nothing
+    }
 }
 
-/// A view model: answers `{{name}}` with a switch (no reflection). `nil` means "not here", so the
-/// lookup goes on down the context stack, as Mustache specifies.
+/// A view model: answers `{{name}}` and `{{a.b.c}}`. feedsite's view types get their conformance
+/// from `PageViews+Template.swift`, generated from their properties: a `switch` on the key each
+/// part of a name was resolved to when the template was parsed, handing the rest of a dotted name
+/// to the field's own type (a struct is not copied into a `TemplateValue` on the way).
 protocol TemplateObject: TemplateValueConvertible {
-    /// The value of `name`, whose `key` was resolved when the template was parsed (nil: none of
-    /// feedsite's view models has that name). feedsite's view models switch on `key`.
-    func value(for key: TemplateKey?, named name: String) -> TemplateValue?
+    /// Part `position` of `name` in this object, and the rest of the name inside that. `nil`
+    /// means this object has no (non-nil) value for that part: the lookup goes on down the
+    /// context stack. A rest that leads nowhere is `.nothing`.
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue?
 }
 
 extension TemplateObject {
-    func value(named name: String) -> TemplateValue? { value(for: TemplateKey(rawValue: name), named: name) }
+    /// This object as part `position` of `name`: itself for the last part, else the rest looked up in it.
+    func value(_ name: Template.Name, after position: Int) -> TemplateValue {
+        guard position + 1 < name.keys.count else { return templateValue }
+        return value(name, at: position + 1) ?? .nothing
+    }
 }
 
-/// Every name feedsite's view models answer, so that a template's names are resolved once, when it
-/// is parsed: a lookup was a chain of string comparisons per object on the context stack (a
-/// `switch` over string literals), 14 % of rendering.
-enum TemplateKey: String, Sendable {
-    case archiveURL, authors, buildTime, bytes, canonical, categories, consecutiveFailures, content, current, date
-    case description, display, enclosures, excerpt, feed, feedImage, feedLink, feedName, feedSiteLink, feedURL
-    case feeds, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, heading, health, httpStatus
-    case image, isAudio, isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, kind, label, lang
-    case language, lastError, lastSuccess, link, long, meta, months, name, newItems, newer, newerMonth, next
-    case noindex, older, olderMonth, page, pageTitle, pagination, prev, readingTime, root, site, siteLink, size
-    case staleNote, summary, timeZone, title, total, type, url, warnings, year, years
+extension TemplateValueConvertible {
+    /// A value without fields as part `position` of `name`: itself for the last part, else nothing.
+    func value(_ name: Template.Name, after position: Int) -> TemplateValue {
+        position + 1 < name.keys.count ? .nothing : templateValue
+    }
 }
 
 /// Something a view model can hand to a template.

@@ -25,6 +25,13 @@ import Foundation
 /// there, as the same inode as the live one, and costs no folder, link or deletion. Rebuilding
 /// over an existing site used to create every folder and link of the new site and then delete
 /// every file and folder of the old one (on ext4, 4.5 s of a 12 s build at 1,000 feeds).
+///
+/// Ownership: feedsite writes only into folders it made. The output folder is checked first
+/// (`OutputFolder`), and every folder it writes carries a marker (`SiteMarker`) that says whether
+/// it holds a whole site: a staging folder is marked incomplete until its commit, so what a failed
+/// or killed build leaves is deleted, never reused as the previous site (a build that failed on a
+/// full disk frees its space at once, and the next build that fits succeeds). Folders beside the
+/// site are reused or deleted only when marked; links are never followed into.
 public struct SiteWriter: Sendable {
     /// What a write did.
     public struct Report: Sendable, Hashable {
@@ -35,13 +42,40 @@ public struct SiteWriter: Sendable {
 
     /// The site could not be written; the old site (if any) is untouched.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, for the exit status.
+        public enum Kind: Sendable, Hashable {
+            /// The output folder cannot be created, or is not feedsite's to write (exit 73).
+            case refused
+            /// Reading or writing failed: a full disk, an I/O error (exit 74).
+            case io
+            /// A page path that would leave the site, or one written twice: a bug (exit 74).
+            case invalidSite
+        }
+
         public var path: String
         public var message: String
+        public var kind: Kind
+
+        public init(path: String, message: String, kind: Kind = .io) {
+            self.path = path
+            self.message = message
+            self.kind = kind
+        }
 
         public var description: String { "error: \(path): \(message)" }
     }
 
-    public init() {}
+    /// Tests only: an `errno` to fail the writing of a site path with (a full disk, say), or nil.
+    let injectedFailure: (@Sendable (String) -> Int32?)?
+
+    public init() {
+        injectedFailure = nil
+    }
+
+    /// A writer whose page writes fail as `failure` says (fault injection for tests).
+    init(injectingFailure failure: @escaping @Sendable (String) -> Int32?) {
+        injectedFailure = failure
+    }
 
     /// Writes `files` (site-relative path → bytes) as the new content of `directory`.
     public func write(_ files: [String: Data], to directory: URL) throws(WriteError) -> Report {
@@ -59,48 +93,99 @@ public struct SiteWriter: Sendable {
     /// site back if a two-step swap was interrupted. `begin` does this too; a build that has nothing
     /// to write calls it alone.
     public func cleanUp(_ directory: URL) {
-        let target = directory.standardizedFileURL
-        recoverInterruptedSwap(parent: target.deletingLastPathComponent(), name: target.lastPathComponent)
+        guard let path = try? OutputFolder.resolve(directory.standardizedFileURL.path) else { return }
+        recoverInterruptedSwap(parent: OutputFolder.parent(of: path), name: OutputFolder.name(of: path), target: path)
     }
 
-    /// The folder kept beside `directory` for the next build (`.Site.previous`).
+    /// The folder kept beside `directory` for the next build (`.Site.previous`), beside the real
+    /// folder when `directory` is a symbolic link.
     public static func previousFolder(of directory: URL) -> URL {
-        let target = directory.standardizedFileURL
-        return target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).previous")
+        let given = directory.standardizedFileURL.path
+        let path = (try? OutputFolder.resolve(given)) ?? given
+        return URL(fileURLWithPath: previousPath(of: path))
+    }
+
+    /// `.Site.previous` beside the real folder `path`.
+    static func previousPath(of path: String) -> String {
+        OutputFolder.parent(of: path) + "/." + OutputFolder.name(of: path) + ".previous"
     }
 
     /// Starts a new site for `directory` in a staging folder beside it: the previous site when one
     /// was kept (its contents listed, so each page is checked against what is already there),
     /// else an empty folder. Add files as they are rendered (so a large site never has to be held
     /// in memory whole), then `commit` to swap it in, or `discard`.
+    ///
+    /// - Throws: `WriteError` of kind `.refused` when the folder is not feedsite's to write
+    ///   (`OutputFolder.check`) or cannot be created.
     public func begin(_ directory: URL) throws(WriteError) -> Staging {
-        let fileManager = FileManager.default
-        let target = directory.standardizedFileURL
-        let parent = target.deletingLastPathComponent()
-        let name = target.lastPathComponent
+        try begin(OutputFolder.check(directory))
+    }
+
+    /// Starts a new site for a checked output folder; see `begin(_:)`.
+    public func begin(_ checked: OutputFolder) throws(WriteError) -> Staging {
+        let parent = checked.parent
+        let name = checked.name
         do {
-            try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(path: parent.path, message: "cannot create the folder: \(error.localizedDescription)")
+            throw WriteError(
+                path: parent, message: "cannot create the folder: \(error.localizedDescription)", kind: .refused)
         }
-        recoverInterruptedSwap(parent: parent, name: name)
-        let staging = parent.appendingPathComponent(".\(name).new-\(getpid())")
-        Self.removeTree(staging.path)
-        let previous = Self.previousFolder(of: target).path
-        var info = stat()
+        recoverInterruptedSwap(parent: parent, name: name, target: checked.path)
+        // Checked again: the recovery may have moved an old site back into place.
+        let folder = try OutputFolder.check(URL(fileURLWithPath: checked.requested))
+        let staging = parent + "/.\(name).new-\(getpid())"
+        try Self.clearStaleStaging(staging)
+        let previous = Self.previousPath(of: folder.path)
+        let target = URL(fileURLWithPath: folder.path)
+        let stagingURL = URL(fileURLWithPath: staging)
+        // Only a previous site feedsite kept whole is reused; one marked incomplete is deleted.
         // Claimed by a rename, so two builds at once never share it (the second starts empty).
-        if lstat(previous, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, rename(previous, staging.path) == 0,
-            let inventory = Inventory.take(staging.path)
-        {
-            return Staging(writer: self, target: target, staging: staging, inventory: inventory)
+        if OutputFolder.isOwnNeighbour(previous) {
+            if SiteMarker.load(from: previous)?.state == .incomplete {
+                Self.removeTree(previous)
+            } else if rename(previous, staging) == 0 {
+                do {
+                    try SiteMarker.save(.incomplete, in: staging)
+                } catch {
+                    Self.removeTree(staging)
+                    throw error
+                }
+                if let inventory = Inventory.take(staging) {
+                    return Staging(
+                        writer: self, folder: folder, target: target, staging: stagingURL, inventory: inventory)
+                }
+                Self.removeTree(staging)
+            }
         }
-        Self.removeTree(staging.path)
+        guard mkdir(staging, 0o755) == 0 else {
+            let code = errno
+            throw WriteError(
+                path: staging, message: "cannot create the folder: \(String(cString: strerror(code)))",
+                kind: code == ENOSPC || code == EIO || code == EDQUOT ? .io : .refused)
+        }
         do {
-            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+            try SiteMarker.save(.incomplete, in: staging)
         } catch {
-            throw WriteError(path: staging.path, message: "cannot create the folder: \(error.localizedDescription)")
+            Self.removeTree(staging)
+            throw error
         }
-        return Staging(writer: self, target: target, staging: staging, inventory: Inventory())
+        return Staging(writer: self, folder: folder, target: target, staging: stagingURL, inventory: Inventory())
+    }
+
+    /// Makes way for this process's staging folder: one of an earlier build with the same pid is
+    /// deleted when it is feedsite's (marked) or empty; anything else there is refused.
+    private static func clearStaleStaging(_ staging: String) throws(WriteError) {
+        var info = stat()
+        guard lstat(staging, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR, SiteMarker.load(from: staging) != nil {
+            removeTree(staging)
+            return
+        }
+        if rmdir(staging) == 0 { return }
+        throw WriteError(
+            path: staging, message: "is in the way of the staging folder and was not made by feedsite; move it away",
+            kind: .refused)
     }
 
     /// What a reused staging folder holds when the build begins: its regular files (site path →
@@ -219,6 +304,8 @@ public struct SiteWriter: Sendable {
     /// A site being written; see `begin`.
     public struct Staging: Sendable {
         let writer: SiteWriter
+        /// The output folder as checked when the build began.
+        let folder: OutputFolder
         let target: URL
         let staging: URL
         /// What the staging folder held when the build began (empty unless it is the previous site).
@@ -228,8 +315,9 @@ public struct SiteWriter: Sendable {
         private var createdDirectories: Set<String> = []
         private(set) var report = Report(totalFiles: 0, changedFiles: 0)
 
-        init(writer: SiteWriter, target: URL, staging: URL, inventory: Inventory) {
+        init(writer: SiteWriter, folder: OutputFolder, target: URL, staging: URL, inventory: Inventory) {
             self.writer = writer
+            self.folder = folder
             self.target = target
             self.staging = staging
             self.inventory = inventory
@@ -246,7 +334,9 @@ public struct SiteWriter: Sendable {
         /// A handle for writing batches of files from several tasks at once (`Area.write`); each
         /// batch is then counted here with `record`, in any order.
         public var area: Area {
-            Area(targetPath: target.path, stagingPath: staging.path, hasOldSite: hasOldSite, inventory: inventory)
+            Area(
+                targetPath: target.path, stagingPath: staging.path, hasOldSite: hasOldSite, inventory: inventory,
+                injectedFailure: writer.injectedFailure)
         }
 
         /// Whether an old site was there when the build began: when not (a first build, a fresh CI
@@ -257,7 +347,8 @@ public struct SiteWriter: Sendable {
         /// rendering bug and fails the build; the staging folder is then discarded.
         public mutating func record(_ batch: Area.Batch) throws(WriteError) {
             for path in batch.paths where !paths.insert(path).inserted {
-                throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
+                throw WriteError(
+                    path: path, message: "written twice in one build (a rendering bug)", kind: .invalidSite)
             }
             report.totalFiles += batch.paths.count
             report.changedFiles += batch.changedFiles
@@ -272,6 +363,7 @@ public struct SiteWriter: Sendable {
             let stagingPath: String
             let hasOldSite: Bool
             let inventory: Inventory
+            let injectedFailure: (@Sendable (String) -> Int32?)?
 
             /// What one `write` did.
             public struct Batch: Sendable {
@@ -310,6 +402,11 @@ public struct SiteWriter: Sendable {
                     }
                     changed += 1
                     inventory.clearForNewFile(path, in: stagingPath)
+                    if let code = injectedFailure?(path) {
+                        throw WriteError(
+                            path: stagingPath + "/" + path,
+                            message: "cannot write the new site: \(String(cString: strerror(code)))")
+                    }
                     try SiteWriter.writeFile(data, to: stagingPath + "/" + path)
                 }
                 return Batch(paths: paths, changedFiles: changed)
@@ -318,8 +415,28 @@ public struct SiteWriter: Sendable {
 
         /// Adds the file at `source` (outside the site) as `path`: hard-linked from the old site when
         /// the bytes are the same, else hard-linked from `source` (copied across file systems).
-        /// Streams: the file may be large (the published state).
+        /// Streams: the file may be large (the published state). `source` must never be written
+        /// into afterwards (the state is saved by renaming a new file over it).
         public mutating func addFile(copying source: String, as path: String) throws(WriteError) {
+            try addFile(source, as: path, linkingSource: true)
+        }
+
+        /// Adds the files of `static/` at their site paths, byte for byte: linked from the old site
+        /// when unchanged, else copied (never linked: an edit of the user's file in place must not
+        /// change the published one, nor the other way round).
+        public mutating func add(_ staticFiles: StaticFiles) throws(WriteError) {
+            for file in staticFiles.files {
+                guard !paths.contains(file.sitePath) else {
+                    throw WriteError(
+                        path: file.displayPath,
+                        message: "has the same path as a page feedsite generates (\(file.sitePath)); rename it",
+                        kind: .refused)
+                }
+                try addFile(file.source, as: file.sitePath, linkingSource: false)
+            }
+        }
+
+        private mutating func addFile(_ source: String, as path: String, linkingSource: Bool) throws(WriteError) {
             let destination = try prepare(path, in: staging.path)
             inventory.clearForFile(path, in: staging.path)
             let old = target.path + "/" + path
@@ -330,7 +447,10 @@ public struct SiteWriter: Sendable {
             }
             report.changedFiles += 1
             inventory.clearForNewFile(path, in: staging.path)
-            if link(source, destination) == 0 { return }
+            if let code = writer.injectedFailure?(path) {
+                throw WriteError(path: destination, message: "cannot write: \(String(cString: strerror(code)))")
+            }
+            if linkingSource && link(source, destination) == 0 { return }
             try SiteWriter.copyFile(source, to: destination)
         }
 
@@ -339,7 +459,8 @@ public struct SiteWriter: Sendable {
         private mutating func prepare(_ path: String, in stagingPath: String) throws(WriteError) -> String {
             try SiteWriter.validate(path)
             guard paths.insert(path).inserted else {
-                throw WriteError(path: path, message: "written twice in one build (a rendering bug)")
+                throw WriteError(
+                    path: path, message: "written twice in one build (a rendering bug)", kind: .invalidSite)
             }
             report.totalFiles += 1
             if let slash = path.lastIndex(of: "/") {
@@ -352,23 +473,82 @@ public struct SiteWriter: Sendable {
             return stagingPath + "/" + path
         }
 
-        /// Swaps the new site in, atomically.
+        /// Swaps the new site in, atomically: files at the top of the old site that are not
+        /// feedsite's are carried over, what the new site does not have is deleted, the folder is
+        /// marked complete, then exchanged with the live one.
         public mutating func commit() throws(WriteError) -> Report {
-            var kept = paths
-            // Dotfiles at the top of the old site that the build does not produce (`.gitkeep`,
-            // a hosting provider's `.htaccess`) are the user's: carry them over.
-            for entry in (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? []
-            where entry.hasPrefix(".") && !paths.contains(entry) {
-                let source = target.path + "/" + entry
-                var info = stat()
-                guard lstat(source, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { continue }
-                kept.insert(entry)
-                inventory.clearForFile(entry, in: staging.path)
-                _ = inventory.place(entry, sameAs: UInt64(info.st_ino), from: source, in: staging.path)
+            var topNames: Set<String> = [SiteMarker.fileName]
+            for path in paths {
+                topNames.insert(path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path)
             }
-            removeStale(keeping: kept)
+            var kept = paths
+            kept.insert(SiteMarker.fileName)
+            do {
+                try carryOver(into: &kept, avoiding: topNames)
+                removeStale(keeping: kept)
+                try markComplete(names: topNames)
+            } catch {
+                discard()
+                throw error
+            }
             try writer.swap(staging, into: target)
             return report
+        }
+
+        /// Links the files at the top of the live site that feedsite did not write (a `.gitkeep`,
+        /// an `.htaccess`, a `CNAME` put there by hand) into the new site at the same paths, so
+        /// nothing of the user's moves or goes. A folder of the user's there, or a file of the
+        /// user's where the new site has one, stops the build: feedsite would have to move it.
+        private func carryOver(into kept: inout Set<String>, avoiding topNames: Set<String>) throws(WriteError) {
+            for entry in OutputFolder.Entry.list(target.path) ?? [] where folder.isForeign(entry.name) {
+                let source = target.path + "/" + entry.name
+                guard !entry.isDirectory, !entry.name.unicodeScalars.contains("\u{FFFD}") else {
+                    throw WriteError(
+                        path: source,
+                        message: "is a folder (or a name that is not UTF-8) feedsite did not write, and the site "
+                            + "folder is replaced as a whole; "
+                            + "move it out (files to publish with the site go in static/ beside feeds.yml)",
+                        kind: .refused)
+                }
+                guard !topNames.contains(entry.name) else {
+                    throw WriteError(
+                        path: source,
+                        message: "was not written by feedsite, and the new site has a file or folder of that name; "
+                            + "move it out of the site folder (to publish your own, put it in static/ beside "
+                            + "feeds.yml under a name feedsite does not use)",
+                        kind: .refused)
+                }
+                var info = stat()
+                guard lstat(source, &info) == 0 else {
+                    // Gone since it was listed: nothing to keep.
+                    if errno == ENOENT { continue }
+                    throw WriteError(
+                        path: source, message: "cannot be carried over: \(String(cString: strerror(errno)))")
+                }
+                kept.insert(entry.name)
+                inventory.clearForFile(entry.name, in: staging.path)
+                guard inventory.place(entry.name, sameAs: UInt64(info.st_ino), from: source, in: staging.path) else {
+                    throw WriteError(
+                        path: source,
+                        message: "cannot be carried over into the new site: \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+
+        /// Replaces the staging folder's marker with a complete one listing `names`: the live
+        /// site's own when it holds the same bytes (so a deploy does not upload it again).
+        private func markComplete(names: Set<String>) throws(WriteError) {
+            let marker = SiteMarker(state: .complete, names: names)
+            let data = marker.data
+            let live = target.path + "/" + SiteMarker.fileName
+            let temporary = staging.path + "/" + SiteMarker.temporaryName
+            _ = unlink(temporary)
+            if SiteWriter.inode(of: live, ifItHolds: data) != nil, link(live, temporary) == 0,
+                rename(temporary, staging.path + "/" + SiteMarker.fileName) == 0
+            {
+                return
+            }
+            try SiteMarker.save(marker, in: staging.path)
         }
 
         /// Deletes what the staging folder held when the build began and the new site does not
@@ -398,10 +578,11 @@ public struct SiteWriter: Sendable {
             }
         }
 
-        /// Abandons the new site; the old one stays as it was. The staging folder is kept for the
-        /// next build like a previous site (whatever it holds, every page is checked against it).
+        /// Abandons the new site; the old one stays as it was. The staging folder is incomplete (a
+        /// failed build may have stopped anywhere, on a full disk among others), so it is deleted
+        /// now, freeing its space, rather than kept as a previous site.
         public func discard() {
-            SiteWriter.keepAsPrevious(staging.path, of: target)
+            SiteWriter.removeTree(staging.path)
         }
     }
 
@@ -413,61 +594,67 @@ public struct SiteWriter: Sendable {
             guard rename(staging.path, target.path) == 0 else {
                 let message = String(cString: strerror(errno))
                 Self.removeTree(staging.path)
-                throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
+                throw WriteError(
+                    path: target.path, message: "cannot move the new site into place: \(message)", kind: .refused)
             }
             return
         }
         if Self.exchange(staging.path, target.path) {
             // `staging` now holds the old site.
-            Self.keepAsPrevious(staging.path, of: target)
+            Self.keepAsPrevious(staging.path, of: target.path)
             return
         }
         // No atomic exchange (not Linux, or an old kernel/filesystem): two renames. A crash between
         // them leaves `.Site.old-<pid>`, which the next build moves back (`recoverInterruptedSwap`).
-        let old = target.deletingLastPathComponent().appendingPathComponent(
-            ".\(target.lastPathComponent).old-\(getpid())")
-        guard rename(target.path, old.path) == 0 else {
+        let old = OutputFolder.parent(of: target.path) + "/.\(target.lastPathComponent).old-\(getpid())"
+        guard rename(target.path, old) == 0 else {
             let message = String(cString: strerror(errno))
             Self.removeTree(staging.path)
-            throw WriteError(path: target.path, message: "cannot move the old site aside: \(message)")
+            throw WriteError(path: target.path, message: "cannot move the old site aside: \(message)", kind: .refused)
         }
         guard rename(staging.path, target.path) == 0 else {
             let message = String(cString: strerror(errno))
-            _ = rename(old.path, target.path)
+            _ = rename(old, target.path)
             Self.removeTree(staging.path)
-            throw WriteError(path: target.path, message: "cannot move the new site into place: \(message)")
+            throw WriteError(
+                path: target.path, message: "cannot move the new site into place: \(message)", kind: .refused)
         }
-        Self.keepAsPrevious(old.path, of: target)
+        Self.keepAsPrevious(old, of: target.path)
     }
 
-    /// Moves the folder at `path` (an old site, or an abandoned staging folder) to `.Site.previous`
-    /// for the next build, marked for git to ignore; deleted instead when there already is one.
-    fileprivate static func keepAsPrevious(_ path: String, of target: URL) {
-        // An empty folder (a build that failed before writing anything) is not worth keeping.
+    /// Moves the whole site at `path` (the old site after a swap, or a killed build's staging
+    /// folder that was complete) to `.Site.previous` for the next build, marked for git to ignore;
+    /// deleted instead when there already is one. Only ever called on feedsite's own folders.
+    fileprivate static func keepAsPrevious(_ path: String, of target: String) {
         if rmdir(path) == 0 { return }
-        let previous = previousFolder(of: target).path
+        let previous = previousPath(of: target)
         guard rename(path, previous) == 0 else {
             removeTree(path)
             return
         }
-        // A new file (the old site's own `.gitignore` may be the live site's inode).
+        // An old site adopted without a marker (an older feedsite's) is marked now, so the next
+        // build recognises it; a new file (the old site's own may be the live site's inode).
+        if SiteMarker.load(from: previous)?.state != .complete {
+            try? SiteMarker.save(SiteMarker(state: .complete, names: []), in: previous)
+        }
         let text = "# feedsite: the site before the current one, reused by the next build. Safe to delete.\n*\n"
         try? writeFile(Data(text.utf8), to: previous + "/.gitignore")
     }
 
     /// Cleans up after a build that was killed: moves an old site back if a non-atomic swap was
-    /// interrupted between its two renames, and keeps a dead build's staging folder for reuse (or
-    /// deletes it when a previous site is already kept). A running build's folder is left alone.
-    private func recoverInterruptedSwap(parent: URL, name: String) {
-        let fileManager = FileManager.default
-        let entries = (try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []
-        let target = parent.appendingPathComponent(name)
+    /// interrupted between its two renames, keeps a dead build's staging folder when it holds a
+    /// whole site (marked complete) and deletes it when marked incomplete. A running build's
+    /// folder, and anything not marked as feedsite's, is left alone (an empty one is removed).
+    private func recoverInterruptedSwap(parent: String, name: String, target: String) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
         for entry in entries.sorted() where entry.hasPrefix(".\(name).old-") {
-            let old = parent.appendingPathComponent(entry)
-            if !fileManager.fileExists(atPath: target.path) {
-                _ = rename(old.path, target.path)
+            let old = parent + "/" + entry
+            guard OutputFolder.isOwnNeighbour(old) else { continue }
+            var info = stat()
+            if lstat(target, &info) != 0 {
+                _ = rename(old, target)
             } else {
-                Self.keepAsPrevious(old.path, of: target)
+                Self.keepAsPrevious(old, of: target)
             }
         }
         for entry in entries where entry.hasPrefix(".\(name).new-") {
@@ -476,7 +663,14 @@ public struct SiteWriter: Sendable {
             {
                 continue
             }
-            Self.keepAsPrevious(parent.appendingPathComponent(entry).path, of: target)
+            let path = parent + "/" + entry
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            switch SiteMarker.load(from: path)?.state {
+            case .complete?: Self.keepAsPrevious(path, of: target)
+            case .incomplete?: Self.removeTree(path)
+            case nil: _ = rmdir(path)
+            }
         }
     }
 
@@ -514,12 +708,13 @@ public struct SiteWriter: Sendable {
         }
         isValid = isValid && component.length > 0 && component.dots < component.length
         guard isValid else {
-            throw WriteError(path: path, message: "refusing to write a file outside the site folder")
+            throw WriteError(
+                path: path, message: "refusing to write a file outside the site folder", kind: .invalidSite)
         }
     }
 
     /// The inode of `path` when it is a regular file holding exactly `data`, else nil.
-    fileprivate static func inode(of path: String, ifItHolds data: Data) -> UInt64? {
+    static func inode(of path: String, ifItHolds data: Data) -> UInt64? {
         // Opened, then checked through the descriptor: one path lookup per page instead of two
         // (`O_NONBLOCK` keeps a FIFO at that path from blocking the open).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
@@ -654,7 +849,7 @@ public struct SiteWriter: Sendable {
     }
 
     /// Writes a new file.
-    fileprivate static func writeFile(_ data: Data, to path: String) throws(WriteError) {
+    static func writeFile(_ data: Data, to path: String) throws(WriteError) {
         let descriptor = try createFile(path, failure: "cannot write the new site")
         defer { close(descriptor) }
         if let failure = data.withUnsafeBytes({ writeAll($0, to: descriptor) }) {

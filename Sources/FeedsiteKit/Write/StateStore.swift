@@ -1,10 +1,24 @@
 import Foundation
 
-/// Reads and writes `SiteState` in the state directory (`.feedsite/state.json`).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads and writes `SiteState` in the state folder (`.feedsite/`):
+///
+/// - `state.json`: the state (`StateFile`, version 2), published as `status/state.json`;
+/// - `state-index.json`: where each part of `state.json` lies (`StateIndex`), so a build reads
+///   only what it needs (`SavedState`);
+/// - `last-build`: the last build's fingerprint (`LastBuild`).
 ///
 /// Writes are atomic (a new file renamed over the old one), so a build killed at any moment leaves
-/// the previous or the new state, never a torn file. An unreadable or future-version state is set
-/// aside with a warning, never fatal: the worst case is one build without conditional requests.
+/// the previous or the new state, never a torn file; an index that does not describe the
+/// `state.json` beside it is ignored and the whole file decoded instead. Nothing feedsite cannot
+/// read is overwritten: an unreadable state file is moved aside (`state.json.unreadable-<day>`,
+/// `state.v<N>.json` for a newer version), and one whose records were partly skipped or repaired is
+/// kept as `state.json.damaged-<day>` before the repaired state replaces it.
 public struct StateStore: Sendable {
     public let directory: URL
 
@@ -14,233 +28,349 @@ public struct StateStore: Sendable {
 
     public var file: URL { directory.appendingPathComponent("state.json") }
 
-    public var exists: Bool { FileManager.default.fileExists(atPath: file.path) }
-
-    /// The saved state, or an empty one with a warning saying why the saved one was not used.
-    public func load() async -> (SiteState, [String]) {
-        let (state, warnings, _) = await loadWithDigest()
-        return (state, warnings)
-    }
-
-    /// The saved state and the digest of the bytes it was read from (an unchanged state is neither
-    /// encoded nor written again; the digest stands for it in the build fingerprint). The bytes
-    /// themselves are not kept: 90 MB at 30,000 items.
-    func loadWithDigest() async -> (SiteState, [String], String?) {
-        guard let data = try? Data(contentsOf: file) else { return (SiteState(), [], nil) }
-        let (state, warnings) = await Self.decodeOwn(data, origin: file.path)
-        var digest = BuildFingerprint()
-        digest.add(data)
-        return (state, warnings, warnings.isEmpty ? digest.text : nil)
-    }
+    /// Where `state.json`'s parts lie.
+    var indexFile: URL { directory.appendingPathComponent("state-index.json") }
 
     /// Where the last build's fingerprint is kept.
     var lastBuildFile: URL { directory.appendingPathComponent("last-build") }
 
-    /// Decodes state bytes from the state directory or a published site.
+    public var exists: Bool { FileManager.default.fileExists(atPath: file.path) }
+
+    // MARK: The folder
+
+    /// Refuses a state folder path that holds something other than a folder (a file named
+    /// `.feedsite`): nothing may be fetched or written when the state has nowhere to go.
+    public func checkFolder() throws(StateError) {
+        var info = stat()
+        guard stat(directory.path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw StateError(
+                .refused, path: directory.path,
+                "the state folder is a file; feedsite keeps what it remembers between builds in a folder here. Move the file away, or choose another folder with --state or 'state_dir'"
+            )
+        }
+    }
+
+    /// Creates the state folder if it is missing.
+    func createFolder() throws(StateError) {
+        try checkFolder()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StateError(
+                .refused, path: directory.path,
+                "cannot create the state folder: \(error.localizedDescription); choose another with --state or 'state_dir'"
+            )
+        }
+    }
+
+    // MARK: Loading
+
+    /// The saved state, every feed's own fields decoded and each feed's items left on disk until
+    /// they are asked for; nil when there is none, or it could not be read (then it was moved aside
+    /// and a warning says where).
+    func load(now: Date) -> (SavedState?, [String]) {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return (nil, []) }
+        if let saved = loadIndexed(now: now) { return saved }
+        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= StateLimits.fileBytes else {
+            let warning = setAside(
+                file, as: "state.json.unreadable-\(DayFormat.string(now))",
+                because: "it is not a file of at most \(StateLimits.fileBytes >> 20) MB")
+            return (nil, [warning])
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file, options: .alwaysMapped)
+        } catch {
+            return (
+                nil, ["\(file.path): cannot read the saved state (\(error.localizedDescription)); starting without it"]
+            )
+        }
+        let decoded = StateFile.decode(data, origin: file.path, trusted: true, now: now)
+        switch decoded.failure {
+        case .unreadable(let reason)?:
+            return (nil, [setAside(file, as: "state.json.unreadable-\(DayFormat.string(now))", because: reason)])
+        case .newer(let version)?:
+            return (
+                nil,
+                [
+                    setAside(
+                        file, as: "state.v\(version).json",
+                        because:
+                            "it was written by a newer feedsite (state version \(version); this one reads up to \(SiteState.currentVersion)); upgrade feedsite to use it"
+                    )
+                ]
+            )
+        case nil:
+            break
+        }
+        var warnings = decoded.warnings
+        if !warnings.isEmpty { warnings.append(keepDamaged(now: now)) }
+        // Written again whatever the build does: in the current version, with its index.
+        return (SavedState(state: decoded.state, store: self, now: now), warnings)
+    }
+
+    /// The fast path: the index describes `state.json`, so only the feeds' own fields are decoded.
+    /// Nil when the index is missing, stale or unreadable.
+    private func loadIndexed(now: Date) -> (SavedState?, [String])? {
+        guard let indexData = try? Data(contentsOf: indexFile), indexData.count <= StateLimits.fileBytes,
+            let index = try? StateFile.decoder(trusted: true).decode(StateIndex.self, from: indexData),
+            index.version == SiteState.currentVersion
+        else { return nil }
+        guard StateIndex.isValid(index.feeds, size: index.file.size),
+            let reader = StateFileReader(file, expecting: index.file)
+        else { return nil }
+        let bytes = reader.read(index.feeds)
+        reader.close()
+        guard let bytes,
+            let entries = try? StateFile.decoder(trusted: true).decode([String: StateFile.FeedEntry].self, from: bytes)
+        else { return nil }
+        var validator = StateValidator(origin: file.path, now: now)
+        var state = SiteState()
+        var pending: [String: StateIndex.Items] = [:]
+        for (url, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            guard case .success(var feed) = entry.feed, validator.validate(&feed, url: url) else {
+                if case .failure(let error) = entry.feed { validator.skippedFeed(url, reason: error.reason) }
+                continue
+            }
+            if let items = index.items[url], items.count > 0 {
+                guard StateIndex.isValid(items.range, size: index.file.size) else { return nil }
+                pending[url] = items
+            }
+            state.feeds[url] = feed
+        }
+        var warnings = validator.warnings
+        if !warnings.isEmpty { warnings.append(keepDamaged(now: now)) }
+        let saved = SavedState(
+            state: state, digest: warnings.isEmpty ? index.digest : nil, pending: pending, identity: index.file,
+            store: self, now: now)
+        return (saved, warnings)
+    }
+
+    /// Loads the whole saved state at once (what `feedsite serve` and tests need).
+    public func loadAll(now: Date = Date()) -> (SiteState, [String]) {
+        var (saved, warnings) = load(now: now)
+        warnings += saved?.loadAllItems() ?? []
+        return (saved?.state ?? SiteState(), warnings)
+    }
+
+    // MARK: Decoding and encoding
+
+    /// Decodes a state file (version 1 or 2, from the state folder or a published site), a record
+    /// at a time: a record that does not decode is skipped, every value is validated
+    /// (`StateValidator`), and each problem is a warning. A file that is not a state feedsite can
+    /// read gives an empty state and a warning saying why.
     ///
     /// - Parameter trusted: false for state from elsewhere (`--restore-state`): every item's HTML is
     ///   sanitised again while decoding, so a tampered file cannot smuggle markup into the site.
     public static func decode(_ data: Data, origin: String, trusted: Bool) -> (SiteState, [String]) {
-        struct Header: Decodable { var version: Int }
-        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
-            return (
-                SiteState(), ["\(origin): not a feedsite state file (unreadable JSON); starting without saved state"]
-            )
-        }
-        guard header.version <= SiteState.currentVersion else {
+        let decoded = StateFile.decode(data, origin: origin, trusted: trusted, now: Date())
+        switch decoded.failure {
+        case .unreadable(let reason)?:
+            return (SiteState(), ["\(origin): not a feedsite state file (\(reason)); starting without saved state"])
+        case .newer(let version)?:
             return (
                 SiteState(),
                 [
-                    "\(origin): state version \(header.version) is newer than this feedsite understands (\(SiteState.currentVersion)); starting without saved state — upgrade feedsite to keep history"
+                    "\(origin): state version \(version) is newer than this feedsite understands (\(SiteState.currentVersion)); starting without saved state — upgrade feedsite to keep history"
                 ]
             )
-        }
-        let decoder = Self.decoder(trusted: trusted)
-        do {
-            return (try decoder.decode(SiteState.self, from: data), [])
-        } catch {
-            return (SiteState(), ["\(origin): the state file is damaged (\(error)); starting without saved state"])
+        case nil:
+            return (decoded.state, decoded.warnings)
         }
     }
 
-    /// The decoder for state files (ISO dates, as `encode` writes them).
-    private static func decoder(trusted: Bool) -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        decoder.userInfo[SanitisedHTML.isTrustedKey] = trusted
-        return decoder
-    }
-
-    /// Decodes a state file feedsite wrote itself (trusted), the feeds on all cores: decoding the
-    /// 90 MB state of a 30,000-item planet was most of a warm build. The file's layout is known
-    /// (`encode`), so it is split into its feeds by a byte scan that only tracks strings and nesting;
-    /// anything unexpected falls back to decoding the whole file at once.
-    static func decodeOwn(_ data: Data, origin: String) async -> (SiteState, [String]) {
-        guard let (entries, version) = splitFeeds(data), version <= SiteState.currentVersion,
-            let state = await decodeFeeds(data, entries, version: version)
-        else {
-            return decode(data, origin: origin, trusted: true)
-        }
-        return (state, [])
-    }
-
-    /// Decodes the feeds `splitFeeds` found, in parallel chunks; nil if any feed does not decode.
-    static func decodeFeeds(
-        _ data: Data, _ entries: [(key: Range<Int>, value: Range<Int>)], version: Int
-    ) async -> SiteState? {
-        let base = data.startIndex
-        let chunkCount = max(1, ProcessInfo.processInfo.activeProcessorCount * 4)
-        let chunkSize = max(1, (entries.count + chunkCount - 1) / chunkCount)
-        let decoded: [[String: FeedState]]? = await withTaskGroup(of: [String: FeedState]?.self) { group in
-            for start in stride(from: 0, to: entries.count, by: chunkSize) {
-                let chunk = entries[start..<min(start + chunkSize, entries.count)]
-                group.addTask {
-                    let decoder = Self.decoder(trusted: true)
-                    var feeds: [String: FeedState] = [:]
-                    for entry in chunk {
-                        let key = (base + entry.key.lowerBound)..<(base + entry.key.upperBound)
-                        let value = (base + entry.value.lowerBound)..<(base + entry.value.upperBound)
-                        // feedsite's own layout is read directly; anything else by `JSONDecoder`.
-                        guard
-                            let url = StateJSONReader.string(data[key])
-                                ?? (try? decoder.decode(String.self, from: data[key])),
-                            let feed = StateJSONReader.feed(data[value])
-                                ?? (try? decoder.decode(FeedState.self, from: data[value]))
-                        else { return nil }
-                        feeds[url] = feed
-                    }
-                    return feeds
-                }
-            }
-            var all: [[String: FeedState]]? = []
-            for await part in group { if let part { all?.append(part) } else { all = nil } }
-            return all
-        }
-        guard let decoded else { return nil }
-        var state = SiteState(version: version)
-        for part in decoded { state.feeds.merge(part) { first, _ in first } }
-        return state
-    }
-
-    /// The byte ranges of each feed's key and value in `{"feeds":{"url":{…},…},"version":N}`.
-    static func splitFeeds(_ data: Data) -> ([(key: Range<Int>, value: Range<Int>)], Int)? {
-        data.withUnsafeBytes { raw -> ([(key: Range<Int>, value: Range<Int>)], Int)? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let prefix = Array(#"{"feeds":{"#.utf8)
-            guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
-            var index = prefix.count
-            /// The index just past the JSON string starting at `start` (a `"`).
-            func endOfString(_ start: Int) -> Int? {
-                var cursor = start + 1
-                while cursor < bytes.count {
-                    switch bytes[cursor] {
-                    case UInt8(ascii: "\\"): cursor += 2
-                    case UInt8(ascii: "\""): return cursor + 1
-                    default: cursor += 1
-                    }
-                }
-                return nil
-            }
-            var entries: [(key: Range<Int>, value: Range<Int>)] = []
-            while index < bytes.count, bytes[index] != UInt8(ascii: "}") {
-                if !entries.isEmpty {
-                    guard bytes[index] == UInt8(ascii: ",") else { return nil }
-                    index += 1
-                }
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let keyEnd = endOfString(index),
-                    keyEnd < bytes.count, bytes[keyEnd] == UInt8(ascii: ":"), keyEnd + 1 < bytes.count,
-                    bytes[keyEnd + 1] == UInt8(ascii: "{")
-                else { return nil }
-                let valueStart = keyEnd + 1
-                var cursor = valueStart
-                var depth = 0
-                scan: while cursor < bytes.count {
-                    switch bytes[cursor] {
-                    case UInt8(ascii: "\""):
-                        guard let end = endOfString(cursor) else { return nil }
-                        cursor = end
-                        continue scan
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 {
-                            cursor += 1
-                            break scan
-                        }
-                    default: break
-                    }
-                    cursor += 1
-                }
-                guard depth == 0 else { return nil }
-                entries.append((index..<keyEnd, valueStart..<cursor))
-                index = cursor
-            }
-            let suffixStart = index + 1
-            let versionPrefix = Array(#","version":"#.utf8)
-            guard suffixStart + versionPrefix.count < bytes.count,
-                bytes[suffixStart..<(suffixStart + versionPrefix.count)].elementsEqual(versionPrefix),
-                let version = Int(
-                    String(decoding: bytes[(suffixStart + versionPrefix.count)...].dropLast(), as: UTF8.self)),
-                bytes.last == UInt8(ascii: "}")
-            else { return nil }
-            return (entries, version)
-        }
-    }
-
-    /// The bytes saved and published: sorted keys and ISO dates, so equal states are equal files
-    /// (the same bytes `JSONEncoder` writes with `.sortedKeys` and `.iso8601`; `StateJSONWriter`).
+    /// The bytes saved and published (`StateFile`): equal states are equal files.
     public static func encode(_ state: SiteState) -> Data {
         var data = Data()
-        encode(state) { data.append(contentsOf: $0) }
+        _ = try? StateFile.write(state) { data.append($0) }
         return data
     }
 
-    /// `encode`, a piece at a time (one feed per piece), so the whole file never has to be in memory.
-    static func encode(_ state: SiteState, into sink: ([UInt8]) throws -> Void) rethrows {
-        var writer = StateJSONWriter(reservingCapacity: 1 << 16)
-        writer.raw(#"{"feeds":{"#)
-        for (index, url) in state.feeds.keys.sorted().enumerated() {
-            guard let feed = state.feeds[url] else { continue }
-            if index > 0 { writer.raw(",") }
-            writer.string(url)
-            writer.raw(":")
-            writer.feed(feed)
-            try sink(writer.bytes)
-            writer.removeAll()
-        }
-        writer.raw("},\"version\":")
-        writer.int(state.version)
-        writer.raw("}")
-        try sink(writer.bytes)
+    // MARK: Saving
+
+    /// Encodes and saves `state` atomically (a temporary file renamed over `state.json`), streamed
+    /// a feed at a time, then its index. Returns the digest of the bytes written (the build
+    /// fingerprint's stand-in for the state).
+    ///
+    /// - Parameter unchanged: feeds whose items are exactly as saved in the current `state.json`
+    ///   (`SavedState.unchangedItems`): their bytes are copied, not encoded again.
+    public func save(_ state: SiteState) throws(StateError) -> String {
+        try save(state, unchanged: nil)
     }
 
-    /// Encodes and saves `state` atomically (a temporary file renamed over `state.json`), streaming:
-    /// the encoded state (90 MB at 30,000 items) was the largest single allocation of a cold build.
-    /// Returns the digest of the bytes written (the same `loadWithDigest` computes).
-    public func save(_ state: SiteState) throws(SiteWriter.WriteError) -> String {
+    func save(_ state: SiteState, unchanged: SavedState.UnchangedItems?) throws(StateError) -> String {
+        try createFolder()
+        removeAbandonedFiles()
+        // Opened before the new file replaces it; a file that changed meanwhile is not copied from.
+        let reader = unchanged.flatMap { StateFileReader(file, expecting: $0.identity) }
+        defer { reader?.close() }
+        let ranges = unchanged?.ranges ?? [:]
         let temporary = directory.appendingPathComponent(".state.json.new-\(getpid())")
         var digest = BuildFingerprint()
+        let layout: StateFile.Layout
+        let identity: StateIndex.FileIdentity
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw SiteWriter.WriteError(path: temporary.path, message: "cannot create the file")
+                throw StateError(.io, path: temporary.path, "cannot create the file")
             }
             let handle = try FileHandle(forWritingTo: temporary)
             defer { try? handle.close() }
-            try Self.encode(state) { piece in
+            layout = try StateFile.write(
+                state, savedItems: { url in ranges[url].flatMap { reader?.read($0) } }
+            ) { piece in
                 digest.addBytes(piece)
                 try handle.write(contentsOf: piece)
             }
             try handle.synchronize()
             digest.endField()
+            var info = stat()
+            guard fstat(handle.fileDescriptor, &info) == 0 else {
+                throw StateError(.io, path: temporary.path, String(cString: strerror(errno)))
+            }
+            identity = StateIndex.FileIdentity(info)
             guard rename(temporary.path, file.path) == 0 else {
-                throw SiteWriter.WriteError(path: file.path, message: String(cString: strerror(errno)))
+                throw StateError(.io, path: file.path, String(cString: strerror(errno)))
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw SiteWriter.WriteError(
-                path: file.path, message: "cannot save the state: \(error.localizedDescription)")
+            throw StateError(.io, path: file.path, "cannot save the state: \(error)")
+        }
+        // The index comes second: until it is written, the old one describes another file and is
+        // ignored. It is only an aid, so failing to write it costs the next build time, not data.
+        let index = StateIndex(
+            version: SiteState.currentVersion, file: identity, digest: digest.text, feeds: layout.feeds,
+            items: layout.items)
+        if let data = try? StateFile.encoder().encode(index) {
+            try? data.write(to: indexFile, options: .atomic)
         }
         return digest.text
+    }
+
+    /// Temporary files of builds that were killed (their process is gone).
+    private func removeAbandonedFiles() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names {
+            guard let dash = name.lastIndex(of: "-"), name.hasPrefix(".state.json.new-") || name.hasPrefix(".restore-"),
+                let pid = Int32(name[name.index(after: dash)...].prefix { $0.isNumber }), pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    // MARK: Keeping files aside
+
+    /// Moves `source` to `name` in the state folder (or `name-2`, `name-3`… when taken: nothing
+    /// already kept aside is overwritten) and returns the warning that says where.
+    func setAside(_ source: URL, as name: String, because reason: String) -> String {
+        try? FileManager.default.removeItem(at: indexFile)
+        guard let kept = place(source, as: name, keepingSource: false) else {
+            return "\(source.path) cannot be read (\(reason)) nor moved aside; starting without saved state"
+        }
+        return "\(source.path) cannot be read (\(reason)); kept it as \(kept.path) and started without saved state"
+    }
+
+    /// Keeps the saved state as `state.json.damaged-<day>` (a second link to it), so the records a
+    /// build skipped or repaired can still be recovered after the repaired state is written.
+    func keepDamaged(now: Date) -> String {
+        guard let kept = place(file, as: "state.json.damaged-\(DayFormat.string(now))", keepingSource: true) else {
+            return "\(file.path): could not keep the original aside before the repaired state replaces it"
+        }
+        return "\(file.path): kept the original as \(kept.path); the repaired state replaces it"
+    }
+
+    /// Links (and, unless `keepingSource`, then unlinks) `source` under a free name: `link` never
+    /// replaces an existing file, so two builds cannot overwrite each other's kept files.
+    func place(_ source: URL, as name: String, keepingSource: Bool) -> URL? {
+        for attempt in 1...100 {
+            var candidate = name
+            if attempt > 1 {
+                if let dot = name.range(of: ".json", options: .backwards), name.hasSuffix(".json") {
+                    candidate = name[..<dot.lowerBound] + "-\(attempt).json"
+                } else {
+                    candidate = name + "-\(attempt)"
+                }
+            }
+            let target = directory.appendingPathComponent(candidate)
+            if link(source.path, target.path) == 0 {
+                if !keepingSource { unlink(source.path) }
+                return target
+            }
+            if errno == EEXIST { continue }
+            // A file system without hard links: copy or move, after checking the name is free.
+            guard !FileManager.default.fileExists(atPath: target.path) else { continue }
+            do {
+                if keepingSource {
+                    try FileManager.default.copyItem(at: source, to: target)
+                } else {
+                    try FileManager.default.moveItem(at: source, to: target)
+                }
+                return target
+            } catch {
+                return nil
+            }
+        }
+        return nil
+    }
+}
+
+extension StateIndex.FileIdentity {
+    init(_ info: stat) {
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
+        #endif
+        self.init(
+            inode: UInt64(info.st_ino), size: Int(info.st_size), modified: Int64(modified.tv_sec),
+            modifiedNanoseconds: Int64(modified.tv_nsec))
+    }
+}
+
+/// `state.json` opened for reading parts of it, checked to be the file an index describes. The
+/// descriptor is only read with `pread`, so parts are read from several threads at once.
+struct StateFileReader: Sendable {
+    let descriptor: Int32
+
+    /// Nil when the file cannot be opened or is not the one `identity` describes.
+    init?(_ file: URL, expecting identity: StateIndex.FileIdentity) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        self.descriptor = descriptor
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            StateIndex.FileIdentity(info) == identity
+        else {
+            close()
+            return nil
+        }
+    }
+
+    /// The bytes of `range` (already checked to lie inside the file), or nil on a read error.
+    func read(_ range: StateIndex.Range) -> Data? {
+        var data = Data(count: range.length)
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            var filled = 0
+            while filled < range.length {
+                let count = pread(
+                    descriptor, buffer.baseAddress.map { $0 + filled }, range.length - filled,
+                    off_t(range.offset + filled))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                filled += count
+            }
+            return true
+        }
+        return complete ? data : nil
+    }
+
+    func close() {
+        #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+        #else
+            _ = Darwin.close(descriptor)
+        #endif
     }
 }

@@ -70,7 +70,9 @@ struct CommandLineTests {
         let run = try Self.run(
             ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
         #expect(run.status == 64)
-        #expect(run.stderr.contains("feeds.yml:3:10: error: 'url' must be an http(s) URL, got \"htp:/x\""))
+        #expect(
+            run.stderr.contains(
+                "feeds.yml:3:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"htp:/x\""))
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
     }
 
@@ -95,6 +97,9 @@ struct CommandLineTests {
         let site = work.appendingPathComponent("Site")
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         try Data("previous".utf8).write(to: site.appendingPathComponent("index.html"))
+        // A site feedsite wrote carries its marker (else the folder is not feedsite's to replace).
+        try Data("feedsite-site 1 complete\n.feedsite-site\nindex.html\n".utf8).write(
+            to: site.appendingPathComponent(".feedsite-site"))
         try Data("feeds:\n  - url: \(server.url("/gone"))\n    name: Gone\n".utf8).write(
             to: work.appendingPathComponent("feeds.yml"))
         let run = try Self.run(
@@ -102,7 +107,7 @@ struct CommandLineTests {
         try await server.shutdown()
         #expect(run.status == 1)
         #expect(run.stderr.contains("feeds.yml:2: warning: feed 'Gone' (\(server.url("/gone"))): HTTP 404 Not Found"))
-        #expect(run.stderr.contains("error: 1 of 1 feeds failed (every feed failed); "))
+        #expect(run.stderr.contains("error: 1 of 1 feeds failed (every feed failed): 'Gone': HTTP 404 Not Found; "))
         #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "previous")
     }
 

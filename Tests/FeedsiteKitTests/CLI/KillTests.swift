@@ -67,13 +67,18 @@ struct KillTests {
         }
         #expect(killedMidway >= 5, "too few kills landed during a build (\(killedMidway))")
 
-        // The next complete build cleans up whatever the killed ones left beside the site: all that
-        // stays is the site before it, kept for the build after.
+        // The next complete build (of a new version, so it is not skipped) cleans up whatever the
+        // killed ones left beside the site (their staging folders are marked incomplete and
+        // deleted, never reused): all that stays is the site before it, whole, kept for the build after.
+        try writeConfig("C")
         #expect(try CommandLineTests.run(["build", "--templates", templates, "--quiet"], in: work).status == 0)
+        #expect(
+            SiteInspector(root: work.appendingPathComponent("Site")).files["index.html"]?.contains("Version C") == true)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".Site.") }
         #expect(leftovers == [".Site.previous"])
         let previous = SiteInspector(root: work.appendingPathComponent(".Site.previous"))
         #expect(previous.files["index.html"]?.contains("<p class=\"site-title\"><a href=\"") == true)
+        #expect(previous.files[".feedsite-site"]?.hasPrefix("feedsite-site 1 complete\n") == true)
         try await server.shutdown()
     }
 }

@@ -65,11 +65,13 @@ struct SiteConfigurationTests {
         ),
         (
             "feeds:\n  - url: htp:/x\n",
-            ["feeds.yml:2:10: error: 'url' must be an http(s) URL, got \"htp:/x\""]
+            ["feeds.yml:2:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"htp:/x\""]
         ),
         (
             "feeds:\n  - url: ftp://example.com/feed\n",
-            ["feeds.yml:2:10: error: 'url' must be an http(s) URL, got \"ftp://example.com/feed\""]
+            [
+                "feeds.yml:2:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"ftp://example.com/feed\""
+            ]
         ),
         (
             "feeds:\n  - name: no url\n",
@@ -86,7 +88,7 @@ struct SiteConfigurationTests {
             [
                 "feeds.yml:1:11: error: 'base_url' must be an http(s) URL, got \"planet.example\"",
                 "feeds.yml:2:12: error: 'page_size' must be a whole number greater than 0, got \"0\"",
-                "feeds.yml:4:10: error: 'url' must be an http(s) URL, got \"javascript:alert(1)\"",
+                "feeds.yml:4:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"javascript:alert(1)\"",
             ]
         ),
         (

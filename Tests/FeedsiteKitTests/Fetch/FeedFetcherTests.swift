@@ -7,8 +7,10 @@ import Testing
 
 @Suite("Feed fetcher", .serialized)
 struct FeedFetcherTests {
+    // Generous limits: a loaded test machine must not make an ordinary fetch time out. The
+    // timeout tests set their own.
     static let policy = FetchPolicy(
-        timeoutSeconds: 2, connectTimeoutSeconds: 2, readTimeoutSeconds: 1, retries: 0, maxRetryAfterSeconds: 2,
+        timeoutSeconds: 60, connectTimeoutSeconds: 30, readTimeoutSeconds: 30, retries: 0, maxRetryAfterSeconds: 2,
         maxBodyBytes: 100_000)
     static let userAgent = FeedFetcher.Options.userAgent(baseURL: URL(string: "https://planet.example/"))
 
@@ -162,12 +164,49 @@ struct FeedFetcherTests {
 
         let long = FixtureServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "3600")])
         let (skipped, server) = try await Self.fetch("/busy", routes: ["/busy": long], policy: policy)
-        #expect(throws: FetchError.retryLater(status: 503, seconds: 3600)) { try skipped.get() }
+        #expect(
+            throws: FetchError.retryLater(status: 503, cause: .retryAfterTooLong(seconds: 3600, limit: 2))
+        ) { try skipped.get() }
         #expect(server.requests.count == 1)
+    }
 
-        let noHeader = FixtureServer.Route.status(.tooManyRequests)
-        let (tooMany, _) = try await Self.fetch("/429", routes: ["/429": noHeader], policy: policy)
-        #expect(throws: FetchError.retryLater(status: 429, seconds: nil)) { try tooMany.get() }
+    /// The 429 message says why feedsite stopped: the server asked for longer than
+    /// `max_retry_after`, or every attempt `retries` allows was rate-limited.
+    @Test("a 429 names its real cause: Retry-After beyond max_retry_after, or retries used up")
+    func tooManyRequests() async throws {
+        var policy = Self.policy
+        policy.retries = 1
+        let beyond = FixtureServer.Route(status: .tooManyRequests, headers: [("Retry-After", "120")])
+        let (longWait, longServer) = try await Self.fetch("/429", routes: ["/429": beyond], policy: policy)
+        #expect(throws: FetchError.retryLater(status: 429, cause: .retryAfterTooLong(seconds: 120, limit: 2))) {
+            try longWait.get()
+        }
+        #expect(longServer.requests.count == 1)
+        #expect(
+            FetchError.retryLater(status: 429, cause: .retryAfterTooLong(seconds: 120, limit: 2)).description
+                == "HTTP 429: the server asks to retry after 120 s, longer than max_retry_after (2 s); skipped this run"
+        )
+
+        // Within the cap, but every attempt is answered 429: retries used up, not "longer than max_retry_after".
+        let within = FixtureServer.Route(status: .tooManyRequests, headers: [("Retry-After", "1")])
+        let (usedUp, usedUpServer) = try await Self.fetch("/429", routes: ["/429": within], policy: policy)
+        let usedUpError = FetchError.retryLater(status: 429, cause: .retriesUsedUp(attempts: 2, retryAfter: 1))
+        #expect(throws: usedUpError) { try usedUp.get() }
+        #expect(usedUpServer.requests.count == 2)
+        #expect(
+            usedUpError.description
+                == "HTTP 429 Too Many Requests on all 2 attempts (retries: 1), the last asking to retry after 1 s; skipped this run"
+        )
+
+        // No Retry-After and no retries: one request, and the message says so.
+        policy.retries = 0
+        let (bare, bareServer) = try await Self.fetch(
+            "/429", routes: ["/429": .status(.tooManyRequests)], policy: policy)
+        let bareError = FetchError.retryLater(status: 429, cause: .retriesUsedUp(attempts: 1, retryAfter: nil))
+        #expect(throws: bareError) { try bare.get() }
+        #expect(bareServer.requests.count == 1)
+        #expect(
+            bareError.description == "HTTP 429 Too Many Requests on the only attempt (retries: 0); skipped this run")
     }
 
     @Test("bodies over the cap are refused, declared or not, compressed or not")
@@ -180,24 +219,28 @@ struct FeedFetcherTests {
         #expect(throws: FetchError.tooLarge(limitBytes: 100_000)) { try compressed.get() }
     }
 
-    @Test("a slow server and a body that stalls time out; a closed port is connection refused")
+    @Test("a slow server and a body that stalls time out, each naming the limit in force")
     func timeouts() async throws {
+        // No head within timeout (2 s); read_timeout (5 s) would come later.
+        var patient = Self.policy
+        patient.timeoutSeconds = 2
+        patient.readTimeoutSeconds = 5
         let slow = FixtureServer.Route(body: Data("<rss/>".utf8), delay: .seconds(4))
-        let (result, _) = try await Self.fetch("/slow", routes: ["/slow": slow])
-        #expect(throws: FetchError.timedOut(seconds: 2)) { try result.get() }
+        let (result, _) = try await Self.fetch("/slow", routes: ["/slow": slow], policy: patient)
+        #expect(throws: FetchError.timedOut(.whole(seconds: 2))) { try result.get() }
 
+        // read_timeout (1 s) fires before timeout (30 s), and the message says which.
         let stalling = FixtureServer.Route(body: Data(repeating: UInt8(ascii: "x"), count: 5000), stallAfter: 100)
-        let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling])
-        #expect(throws: FetchError.timedOut(seconds: 2)) { try stalled.get() }
-
-        let refused = try await FeedFetcher.withFetcher(options: .init(policy: Self.policy)) { fetcher in
-            await fetcher.fetch(FetchRequest(url: URL(string: "http://127.0.0.1:9/feed")!, userAgent: Self.userAgent))
-        }
-        guard case .failure(.transport(let message)) = refused else {
-            Issue.record("expected a transport error, got \(refused)")
-            return
-        }
-        #expect(message.contains("connection refused"))
+        var impatient = Self.policy
+        impatient.timeoutSeconds = 30
+        impatient.readTimeoutSeconds = 1
+        let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling], policy: impatient)
+        #expect(throws: FetchError.timedOut(.read(seconds: 1))) { try stalled.get() }
+        #expect(
+            FetchError.timedOut(.read(seconds: 1)).description == "timed out: no data received for 1 s (read_timeout)")
+        #expect(
+            FetchError.timedOut(.whole(seconds: 5)).description
+                == "timed out: no complete response within 5 s (timeout)")
     }
 
     @Test("deny_private_networks refuses loopback, private and link-local targets")

@@ -130,6 +130,33 @@ import Testing
         .init(input: "2003-12-13T00:00:00+14:00", utc: "2003-12-12T10:00:00Z"),
         .init(input: "2003-12-13T24:00:00Z", utc: "2003-12-14T00:00:00Z"),  // end of day
         .init(input: "2006-08-19T22:25:24+09:00", utc: "2006-08-19T13:25:24Z"),  // dc:date (tDiary)
+        // Month and weekday names in other languages (`CalendarNames`), with their filler words
+        .init(input: "Mo, 24 Nov 2026 10:00:00 +0100", utc: "2026-11-24T09:00:00Z"),  // German
+        .init(input: "Di, 24 Mär 2026 10:00:00 +0100", utc: "2026-03-24T09:00:00Z"),
+        .init(input: "do, 31 dez 2026 23:00:00 +0100", utc: "2026-12-31T22:00:00Z"),
+        .init(input: "mar., 24 nov. 2026 10:00:00 +0100", utc: "2026-11-24T09:00:00Z"),  // French: mar = mardi
+        .init(input: "lundi 2 février 2026", utc: "2026-02-02T00:00:00Z"),
+        .init(input: "1er décembre 2026", utc: "2026-12-01T00:00:00Z"),
+        .init(input: "24 de noviembre de 2026 10:00", utc: "2026-11-24T10:00:00Z"),  // Spanish
+        .init(input: "giovedì 7 maggio 2026 11:00", utc: "2026-05-07T11:00:00Z"),  // Italian
+        .init(input: "woensdag 4 maart 2026 14:00 +0100", utc: "2026-03-04T13:00:00Z"),  // Dutch
+        .init(input: "Qua, 7 Out 2026 12:00:00 -0300", utc: "2026-10-07T15:00:00Z"),  // Portuguese
+        .init(input: "tis, 5 maj 2026 08:00:00 +0200", utc: "2026-05-05T06:00:00Z"),  // Swedish
+        .init(input: "den 4 maj 2026 kl. 08:00", utc: "2026-05-04T08:00:00Z"),
+        .init(input: "24 ноября 2026 10:00", utc: "2026-11-24T10:00:00Z"),  // Russian
+        .init(input: "Вт, 24 ноя 2026 10:00:00 +0300", utc: "2026-11-24T07:00:00Z"),
+        .init(input: "Κυρ, 11 Ιούλ 2004 12:00:00 EST", utc: "2004-07-11T17:00:00Z"),  // Greek
+        .init(input: "2004-július-13T9:15-05:00", utc: "2004-07-13T14:15:00Z"),  // Hungarian
+        .init(input: "2004년 05월 28일 01:31:15", utc: "2004-05-28T01:31:15Z"),  // Korean (no zone: UTC)
+        .init(input: "2004-05-25 오후 11:23:17", utc: "2004-05-25T23:23:17Z"),
+        .init(input: "Tuesday, November 24th, 2026 at 10:00 PM", utc: "2026-11-24T22:00:00Z"),
+        // ISO 8601 basic format; numeric dates whose order is certain
+        .init(input: "20260314T150926Z", utc: "2026-03-14T15:09:26Z"),
+        .init(input: "20260314T1509+0100", utc: "2026-03-14T14:09:00Z"),
+        .init(input: "20260314", utc: "2026-03-14T00:00:00Z"),
+        .init(input: "24.11.2026 10:00", utc: "2026-11-24T10:00:00Z"),  // dots: day first
+        .init(input: "11/24/2026 10:00 AM", utc: "2026-11-24T10:00:00Z"),  // 24 cannot be a month
+        .init(input: "24/11/2026", utc: "2026-11-24T00:00:00Z"),
     ]
 
     @Test(arguments: cases)
@@ -141,7 +168,8 @@ import Testing
 
     static let garbage = [
         "", "   ", "yesterday", "not a date", "12:00", "1234567890",
-        "Seg, 24 Set 2018 19:42:40 -0300",  // Portuguese names are not recognised
+        "Seg, 24 Foo 2018 19:42:40 -0300", "24 de noviembre de 2026 blah",
+        "Mon, 24 Nov 2026 10:00:00 +0100 extra words", "03/04/2026", "2026-03-14T15:09:26Z garbage",
         "2003-13-01", "2003-02-30", "2023-02-29", "2003-12-13T25:00:00Z", "2003-12-13T18:61:00Z",
         "2003-12-13T18:30:02+25:00", "2003-12-13T18:30:02 garbage", "Mon, 32 Jan 2018 12:00:00 GMT",
         "Mon, 01 Foo 2018 12:00:00 GMT", "Mon, 01 Jan 2018 12:00:00 XYZ", "01/02/2003",

@@ -141,14 +141,14 @@ struct FixtureExpectation: Sendable, CustomTestStringConvertible {
             file: "utf8-bom.xml", format: .rss, version: "2.0", itemCount: 10, title: "Skipping Around",
             link: "https://donthitsave.com/comic/2019/05/24/skipping-around", published: "2019-05-24T07:00:00Z",
             authorName: nil),
-        // `iconv -f latin1`: title "…simulações de 2º turno"; <pubDate>Seg, 24 Set 2018 (Portuguese: not parsed,
-        // warned); <rss> with no version attribute (2.0 assumed); 15 items.
+        // `iconv -f latin1`: title "…simulações de 2º turno"; <pubDate>Seg, 24 Set 2018 19:42:40 -0300 (Portuguese
+        // names: 22:42:40Z); <rss> with no version attribute (2.0 assumed); 15 items.
         .init(
             file: "undeclared-latin1-no-prolog.xml", format: .rss, version: "2.0", itemCount: 15,
             title: "Ibope: Bolsonaro perde de Haddad, Ciro e Alckmin em simulações de 2º turno",
             link:
                 "https://noticias.uol.com.br/politica/eleicoes/2018/noticias/2018/09/24/ibope-bolsonaro-perde-de-haddad-ciro-e-alckmin-em-simulacoes-de-2-turno.htm",
-            published: nil, authorName: nil, warning: "read it as windows-1252"),
+            published: "2018-09-24T22:42:40Z", authorName: nil, warning: "read it as windows-1252"),
         // <rss xmlns="http://backend.userland.com/rss2">; `iconv -f windows-1251`: the title below;
         // <pubDate>Wed, 22 Jan 2014 20:31:31 +0600; 10 items.
         .init(

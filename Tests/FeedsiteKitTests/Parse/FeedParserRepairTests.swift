@@ -207,3 +207,115 @@ import Testing
         }
     }
 }
+
+/// The recovering path (repair pass, then libxml2's recovery mode) against the strict one.
+@Suite struct RecoveryTests {
+    /// On every real capture, forcing the recovering path reads the same items as the normal parse:
+    /// recovery never loses an item the strict parse keeps, and never invents one.
+    @Test func recoveryReadsWhatTheStrictParseReads() throws {
+        let directory = Fixtures.url("real-feeds")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            !$0.hasPrefix(".") && !$0.hasSuffix(".md") && !$0.hasSuffix(".json")
+                && $0 != "not-a-feed-iis-object-moved.rss"
+        }
+        #expect(names.count >= 50)
+        for name in names.sorted() {
+            let data = try Fixtures.data("real-feeds/" + name)
+            let url = URL(string: "https://example.org/feed")
+            let normal = try FeedParser().parse(data, url: url)
+            let recovered = try FeedParser(forcingRecovery: true).parse(data, url: url)
+            #expect(recovered.items.count == normal.items.count, "\(name)")
+            #expect(recovered.items.map(\.title) == normal.items.map(\.title), "\(name)")
+            #expect(recovered.items.map(\.link) == normal.items.map(\.link), "\(name)")
+            #expect(recovered.items.map(\.published) == normal.items.map(\.published), "\(name)")
+            #expect(recovered.items.map(\.content) == normal.items.map(\.content), "\(name)")
+            #expect(recovered.title == normal.title, "\(name)")
+        }
+    }
+
+    /// libxml2's depth limit is off in huge mode; feedsite's own stops a hostile nesting, keeping
+    /// the items before it.
+    @Test func deepNestingStopsWithAWarning() throws {
+        let depth = 5_000
+        let xml =
+            "<rss version=\"2.0\"><channel><title>T</title><item><title>a</title></item>\n<item><title>b</title>"
+            + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth)
+            + "</item></channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.map(\.title) == ["a"])
+        #expect(feed.warnings.contains { $0.contains("nested deeper than 1024") }, "\(feed.warnings)")
+    }
+
+    /// Stray end tags under deep open nesting: each looks a bounded way down the open elements, so
+    /// the repair stays about linear (looking all the way down took minutes).
+    @Test func strayEndTagsUnderDeepNestingStayLinear() throws {
+        let count = 40_000
+        let xml =
+            "<rss version=\"2.0\"><channel><title>T</title><item><title>a</title></item><item><title>b</title>"
+            + "<description>" + String(repeating: "<a>", count: count) + String(repeating: "</zz>", count: count)
+            + "</description></item></channel></rss>"
+        let start = ContinuousClock.now
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        // Looking all the way down is 800 million name comparisons; the bounded search is 2.5 million.
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(feed.items.first?.title == "a")
+        #expect(feed.warnings.contains { $0.contains("dropped end tag </zz> that closes no open element") })
+    }
+
+    /// A document naming a new element in every stray end tag gets a bounded list of warnings.
+    @Test func warningsStayBounded() throws {
+        let strays = (0..<500).map { "</stray\($0)>" }.joined()
+        let xml = "<rss version=\"2.0\"><channel><title>T</title>\(strays)<item><title>a</title></item></channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.map(\.title) == ["a"])
+        #expect(feed.warnings.count <= 52)
+        #expect(feed.warnings.contains { $0.contains("repaired more problems of other kinds (450 times)") })
+    }
+
+    /// A quoted value holding `<` on one line is read as HTML reads it (the `<` escaped), and an
+    /// attribute whose name XML refuses is dropped rather than breaking its tag.
+    @Test func attributeValuesAndNames() throws {
+        let xml = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entry><title>e</title><id>urn:e</id><link href="http://example.org/?q=a<b" 1bad="x"/></entry>
+            </feed>
+            """
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.first?.link == "http://example.org/?q=a<b")
+        #expect(feed.warnings.contains("line 2: dropped an attribute whose name is not an XML name"))
+        #expect(feed.warnings.contains("line 2: repaired '<' in an attribute value"))
+    }
+
+    /// `<?` without a target name starts no processing instruction: it is text.
+    @Test func lessThanQuestionMarkWithoutTargetIsText() throws {
+        let xml = "<rss version=\"2.0\"><channel><title>T</title><item><title>a <? b</title></item></channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.first?.title == "a <? b")
+        #expect(feed.warnings == ["line 1: repaired unescaped '<'"])
+    }
+
+    /// Without tag balancing (the OPML import's choice), broken structure stays broken.
+    @Test func balancingIsOptional() {
+        let bytes = Array("<opml><body><outline xmlUrl=\"https://a.example/\"></body></opml>".utf8)
+        #expect(FeedParser.repair(bytes, lineOffset: 0) == nil)
+        let balanced = FeedParser.repair(bytes, lineOffset: 0, balancingTags: true)
+        #expect(
+            balanced.map { String(decoding: $0.bytes, as: UTF8.self) }
+                == "<opml><body><outline xmlUrl=\"https://a.example/\"></outline></body></opml>")
+    }
+
+    /// What the repair leaves broken, libxml2's recovery mode reads past, with a located warning.
+    @Test func recoveryModeReadsPastWhatRepairLeaves() throws {
+        // Text after the root element is not well-formed XML, and the repair pass leaves it.
+        let xml =
+            "<rss version=\"2.0\"><channel><title>T</title>\n<item><title>a</title></item>\n"
+            + "<item><title>c</title></item></channel></rss>\njunk after the end"
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(feed.items.map(\.title) == ["a", "c"])
+        #expect(
+            feed.warnings.contains {
+                $0.contains("read past malformed XML: the document does not end where its root element does")
+            },
+            "\(feed.warnings)")
+    }
+}

@@ -473,13 +473,13 @@ import Testing
         #expect(feed.title == "Grüße")
     }
 
+    /// When neither repair nor recovery finds a feed, the strict parse's diagnosis is reported.
     @Test func unfixableXMLReportsLine() {
         let error = #expect(throws: FeedParseError.self) {
-            try FeedParser().parse(
-                Data("<rss version=\"2.0\"><channel>\n<title>x</titel>\n</channel></rss>".utf8), url: nil)
+            try FeedParser().parse(Data("\n<1rss><channel><title>x</title></channel></1rss>".utf8), url: nil)
         }
         #expect(error?.line == 2)
-        #expect(error?.message == "malformed XML: mismatched end tag")
+        #expect(error?.message.hasPrefix("malformed XML: ") == true)
     }
 
     // MARK: - JSON Feed

@@ -30,8 +30,8 @@ struct EndToEndTests {
             routes["/feeds/\(fixture.file)"] = .feed(try Fixtures.data("real-feeds/\(fixture.file)"))
         }
         routes["/server-error"] = .status(.internalServerError, body: "boom")
-        routes["/malformed"] = .feed(
-            Data("<rss version=\"2.0\"><channel><item><title>broken</item></channel></rss>".utf8))
+        // Cut off inside its first tag: nothing to recover (a mismatched end tag is read past now).
+        routes["/malformed"] = .feed(Data("<rss version=\"2.0\"".utf8))
         routes["/slow"] = FixtureServer.Route(
             body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(4))
         let server = try await FixtureServer(routes: routes)
@@ -79,7 +79,8 @@ struct EndToEndTests {
         #expect(site.files["assets/style.css"] != nil)
 
         let reachable = site.reachablePages()
-        let unreachable = Set(site.pages).subtracting(reachable)
+        // 404.html is linked from nowhere: hosts serve it for missing URLs.
+        let unreachable = Set(site.pages).subtracting(reachable).subtracting(["404.html"])
         #expect(unreachable.isEmpty, "not reachable from index.html: \(unreachable.sorted().prefix(5))")
         #expect(site.brokenRelativeLinks().isEmpty, "\(site.brokenRelativeLinks().prefix(5))")
         #expect(report.summary.contains("from 12 of 16 feeds"))

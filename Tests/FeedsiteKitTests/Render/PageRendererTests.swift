@@ -72,7 +72,7 @@ struct PageRendererTests {
         let files = try Self.render()
         #expect(
             Set(files.keys) == [
-                "index.html", "assets/style.css", "assets/favicon.svg", "feeds/alpha/index.html",
+                "index.html", "404.html", "assets/style.css", "assets/favicon.svg", "feeds/alpha/index.html",
                 "feeds/beta/index.html",
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
                 "items/beta/beta-post/index.html", "status/index.html", "status/status.json",

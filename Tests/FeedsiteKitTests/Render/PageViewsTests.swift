@@ -3,8 +3,9 @@ import Testing
 
 @testable import FeedsiteKit
 
-/// The view models answer template lookups with a switch (`TemplateObject`) instead of `Mirror`;
-/// a property missing from the switch would silently render as empty, so check them all.
+/// The view models' template glue (`PageViews+Template.swift`) is generated from their
+/// properties: check that it is up to date, that every property is answered with its own value,
+/// and that the schema the templates are checked against says what each property holds.
 @Suite("Page views")
 struct PageViewsTests {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
@@ -17,9 +18,13 @@ struct PageViewsTests {
         kind: "article", url: "https://p.example/", canonical: "https://o.example/", description: "d",
         image: "https://i.example/i.png", prev: "p", next: "n")
     static let pagination = PaginationView(prev: "p", next: "n", current: 2, total: 3)
+    static let duplicate = DuplicateView(title: "t", link: "l", feedName: "f", feedURL: "u")
+    static let dropped = DroppedView(repeatedId: 1, duplicates: [duplicate], maxItems: 2, keepDays: 3, futureDate: 4)
     static let status = FeedStatusView(
-        name: "n", url: "u", page: "p", health: "ok", httpStatus: 200, bytes: 1, items: 2, newItems: 3,
-        lastSuccess: "l", consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
+        name: "n", url: "u", link: "k", configuredURL: "c", page: "p", health: "ok", isFetched: true, note: "no",
+        httpStatus: 200,
+        bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, accounting: "a", newItems: 3, lastSuccess: "l",
+        consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
         name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary])
     static let item = ItemView(
@@ -33,12 +38,12 @@ struct PageViewsTests {
 
     static var views: [any TemplateObject] {
         [
-            site, meta, date, summary, pagination, enclosure, feed, item, month, year, status,
+            site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
             FeedLinkView(name: "feed name", url: "u", itemCount: 1),
             ItemLinkView(title: "t", url: "u"),
             IndexPage(
                 site: site, root: "", pageTitle: "p", meta: meta, heading: "h", isFirstPage: true, items: [summary],
-                feeds: [], pagination: pagination),
+                feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], pagination: pagination),
             FeedPage(site: site, root: "", pageTitle: "p", meta: meta, feed: feed, pagination: pagination),
             ItemPage(site: site, root: "", pageTitle: "p", meta: meta, item: item),
             ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
@@ -46,6 +51,7 @@ struct PageViewsTests {
                 site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], archiveURL: "a",
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
+            NotFoundPage(site: site, root: "/", pageTitle: "p"),
         ]
     }
 
@@ -58,6 +64,7 @@ struct PageViewsTests {
         case .bool(let flag): "s:\(flag)"
         case .list(let values): "[" + values.map(plain).joined(separator: ",") + "]"
         case .object(let object): "o:\(String(reflecting: object))"
+        case .nothing: "nothing"
         }
     }
 
@@ -89,4 +96,96 @@ struct PageViewsTests {
             }
         }
     }
+
+    /// What the schema would say for a property holding `value` (arrays and optionals must not be empty).
+    static func kind(of value: Any) -> TemplateSchema.Kind? {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional: return mirror.children.first.flatMap { kind(of: $0.value) }.map { .optional($0) }
+        case .collection: return mirror.children.first.flatMap { kind(of: $0.value) }.map { .list($0) }
+        default: break
+        }
+        switch value {
+        case is String: return .string
+        case is Int: return .int
+        case is Bool: return .bool
+        case is SanitisedHTML: return .html
+        default: return mirror.displayStyle == .struct ? .object(String(describing: type(of: value))) : nil
+        }
+    }
+
+    @Test("the schema gives each property's kind, and only the properties")
+    func schemaMatchesTheTypes() {
+        for view in Self.views {
+            let type = String(describing: type(of: view))
+            let properties = Mirror(reflecting: view).children.compactMap { child in
+                child.label.map { ($0, child.value) }
+            }
+            let schema = TemplateSchema.viewTypes[type] ?? [:]
+            for (label, value) in properties {
+                #expect(schema[label] == Self.kind(of: value), "\(type).\(label)")
+            }
+            // Computed properties are fields too (`PaginationView.isNeeded`).
+            let computed = Set(schema.keys).subtracting(properties.map(\.0))
+            #expect(computed.allSatisfy { view.value(named: $0) != nil }, "\(type): \(computed.sorted())")
+        }
+        #expect(Set(Self.views.map { String(describing: type(of: $0)) }) == Set(TemplateSchema.viewTypes.keys))
+    }
+
+    @Test("dotted names go through the fields' own types; a rest that leads nowhere stops the lookup")
+    func dottedNames() {
+        let page = IndexPage(
+            site: Self.site, root: "", pageTitle: "p", meta: PageMeta(), heading: "h", isFirstPage: true,
+            items: [Self.summary], feeds: [], pagination: Self.pagination)
+        func lookup(_ name: String) -> String? {
+            page.value(Template.Name(parts: name.split(separator: ".").map(String.init)), at: 0).map(Self.plain)
+        }
+        #expect(lookup("site.title") == "s:s")
+        #expect(lookup("pagination.current") == "s:2")
+        #expect(lookup("pagination.isNeeded") == "s:true")
+        // Found first parts whose rest is missing, nil or not an object: `.nothing`, not `nil`
+        // (`nil` would send the lookup on to outer contexts).
+        #expect(lookup("site.bogus") == "nothing")
+        #expect(lookup("meta.description") == "nothing")
+        #expect(lookup("root.length") == "nothing")
+        #expect(lookup("items.title") == "nothing")
+        // Absent first parts: `nil`.
+        #expect(lookup("bogus") == nil)
+        #expect(lookup("bogus.title") == nil)
+        let item = ItemView(
+            title: "t", feedName: "f", feedURL: "u", content: .empty, categories: [], hasCategories: false,
+            enclosures: [], hasEnclosures: false)
+        #expect(item.value(named: "newer") == nil)
+        #expect(item.value(Template.Name(parts: ["newer", "title"]), at: 0) == nil)
+    }
+
+    @Test("PageViews+Template.swift is what scripts/generate-template-glue.py writes from PageViews.swift")
+    func generatedGlueIsCurrent() throws {
+        let root = Fixtures.repositoryRoot
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedsite-glue-\(UUID().uuidString).swift")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", root.appendingPathComponent("scripts/generate-template-glue.py").path, "--output", output.path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "python3 scripts/generate-template-glue.py failed: \(message)")
+        let generated = try Data(contentsOf: output)
+        let checkedIn = try Data(
+            contentsOf: root.appendingPathComponent("Sources/FeedsiteKit/Render/PageViews+Template.swift"))
+        #expect(
+            generated == checkedIn,
+            "PageViews+Template.swift is stale: run python3 scripts/generate-template-glue.py and commit the result")
+    }
+}
+
+extension TemplateObject {
+    /// The value of a plain `name`, as a template's `{{name}}` would look it up.
+    func value(named name: String) -> TemplateValue? { value(Template.Name(parts: [name]), at: 0) }
 }

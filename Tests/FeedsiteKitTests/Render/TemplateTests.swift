@@ -10,7 +10,9 @@ struct TemplateTests {
     /// A view model made of a dictionary.
     struct Object: TemplateObject {
         var fields: [String: TemplateValue]
-        func value(for key: TemplateKey?, named name: String) -> TemplateValue? { fields[name] }
+        func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+            fields[name.parts[position]]?.value(name, after: position)
+        }
     }
 
     static func render(
@@ -168,7 +170,19 @@ struct TemplateTests {
         BadTemplate(
             source: "{{=<%%>=}}", line: 1, column: 1,
             message: "set delimiters as '{{=<% %>=}}': two delimiters separated by a space"),
+        BadTemplate(
+            source: String(repeating: "{{#a}}", count: 100) + "\n{{^b}}" + String(repeating: "{{/a}}", count: 200),
+            line: 2, column: 1,
+            message:
+                "'{{^b}}' nests sections, blocks and parents more than 100 deep; use a partial for a part that repeats"
+        ),
     ]
+
+    @Test("sections nested 100 deep still parse and render")
+    func deepButAllowed() throws {
+        let source = String(repeating: "{{#yes}}", count: 100) + "{{count}}" + String(repeating: "{{/yes}}", count: 100)
+        #expect(try Self.render(source, Self.fields()) == "3")
+    }
 
     @Test("syntax errors say where and what to do", arguments: badTemplates)
     func syntaxErrors(_ bad: BadTemplate) {

@@ -18,6 +18,9 @@ final class FixtureServer: Sendable {
         var etag: String?
         /// Send this many body bytes, then stall (the connection stays open, nothing more comes).
         var stallAfter: Int?
+        /// Send the body this many bytes at a time, one piece per interval (a trickling server:
+        /// never silent long enough for a read timeout).
+        var trickle: (bytes: Int, every: TimeAmount)?
 
         static func feed(_ data: Data, contentType: String = "application/xml") -> Route {
             Route(headers: [("Content-Type", contentType)], body: data)
@@ -143,6 +146,10 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
         let respond: @Sendable () -> Void = {
             let context = loopBoundContext.value
             context.write(NIOAny(HTTPServerResponsePart.head(responseHead)), promise: nil)
+            if let trickle = finalRoute.trickle {
+                Self.trickle(finalRoute.body[...], trickle, context: loopBoundContext, log: log)
+                return
+            }
             if let stall = finalRoute.stallAfter {
                 let part = ByteBuffer(bytes: finalRoute.body.prefix(stall))
                 context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(part))), promise: nil)
@@ -159,6 +166,32 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
             respond()
         } else {
             context.eventLoop.scheduleTask(in: route.delay, respond)
+        }
+    }
+
+    /// Writes `body` a piece at a time, then ends the response; stops when the client has gone.
+    private static func trickle(
+        _ body: Data.SubSequence, _ pace: (bytes: Int, every: TimeAmount),
+        context: NIOLoopBound<ChannelHandlerContext>, log: RequestLog
+    ) {
+        let channelContext = context.value
+        guard channelContext.channel.isActive else {
+            log.inFlight.withLock { $0.now -= 1 }
+            return
+        }
+        let piece = body.prefix(pace.bytes)
+        let rest = body.dropFirst(pace.bytes)
+        channelContext.writeAndFlush(
+            NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+        guard !rest.isEmpty else {
+            channelContext.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in
+                log.inFlight.withLock { $0.now -= 1 }
+                context.value.close(promise: nil)
+            }
+            return
+        }
+        channelContext.eventLoop.scheduleTask(in: pace.every) {
+            trickle(rest, pace, context: context, log: log)
         }
     }
 }

@@ -47,7 +47,7 @@ struct SiteInspector {
 
     /// Resolves a relative link from `page` to a site path; nil for absolute URLs.
     static func resolve(_ link: String, from page: String) -> String? {
-        if link.contains(":") || link.hasPrefix("//") || link.hasPrefix("#") { return nil }
+        if link.contains(":") || link.hasPrefix("/") || link.hasPrefix("#") { return nil }
         var components = page.split(separator: "/").dropLast().map(String.init)
         let target = link.split(separator: "#", maxSplits: 1).first.map(String.init) ?? link
         for part in target.split(separator: "/", omittingEmptySubsequences: false) {
@@ -105,6 +105,11 @@ struct SiteInspector {
         var broken: [String] = []
         for page in pages {
             for link in Self.links(in: files[page] ?? "") {
+                // Path-absolute links only on the 404 page, which hosts serve at any depth.
+                if link.hasPrefix("/") && !link.hasPrefix("//") {
+                    if page != "404.html" { broken.append("\(page): \(link) (not relative)") }
+                    continue
+                }
                 guard let target = Self.resolve(link, from: page) else { continue }
                 if files[target] == nil { broken.append("\(page): \(link)") }
             }

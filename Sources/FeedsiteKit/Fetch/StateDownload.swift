@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Downloads a published state (`--restore-state URL`, `state_url`) into a file as it arrives: the
+/// state of a large planet (hundreds of megabytes) is never held in memory, only decoded from the
+/// file afterwards. Its size limit is the state's own (`StateLimits.fileBytes`), not `max_body_mb`.
+enum StateDownload {
+    /// What a download found.
+    enum Outcome: Sendable, Hashable {
+        /// The state is in the file: this many bytes.
+        case saved(bytes: Int)
+        /// The server has no state there (HTTP 404 or 410): nothing was published yet.
+        case absent(status: Int)
+    }
+
+    /// Why a download failed; completes "cannot restore the state from URL: …".
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var description: String
+        /// Worth another attempt (the network or an overloaded server).
+        var isRetryable = false
+    }
+
+    /// Downloads `url` into `file` (created or truncated), with `policy`'s timeouts and retries.
+    static func download(
+        _ url: URL, to file: URL, limitBytes: Int, policy: FetchPolicy, userAgent: String
+    ) async -> Result<Outcome, Failure> {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(
+                connect: .seconds(Int64(policy.connectTimeoutSeconds)),
+                read: .seconds(Int64(policy.readTimeoutSeconds))),
+            decompression: .enabled(limit: .size(limitBytes)))
+        configuration.httpVersion = .automatic
+        // A refused connection fails at once; retries are the loop's below.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        do {
+            return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
+                var attempt = 0
+                while true {
+                    attempt += 1
+                    let result = await downloadOnce(
+                        url, to: file, limitBytes: limitBytes, client: client, userAgent: userAgent, policy: policy)
+                    guard case .failure(let failure) = result, failure.isRetryable, attempt <= policy.retries else {
+                        return result
+                    }
+                    let base = 0.5 * pow(2, Double(attempt - 1))
+                    try await Task.sleep(for: .milliseconds(Int((base / 2 + Double.random(in: 0...(base / 2))) * 1000)))
+                }
+            }
+        } catch {
+            return .failure(Failure(description: FeedFetcher.classify(error, url: url, policy: policy).description))
+        }
+    }
+
+    private static func downloadOnce(
+        _ url: URL, to file: URL, limitBytes: Int, client: HTTPClient, userAgent: String, policy: FetchPolicy
+    ) async -> Result<Outcome, Failure> {
+        let tooLarge = Failure(description: "the state is larger than feedsite's \(limitBytes >> 20) MB state limit")
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        do {
+            // The whole transfer has a generous deadline; a transfer that stalls fails after the read timeout.
+            let response = try await client.execute(request, timeout: .minutes(15))
+            let status = Int(response.status.code)
+            if status == 404 || status == 410 { return .success(.absent(status: status)) }
+            guard (200..<300).contains(status) else {
+                return .failure(
+                    Failure(
+                        description: "HTTP \(status) \(response.status.reasonPhrase)",
+                        isRetryable: [429, 502, 503, 504].contains(status)))
+            }
+            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limitBytes {
+                return .failure(tooLarge)
+            }
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                return .failure(Failure(description: "cannot create \(file.path)"))
+            }
+            let handle = try FileHandle(forWritingTo: file)
+            defer { try? handle.close() }
+            var received = 0
+            for try await buffer in response.body {
+                received += buffer.readableBytes
+                guard received <= limitBytes else { return .failure(tooLarge) }
+                try buffer.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
+            }
+            return .success(.saved(bytes: received))
+        } catch {
+            let classified = FeedFetcher.classify(error, url: url, policy: policy)
+            if case .tooLarge = classified { return .failure(tooLarge) }
+            if case .timedOut = classified {
+                return .failure(
+                    Failure(
+                        description:
+                            "timed out (nothing arrived for 'read_timeout' seconds, or the transfer took 15 minutes)",
+                        isRetryable: true))
+            }
+            return .failure(Failure(description: classified.description, isRetryable: classified.isRetryable))
+        }
+    }
+}

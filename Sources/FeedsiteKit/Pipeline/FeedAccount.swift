@@ -1,0 +1,75 @@
+import Foundation
+
+/// What became of one configured feed's items in one build: every item read is shown or dropped
+/// for a reason counted here, so nothing is lost silently (`status.json`, the status page and
+/// `feedsite build -v` all print it).
+///
+/// `read − repeated + kept = shown + duplicates + overMaxItems + future` always holds; `expired`
+/// counts items that left the archive this build (they were no longer in the feed).
+public struct FeedAccount: Sendable, Hashable {
+    /// One item not shown because another feed shows the same post.
+    public struct Duplicate: Sendable, Hashable {
+        public var title: String
+        /// The item's link (the form under which it was recognised may be its id instead).
+        public var link: String?
+        /// The feed that shows the post: its name and the URL in `feeds.yml`.
+        public var feedName: String
+        public var feedURL: String
+    }
+
+    /// The URL in `feeds.yml`.
+    public var source: URL
+    /// The feed read for it: `source`, or the feed a web page at `source` links to.
+    public var feedURL: URL
+    /// Entries in the feed as read this build; for a feed not read this build (not fetched, 304,
+    /// failed), the items saved from its last read (repeated ids are not saved, so not counted).
+    public var read: Int = 0
+    /// Entries that repeated an earlier entry's id in the same document: one post, shown once.
+    public var repeated: Int = 0
+    /// Items no longer in the feed, kept from earlier builds for `keep_days`.
+    public var kept: Int = 0
+    public var shown: Int = 0
+    /// Items another feed (earlier in `feeds.yml`) shows.
+    public var duplicates: [Duplicate] = []
+    /// Items beyond the feed's `max_items` newest.
+    public var overMaxItems: Int = 0
+    /// Items dated in the future under `future_dates: drop`.
+    public var future: Int = 0
+    /// Items that had left the feed and passed `keep_days`: removed from the archive this build.
+    public var expired: Int = 0
+    /// The `feeds.yml` entry that reads the same feed first (this one then shows nothing of its own).
+    public var sameFeedAs: String?
+
+    public init(source: URL, feedURL: URL) {
+        self.source = source
+        self.feedURL = feedURL
+    }
+
+    /// Items read or kept that are not shown.
+    public var droppedCount: Int { duplicates.count + overMaxItems + future }
+
+    /// `read 25, shown 23; dropped: 2 duplicates (of 'First'), 1 over max_items`: one line for the
+    /// terminal and the status page.
+    public var summary: String {
+        var text = "read \(read)"
+        if repeated > 0 { text += " (\(repeated) repeating an id)" }
+        if kept > 0 { text += ", kept \(kept) from earlier builds" }
+        text += ", shown \(shown)"
+        var dropped: [String] = []
+        if !duplicates.isEmpty {
+            var owners: [String] = []
+            for duplicate in duplicates where !owners.contains(duplicate.feedName) {
+                owners.append(duplicate.feedName)
+            }
+            let count = duplicates.count
+            dropped.append(
+                "\(count) \(count == 1 ? "duplicate" : "duplicates") of posts in "
+                    + owners.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        if overMaxItems > 0 { dropped.append("\(overMaxItems) over max_items") }
+        if future > 0 { dropped.append("\(future) dated in the future") }
+        if expired > 0 { dropped.append("\(expired) older than keep_days") }
+        if !dropped.isEmpty { text += "; dropped: " + dropped.joined(separator: ", ") }
+        return text
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// When two entries are the same post (README, "Identity").
+///
+/// - Within one feed, an entry's id (RSS `guid`, Atom `id`, JSON Feed `id`) is its identity:
+///   entries with different ids are different posts, entries with the same id are one post.
+/// - Entries without an id are always different posts: they are told apart by their link
+///   (fragment included), then by title and date, then by their order. An empty link is none.
+/// - Across feeds, the same post is recognised only by an absolute http(s) link, or by an id that
+///   is unique by its form (an absolute URL, `tag:`, `urn:`); a bare id (`1`, `post-2`) belongs to
+///   its feed.
+enum ItemIdentity {
+    /// The item's id, when it gives one (blank ones are none).
+    static func id(of item: FeedItem) -> String? {
+        isBlank(item.id) ? nil : item.id
+    }
+
+    /// The item's link as the feed wrote it, when it gives one: `href=""` is no link (resolved
+    /// against the feed's URL it would name the feed itself, making every such item one post).
+    static func link(of item: FeedItem) -> String? {
+        guard let link = item.link, !isBlank(link) else { return nil }
+        return link
+    }
+
+    /// The item's link as the site publishes it: resolved against the feed's URL and through the
+    /// URL policy; nil when there is none, and when it is the feed document itself (an `href=""`
+    /// the parser resolved), which is no article.
+    static func link(of item: FeedItem, feedURL: URL) -> String? {
+        guard let link = link(of: item), let resolved = URLPolicy.resolve(link, against: feedURL, for: .link),
+            resolved != feedURL.absoluteString
+        else { return nil }
+        return resolved
+    }
+
+    /// One key per item, unique within the feed and stable across runs while the item is
+    /// unchanged; nil for an entry that repeats an earlier entry's id (the same post again).
+    ///
+    /// An item with an id is keyed by it. An item without one is keyed by its link when no other
+    /// item has that link; else by link, title and date (`link⏎title⏎seconds`); when even those
+    /// are shared, by their order among the items that share them (`…⏎2`). Such keys hold a line
+    /// break, which no id or link written on one line has. Linear: three passes with dictionaries.
+    static func keys(of items: [FeedItem]) -> [String?] {
+        var keys = [String?](repeating: nil, count: items.count)
+        var taken: Set<String> = []
+        taken.reserveCapacity(items.count)
+        // Ids first: an id is the key even when an item without id has it as its link.
+        var linkUses: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            if let id = id(of: item) {
+                if taken.insert(id).inserted { keys[index] = id }
+            } else {
+                linkUses[link(of: item) ?? "", default: 0] += 1
+            }
+        }
+        var composites: [Int: String] = [:]
+        var compositeUses: [String: Int] = [:]
+        for (index, item) in items.enumerated() where id(of: item) == nil {
+            let link = link(of: item) ?? ""
+            if !link.isEmpty && linkUses[link] == 1 && !taken.contains(link) {
+                taken.insert(link)
+                keys[index] = link
+                continue
+            }
+            let date = (item.published ?? item.updated).map { String(Int($0.timeIntervalSince1970)) } ?? ""
+            let composite = link + "\n" + item.title + "\n" + date
+            composites[index] = composite
+            compositeUses[composite, default: 0] += 1
+        }
+        var occurrences: [String: Int] = [:]
+        for index in items.indices {
+            guard let composite = composites[index] else { continue }
+            var key = composite
+            if compositeUses[composite, default: 0] > 1 {
+                occurrences[composite, default: 0] += 1
+                key += "\n\(occurrences[composite, default: 0])"
+            }
+            // Only an id holding line breaks could already have this key.
+            while !taken.insert(key).inserted { key += "\n" }
+            keys[index] = key
+        }
+        return keys
+    }
+
+    /// The key feedsite gave an item without id before this rule (its link, else
+    /// `title#position`), by which state saved then is matched.
+    static func formerKey(of item: FeedItem, position: Int) -> String {
+        if let link = item.link, !link.isEmpty { return link }
+        return "\(item.title)#\(position)"
+    }
+
+    /// The forms under which a stored item is recognised in other feeds: its link when it is an
+    /// absolute http(s) URL, and its key when that is an id unique by its form; normalised. A link
+    /// to the feed's own home page (`homePage`, normalised) names no post in particular.
+    static func globalIdentities(key: String, link: String?, homePage: String? = nil) -> [String] {
+        var identities: [String] = []
+        if let link, isHTTP(link) {
+            let identity = Site.normalisedIdentity(link)
+            if identity != homePage { identities.append(identity) }
+        }
+        if key != link, let identity = globalIdentity(ofID: key), !identities.contains(identity) {
+            identities.append(identity)
+        }
+        return identities
+    }
+
+    /// An id unique by its form, normalised: an absolute URL (as links are), a `tag:` or `urn:`
+    /// id as it is. Nil for a bare id (`1`, `post-2`, a GUID without scheme) and for the composite
+    /// keys of items without id (they hold line breaks).
+    static func globalIdentity(ofID id: String) -> String? {
+        guard !id.utf8.contains(where: { $0 <= 0x20 }) else { return nil }
+        if hasPrefix(id, "tag:") || hasPrefix(id, "urn:") { return id.count > 4 ? id : nil }
+        guard isAbsoluteURL(id) else { return nil }
+        return Site.normalisedIdentity(id)
+    }
+
+    /// `scheme://something`, the scheme being letters, digits, `+`, `-`, `.` after a letter.
+    static func isAbsoluteURL(_ value: String) -> Bool {
+        var sawScheme = false
+        var bytes = value.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                sawScheme = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                guard sawScheme else { return false }
+            case UInt8(ascii: ":"):
+                guard sawScheme, bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/"),
+                    let first = bytes.next()
+                else { return false }
+                return first != UInt8(ascii: "/")
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    /// `http://…` or `https://…`, in any case.
+    static func isHTTP(_ value: String) -> Bool {
+        (hasPrefix(value, "http://") || hasPrefix(value, "https://")) && isAbsoluteURL(value)
+    }
+
+    /// A case-insensitive ASCII prefix test over the bytes.
+    private static func hasPrefix(_ value: String, _ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { expected in
+            var bytes = value.utf8.makeIterator()
+            for byte in expected {
+                guard let actual = bytes.next(), actual | 0x20 == byte | 0x20 else { return false }
+            }
+            return true
+        }
+    }
+
+    private static func isBlank(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+}

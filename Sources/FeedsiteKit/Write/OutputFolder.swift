@@ -1,0 +1,239 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The folder a site is written into, resolved and checked: feedsite writes only into a folder it
+/// made (one carrying `.feedsite-site`), an empty one, or a site an older feedsite wrote.
+///
+/// A path that is a symbolic link is resolved: the site is published into the real folder, the
+/// staging and previous folders sit beside that one, and the link stays a link. Nothing here
+/// follows a link *into* a folder it checks; a few `lstat`s and one listing of the top level.
+public struct OutputFolder: Sendable {
+    /// The path as given (what messages name).
+    public let requested: String
+    /// The real folder: every symbolic link resolved.
+    public let path: String
+    /// What is at `path` now.
+    let contents: Contents
+
+    enum Contents: Sendable {
+        /// Nothing yet: the first build creates it.
+        case absent
+        /// A site feedsite wrote: the names its marker lists are feedsite's.
+        case site(SiteMarker)
+        /// An empty folder (dotfiles aside: `.gitkeep`) or a site an older feedsite wrote, without
+        /// a marker: its top-level dotfiles are someone else's.
+        case adopted
+    }
+
+    /// Regular files (or links) at the top of the folder that feedsite did not write: carried
+    /// over into every new site, never moved or deleted. Sorted.
+    public let foreignFiles: [String]
+
+    /// The folder holding `path`.
+    var parent: String { Self.parent(of: path) }
+    /// The last component of `path`.
+    var name: String { Self.name(of: path) }
+
+    /// Whether the entry `name` at the top of the live site is someone else's.
+    func isForeign(_ entry: String) -> Bool {
+        guard entry != SiteMarker.fileName, entry != SiteMarker.temporaryName else { return false }
+        switch contents {
+        // A folder that appeared while the build ran is someone else's as a whole.
+        case .absent: return true
+        case .site(let marker): return !marker.names.contains(entry)
+        case .adopted: return Self.olderSiteNames[entry] == nil
+        }
+    }
+
+    /// The names an older feedsite (before the marker) wrote at the top of a site, and whether each
+    /// is a folder. A folder without a marker is adopted only when it holds nothing else (dotfiles
+    /// aside, which are carried over) and has the parts every such site had.
+    static let olderSiteNames: [String: Bool] = [
+        "index.html": false, "atom.xml": false, "rss.xml": false, "feed.json": false, "opml.xml": false,
+        "sitemap.xml": false, "robots.txt": false, "page": true, "feeds": true, "items": true, "archive": true,
+        "status": true, "assets": true,
+    ]
+
+    /// Resolves `directory` and checks that feedsite may write a site there.
+    ///
+    /// - Throws: `SiteWriter.WriteError` of kind `.refused` naming the folder and what to do.
+    public static func check(_ directory: URL) throws(SiteWriter.WriteError) -> OutputFolder {
+        let requested = directory.standardizedFileURL.path
+        let path = try resolve(requested)
+        func refuse(_ message: String) -> SiteWriter.WriteError {
+            SiteWriter.WriteError(path: requested, message: message, kind: .refused)
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            guard errno == ENOENT else {
+                throw refuse("cannot be inspected: \(String(cString: strerror(errno)))")
+            }
+            return OutputFolder(requested: requested, path: path, contents: .absent, foreignFiles: [])
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw refuse(
+                "is a file, not a folder; feedsite writes the site into a folder of its own (replaced as a whole by "
+                    + "every build): pass another --output, such as Site")
+        }
+        guard let entries = Entry.list(path) else {
+            throw refuse("cannot be read: \(String(cString: strerror(errno)))")
+        }
+        // A name that is not UTF-8 could not be carried over or told apart: nothing is guessed.
+        if let odd = entries.first(where: { $0.name.unicodeScalars.contains("\u{FFFD}") }) {
+            throw refuse(
+                "holds \(odd.name.debugDescription), whose name is not UTF-8; move it out of the folder (feedsite "
+                    + "replaces the folder as a whole)")
+        }
+        if let marker = SiteMarker.load(from: path) {
+            let folder = OutputFolder(requested: requested, path: path, contents: .site(marker), foreignFiles: [])
+            let foreign = entries.filter { folder.isForeign($0.name) }
+            let folders = foreign.filter(\.isDirectory).map { $0.name + "/" }
+            guard folders.isEmpty else {
+                throw refuse(
+                    "\(describe(folders)) not written by feedsite, and feedsite replaces this folder as a whole; "
+                        + "move \(folders.count == 1 ? "it" : "them") out of it (files to publish with the site go in "
+                        + "static/ beside feeds.yml)")
+            }
+            return OutputFolder(
+                requested: requested, path: path, contents: .site(marker), foreignFiles: foreign.map(\.name).sorted())
+        }
+        let dotfiles = entries.filter { $0.name.hasPrefix(".") && !$0.isDirectory }
+        if dotfiles.count == entries.count || isOlderSite(path, entries) {
+            return OutputFolder(
+                requested: requested, path: path, contents: .adopted, foreignFiles: dotfiles.map(\.name).sorted())
+        }
+        let others = entries.filter { !($0.name.hasPrefix(".") && !$0.isDirectory) }
+        throw refuse(
+            "the folder holds files feedsite did not write (\(describe(others.map { $0.name + ($0.isDirectory ? "/" : "") }, verb: false))), "
+                + "and feedsite replaces its output folder as a whole; empty it, pass another --output, or put the "
+                + "files to publish with the site in static/ beside feeds.yml")
+    }
+
+    /// Whether the folder at `path` (listed as `entries`) looks exactly like a site an older
+    /// feedsite wrote: only its names, and its index, status page, published state and assets.
+    static func isOlderSite(_ path: String, _ entries: [Entry]) -> Bool {
+        var seen: Set<String> = []
+        for entry in entries {
+            if entry.name.hasPrefix(".") && !entry.isDirectory { continue }
+            guard let isDirectory = olderSiteNames[entry.name], isDirectory == entry.isDirectory,
+                entry.isDirectory || entry.isRegular
+            else { return false }
+            seen.insert(entry.name)
+        }
+        guard seen.isSuperset(of: ["index.html", "status", "assets"]) else { return false }
+        return isRegularFile(path + "/status/index.html") && isRegularFile(path + "/status/state.json")
+    }
+
+    /// Whether a folder beside the site (`.Site.previous`, `.Site.old-<pid>`) is feedsite's: it
+    /// carries a marker, or it is what an older feedsite kept (its `.gitignore` says so, or it
+    /// looks exactly like its site). A link is never feedsite's.
+    static func isOwnNeighbour(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+        if SiteMarker.load(from: path) != nil { return true }
+        if let ignore = FileManager.default.contents(atPath: path + "/.gitignore"), isRegularFile(path + "/.gitignore"),
+            String(decoding: ignore.prefix(80), as: UTF8.self).hasPrefix("# feedsite: the site before the current one")
+        {
+            return true
+        }
+        guard let entries = Entry.list(path) else { return false }
+        return isOlderSite(path, entries)
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// `CNAME, about.html and 3 more` (at most five names), with "is"/"are" when `verb`.
+    static func describe(_ names: [String], verb: Bool = true) -> String {
+        let sorted = names.sorted()
+        var text = sorted.prefix(5).joined(separator: ", ")
+        if sorted.count > 5 { text += " and \(sorted.count - 5) more" }
+        guard verb else { return text }
+        return text + (sorted.count == 1 ? " is" : " are")
+    }
+
+    // MARK: - Paths
+
+    /// The real path of `path`: symbolic links resolved, also in the part that does not exist yet
+    /// (resolved up to its nearest existing folder). A link that leads nowhere is refused.
+    static func resolve(_ path: String) throws(SiteWriter.WriteError) -> String {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            if let real = realPath(path) { return real }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                throw SiteWriter.WriteError(
+                    path: path,
+                    message: "is a symbolic link to \(destination), which does not exist (or is a loop of links); "
+                        + "create that folder or point the link at an existing one",
+                    kind: .refused)
+            }
+            return path
+        }
+        let parentPath = parent(of: path)
+        guard parentPath != path else { return path }
+        let resolvedParent = try resolve(parentPath)
+        return (resolvedParent == "/" ? "" : resolvedParent) + "/" + name(of: path)
+    }
+
+    /// `realpath(3)`, nil when it fails.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// Whether `inner` is `outer` or lies inside it (both real paths).
+    static func contains(_ outer: String, _ inner: String) -> Bool {
+        inner == outer || outer == "/" || inner.hasPrefix(outer + "/")
+    }
+
+    /// One entry at the top of a folder.
+    struct Entry: Sendable {
+        var name: String
+        var isDirectory: Bool
+        var isRegular: Bool
+
+        /// The entries of the folder at `path` (not followed if it is a link); nil when it cannot
+        /// be read.
+        static func list(_ path: String) -> [Entry]? {
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            guard let stream = fdopendir(descriptor) else {
+                close(descriptor)
+                return nil
+            }
+            defer { closedir(stream) }
+            var entries: [Entry] = []
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard name != ".", name != ".." else { continue }
+                // Every entry is listed, even one that cannot be inspected (a name that is not
+                // UTF-8 does not survive the round trip): the callers refuse what they cannot place.
+                var info = stat()
+                let format = fstatat(dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info.st_mode & S_IFMT : 0
+                entries.append(Entry(name: name, isDirectory: format == S_IFDIR, isRegular: format == S_IFREG))
+            }
+            return entries
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The state's failures as a user sees them: exit status, the error line, the GitHub annotation.
+@Suite("State on the command line", .serialized)
+struct StateCommandLineTests {
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) throws
+        -> CommandLineTests.Run
+    {
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var base = ProcessInfo.processInfo.environment
+        base["GITHUB_ACTIONS"] = nil
+        base["GITHUB_STEP_SUMMARY"] = nil
+        process.environment = base.merging(environment) { _, new in new }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandLineTests.Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static let templates = Fixtures.repositoryRoot.appendingPathComponent("Templates").path
+
+    @Test(".feedsite that is a file: exit 73 before anything is fetched, the file untouched")
+    func stateFolderIsAFile() async throws {
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: ["/feed": .feed(StateSamples.rss(items: 1))])
+        try Data("title: T\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        try Data("my notes".utf8).write(to: work.appendingPathComponent(".feedsite"))
+        let run = try Self.run(["build", "--templates", Self.templates], in: work)
+        #expect(run.status == 73)
+        #expect(run.stderr.contains("/.feedsite: the state folder is a file;"))
+        #expect(server.requests.isEmpty)
+        #expect(try Data(contentsOf: work.appendingPathComponent(".feedsite")) == Data("my notes".utf8))
+        try await server.shutdown()
+    }
+
+    @Test("a restore from a server that is down: exit 1 and an ::error on GitHub; exit 0 with --allow-fresh-state")
+    func serverDown() async throws {
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: ["/feed": .feed(StateSamples.rss(items: 2))])
+        let down = try await FixtureServer(routes: [:])
+        let origin = down.url("/status/state.json").absoluteString
+        try await down.shutdown()
+        try Data("title: T\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let arguments = ["build", "--templates", Self.templates, "--restore-state", origin]
+
+        let summary = work.appendingPathComponent("summary.md")
+        try Data().write(to: summary)
+        let github = ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path]
+        let failed = try Self.run(arguments, in: work, environment: github)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("error: cannot restore the state from \(origin): "))
+        #expect(failed.stdout.contains("::error::cannot restore the state from \(origin)"))
+        #expect(
+            try String(contentsOf: summary, encoding: .utf8).contains(
+                "**Error:** cannot restore the state from \(origin)"))
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
+
+        let allowed = try Self.run(
+            arguments + ["--allow-fresh-state"], in: work, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(allowed.status == 0)
+        #expect(allowed.stderr.contains("error: cannot restore the state from \(origin)"))
+        #expect(allowed.stdout.contains("::error::cannot restore the state from \(origin)"))
+        #expect(allowed.stdout.contains("the state was not restored, so the site's history starts afresh"))
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/status/state.json").path))
+        try await server.shutdown()
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// `ItemIdentity` on items written by hand: which entries of one feed are one post, and under which
+/// forms a post is recognised in another feed.
+@Suite("Item identity")
+struct ItemIdentityTests {
+    static let day = Date(timeIntervalSince1970: 1_795_000_000)
+
+    @Test("an id is the key; a repeated id is the same post (nil), different ids are different posts")
+    func ids() {
+        let items = [
+            FeedItem(id: "1", title: "One", link: "https://blog.example/"),
+            FeedItem(id: "2", title: "Two", link: "https://blog.example/"),
+            FeedItem(id: "1", title: "One again", link: "https://blog.example/one"),
+            FeedItem(id: "post-3", title: "Three"),
+        ]
+        #expect(ItemIdentity.keys(of: items) == ["1", "2", nil, "post-3"])
+    }
+
+    @Test("without an id: the link with its fragment tells entries apart")
+    func fragments() {
+        let items = [
+            FeedItem(title: "Morning", link: "http://scripting.example/2017/06/26.html#a080605"),
+            FeedItem(title: "Noon", link: "http://scripting.example/2017/06/26.html#a030658"),
+            FeedItem(title: "Evening", link: "http://scripting.example/2017/06/26.html"),
+        ]
+        #expect(
+            ItemIdentity.keys(of: items) == [
+                "http://scripting.example/2017/06/26.html#a080605", "http://scripting.example/2017/06/26.html#a030658",
+                "http://scripting.example/2017/06/26.html",
+            ])
+    }
+
+    @Test("without an id: a shared link, then title and date, then order tell entries apart")
+    func sharedLinks() {
+        let items = [
+            FeedItem(title: "A", link: "https://x.example/day", published: Self.day),
+            FeedItem(title: "B", link: "https://x.example/day", published: Self.day),
+            FeedItem(title: "B", link: "https://x.example/day", published: Self.day),
+            FeedItem(title: "C", link: "https://x.example/other"),
+        ]
+        #expect(
+            ItemIdentity.keys(of: items) == [
+                "https://x.example/day\nA\n1795000000", "https://x.example/day\nB\n1795000000\n1",
+                "https://x.example/day\nB\n1795000000\n2", "https://x.example/other",
+            ])
+    }
+
+    @Test("a link that is the feed document itself (a resolved href=\"\") is no link")
+    func feedItself() throws {
+        let feed = try #require(URL(string: "https://a.example/feed.atom"))
+        #expect(ItemIdentity.link(of: FeedItem(link: "https://a.example/feed.atom"), feedURL: feed) == nil)
+        #expect(ItemIdentity.link(of: FeedItem(link: ""), feedURL: feed) == nil)
+        #expect(ItemIdentity.link(of: FeedItem(link: "post/1"), feedURL: feed) == "https://a.example/post/1")
+    }
+
+    @Test("an empty or blank link is no link; an item's id wins over another item's link")
+    func emptyLinks() {
+        let items = [
+            FeedItem(title: "Untitled", link: ""),
+            FeedItem(title: "Untitled", link: "  "),
+            FeedItem(title: "Other"),
+            FeedItem(id: "https://x.example/p", title: "P"),
+            FeedItem(title: "Q", link: "https://x.example/p"),
+        ]
+        #expect(
+            ItemIdentity.keys(of: items) == [
+                "\nUntitled\n\n1", "\nUntitled\n\n2", "\nOther\n", "https://x.example/p", "https://x.example/p\nQ\n",
+            ])
+        #expect(ItemIdentity.link(of: items[0]) == nil)
+        #expect(ItemIdentity.link(of: items[1]) == nil)
+        #expect(ItemIdentity.id(of: FeedItem(id: " \n")) == nil)
+    }
+
+    @Test("the former key is the link, else title#position (how saved state was keyed)")
+    func formerKeys() {
+        #expect(
+            ItemIdentity.formerKey(of: FeedItem(title: "T", link: "https://x.example/a#b"), position: 4)
+                == "https://x.example/a#b")
+        #expect(ItemIdentity.formerKey(of: FeedItem(title: "T", link: ""), position: 4) == "T#4")
+        #expect(ItemIdentity.formerKey(of: FeedItem(title: ""), position: 0) == "#0")
+    }
+
+    @Test(
+        "across feeds only absolute http(s) links and ids unique by form count",
+        arguments: [
+            ("1", nil),
+            ("post-2", nil),
+            ("6f1e4b2c-51d0-4c4e-9c1a-1a2b3c4d5e6f", nil),
+            ("tag:blog.example,2026:post-1", "tag:blog.example,2026:post-1"),
+            ("urn:uuid:6f1e4b2c-51d0-4c4e-9c1a-1a2b3c4d5e6f", "urn:uuid:6f1e4b2c-51d0-4c4e-9c1a-1a2b3c4d5e6f"),
+            ("https://www.blog.example/2026/11/post/", "//blog.example/2026/11/post"),
+            ("http://blog.example/2026/11/post?utm_source=rss", "//blog.example/2026/11/post"),
+            ("https://blog.example/26.html#a080605", "//blog.example/26.html#a080605"),
+            ("https://blog.example/a/#", "//blog.example/a"),
+            ("urn:", nil),
+            ("https://x.example/a\nTitle\n", nil),
+            ("/relative/post", nil),
+        ] as [(String, String?)])
+    func globalIDs(id: String, identity: String?) {
+        #expect(ItemIdentity.globalIdentity(ofID: id) == identity)
+    }
+
+    @Test("a link's fragment is part of the post; scheme, www., trailing slash and utm_* are not")
+    func linkIdentities() {
+        let a = ItemIdentity.globalIdentities(key: "1", link: "https://www.scripting.example/26.html#a1")
+        let b = ItemIdentity.globalIdentities(key: "2", link: "http://scripting.example/26.html#a2")
+        let c = ItemIdentity.globalIdentities(key: "x", link: "http://scripting.example/26.html?utm_medium=feed#a1")
+        #expect(a == ["//scripting.example/26.html#a1"])
+        #expect(b == ["//scripting.example/26.html#a2"])
+        #expect(c == a)
+        // A mailto link and a bare id give nothing to match on across feeds.
+        #expect(ItemIdentity.globalIdentities(key: "7", link: "mailto:a@b.example").isEmpty)
+        // A link to the feed's own home page names no post in particular.
+        #expect(
+            ItemIdentity.globalIdentities(key: "3", link: "https://www.site.example/", homePage: "//site.example")
+                .isEmpty)
+        // An id unique by form and a link: both.
+        #expect(
+            ItemIdentity.globalIdentities(key: "tag:b.example,2026:1", link: "https://b.example/1")
+                == ["//b.example/1", "tag:b.example,2026:1"])
+    }
+
+    @Test("the URLComponents path keeps the fragment as the fast path does")
+    func fragmentParity() {
+        for value in [
+            "https://x.example/a#frag", "https://www.x.example/a/#f-1.2_3~", "https://x.example/?p=1#c",
+            "https://x.example/a#", "https://x.example/a/#",
+        ] {
+            let fast = Site.plainIdentity(value)
+            #expect(fast != nil, "\(value)")
+            #expect(fast == Site.componentsIdentity(value), "\(value)")
+        }
+        // Fragments the fast path does not answer still keep their fragment.
+        #expect(Site.normalisedIdentity("https://x.example/a#f%20g") == "//x.example/a#f%20g")
+        #expect(Site.normalisedIdentity("https://x.example:8080/a#f") == "//x.example:8080/a#f")
+    }
+}

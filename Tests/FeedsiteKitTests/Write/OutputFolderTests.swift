@@ -1,0 +1,298 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// feedsite writes a site only into a folder it made; the user's files stay byte-identical at
+/// their paths whatever happens.
+@Suite("Output folder ownership")
+struct OutputFolderTests {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-owner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    private func write(_ text: String, _ path: String, in folder: URL) throws {
+        let url = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    private func read(_ path: String, in folder: URL) -> String? {
+        (try? Data(contentsOf: folder.appendingPathComponent(path))).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every file below `folder` (path → bytes), links as `-> target`.
+    private func snapshot(_ folder: URL) -> [String: String] {
+        var result: [String: String] = [:]
+        for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
+            let url = folder.appendingPathComponent(path)
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+                result[path] = "-> " + target
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result[path] = read(path, in: folder)
+            }
+        }
+        return result
+    }
+
+    private func entries(_ folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    @Test("a folder holding the user's files (a GitHub Pages docs/) is refused, exit 73, and left byte-identical")
+    func foreignFolderRefused() throws {
+        let docs = root.appendingPathComponent("docs")
+        try write("planet.example.org\n", "CNAME", in: docs)
+        try write("<h1>About</h1>\n", "about.html", in: docs)
+        let before = snapshot(docs)
+        for _ in 0..<2 {
+            let error = #expect(throws: SiteWriter.WriteError.self) {
+                try SiteWriter().write(["index.html": Data("site".utf8)], to: docs)
+            }
+            #expect(error?.exitStatus == .cannotCreate)
+            #expect(error?.description.contains("holds files feedsite did not write (CNAME, about.html)") == true)
+            #expect(error?.description.contains("static/") == true)
+        }
+        #expect(snapshot(docs) == before)
+        #expect(entries(root) == ["docs"])
+    }
+
+    @Test("a file as the output folder is refused and left as it is")
+    func fileRefused() throws {
+        let file = root.appendingPathComponent("feeds.yml")
+        try write("title: x\n", "feeds.yml", in: root)
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("site".utf8)], to: file)
+        }
+        #expect(error?.exitStatus == .cannotCreate)
+        #expect(error?.description.contains("is a file, not a folder") == true)
+        #expect(read("feeds.yml", in: root) == "title: x\n")
+        #expect(entries(root) == ["feeds.yml"])
+    }
+
+    @Test("an empty folder, or one holding only dotfiles (.gitkeep), is adopted; the dotfiles stay build after build")
+    func emptyAdopted() throws {
+        let site = root.appendingPathComponent("Site")
+        try write("", ".gitkeep", in: site)
+        try write("keep me\n", ".htaccess", in: site)
+        for text in ["one", "two", "three"] {
+            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            #expect(read("index.html", in: site) == text)
+            #expect(read(".gitkeep", in: site) == "")
+            #expect(read(".htaccess", in: site) == "keep me\n")
+        }
+        let marker = try #require(read(".feedsite-site", in: site))
+        #expect(!marker.contains("\n.gitkeep\n") && !marker.contains(".htaccess"))
+        let empty = root.appendingPathComponent("Empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        _ = try SiteWriter().write(["index.html": Data("x".utf8)], to: empty)
+        #expect(read("index.html", in: empty) == "x")
+    }
+
+    /// What a site written by feedsite before the marker existed looks like.
+    private func olderSite(at site: URL) throws {
+        try write("<html>old</html>", "index.html", in: site)
+        try write("<html>status</html>", "status/index.html", in: site)
+        try write("{}", "status/state.json", in: site)
+        try write("{}", "status/status.json", in: site)
+        try write("body{}", "assets/style.css", in: site)
+        try write("<html>item</html>", "items/f/i/index.html", in: site)
+        try write("<opml/>", "opml.xml", in: site)
+        try write("", ".gitkeep", in: site)
+    }
+
+    @Test("a site an older feedsite wrote (no marker) is recognised and replaced; its dotfiles stay")
+    func olderSiteAdopted() throws {
+        let site = root.appendingPathComponent("Site")
+        try olderSite(at: site)
+        // Its previous site, kept by the older feedsite: recognised by its .gitignore.
+        let previous = root.appendingPathComponent(".Site.previous")
+        try write("<html>older</html>", "index.html", in: previous)
+        try write(
+            "# feedsite: the site before the current one, reused by the next build. Safe to delete.\n*\n",
+            ".gitignore", in: previous)
+        _ = try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        #expect(read("index.html", in: site) == "new")
+        #expect(read(".gitkeep", in: site) == "")
+        #expect(read(".feedsite-site", in: site)?.hasPrefix("feedsite-site 1 complete") == true)
+        #expect(entries(root) == [".Site.previous", "Site"])
+        // The old site is now the previous one, marked.
+        #expect(read("items/f/i/index.html", in: previous) == "<html>item</html>")
+        #expect(read(".feedsite-site", in: previous)?.hasPrefix("feedsite-site 1 complete") == true)
+    }
+
+    @Test(
+        "a folder that looks like a site but holds anything else is refused",
+        arguments: ["notes.txt", "drafts/", ".git/", "index.html/"])
+    func olderSiteWithForeignFiles(extra: String) throws {
+        let site = root.appendingPathComponent("Site")
+        if extra == "index.html/" {
+            try write("<html>status</html>", "status/index.html", in: site)
+            try write("{}", "status/state.json", in: site)
+            try write("body{}", "assets/style.css", in: site)
+            try write("x", "index.html/inner", in: site)
+        } else {
+            try olderSite(at: site)
+            try write("mine", extra.hasSuffix("/") ? extra + "file" : extra, in: site)
+        }
+        let before = snapshot(site)
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        }
+        #expect(error?.exitStatus == .cannotCreate)
+        #expect(snapshot(site) == before)
+        #expect(entries(root) == ["Site"])
+    }
+
+    @Test("a file put by hand at the top of a site feedsite made is carried over; a folder put there is refused")
+    func handPlacedFiles() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("1".utf8), "items/a/index.html": Data("a".utf8)], to: site)
+        try write("planet.example.org\n", "CNAME", in: site)
+        for text in ["2", "3", "4"] {
+            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            #expect(read("CNAME", in: site) == "planet.example.org\n")
+            #expect(read("index.html", in: site) == text)
+        }
+        // What feedsite wrote and no longer writes goes (items/ is listed in the marker).
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("items").path))
+        #expect(try OutputFolder.check(site).foreignFiles == ["CNAME"])
+        try write("draft", "drafts/one.html", in: site)
+        let before = snapshot(site)
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("5".utf8)], to: site)
+        }
+        #expect(error?.exitStatus == .cannotCreate)
+        #expect(error?.description.contains("drafts/ is not written by feedsite") == true)
+        #expect(snapshot(site) == before)
+    }
+
+    @Test("a hand-placed file where the new site has one of the same name stops the build; nothing moves")
+    func handPlacedCollision() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("1".utf8)], to: site)
+        try write("mine", "404.html", in: site)
+        let before = snapshot(site)
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("2".utf8), "404.html": Data("generated".utf8)], to: site)
+        }
+        #expect(error?.exitStatus == .cannotCreate)
+        #expect(snapshot(site) == before)
+        #expect(!entries(root).contains { $0.hasPrefix(".Site.new-") })
+    }
+
+    @Test("folders beside the site that feedsite did not make are never reused, moved or deleted")
+    func foreignNeighboursKept() throws {
+        let site = root.appendingPathComponent("Site")
+        let previous = root.appendingPathComponent(".Site.previous")
+        try write("mine", "notes.txt", in: previous)
+        let deadStaging = root.appendingPathComponent(".Site.new-999999")
+        try write("mine too", "index.html", in: deadStaging)
+        let oldSwap = root.appendingPathComponent(".Site.old-999998")
+        try write("and mine", "index.html", in: oldSwap)
+        let before = [previous, deadStaging, oldSwap].map(snapshot)
+        for text in ["one", "two", "three"] {
+            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            #expect(read("index.html", in: site) == text)
+        }
+        #expect([previous, deadStaging, oldSwap].map(snapshot) == before)
+        #expect(entries(root) == [".Site.new-999999", ".Site.old-999998", ".Site.previous", "Site"])
+    }
+
+    @Test("a folder a killed build left is deleted when marked incomplete, kept as the previous site when complete")
+    func killedBuildLeftovers() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("live".utf8)], to: site)
+        // A killed build's staging folder, partly written: never reused as a whole site.
+        let dead = root.appendingPathComponent(".Site.new-999999")
+        try write("half", "index.html", in: dead)
+        try write("stale", "items/x/index.html", in: dead)
+        try SiteMarker.incomplete.data.write(to: dead.appendingPathComponent(".feedsite-site"))
+        var staging = try SiteWriter().begin(site)
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        try staging.add(["index.html": Data("next".utf8)])
+        _ = try staging.commit()
+        #expect(read("index.html", in: site) == "next")
+        #expect(snapshot(root.appendingPathComponent(".Site.previous"))["items/x/index.html"] == nil)
+    }
+
+    @Test("an output path that is a symbolic link: published into the real folder, swapped beside it, the link stays")
+    func symlinkedOutput() throws {
+        let www = root.appendingPathComponent("www")
+        let real = www.appendingPathComponent("planet")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        let project = root.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        let link = project.appendingPathComponent("Site")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        for text in ["one", "two", "three"] {
+            _ = try SiteWriter().write(["index.html": Data(text.utf8), "a/\(text).html": Data(text.utf8)], to: link)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+            #expect(read("index.html", in: real) == text)
+            #expect(read("a/\(text).html", in: link) == text)
+        }
+        #expect(entries(project) == ["Site"])
+        #expect(entries(www) == [".planet.previous", "planet"])
+        #expect(!FileManager.default.fileExists(atPath: real.appendingPathComponent(".gitignore").path))
+        #expect(SiteWriter.previousFolder(of: link).path == www.appendingPathComponent(".planet.previous").path)
+        #expect(read("index.html", in: www.appendingPathComponent(".planet.previous")) == "two")
+        // Through a link, the same ownership rule: the real folder's foreign files are refused.
+        let foreign = root.appendingPathComponent("foreign")
+        try write("mine", "notes.txt", in: foreign)
+        let second = project.appendingPathComponent("Other")
+        try FileManager.default.createSymbolicLink(atPath: second.path, withDestinationPath: foreign.path)
+        #expect(throws: SiteWriter.WriteError.self) { try SiteWriter().write(["index.html": Data()], to: second) }
+        #expect(snapshot(foreign) == ["notes.txt": "mine"])
+        // A link that leads nowhere is refused, and stays.
+        let dangling = project.appendingPathComponent("Gone")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "/nonexistent/planet")
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data()], to: dangling)
+        }
+        #expect(error?.description.contains("is a symbolic link to /nonexistent/planet, which does not exist") == true)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling.path) == "/nonexistent/planet")
+    }
+
+    @Test("a file whose name is not UTF-8 at the top of a site is refused, not lost")
+    func undecodableName() throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try SiteWriter().write(["index.html": Data("1".utf8)], to: site)
+        // "caf\xE9" in Latin-1: not UTF-8.
+        let bytes = Array(site.path.utf8) + Array("/caf".utf8) + [0xE9, 0]
+        let descriptor = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let error = #expect(throws: SiteWriter.WriteError.self) {
+            try SiteWriter().write(["index.html": Data("2".utf8)], to: site)
+        }
+        #expect(error?.exitStatus == .cannotCreate)
+        #expect(error?.description.contains("is not UTF-8") == true)
+        #expect(read("index.html", in: site) == "1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.path).count == 3)
+    }
+
+    @Test("the marker round-trips, and anything but a complete marker is not a whole site")
+    func markerFormat() {
+        let marker = SiteMarker(state: .complete, names: ["index.html", "CNAME", ".well-known"])
+        #expect(SiteMarker.parse(marker.data) == marker)
+        #expect(SiteMarker.parse(SiteMarker.incomplete.data) == .incomplete)
+        #expect(SiteMarker.parse(Data("feedsite-site 2 finished\nx\n".utf8)) == .incomplete)
+        #expect(SiteMarker.parse(Data("hello\n".utf8)) == nil)
+        // Names are taken as they are after the heading, even one that starts with "#".
+        let odd = SiteMarker(state: .complete, names: ["#hash", " space", "feedsite-site 1 complete"])
+        #expect(SiteMarker.parse(odd.data) == odd)
+        #expect(SiteMarker.parse(Data()) == nil)
+    }
+}

@@ -1,0 +1,341 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// The state file and its index: one JSON path (`JSONEncoder`/`JSONDecoder`), atomic saves, a load
+/// that decodes each feed's items only when asked, and nothing unreadable ever overwritten.
+@Suite("State store")
+struct StateStoreTests {
+    /// The version 2 file as plain `Codable` sees it.
+    struct Shape: Decodable {
+        var version: Int
+        var feeds: [String: FeedState]
+        var items: [String: [StoredItem]]
+    }
+
+    @Test("a state goes through the file unchanged; the file is plain JSON of version 2's shape")
+    func roundTrip() throws {
+        let state = StateSamples.state(feeds: 3, items: 4)
+        let data = StateStore.encode(state)
+        let (decoded, warnings) = StateStore.decode(data, origin: "test", trusted: true)
+        #expect(warnings == [])
+        #expect(decoded == state)
+
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.userInfo[SanitisedHTML.isTrustedKey] = true
+        let shape = try decoder.decode(Shape.self, from: data)
+        #expect(shape.version == 2)
+        #expect(shape.feeds.keys.sorted() == state.feeds.keys.sorted())
+        #expect(shape.feeds.values.allSatisfy { $0.items.isEmpty })
+        #expect(shape.items["https://blog1.example/feed.xml"] == state.feeds["https://blog1.example/feed.xml"]?.items)
+        // Equal states are equal files (sorted keys: nothing depends on hashing order).
+        #expect(StateStore.encode(decoded) == data)
+        #expect(String(decoding: data.prefix(10), as: UTF8.self) == #"{"feeds":{"#)
+    }
+
+    @Test("untrusted state has its HTML sanitised again while it is decoded")
+    func untrustedHTML() throws {
+        var state = StateSamples.state(feeds: 1, items: 1)
+        let url = "https://blog0.example/feed.xml"
+        state.feeds[url]?.items[0].item.content = SanitisedHTML(html: "<p>hi</p><script>alert(1)</script>")
+        let data = StateStore.encode(state)
+        let (trusted, _) = StateStore.decode(data, origin: "test", trusted: true)
+        let (untrusted, _) = StateStore.decode(data, origin: "test", trusted: false)
+        #expect(trusted.feeds[url]?.items.first?.item.content.html.contains("<script>") == true)
+        #expect(untrusted.feeds[url]?.items.first?.item.content.html == "<p>hi</p>\n")
+    }
+
+    @Test("saving writes state.json and its index; loading decodes items only when they are asked for")
+    func lazyLoad() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        let state = StateSamples.state(feeds: 3, items: 5)
+        let digest = try store.save(state)
+        #expect(StateSamples.names(in: folder) == ["state-index.json", "state.json"])
+        #expect(try Data(contentsOf: store.file) == StateStore.encode(state))
+        var fingerprint = BuildFingerprint()
+        fingerprint.add(try Data(contentsOf: store.file))
+        #expect(digest == fingerprint.text)
+
+        let (loaded, warnings) = store.load(now: StateSamples.now)
+        #expect(warnings == [])
+        var saved = try #require(loaded)
+        #expect(saved.digest == digest)
+        #expect(saved.state.feeds.count == 3)
+        #expect(saved.state.feeds.values.allSatisfy { $0.items.isEmpty })
+        #expect(saved.itemCounts == Dictionary(uniqueKeysWithValues: state.feeds.keys.map { ($0, 5) }))
+        #expect(saved.state.feeds["https://blog2.example/feed.xml"]?.etag == "\"v2\"")
+
+        // A 304 whose dropped item (post 4, first seen 4 hours before `now`) is young keeps its items on disk.
+        let source = FeedSource(url: try #require(URL(string: "https://blog1.example/feed.xml")))
+        let run = FeedRun(source: source, outcome: .notModified)
+        let young = saved.needsItems(for: run, horizon: StateSamples.now.addingTimeInterval(-30 * 86_400))
+        let aged = saved.needsItems(for: run, horizon: StateSamples.now)
+        let failed = saved.needsItems(for: FeedRun(source: source, outcome: .failed("x")), horizon: .distantPast)
+        #expect(!young)
+        #expect(aged)
+        #expect(failed)
+
+        #expect(saved.loadItems(["https://blog1.example/feed.xml"]) == [])
+        #expect(
+            saved.state.feeds["https://blog1.example/feed.xml"]?.items
+                == state.feeds["https://blog1.example/feed.xml"]?.items)
+        #expect(saved.state.feeds["https://blog0.example/feed.xml"]?.items.count == 0)
+        #expect(saved.loadAllItems() == [])
+        #expect(saved.state == state, "loaded state differs")
+        #expect(saved.digest == digest)
+    }
+
+    @Test("a save copies the saved items of feeds that did not change instead of encoding them again")
+    func unchangedItemsCopied() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        let state = StateSamples.state(feeds: 3, items: 4)
+        _ = try store.save(state)
+        var saved = try #require(store.load(now: StateSamples.now).0)
+        #expect(saved.loadAllItems() == [])
+        var merged = saved.state
+        merged.feeds["https://blog1.example/feed.xml"]?.items.removeLast()
+        merged.feeds["https://blog2.example/feed.xml"]?.health.consecutiveFailures = 1
+        let unchanged = try #require(saved.unchangedItems(in: merged))
+        #expect(unchanged.ranges.keys.sorted() == ["https://blog0.example/feed.xml", "https://blog2.example/feed.xml"])
+        let digest = try store.save(merged, unchanged: unchanged)
+        #expect(try Data(contentsOf: store.file) == StateStore.encode(merged))
+        var fingerprint = BuildFingerprint()
+        fingerprint.add(try Data(contentsOf: store.file))
+        #expect(digest == fingerprint.text)
+        let (reloaded, _) = store.loadAll(now: StateSamples.now)
+        #expect(reloaded == merged, "the saved state differs")
+        // The file they were copied from is gone now: nothing is copied from the new one.
+        let stale = try store.save(state, unchanged: unchanged)
+        #expect(try Data(contentsOf: store.file) == StateStore.encode(state))
+        #expect(stale != digest)
+    }
+
+    @Test("an index that does not describe state.json is ignored: the whole file is decoded")
+    func staleIndex() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        _ = try store.save(StateSamples.state(feeds: 2, items: 2))
+        let index = try Data(contentsOf: store.indexFile)
+        // A build killed between writing state.json and its index leaves the old index beside a new file.
+        let newer = StateSamples.state(feeds: 1, items: 3)
+        _ = try store.save(newer)
+        try index.write(to: store.indexFile)
+        let (loaded, warnings) = store.load(now: StateSamples.now)
+        #expect(warnings == [])
+        let saved = try #require(loaded)
+        #expect(saved.state == newer)
+        #expect(!saved.hasUnloadedItems)
+        // Written again by the next build (with a fresh index), whatever it changes.
+        #expect(saved.digest == nil)
+        // An index pointing outside the file is not trusted either.
+        _ = try store.save(newer)
+        let decoder = StateFile.decoder(trusted: true)
+        var tampered = try decoder.decode(StateIndex.self, from: try Data(contentsOf: store.indexFile))
+        tampered.feeds = StateIndex.Range(offset: Int.max - 3, length: 10)
+        try StateFile.encoder().encode(tampered).write(to: store.indexFile)
+        let (again, _) = store.load(now: StateSamples.now)
+        #expect(again?.state == newer)
+        #expect(again?.digest == nil)
+    }
+
+    @Test("numbers are clamped, slugs re-derived, unsafe URLs and header values dropped, text bounded")
+    func poisonedValues() throws {
+        let long = String(repeating: "é", count: 10_000)
+        let json = """
+            {"feeds":{"https://a.example/feed":{"channel":{"title":"\(long)","siteLink":"javascript:alert(1)","language":"not a tag"},
+            "etag":"\\"x\\"\\r\\nX-Injected: 1","slug":"../../outside","items":[],
+            "health":{"consecutiveFailures":9223372036854775807,"lastSuccess":"9999-01-01T00:00:00Z"}}},
+            "items":{"https://a.example/feed":[
+            {"key":"k1","firstSeen":"2026-11-01T00:00:00Z","isInFeed":true,"item":{"slug":"../../../etc","feedSlug":"","feedName":"",
+             "title":"First post","link":"javascript:alert(1)","authors":[],"content":{"html":"<p>x</p>"},"excerpt":"",
+             "categories":[],"enclosures":[{"url":"https://a.example/a.mp3","length":-5}],"wordCount":9223372036854775807}},
+            {"key":"k2","firstSeen":"2999-01-01T00:00:00Z","isInFeed":true,"item":{"slug":"same","feedSlug":"","feedName":"",
+             "title":"Second post","link":"https://a.example/2","image":"data:image/png;base64,AAAA","authors":[],
+             "content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":-3}},
+            {"key":"k3","firstSeen":"2026-11-02T00:00:00Z","isInFeed":true,"item":{"slug":"same","feedSlug":"","feedName":"",
+             "title":"Third post","authors":[],"content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":7}},
+            {"key":"k2","firstSeen":"2026-11-03T00:00:00Z","isInFeed":true,"item":{"slug":"dup-key","feedSlug":"","feedName":"",
+             "title":"Duplicate key","authors":[],"content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":1}}
+            ]},"version":2}
+            """
+        let (state, warnings) = StateStore.decode(Data(json.utf8), origin: "restored", trusted: false)
+        let feed = try #require(state.feeds["https://a.example/feed"])
+        #expect(feed.health.consecutiveFailures == 1_000_000)
+        #expect(feed.slug == nil)
+        #expect(feed.etag == nil)
+        #expect(feed.channel.siteLink == nil)
+        #expect(feed.channel.language == nil)
+        #expect(feed.channel.title.utf8.count == 8192)
+        #expect(feed.channel.title.hasPrefix("éé"))
+        #expect(feed.health.lastSuccess != nil)
+        #expect(feed.health.lastSuccess.map { $0 <= Date() } == true)
+        #expect(feed.items.map(\.key) == ["k1", "k2", "k3"])
+        let first = feed.items[0].item
+        #expect(first.wordCount == 100_000_000)
+        #expect(first.link == nil)
+        #expect(first.slug == "first-post")
+        #expect(first.enclosures == [Enclosure(url: "https://a.example/a.mp3", length: nil)])
+        #expect(feed.items[1].item.wordCount == 0)
+        #expect(feed.items[1].item.image == nil)
+        #expect(feed.items[1].firstSeen <= Date())
+        // "same" stays with the first item that has it; the third gets a slug of its own.
+        #expect(feed.items[1].item.slug == "same")
+        #expect(feed.items[2].item.slug == "third-post")
+        let text = warnings.joined(separator: "\n")
+        for expected in [
+            "restored: feed \"https://a.example/feed\": clamped 'health.consecutiveFailures'",
+            "re-derived the feed's slug (\"../../outside\" is not a slug)",
+            "dropped 'etag', not a usable header value",
+            "clamped 'wordCount' (2 items: item 0, key \"k1\"; item 1, key \"k2\")",
+            "re-derived slugs that are not slugs (\"../../../etc\") (1 item: item 0, key \"k1\")",
+            "re-derived slugs used by an earlier item (\"same\") (1 item: item 2, key \"k3\")",
+            "skipped items whose key appears earlier in the feed (1 item: item 3, key \"k2\")",
+        ] {
+            #expect(text.contains(expected), "missing: \(expected)\nin:\n\(text)")
+        }
+    }
+
+    @Test("one item with a wrong-typed field among 2,000 costs that item only, in either version")
+    func wrongTypedItem() throws {
+        let state = StateSamples.state(feeds: 2, items: 2_000)
+        let url = "https://blog1.example/feed.xml"
+        let key = "https://blog1.example/posts/1234"
+        // Version 2, as saved now; then version 1, the items inside each feed.
+        var shape = try JSONSerialization.jsonObject(with: StateStore.encode(state)) as? [String: Any]
+        var items = try #require((shape?["items"] as? [String: Any])?[url] as? [[String: Any]])
+        var item = try #require(items[1234]["item"] as? [String: Any])
+        item["wordCount"] = "many"
+        items[1234]["item"] = item
+        var all = shape?["items"] as? [String: Any]
+        all?[url] = items
+        shape?["items"] = all
+        let version2 = try JSONSerialization.data(withJSONObject: shape as Any)
+        var feeds = try #require(shape?["feeds"] as? [String: [String: Any]])
+        for (feedURL, list) in all ?? [:] { feeds[feedURL]?["items"] = list }
+        let version1 = try JSONSerialization.data(withJSONObject: ["version": 1, "feeds": feeds])
+
+        for data in [version2, version1] {
+            let (decoded, warnings) = StateStore.decode(data, origin: "state.json", trusted: true)
+            #expect(decoded.feeds[url]?.items.count == 1_999)
+            #expect(decoded.feeds[url]?.items.contains { $0.key == key } == false)
+            #expect(
+                decoded.feeds["https://blog0.example/feed.xml"]?.items
+                    == state.feeds["https://blog0.example/feed.xml"]?.items)
+            #expect(
+                warnings == [
+                    "state.json: feed \"\(url)\": skipped 1 unreadable item, kept the rest — item 1234 (key \"\(key)\"): 'item.wordCount' is not a number"
+                ])
+        }
+    }
+
+    @Test("a feed entry that does not decode is skipped; the other feeds are kept")
+    func badFeed() throws {
+        let json = """
+            {"feeds":{"https://a.example/feed":{"channel":{"title":"A"},"items":[],"health":"broken"},
+            "https://b.example/feed":{"channel":{"title":"B"},"items":[],"health":{"consecutiveFailures":0}}},
+            "items":{"https://a.example/feed":[],"https://b.example/feed":{"not":"a list"}},"version":2}
+            """
+        let (state, warnings) = StateStore.decode(Data(json.utf8), origin: "s", trusted: true)
+        #expect(state.feeds.keys.sorted() == ["https://b.example/feed"])
+        #expect(
+            warnings == [
+                "s: skipped feed \"https://a.example/feed\": 'health' is not an object; its items are lost",
+                "s: feed \"https://b.example/feed\": skipped its items: the record is not a list",
+            ])
+    }
+
+    @Test(
+        "files feedsite cannot read give no state and say why, without crashing",
+        arguments: [
+            ("{not json", "not a feedsite state file"),
+            ("[1,2,3]", "not a feedsite state file"),
+            (#"{"version":"two","feeds":{}}"#, "'version' is not a number"),
+            (#"{"version":0,"feeds":{}}"#, "not a feedsite state file (version 0)"),
+            (#"{"version":3,"feeds":[]}"#, "state version 3 is newer than this feedsite understands (2)"),
+            (String(repeating: "[", count: 100_000), "not a feedsite state file"),
+            (#"{"version":2,"feeds":{"a":{"channel":{"title":"#, "not a feedsite state file"),
+        ])
+    func unreadable(input: String, expected: String) {
+        let (state, warnings) = StateStore.decode(Data(input.utf8), origin: "x", trusted: false)
+        #expect(state == SiteState())
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains(expected) == true, "\(warnings)")
+    }
+
+    @Test("an unreadable state file is moved aside, a newer one kept as state.vN.json; nothing is overwritten")
+    func setAside() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let corrupt = Data("{not json".utf8)
+        try corrupt.write(to: store.file)
+        let (first, firstWarnings) = store.load(now: StateSamples.now)
+        #expect(first == nil)
+        #expect(
+            firstWarnings.first?.hasSuffix(
+                "kept it as \(folder.path)/state.json.unreadable-2026-11-18 and started without saved state") == true,
+            "\(firstWarnings)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("state.json.unreadable-2026-11-18")) == corrupt)
+        // The same day again: the first one kept stays as it is.
+        try Data("also not json".utf8).write(to: store.file)
+        _ = store.load(now: StateSamples.now)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("state.json.unreadable-2026-11-18")) == corrupt)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("state.json.unreadable-2026-11-18-2").path))
+
+        let future = Data(#"{"version":7,"feeds":{"x":{"whatever":true}},"history":[]}"#.utf8)
+        try future.write(to: store.file)
+        let (second, secondWarnings) = store.load(now: StateSamples.now)
+        #expect(second == nil)
+        #expect(secondWarnings.first?.contains("written by a newer feedsite (state version 7") == true)
+        #expect(secondWarnings.first?.contains("kept it as \(folder.path)/state.v7.json") == true)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("state.v7.json")) == future)
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+    }
+
+    @Test("a state with skipped records keeps its original as state.json.damaged-<day>")
+    func damagedKeptAside() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let original = Data(
+            #"{"feeds":{"https://a.example/f":{"channel":{"title":"A"},"slug":"a/b","items":[],"health":{"consecutiveFailures":0}}},"version":2}"#
+                .utf8)
+        try original.write(to: store.file)
+        let (loaded, warnings) = store.load(now: StateSamples.now)
+        #expect(loaded?.state.feeds["https://a.example/f"]?.slug == nil)
+        #expect(loaded?.digest == nil)
+        #expect(
+            warnings.last
+                == "\(store.file.path): kept the original as \(folder.path)/state.json.damaged-2026-11-18; the repaired state replaces it"
+        )
+        #expect(try Data(contentsOf: folder.appendingPathComponent("state.json.damaged-2026-11-18")) == original)
+    }
+
+    @Test("a state folder that is a file is refused")
+    func folderIsAFile() throws {
+        let file = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("mine".utf8).write(to: file)
+        let store = StateStore(directory: file)
+        #expect(throws: StateError.self) { try store.checkFolder() }
+        do {
+            try store.checkFolder()
+        } catch {
+            #expect(error.kind == .refused)
+            #expect(error.message.hasPrefix("the state folder is a file"))
+        }
+        #expect(throws: StateError.self) { _ = try store.save(SiteState()) }
+        #expect(try Data(contentsOf: file) == Data("mine".utf8))
+    }
+}
