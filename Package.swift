@@ -102,6 +102,8 @@ let package = Package(
                 "feedsite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Stops the test server gracefully, as SIGINT does (ServeFixture.swift).
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
     ]
