@@ -53,6 +53,9 @@ seed_corpus() {
         FuzzSanitiser)
             # One file per hostile vector (as written in the corpus file).
             grep -v '^#' "$fixtures/hostile/vectors.txt" | grep . | cut -f2- | split -l 1 - "$corpus/hostile-" ;;
+        FuzzStateDecoder)
+            # A state published by an earlier version (version 1); Seeds/ holds version 2's parts.
+            cp -n "$fixtures"/state/*.json "$corpus"/ ;;
         FuzzConfiguration)
             find Examples . -maxdepth 2 -name '*.yml' -size -64k -exec cp -n {} "$corpus"/ \; 2>/dev/null || true ;;
     esac
