@@ -26,7 +26,8 @@ struct HostileItemTests {
         let server = try await FixtureServer(routes: ["/feed.xml": .feed(Data(feed.utf8))])
         let build = try TestBuild()
         defer { build.remove() }
-        let report = try await build.run(server: server, feeds: [("/feed.xml", "Hostile")])
+        // A generous timeout: 4.5 MB from a local server, on a loaded machine.
+        let report = try await build.run(server: server, feeds: [("/feed.xml", "Hostile")], timeoutSeconds: 60)
         try await server.shutdown()
 
         #expect(report.failedFeedCount == 0)
