@@ -164,6 +164,25 @@ struct NestingLimiterTests {
         #expect(Self.sanitiser.sanitise(html: inverse, baseURL: nil).plainText == "kept")
     }
 
+    @Test(
+        "a literal < before a left-out tag stays text: it never joins what follows into new markup",
+        arguments: ["s>", "/t>", "!--", "?x>", "b>x"])
+    func lessThanBeforeALeftOutTag(after: String) throws {
+        // At the limit every `<t>` is left out; the `<` before it is text (a `<` cannot start a tag
+        // when another `<` follows). Removing only `<t>` would make `<` + "s>" a new `<s>`, nest
+        // one level deeper per repetition, and (fuzzing found it) escape the limit entirely.
+        let limit = 8
+        let html = String(repeating: "<t>", count: limit) + String(repeating: "<<t>" + after, count: 1_000) + " end"
+        let limited = try #require(NestingLimiter.limited(html, maxDepth: limit, opaqueElements: Self.opaque))
+        let depth = try #require(HTMLFragment.gumboDepth(parsing: limited))
+        #expect(depth <= limit + 1, "gumbo's depth \(depth)")
+        let content = HTMLSanitiser(limits: .init(maxDepth: limit)).sanitise(html: html, baseURL: nil)
+        #expect(
+            content.plainText.components(separatedBy: "<" + after).count - 1 == 1_000, "\(content.plainText.prefix(80))"
+        )
+        #expect(content.plainText.hasSuffix("end"))
+    }
+
     @Test("an element over the limit keeps its text, images and line breaks; its end tag goes with it")
     func flattenedContent() throws {
         let small = HTMLSanitiser(limits: .init(maxDepth: 3))
