@@ -3,7 +3,7 @@ SWIFT ?= swift
 FEEDSITE_RELEASE := .build/release/feedsite
 CONFIG ?= feeds.yml
 
-.PHONY: site test deps release debug lint format clean bench screenshots
+.PHONY: site test deps release debug lint format clean bench screenshots fuzz
 .PHONY: test-deps theme dist dist-check install
 
 ## make site: install what building needs, build release, build the site from feeds.yml into Site/
@@ -31,6 +31,14 @@ BENCH_M ?= 30
 bench: deps
 	$(SWIFT) build -c release --product feedsite
 	FEEDSITE=$(CURDIR)/$(FEEDSITE_RELEASE) Benchmarks/run.sh $(BENCH_N) $(BENCH_M)
+
+FUZZ_SECONDS ?= 300
+
+## make fuzz: build the libFuzzer targets (feed parser, sanitiser, state decoder, configuration
+## loader) with -sanitize=fuzzer,address into .build-fuzz and run each for FUZZ_SECONDS (300);
+## not part of `make test` (Fuzz/README.md)
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 ## make screenshots: index, feed and item page at 375/1280 px, light and dark, in .build/screenshots/
 screenshots: deps
@@ -78,10 +86,10 @@ debug:
 	$(SWIFT) build --product feedsite
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Fuzz
 
 clean:
 	rm -rf .build dist

@@ -1,6 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 let package = Package(
     name: "feedsite",
     platforms: [.macOS(.v15)],
@@ -31,6 +33,8 @@ let package = Package(
             pkgConfig: "gumbo",
             providers: [.apt(["libgumbo-dev"])]
         ),
+        // Gumbo with a memory and time budget, freed without recursion (C: it must longjmp out of gumbo).
+        .target(name: "CGumboBounded", dependencies: ["CGumbo"]),
         // libxml2's SAX2 parser, read directly on UTF-8 bytes (Parse/XMLEventReader.swift), from Debian's libxml2-dev.
         .systemLibrary(
             name: "CLibXML2",
@@ -42,6 +46,7 @@ let package = Package(
             dependencies: [
                 "CCmarkGFM",
                 "CGumbo",
+                "CGumboBounded",
                 "CLibXML2",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -60,6 +65,7 @@ let package = Package(
             dependencies: [
                 "FeedsiteKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -98,7 +104,19 @@ let package = Package(
                 "feedsite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Stops the test server gracefully, as SIGINT does (ServeFixture.swift).
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
     ]
 )
+
+// libFuzzer targets (Fuzz/README.md): only with FEEDSITE_FUZZ=1, as `make fuzz` builds them (with
+// `-sanitize=fuzzer,address` into its own `.build-fuzz`), so `swift build` never sees them.
+if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
+    for name in ["FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration"] {
+        package.targets.append(
+            .executableTarget(name: name, dependencies: ["FeedsiteKit", "FuzzerDriver"], path: "Fuzz/\(name)"))
+    }
+}

@@ -1,6 +1,7 @@
 import FeedsiteKit
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -26,10 +27,13 @@ public struct PreviewServer: Sendable {
         /// Build before announcing the URL (`--no-build` turns it off).
         public var buildsFirst: Bool
         public var pollInterval: Duration
+        /// A connection whose next request header has not fully arrived this long after it opened
+        /// (or after its last response) is closed, so half-sent requests cannot hold connections.
+        public var headerTimeout: Duration
 
         public init(
             host: String = "127.0.0.1", port: Int = 8000, siteDirectory: URL, configFile: URL, watchedPaths: [URL],
-            buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300)
+            buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300), headerTimeout: Duration = .seconds(5)
         ) {
             self.host = host
             self.port = port
@@ -38,8 +42,14 @@ public struct PreviewServer: Sendable {
             self.watchedPaths = watchedPaths
             self.buildsFirst = buildsFirst
             self.pollInterval = pollInterval
+            self.headerTimeout = headerTimeout
         }
     }
+
+    /// Request-line and header sizes: a request line (its URL) or one header field over 8 KB, or
+    /// headers over 32 KB in all, close the connection (NIO's decoder refuses them as it reads).
+    static let requestLimits = HTTP1Channel.Configuration.DecoderConfiguration(
+        maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100)
 
     /// Why a build runs.
     public enum RebuildReason: Sendable, Hashable {
@@ -79,6 +89,12 @@ public struct PreviewServer: Sendable {
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
         let application = Application(
             responder: SiteResponder(root: options.siteDirectory, hub: hub),
+            // Hummingbird's idle timeout counts from the connection's start or its last response
+            // until a whole request head has been decoded, and never interrupts a response (the
+            // live-reload event stream stays open): exactly a header timeout.
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: Self.timeAmount(options.headerTimeout), httpDecoderConfiguration: Self.requestLimits)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { channel in
                 listeningContinuation.yield(channel.localAddress?.port ?? 0)
@@ -100,6 +116,11 @@ public struct PreviewServer: Sendable {
             hub.finishAll()
             throw Self.describe(error, host: options.host, port: options.port)
         }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// `http://127.0.0.1:8000/` (IPv6 hosts in brackets).

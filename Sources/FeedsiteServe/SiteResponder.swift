@@ -66,7 +66,7 @@ struct SiteResponder: HTTPResponder {
             guard rawPath.hasSuffix("/") else {
                 // `/feeds/x` → `/feeds/x/`, so the page's relative links resolve from the folder.
                 var headers = HTTPFields()
-                headers[.location] = rawPath + "/" + (query.map { "?\($0)" } ?? "")
+                headers[.location] = Self.folderLocation(rawPath) + (query.map { "?\($0)" } ?? "")
                 headers[.cacheControl] = "no-cache"
                 return Response(status: .movedPermanently, headers: headers)
             }
@@ -80,6 +80,17 @@ struct SiteResponder: HTTPResponder {
         else { return notFound(request) }
         let type = ContentType.forFile(named: url.lastPathComponent)
         return Self.response(.ok, ContentType.isHTML(type) ? LiveReload.inject(into: data) : data, type: type, request)
+    }
+
+    /// The redirect target for a folder requested without its final `/`: a path on this server,
+    /// never `//host/…` (a browser reads a leading `//` as another host), so runs of `/` collapse
+    /// into one. The path stays as the client spelt it otherwise (still percent-encoded).
+    static func folderLocation(_ rawPath: String) -> String {
+        var location = "/"
+        for segment in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
+            location += segment + "/"
+        }
+        return location
     }
 
     /// The percent-decoded path below the site root, without leading `/`; nil for anything that

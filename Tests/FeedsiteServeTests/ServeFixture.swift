@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FeedsiteServe
 import Foundation
 import NIOCore
+import ServiceLifecycleTestKit
 import Synchronization
 
 @testable import FeedsiteKit
@@ -43,12 +44,12 @@ final class ServeFixture: Sendable {
         return "built \(report.totalFiles) files"
     }
 
-    func server(port: Int = 0, buildsFirst: Bool = true) -> PreviewServer {
+    func server(port: Int = 0, buildsFirst: Bool = true, headerTimeout: Duration = .seconds(5)) -> PreviewServer {
         PreviewServer(
             options: .init(
                 host: "127.0.0.1", port: port, siteDirectory: site, configFile: config,
                 watchedPaths: [templates, config],
-                buildsFirst: buildsFirst, pollInterval: .milliseconds(100)),
+                buildsFirst: buildsFirst, pollInterval: .milliseconds(100), headerTimeout: headerTimeout),
             log: { _ in },
             rebuild: { _ in try await self.rebuild() })
     }
@@ -78,36 +79,59 @@ final class ServeFixture: Sendable {
     }
 }
 
-/// Runs a preview server for the duration of `body`, then cancels it.
+/// Runs a preview server for the duration of `body`, then shuts it down gracefully, as SIGINT
+/// does. Cancelling the server instead would drop connections it has accepted but not yet served,
+/// which traps in NIO ("Deinited NIOAsyncWriter without calling finish()", apple/swift-nio#2637):
+/// the tests with many connections made that happen under load.
 func withPreviewServer<T: Sendable>(
     _ server: PreviewServer, _ body: @escaping @Sendable (URL) async throws -> T
 ) async throws -> T {
-    let (ready, readyContinuation) = AsyncStream.makeStream(of: URL.self)
-    return try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask {
-            try await server.run(handlesSignals: false) { url in
-                readyContinuation.yield(url)
-                readyContinuation.finish()
+    return try await testGracefulShutdown { trigger in
+        let (ready, readyContinuation) = AsyncStream.makeStream(of: URL.self)
+        return try await withThrowingTaskGroup(of: ServeOutcome<T>.self) { group in
+            group.addTask {
+                try await server.run(handlesSignals: false) { url in
+                    readyContinuation.yield(url)
+                    readyContinuation.finish()
+                }
+                return .serverStopped
             }
-            return nil
+            group.addTask {
+                var iterator = ready.makeAsyncIterator()
+                guard let url = await iterator.next() else { return .body(.failure(CancellationError())) }
+                do {
+                    return .body(.success(try await body(url)))
+                } catch {
+                    return .body(.failure(error))
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(90))
+                throw ServeTestError("the test took longer than 90 seconds")
+            }
+            // Only a timeout or a server error gets here with the server still running.
+            defer { group.cancelAll() }
+            var result: Result<T, any Error>?
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .body(let outcome):
+                    // The body is done: stop the server as SIGINT would, and wait for it.
+                    result = outcome
+                    trigger.triggerGracefulShutdown()
+                case .serverStopped:
+                    guard let result else { throw ServeTestError("the server stopped before the test finished") }
+                    return try result.get()
+                }
+            }
+            throw ServeTestError("no result")
         }
-        group.addTask {
-            var iterator = ready.makeAsyncIterator()
-            guard let url = await iterator.next() else { throw CancellationError() }
-            return try await body(url)
-        }
-        group.addTask {
-            try await Task.sleep(for: .seconds(90))
-            throw ServeTestError("the test took longer than 90 seconds")
-        }
-        // The first to finish is the body (or the server failing); then stop the other.
-        defer { group.cancelAll() }
-        while let result = try await group.next() {
-            if let result { return result }
-            throw ServeTestError("the server stopped before the test finished")
-        }
-        throw ServeTestError("no result")
     }
+}
+
+/// How a child task of `withPreviewServer` ended.
+enum ServeOutcome<T: Sendable>: Sendable {
+    case body(Result<T, any Error>)
+    case serverStopped
 }
 
 struct ServeTestError: Error, CustomStringConvertible {

@@ -51,15 +51,22 @@ public struct ReadFeed: Sendable, Hashable {
         let finalURL = Self.base(of: feed, readFrom: finalURL)
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
+        var warnings = feed.warnings
         let keys = ItemIdentity.keys(of: feed.items)
         for (position, item) in feed.items.enumerated() {
             // A repeated id is the same post again: the first entry stands for it.
             guard let key = keys[position] else { continue }
             let body = Self.sanitisedBody(of: item, finalURL: finalURL, sanitiser: sanitiser)
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
+            let link = ItemIdentity.link(of: item, feedURL: finalURL)
+            if let omission = body.omission {
+                // The item is kept, and its page links to the original.
+                let located = "item \(position + 1) '\(title)'" + (link.map { " (\($0))" } ?? "")
+                warnings.append("\(located): content left out: \(omission)")
+            }
             let siteItem = SiteItem(
                 slug: "", feedSlug: "", feedName: "", title: title,
-                link: ItemIdentity.link(of: item, feedURL: finalURL),
+                link: link,
                 authors: item.authors.compactMap { $0.name ?? $0.email },
                 date: item.published ?? item.updated, content: body.html,
                 excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
@@ -82,7 +89,7 @@ public struct ReadFeed: Sendable, Hashable {
                 language: feed.language.flatMap(LanguageTag.normalised),
                 image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
                 feedLink: feed.feedLink.flatMap { Self.webURL($0, against: finalURL) }),
-            entries: entries, warnings: feed.warnings, readCount: feed.items.count)
+            entries: entries, warnings: warnings, readCount: feed.items.count)
     }
 
     /// The base of a feed's relative URLs: the URL it was read from after redirects. A local file

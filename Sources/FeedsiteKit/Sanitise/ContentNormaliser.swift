@@ -295,32 +295,39 @@ struct ContentNormaliser {
     }
 
     /// Formatting and links with no visible content render as nothing (or as an empty `<a>`).
+    /// Adjacent texts are joined: gathered in one run and stored once, since joining them pair by
+    /// pair copied the text so far at every step (100,000 unwrapped `<a>`s took seconds).
     private static func removeEmpty(_ inlines: [ContentInline]) -> [ContentInline] {
         var result: [ContentInline] = []
+        var run = ""
+        func append(_ inline: ContentInline) {
+            if !run.isEmpty {
+                result.append(.text(run))
+                run = ""
+            }
+            result.append(inline)
+        }
         for inline in inlines {
             switch inline {
             case .emphasis(let children):
                 let content = removeEmpty(children)
-                if !content.isEmpty { result.append(.emphasis(content)) }
+                if !content.isEmpty { append(.emphasis(content)) }
             case .strong(let children):
                 let content = removeEmpty(children)
-                if !content.isEmpty { result.append(.strong(content)) }
+                if !content.isEmpty { append(.strong(content)) }
             case .strikethrough(let children):
                 let content = removeEmpty(children)
-                if !content.isEmpty { result.append(.strikethrough(content)) }
+                if !content.isEmpty { append(.strikethrough(content)) }
             case .link(let destination, let title, let children):
                 let content = removeEmpty(children)
-                if !content.isEmpty { result.append(.link(destination: destination, title: title, content)) }
+                if !content.isEmpty { append(.link(destination: destination, title: title, content)) }
             case .text(let text):
-                if case .text(let previous) = result.last {
-                    result[result.count - 1] = .text(previous + text)
-                } else if !text.isEmpty {
-                    result.append(inline)
-                }
+                run += text
             default:
-                result.append(inline)
+                append(inline)
             }
         }
+        if !run.isEmpty { result.append(.text(run)) }
         return result
     }
 

@@ -1,4 +1,5 @@
 internal import CGumbo
+internal import CGumboBounded
 
 /// A parsed HTML5 fragment as plain Swift values: the only file that touches gumbo.
 ///
@@ -7,46 +8,124 @@ internal import CGumbo
 /// never its own guess at the markup. Gumbo parses with scripting disabled, which means the
 /// content of `<noscript>` is an ordinary DOM subtree (lazy-loading blogs put the real `<img>`
 /// there) rather than raw text that would need a second parse.
+///
+/// Hostile input is bounded before and during the parse: nesting deeper than `maxDepth` is
+/// flattened before any tree is built (`NestingLimiter`), gumbo runs within a memory and time
+/// budget and its tree is freed without recursion (`CGumboBounded`), and the conversion below is
+/// iterative. A parse over budget yields no nodes and says why (`failure`).
 struct HTMLFragment: Sendable, Hashable {
     /// The top-level nodes of the fragment.
     var nodes: [HTMLNode]
+    /// The depth of the deepest element (0 for text only).
+    var depth = 0
+    /// Set when gumbo gave up within its budget (`nodes` is then empty).
+    var failure: Failure?
+
+    /// Why a fragment could not be parsed.
+    enum Failure: Error, Sendable, Hashable {
+        /// More live memory than `Budget.bytes(forInput:)` allows.
+        case overMemory(bytes: Int)
+        case overTime(seconds: Double)
+    }
+
+    /// What one gumbo parse may cost: memory grows with the input, time does not (a linear parse
+    /// of the largest body the sanitiser accepts takes a fraction of a second).
+    enum Budget {
+        static func bytes(forInput count: Int) -> Int { 64_000_000 + 48 * count }
+        static let seconds = 4.0
+    }
 
     /// Parses `html` as the content of a `<div>`: by `HTMLSubsetParser` when the markup is within
     /// the part of HTML5 it models exactly (most feed bodies), otherwise by gumbo.
     ///
     /// - Parameters:
-    ///   - maxDepth: elements nested deeper than this are flattened into their text, so no later
-    ///     recursive walk can exhaust the stack (10,000 nested `<div>`s are a classic attack).
+    ///   - maxDepth: elements nested deeper than this are flattened into their text, so neither
+    ///     gumbo nor any later walk of the tree meets more than this depth.
     ///   - opaqueElements: names whose content never becomes text when flattening (`script`,
     ///     `style`…): flattening must not reveal what the sanitiser would have dropped.
     ///   - hasNoReplacedCharacters: the caller has checked that `html` holds nothing gumbo replaces
     ///     (`HTMLSubsetParser.hasCharactersGumboReplaces`), so the subset parser need not scan again.
     init(parsing html: String, maxDepth: Int, opaqueElements: Set<String>, hasNoReplacedCharacters: Bool = false) {
-        nodes =
-            HTMLSubsetParser.parse(html, maxDepth: maxDepth, hasNoReplacedCharacters: hasNoReplacedCharacters)
-            ?? Self.gumboNodes(parsing: html, maxDepth: maxDepth, opaqueElements: opaqueElements)
+        let input = NestingLimiter.limited(html, maxDepth: maxDepth, opaqueElements: opaqueElements) ?? html
+        if let (nodes, depth) = HTMLSubsetParser.parseMeasuringDepth(
+            input, maxDepth: maxDepth, hasNoReplacedCharacters: hasNoReplacedCharacters)
+        {
+            self.nodes = nodes
+            self.depth = depth
+            return
+        }
+        switch Self.parseWithGumbo(input, maxDepth: maxDepth, opaqueElements: opaqueElements) {
+        case .success(let (nodes, depth)):
+            self.nodes = nodes
+            self.depth = depth
+        case .failure(let failure):
+            self.nodes = []
+            self.failure = failure
+        }
     }
 
-    /// The fragment's nodes as gumbo parses them (the reference `HTMLSubsetParser` is tested against).
+    /// The fragment's nodes as gumbo parses them (the reference `HTMLSubsetParser` is tested
+    /// against), without limiting the nesting first; empty when gumbo gives up.
     static func gumboNodes(parsing html: String, maxDepth: Int, opaqueElements: Set<String>) -> [HTMLNode] {
-        var options = kGumboDefaultOptions
-        options.fragment_context = GUMBO_TAG_DIV
-        options.fragment_namespace = GUMBO_NAMESPACE_HTML
-        // Errors are not reported anywhere; recording them only costs memory on hostile input.
-        options.max_errors = 0
-        var utf8 = Array(html.utf8)
-        utf8.append(0)
-        let nodes: [HTMLNode] = utf8.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return [] }
-            let bytes = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            // The output points into `buffer`, so it is converted and freed inside this closure.
-            guard let output = gumbo_parse_with_options(&options, bytes, buffer.count - 1) else { return [] }
-            defer { gumbo_destroy_output(&options, output) }
-            guard let root = output.pointee.root else { return [] }
-            let converter = Converter(maxDepth: maxDepth, opaqueElements: opaqueElements)
-            return converter.children(of: root, depth: 0)
+        (try? parseWithGumbo(html, maxDepth: maxDepth, opaqueElements: opaqueElements).get().nodes) ?? []
+    }
+
+    /// How deep gumbo's tree for `html` is (elements below the fragment's root), counted
+    /// iteratively: tests and fuzz targets check the nesting limit against gumbo itself. Nil when
+    /// gumbo gives up.
+    static func gumboDepth(parsing html: String) -> Int? {
+        try? withGumboRoot(html) { root in
+            var deepest = 0
+            var stack: [(UnsafeMutablePointer<GumboNode>, Int)] = [(root, 0)]
+            while let (node, depth) = stack.popLast() {
+                guard node.pointee.type == GUMBO_NODE_ELEMENT || node.pointee.type == GUMBO_NODE_TEMPLATE else {
+                    continue
+                }
+                deepest = max(deepest, depth)
+                let vector = node.pointee.v.element.children
+                for index in 0..<Int(vector.length) {
+                    if let raw = vector.data[index] {
+                        stack.append((raw.assumingMemoryBound(to: GumboNode.self), depth + 1))
+                    }
+                }
+            }
+            return deepest
+        }.get()
+    }
+
+    /// Gumbo's tree for `html`, converted; `budgetBytes` replaces the default memory budget.
+    static func parseWithGumbo(
+        _ html: String, maxDepth: Int, opaqueElements: Set<String>, budgetBytes: Int? = nil
+    ) -> Result<(nodes: [HTMLNode], depth: Int), Failure> {
+        withGumboRoot(html, budgetBytes: budgetBytes) { root in
+            Converter(maxDepth: maxDepth, opaqueElements: opaqueElements).nodes(below: root)
         }
-        return nodes
+    }
+
+    /// Runs `body` on gumbo's root for `html` while the tree is alive, within the budget.
+    private static func withGumboRoot<T>(
+        _ html: String, budgetBytes: Int? = nil, _ body: (UnsafeMutablePointer<GumboNode>) -> T
+    ) -> Result<T, Failure> {
+        var html = html
+        return html.withUTF8 { bytes -> Result<T, Failure> in
+            let budget = budgetBytes ?? Budget.bytes(forInput: bytes.count)
+            // Gumbo reads `length` bytes, not a C string; an empty buffer may have no address.
+            let parse = "".withCString { empty in
+                let base = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? empty
+                return feedsite_gumbo_parse(base, bytes.count, budget, Budget.seconds)
+            }
+            guard let parse else { return .failure(.overMemory(bytes: 0)) }
+            defer { feedsite_gumbo_release(parse) }
+            switch feedsite_gumbo_status(parse) {
+            case FEEDSITE_GUMBO_COMPLETE:
+                guard let root = feedsite_gumbo_root(parse) else { return .failure(.overMemory(bytes: 0)) }
+                return .success(body(root))
+            case FEEDSITE_GUMBO_OVER_TIME:
+                return .failure(.overTime(seconds: Budget.seconds))
+            default:
+                return .failure(.overMemory(bytes: budget))
+            }
+        }
     }
 }
 
@@ -107,48 +186,69 @@ struct HTMLAttributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     }
 }
 
-/// Copies gumbo's tree into Swift values while the parse output is alive.
+/// Copies gumbo's tree into Swift values while the parse output is alive, iteratively (with an
+/// explicit stack of open elements), so no input depth reaches the call stack.
 private struct Converter {
     let maxDepth: Int
     let opaqueElements: Set<String>
 
-    /// Recursion is bounded by `maxDepth`; deeper subtrees go through the iterative `flatten`.
-    func children(of node: UnsafeMutablePointer<GumboNode>, depth: Int) -> [HTMLNode] {
-        let vector = node.pointee.v.element.children
-        var result: [HTMLNode] = []
-        result.reserveCapacity(Int(vector.length))
-        for index in 0..<Int(vector.length) {
-            guard let raw = vector.data[index] else { continue }
-            let child = raw.assumingMemoryBound(to: GumboNode.self)
-            if let converted = convert(child, depth: depth + 1) {
-                result.append(converted)
-            }
-        }
-        return result
+    /// An element being converted: its children so far and where the walk stands in gumbo's.
+    private struct Frame {
+        let node: UnsafeMutablePointer<GumboNode>
+        var next = 0
+        var children: [HTMLNode] = []
     }
 
-    private func convert(_ node: UnsafeMutablePointer<GumboNode>, depth: Int) -> HTMLNode? {
-        switch node.pointee.type {
-        case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
-            return .text(Self.text(of: node))
-        case GUMBO_NODE_ELEMENT:
-            let element = node.pointee.v.element
-            let name = Self.name(of: element)
-            let isHTML = element.tag_namespace == GUMBO_NAMESPACE_HTML
-            if depth > maxDepth {
-                guard isHTML, !opaqueElements.contains(name) else { return nil }
-                return .text(flatten(node))
+    /// The converted children of `root` and the depth of the deepest element kept; elements
+    /// deeper than `maxDepth` become their text.
+    func nodes(below root: UnsafeMutablePointer<GumboNode>) -> (nodes: [HTMLNode], depth: Int) {
+        var frames = [Frame(node: root)]
+        var deepest = 0
+        while let top = frames.last {
+            let vector = top.node.pointee.v.element.children
+            guard top.next < Int(vector.length) else {
+                let finished = frames.removeLast()
+                guard !frames.isEmpty else { return (finished.children, deepest) }
+                let element = finished.node.pointee.v.element
+                frames[frames.count - 1].children.append(
+                    .element(
+                        HTMLElement(
+                            name: Self.name(of: element), isHTML: true, attributes: Self.attributes(of: element),
+                            children: finished.children)))
+                continue
             }
-            return .element(
-                HTMLElement(
-                    name: name,
-                    isHTML: isHTML,
-                    attributes: Self.attributes(of: element),
-                    children: isHTML ? children(of: node, depth: depth) : []))
-        default:
-            // Comments, the document node and <template> contents (GUMBO_NODE_TEMPLATE) are inert.
-            return nil
+            frames[frames.count - 1].next += 1
+            guard let raw = vector.data[top.next] else { continue }
+            let child = raw.assumingMemoryBound(to: GumboNode.self)
+            switch child.pointee.type {
+            case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
+                frames[frames.count - 1].children.append(.text(Self.text(of: child)))
+            case GUMBO_NODE_ELEMENT:
+                let element = child.pointee.v.element
+                let isHTML = element.tag_namespace == GUMBO_NAMESPACE_HTML
+                if frames.count > maxDepth, element.children.length > 0 {
+                    // Deeper than the limit (the nesting limiter keeps gumbo from building this;
+                    // an element without children, such as an image, may sit one below it).
+                    if isHTML, !opaqueElements.contains(Self.name(of: element)) {
+                        frames[frames.count - 1].children.append(.text(flatten(child)))
+                    }
+                } else if isHTML {
+                    frames.append(Frame(node: child))
+                    deepest = max(deepest, frames.count - 1)
+                } else {
+                    // SVG and MathML: the sanitiser drops them whole, so their subtree is not copied.
+                    frames[frames.count - 1].children.append(
+                        .element(
+                            HTMLElement(
+                                name: Self.name(of: element), isHTML: false,
+                                attributes: Self.attributes(of: element), children: [])))
+                }
+            default:
+                // Comments, the document node and <template> contents (GUMBO_NODE_TEMPLATE) are inert.
+                continue
+            }
         }
+        return ([], deepest)
     }
 
     /// The text content of a subtree, iteratively (the subtree may be arbitrarily deep), skipping

@@ -11,12 +11,14 @@ import Foundation
 public struct HTMLSanitiser: Sendable {
     /// Caps that keep hostile input from costing unbounded time, memory or stack.
     public struct Limits: Sendable {
-        /// Longer input is cut (at a character boundary) and the prefix sanitised.
+        /// Longer bodies are not sanitised: their content is left out (`SanitisedContent.omission`
+        /// says why, for a warning), the item kept.
         public var maxInputBytes: Int
-        /// Elements nested deeper than this are flattened to their text.
+        /// Elements nested deeper than this are flattened to their text before any tree is built
+        /// (browsers stop at 512 levels, Nokogiri at 400; no real post comes near).
         public var maxDepth: Int
 
-        public init(maxInputBytes: Int = 2_000_000, maxDepth: Int = 200) {
+        public init(maxInputBytes: Int = 2_000_000, maxDepth: Int = 256) {
             self.maxInputBytes = maxInputBytes
             self.maxDepth = maxDepth
         }
@@ -34,8 +36,11 @@ public struct HTMLSanitiser: Sendable {
     ///   - html: the text after exactly one XML decode (so `&lt;p&gt;` in an RSS description has
     ///     already become `<p>`).
     ///   - baseURL: resolves relative `href`/`src`; without it relative URLs are dropped.
+    /// - Returns: the sanitised content, or empty content with an `omission` when the body is
+    ///   over `maxInputBytes` or its parse over the memory and time budget.
     public func sanitise(html: String, baseURL: URL?) -> SanitisedContent {
-        var input = capped(html)
+        if let omission = oversized(html, kind: "HTML") { return omission }
+        var input = html
         guard !input.isEmpty else { return .empty }
         // One scan for both questions in the usual case: text with nothing the HTML parser would
         // replace has no forbidden control either, and the subset parser need not look again.
@@ -44,7 +49,18 @@ public struct HTMLSanitiser: Sendable {
         let fragment = HTMLFragment(
             parsing: input, maxDepth: max(limits.maxDepth, 1), opaqueElements: ContentBuilder.droppedElements,
             hasNoReplacedCharacters: isPlain)
-        let blocks = ContentBuilder(baseURL: baseURL).blocks(from: fragment.nodes)
+        if let failure = fragment.failure {
+            switch failure {
+            case .overMemory(let bytes):
+                return .omitted("parsing its HTML needs more than \(Self.size(bytes)) of memory")
+            case .overTime(let seconds):
+                return .omitted("parsing its HTML takes longer than \(Int(seconds)) s")
+            }
+        }
+        var blocks = ContentBuilder(baseURL: baseURL).blocks(from: fragment.nodes)
+        if ContentDepth.mayExceed(limits.maxDepth, htmlDepth: fragment.depth) {
+            blocks = ContentDepth.capped(blocks, maxDepth: max(limits.maxDepth, 1))
+        }
         return render(ContentNormaliser.normalise(blocks))
     }
 
@@ -52,10 +68,29 @@ public struct HTMLSanitiser: Sendable {
     /// cmark in safe mode, then held to the same allowlist and URL policy as HTML. Markup typed
     /// into the text shows as text.
     public func sanitise(plainText: String, baseURL: URL?) -> SanitisedContent {
-        let input = Self.dedented(prepared(plainText))
+        if let omission = oversized(plainText, kind: "text") { return omission }
+        let depth = max(limits.maxDepth, 1)
+        let input = MarkdownNesting.limited(Self.dedented(Self.replacingForbiddenControls(plainText)), maxDepth: depth)
         guard !input.isEmpty else { return .empty }
-        let blocks = CmarkDocument.parse(markdown: input, baseURL: baseURL, maxDepth: max(limits.maxDepth, 1))
-        return render(ContentNormaliser.normalise(blocks))
+        let blocks = CmarkDocument.parse(markdown: input, baseURL: baseURL, maxDepth: depth)
+        return render(ContentNormaliser.normalise(ContentDepth.capped(blocks, maxDepth: depth)))
+    }
+
+    /// Empty content saying why, when `text` is over `maxInputBytes`.
+    private func oversized(_ text: String, kind: String) -> SanitisedContent? {
+        let size = text.utf8.count
+        let cap = max(limits.maxInputBytes, 0)
+        guard size > cap else { return nil }
+        return .omitted("its \(kind) is \(Self.size(size)), over the \(Self.size(cap)) that is sanitised")
+    }
+
+    /// `2.4 MB`, `17 KB`, `900 bytes` (decimal units, rounded).
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 {
+            let tenths = (bytes + 50_000) / 100_000
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+        return bytes >= 1_000 ? "\((bytes + 500) / 1_000) KB" : "\(bytes) bytes"
     }
 
     /// A plain-text excerpt of at most `maxLength` characters (including the "…" added when the
@@ -219,30 +254,11 @@ public struct HTMLSanitiser: Sendable {
 
     // MARK: - Helpers
 
-    /// Caps the size at a Unicode scalar boundary and replaces control characters with U+FFFD.
-    ///
-    /// NUL would end the C strings cmark and gumbo read; the HTML parser replaces the other
-    /// controls (except whitespace) with U+FFFD anyway, so doing it up front for both paths keeps
-    /// plain-text output idempotent and free of characters HTML forbids.
-    private func prepared(_ text: String) -> String {
-        Self.replacingForbiddenControls(capped(text))
-    }
-
-    /// `text` cut to `maxInputBytes` at a Unicode scalar boundary.
-    private func capped(_ text: String) -> String {
-        var input = text
-        let cap = max(limits.maxInputBytes, 0)
-        if input.utf8.count > cap {
-            var end = input.utf8.index(input.utf8.startIndex, offsetBy: cap)
-            while end > input.startIndex, end.samePosition(in: input.unicodeScalars) == nil {
-                end = input.utf8.index(before: end)
-            }
-            input = String(input.unicodeScalars[..<end])
-        }
-        return input
-    }
-
     /// Control characters (other than whitespace) as U+FFFD.
+    ///
+    /// NUL would end the C strings cmark reads; the HTML parser replaces the other controls
+    /// (except whitespace) with U+FFFD anyway, so doing it up front for both paths keeps
+    /// plain-text output idempotent and free of characters HTML forbids.
     private static func replacingForbiddenControls(_ text: String) -> String {
         var input = text
         if Self.mayContainForbiddenControl(input) {

@@ -24,6 +24,13 @@ struct HTMLSubsetParser {
     /// - Parameter hasNoReplacedCharacters: the caller already knows that
     ///   `hasCharactersGumboReplaces` is false for `html`.
     static func parse(_ html: String, maxDepth: Int, hasNoReplacedCharacters: Bool = false) -> [HTMLNode]? {
+        parseMeasuringDepth(html, maxDepth: maxDepth, hasNoReplacedCharacters: hasNoReplacedCharacters)?.nodes
+    }
+
+    /// `parse`, with the depth of the deepest element.
+    static func parseMeasuringDepth(
+        _ html: String, maxDepth: Int, hasNoReplacedCharacters: Bool = false
+    ) -> (nodes: [HTMLNode], depth: Int)? {
         var html = html
         return html.withUTF8 { bytes in
             if !hasNoReplacedCharacters, hasCharactersGumboReplaces(bytes) { return nil }
@@ -33,7 +40,7 @@ struct HTMLSubsetParser {
             } catch {
                 return nil
             }
-            return parser.finish()
+            return (parser.finish(), parser.deepest)
         }
     }
 
@@ -49,6 +56,8 @@ struct HTMLSubsetParser {
     private var pendingText: [UInt8] = []
     /// The spec's form element pointer is set: a `<form>` was inserted and not closed by its end tag.
     private var isFormPointerSet = false
+    /// The depth of the deepest element inserted so far.
+    private var deepest = 0
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -767,7 +776,7 @@ struct HTMLSubsetParser {
     /// element, CDATA, the end of the input) is left to gumbo, as are namespaced attributes on
     /// the `svg` element itself, which gumbo renames.
     private mutating func foreignContent(attributes: HTMLAttributes, isSelfClosing: Bool) throws(Unsupported) {
-        guard stack.count < maxDepth, !attributes.contains(where: { $0.name.utf8.contains(UInt8(ascii: ":")) })
+        guard stack.count <= maxDepth, !attributes.contains(where: { $0.name.utf8.contains(UInt8(ascii: ":")) })
         else { throw Unsupported() }
         flushText()
         var open = isSelfClosing ? [] : ["svg"]
@@ -807,8 +816,13 @@ struct HTMLSubsetParser {
     // MARK: - Stack operations
 
     private mutating func insert(_ name: String, _ info: ElementInfo, attributes: HTMLAttributes) throws(Unsupported) {
-        guard stack.count < maxDepth else { throw Unsupported() }
+        // Elements nest at most `maxDepth` deep (the root not counted); a void element, which holds
+        // nothing, may sit one below the deepest, as the nesting limiter lets it.
+        guard stack.count <= maxDepth || info.kind == .void || info.kind == .horizontalRule else {
+            throw Unsupported()
+        }
         flushText()
+        deepest = max(deepest, stack.count)
         let mode: Mode =
             switch info.kind {
             case .cell: .cell
@@ -935,7 +949,7 @@ struct HTMLSubsetParser {
 
     /// Gumbo drops NUL in text and replaces other controls (C0 except whitespace, DEL, C1) and
     /// noncharacters with U+FFFD wherever they occur. The sanitiser has already replaced controls
-    /// (`HTMLSanitiser.prepared`), so this only finds noncharacters in practice.
+    /// (`HTMLSanitiser.replacingForbiddenControls`), so this only finds noncharacters in practice.
     static func hasCharactersGumboReplaces(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         // Only controls and non-ASCII bytes matter: printable ASCII is skipped eight bytes at a time.

@@ -49,12 +49,22 @@ public struct SanitisedContent: Sendable, Hashable {
     public var html: SanitisedHTML
     /// The same content without markup: paragraphs separated by blank lines, no escaping.
     public var plainText: String
+    /// Why the body was left out, when it was (over the sanitiser's size limit, or its parse
+    /// over the memory and time budget), worded to follow "content left out: ": the caller warns,
+    /// naming the item, whose page still links to the original.
+    public var omission: String?
 
-    public init(html: SanitisedHTML, plainText: String) {
+    public init(html: SanitisedHTML, plainText: String, omission: String? = nil) {
         self.html = html
         self.plainText = plainText
+        self.omission = omission
     }
 
     /// Nothing survived (or there was nothing to begin with).
     public static let empty = SanitisedContent(html: .empty, plainText: "")
+
+    /// No content, for the reason given.
+    static func omitted(_ reason: String) -> SanitisedContent {
+        SanitisedContent(html: .empty, plainText: "", omission: reason)
+    }
 }

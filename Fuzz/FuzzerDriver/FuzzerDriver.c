@@ -1,0 +1,2 @@
+// Declarations only (include/FuzzerDriver.h); SwiftPM needs a source file in a C target.
+#include "FuzzerDriver.h"

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// Issue 23: one hostile item costs at most that item's content — never its feed, never the build.
+@Suite("Hostile items: an item that cannot be sanitised loses its content, not its feed")
+struct HostileItemTests {
+    @Test("an over-size item keeps its page and link with a located warning; a 100,000-deep one is flattened")
+    func hostileItemsCostOnlyThemselves() async throws {
+        // 120,000 paragraphs of 21 bytes: 2.52 MB, over the sanitiser's 2 MB cap.
+        let huge = String(repeating: "<p>word word word</p>", count: 120_000)
+        // 100,000 levels of tables (1.7 MB): crashed gumbo's recursive free before the limiter.
+        let deep = String(repeating: "<table><tr><td>x ", count: 100_000) + "bottom"
+        func item(_ title: String, _ link: String, _ body: String, day: Int) -> String {
+            "<item><title>\(title)</title><link>\(link)</link><guid>\(link)</guid>"
+                + "<pubDate>\(day) Nov 2026 10:00:00 GMT</pubDate><description><![CDATA[\(body)]]></description></item>"
+        }
+        let feed =
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Hostile</title><link>http://hostile.example/</link>"
+            + item("Before", "http://hostile.example/before", "<p>Kept before</p>", day: 13)
+            + item("Huge", "http://hostile.example/huge", huge, day: 12)
+            + item("Deep", "http://hostile.example/deep", deep, day: 11)
+            + item("After", "http://hostile.example/after", "<p>Kept after</p>", day: 10)
+            + "</channel></rss>"
+        let server = try await FixtureServer(routes: ["/feed.xml": .feed(Data(feed.utf8))])
+        let build = try TestBuild()
+        defer { build.remove() }
+        // A generous timeout: 4.5 MB from a local server, on a loaded machine.
+        let report = try await build.run(server: server, feeds: [("/feed.xml", "Hostile")], timeoutSeconds: 60)
+        try await server.shutdown()
+
+        #expect(report.failedFeedCount == 0)
+        #expect(report.itemCount == 4)
+        let feedURL = server.url("/feed.xml").absoluteString
+        let warnings = report.diagnostics.filter { $0.severity == .warning }.map(\.message)
+        // Located: the feed, the item's position and title, and where to read it instead.
+        #expect(
+            warnings.contains(
+                "feed 'Hostile' (\(feedURL)): item 2 'Huge' (http://hostile.example/huge): content left out: its HTML is 2.5 MB, over the 2.0 MB that is sanitised"
+            ), "\(warnings)")
+        #expect(warnings.count == 1, "\(warnings)")
+
+        let site = build.site
+        func page(titled title: String) throws -> String {
+            let pages = site.itemPages.compactMap { site.files[$0] }.filter { $0.contains("<title>\(title)") }
+            return try #require(pages.first, "no page for \(title) in \(site.itemPages)")
+        }
+        let hugePage = try page(titled: "Huge")
+        #expect(hugePage.contains("href=\"http://hostile.example/huge\""))
+        #expect(!hugePage.contains("word word"))
+        let deepPage = try page(titled: "Deep")
+        #expect(deepPage.contains("bottom"))
+        #expect(deepPage.components(separatedBy: "<table").count - 1 <= HTMLSanitiser().limits.maxDepth)
+        #expect(try page(titled: "Before").contains("Kept before"))
+        #expect(try page(titled: "After").contains("Kept after"))
+    }
+}

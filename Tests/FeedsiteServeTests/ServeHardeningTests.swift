@@ -1,0 +1,219 @@
+#if os(Linux)
+    import Foundation
+    import Glibc
+    import Testing
+
+    @testable import FeedsiteServe
+
+    @Suite("feedsite serve: it stays on its host and does not wait on half-sent requests")
+    struct ServeHardeningTests {
+        @Test("a folder's redirect is a path on this server, whatever slashes the request had")
+        func redirectsStayOnTheHost() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                // A browser reads `Location: //feeds/` as the host `feeds`.
+                for (path, location) in [
+                    ("//feeds", "/feeds/"), ("///feeds", "/feeds/"), ("//feeds//alpha", "/feeds/alpha/"),
+                    ("/feeds//alpha", "/feeds/alpha/"), ("/feeds/alpha?page=2", "/feeds/alpha/?page=2"),
+                    ("//feeds?x=//y", "/feeds/?x=//y"),
+                ] {
+                    let reply = try await RawConnection.request(
+                        "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port)
+                    #expect(reply.status == 301, "\(path)")
+                    #expect(reply.headers["location"] == location, "\(path)")
+                }
+                #expect(SiteResponder.folderLocation("//evil.example") == "/evil.example/")
+                #expect(SiteResponder.folderLocation("/%2F%2Fevil.example") == "/%2F%2Fevil.example/")
+                // A path whose decoded form has a backslash (`/\evil` is `//evil` to a browser) is no folder.
+                let backslash = try await RawConnection.request(
+                    "GET /%5Cfeeds HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port)
+                #expect(backslash.status == 404)
+            }
+        }
+
+        @Test("50 half-open connections are closed after the header timeout while a normal request is served")
+        func halfOpenConnectionsAreClosed() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            let timeout = Duration.seconds(1)
+            try await withPreviewServer(fixture.server(headerTimeout: timeout)) { url in
+                let port = try #require(url.port)
+                var connections: [RawConnection] = []
+                defer { for connection in connections { connection.close() } }
+                for index in 0..<50 {
+                    let connection = try RawConnection(port: port)
+                    // Half a request: a request line and a header, but never the blank line that ends them
+                    // (every tenth only the start of the request line).
+                    try await connection.send(index % 10 == 0 ? "GET /ind" : "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                    connections.append(connection)
+                }
+                // Served meanwhile.
+                let page = try await TestClient.get(url)
+                #expect(page.status == 200)
+                #expect(page.body.contains("First post"))
+                // Each half-open connection is closed by the server: read returns end-of-file.
+                let deadline = ContinuousClock.now + .seconds(15)
+                for connection in connections {
+                    #expect(
+                        await connection.waitForClose(until: deadline), "connection \(connection.descriptor) still open"
+                    )
+                }
+                // A slow client that keeps sending a byte at a time is closed too: the clock runs
+                // until the header is complete, not from the last byte.
+                let slow = try RawConnection(port: port)
+                defer { slow.close() }
+                var closed = false
+                for byte in "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8.map({ String(UnicodeScalar($0)) }) {
+                    if (try? await slow.send(byte)) == nil {
+                        closed = true
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(150))
+                    if slow.isClosed() {
+                        closed = true
+                        break
+                    }
+                }
+                if !closed { closed = await slow.waitForClose(until: ContinuousClock.now + .seconds(5)) }
+                #expect(closed)
+                // And the server still answers.
+                #expect(try await TestClient.get(url).status == 200)
+            }
+        }
+
+        @Test("an over-long request line or header closes the connection without buffering it")
+        func requestSizeIsBounded() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                let longPath = "/" + String(repeating: "a", count: 64 * 1024)
+                let longLine = try await RawConnection.request(
+                    "GET \(longPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port)
+                #expect(longLine.status == nil || (400..<500).contains(longLine.status ?? 0), "\(longLine)")
+                let manyHeaders = (0..<2_000).map { "X-Header-\($0): \(String(repeating: "v", count: 40))\r\n" }
+                    .joined()
+                let big = try await RawConnection.request(
+                    "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\(manyHeaders)\r\n", port: port)
+                #expect(big.status == nil || (400..<500).contains(big.status ?? 0), "\(big)")
+                // An ordinary request with ordinary headers is unaffected.
+                let normal = try await RawConnection.request(
+                    "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: \(String(repeating: "m", count: 2_000))\r\n\r\n",
+                    port: port)
+                #expect(normal.status == 200)
+            }
+        }
+    }
+
+    /// A plain TCP connection to the server, for requests no HTTP client would send. Non-blocking:
+    /// every wait is a `Task.sleep`, so a test never holds one of the few threads the server's
+    /// own tasks run on (on a loaded 2-core machine, blocking reads starved the server).
+    final class RawConnection: Sendable {
+        let descriptor: Int32
+
+        init(port: Int) throws {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw ServeTestError("socket() failed") }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            // A connection to the loopback address is accepted by the kernel at once.
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard result == 0, fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
+                _ = Glibc.close(descriptor)
+                throw ServeTestError("connect() failed: \(errno)")
+            }
+        }
+
+        /// Sends all of `text`, waiting while the socket's buffer is full.
+        func send(_ text: String) async throws {
+            let bytes = Array(text.utf8)
+            var sent = 0
+            while sent < bytes.count {
+                let written = bytes[sent...].withUnsafeBytes { buffer in
+                    Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                }
+                if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    try await Task.sleep(for: .milliseconds(10))
+                    continue
+                }
+                guard written > 0 else { throw ServeTestError("send() failed: \(errno)") }
+                sent += written
+            }
+        }
+
+        /// What has arrived: empty when nothing has yet, nil at end-of-file or reset.
+        func read() -> [UInt8]? {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return [] }
+            return count > 0 ? Array(buffer[..<count]) : nil
+        }
+
+        /// Whether the server has closed its side (end-of-file or reset), without waiting.
+        func isClosed() -> Bool {
+            var byte: UInt8 = 0
+            let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK))
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+            return count <= 0
+        }
+
+        /// Waits until the server closes the connection or `deadline` passes, reading and
+        /// discarding whatever it sends meanwhile.
+        func waitForClose(until deadline: ContinuousClock.Instant) async -> Bool {
+            while ContinuousClock.now < deadline {
+                guard let bytes = read() else { return true }
+                if bytes.isEmpty { try? await Task.sleep(for: .milliseconds(20)) }
+            }
+            return false
+        }
+
+        func close() {
+            _ = Glibc.close(descriptor)
+        }
+
+        struct Reply: CustomStringConvertible {
+            var status: Int?
+            var headers: [String: String]
+            var description: String { "status \(status.map(String.init) ?? "none"), headers \(headers)" }
+        }
+
+        /// Sends `request` on a new connection and reads the response head (nil status when the
+        /// server closed the connection without answering).
+        static func request(_ request: String, port: Int) async throws -> Reply {
+            let connection = try RawConnection(port: port)
+            defer { connection.close() }
+            // The server may close the connection before reading all of an over-long request.
+            try? await connection.send(request)
+            var received: [UInt8] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                guard let bytes = connection.read() else { break }
+                if bytes.isEmpty {
+                    try await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
+                received += bytes
+                if String(decoding: received, as: UTF8.self).contains("\r\n\r\n") { break }
+            }
+            let head = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+            var lines = head.components(separatedBy: "\r\n")
+            guard !lines.isEmpty, lines[0].hasPrefix("HTTP/1.1 ") else { return Reply(status: nil, headers: [:]) }
+            let status = Int(lines.removeFirst().split(separator: " ")[1])
+            var headers: [String: String] = [:]
+            for line in lines {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
+            }
+            return Reply(status: status, headers: headers)
+        }
+    }
+#endif
