@@ -1,7 +1,7 @@
 // feedsite's search page (search/index.html): looks up the words of ?q= in the Pagefind index
-// published with the site (pagefind/) and lists the items found. Results are built with DOM calls
-// and textContent; Pagefind's excerpts are parsed in an inert document and only their text and
-// <mark> highlights are kept, so nothing from a feed is ever inserted as markup.
+// published with the site (pagefind/, one bundle per shard) and lists the items found. Results are
+// built with DOM calls and textContent; Pagefind's excerpts are parsed in an inert document and
+// only their text and <mark> highlights are kept, so nothing from a feed is ever inserted as markup.
 const root = new URL("../", import.meta.url);
 const form = document.getElementById("search-form");
 const input = document.getElementById("search-query");
@@ -24,8 +24,16 @@ if (location.protocol === "file:") {
 
 async function search(words) {
   status.textContent = `Searching for “${words}”…`;
-  const pagefind = await import(new URL("pagefind/pagefind.js", root).href);
+  // The index is in shards (pagefind/<period>/, newest first in pagefind/shards.json): the newest
+  // is loaded, the others are merged into it, and one search covers them all.
+  const listed = await (await fetch(new URL("pagefind/shards.json", root))).json();
+  const shards = (listed.shards || []).filter((name) => /^[0-9a-z-]+$/.test(name));
+  if (shards.length === 0) throw new Error("no search index");
+  const pagefind = await import(new URL(`pagefind/${shards[0]}/pagefind.js`, root).href);
   await pagefind.options({ baseUrl: root.pathname });
+  for (const name of shards.slice(1)) {
+    await pagefind.mergeIndex(new URL(`pagefind/${name}/`, root).pathname, { baseUrl: root.pathname });
+  }
   const found = await pagefind.search(words);
   const results = await Promise.all(found.results.slice(0, shown).map((result) => result.data()));
   const count = found.results.length;
