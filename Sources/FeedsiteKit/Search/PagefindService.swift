@@ -244,8 +244,9 @@ struct PagefindService: Sendable {
     }
 
     /// Where Pagefind is: `FEEDSITE_PAGEFIND`, else `pagefind_extended` or `pagefind` on `PATH`,
-    /// else where `make` installs it (`.build/venv/bin/pagefind`, found beside the feedsite
-    /// executable of a source checkout or under the current directory). Nil when it is nowhere.
+    /// else where `make` installs it (`.build/pagefind/pagefind`, or `.build/venv/bin/pagefind`
+    /// where an older checkout pip-installed it), found beside the feedsite executable of a source
+    /// checkout or under the current directory. Nil when it is nowhere.
     static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL? = Bundle.main.executableURL,
@@ -269,13 +270,15 @@ struct PagefindService: Sendable {
         if let executable {
             // `.build/release/feedsite` is a link to `.build/<triple>/release/feedsite`.
             let folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-            candidates += [
-                folder.appendingPathComponent("../venv/bin/pagefind").standardizedFileURL.path,
-                folder.appendingPathComponent("../../venv/bin/pagefind").standardizedFileURL.path,
-            ]
+            for relative in [
+                "../pagefind/pagefind", "../../pagefind/pagefind", "../venv/bin/pagefind", "../../venv/bin/pagefind",
+            ] {
+                candidates.append(folder.appendingPathComponent(relative).standardizedFileURL.path)
+            }
         }
-        candidates.append(
-            URL(fileURLWithPath: currentDirectory).appendingPathComponent(".build/venv/bin/pagefind").path)
+        for relative in [".build/pagefind/pagefind", ".build/venv/bin/pagefind"] {
+            candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent(relative).path)
+        }
         return candidates.lazy.compactMap(usable).first
     }
 }

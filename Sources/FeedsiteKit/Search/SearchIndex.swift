@@ -284,8 +284,7 @@ struct SearchIndex: Sendable {
             }
 
             /// Adds the published files to the new site as they are (hard-linked).
-            func carryOver(from site: URL, into staging: inout SiteWriter.Staging) async throws(SiteWriter.WriteError)
-            {
+            func carryOver(from site: URL, into staging: inout SiteWriter.Staging) async throws(SiteWriter.WriteError) {
                 for path in files.keys.sorted() {
                     try await staging.addFile(copying: site.appendingPathComponent(path).path, as: path)
                 }

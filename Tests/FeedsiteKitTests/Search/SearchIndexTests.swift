@@ -41,7 +41,8 @@ struct SearchIndexTests {
         let records = SearchIndex.records(site.items, configuration: site.configuration)
         #expect(records.map(\.url) == ["items/blog/zebra/index.html", "items/blog/long/index.html"])
         #expect(
-            records[0].content == "Zebras & <tags>\n\nThe striped one & friends.\n\nThe Blog · Ann Author · Stripes · Animals")
+            records[0].content
+                == "Zebras & <tags>\n\nThe striped one & friends.\n\nThe Blog · Ann Author · Stripes · Animals")
         #expect(records.map(\.language) == ["de", "de"])
         #expect(
             records[0].meta == ["title": "Zebras & <tags>", "feed": "The Blog", "date": "Wednesday, 25 November 2026"])
@@ -108,7 +109,8 @@ struct SearchIndexTests {
 
     @Test("requests: base64 JSON followed by a comma; a new index, the records in order, then the files")
     func requests() throws {
-        let messages = PagefindService.requests(SearchIndex.records(Self.site().items, configuration: Self.site().configuration))
+        let messages = PagefindService.requests(
+            SearchIndex.records(Self.site().items, configuration: Self.site().configuration))
         #expect(messages.count == 4)
         let decoded = try messages.map { message -> [String: Any] in
             #expect(message.last == UInt8(ascii: ","))
@@ -169,19 +171,23 @@ struct SearchIndexTests {
         #expect(PagefindService.isSafe(path) == isSafe)
     }
 
-    @Test("Pagefind is found by FEEDSITE_PAGEFIND, on PATH, or beside the executable under .build/venv")
+    @Test("Pagefind is found by FEEDSITE_PAGEFIND, on PATH, or beside the executable under .build/pagefind")
     func locate() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-locate-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let bin = folder.appendingPathComponent("bin")
+        let installed = folder.appendingPathComponent(".build/pagefind")
         let venv = folder.appendingPathComponent(".build/venv/bin")
         let release = folder.appendingPathComponent(".build/x86_64-unknown-linux-gnu/release")
-        for directory in [bin, venv, release] {
+        for directory in [bin, installed, venv, release] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        for file in [bin.appendingPathComponent("pagefind"), venv.appendingPathComponent("pagefind")] {
+        func place(_ file: URL) throws {
             try Data("#!/bin/sh\n".utf8).write(to: file)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        }
+        for file in [bin.appendingPathComponent("pagefind"), venv.appendingPathComponent("pagefind")] {
+            try place(file)
         }
         let executable = release.appendingPathComponent("feedsite")
         let nowhere = folder.appendingPathComponent("nowhere").path
@@ -189,12 +195,18 @@ struct SearchIndexTests {
             PagefindService.locate(
                 environment: ["PATH": "/nonexistent:\(bin.path)"], executable: nil, currentDirectory: nowhere)?.path
                 == bin.appendingPathComponent("pagefind").path)
+        // Where an older checkout pip-installed it.
         #expect(
             PagefindService.locate(environment: ["PATH": ""], executable: executable, currentDirectory: nowhere)?.path
                 == venv.appendingPathComponent("pagefind").path)
+        // Where make installs it now, first.
+        try place(installed.appendingPathComponent("pagefind"))
+        #expect(
+            PagefindService.locate(environment: ["PATH": ""], executable: executable, currentDirectory: nowhere)?.path
+                == installed.appendingPathComponent("pagefind").path)
         #expect(
             PagefindService.locate(environment: [:], executable: nil, currentDirectory: folder.path)?.path
-                == venv.appendingPathComponent("pagefind").path)
+                == installed.appendingPathComponent("pagefind").path)
         // An explicit path is the only one tried: a wrong one means no search, not another Pagefind.
         #expect(
             PagefindService.locate(
@@ -255,7 +267,10 @@ struct SearchIndexTests {
             "/zoo": .feed(AccountingTests.rss("Zoo", items)),
             "/more": .feed(
                 AccountingTests.rss(
-                    "Zoo", items + [("z3", "Giraffes at noon", "https://zoo.example/giraffes", "Wed, 18 Nov 2026 10:00:00 GMT")]
+                    "Zoo",
+                    items + [
+                        ("z3", "Giraffes at noon", "https://zoo.example/giraffes", "Wed, 18 Nov 2026 10:00:00 GMT")
+                    ]
                 )),
         ])
         let build = try TestBuild()
