@@ -9,6 +9,7 @@ const status = document.getElementById("search-status");
 const list = document.getElementById("search-results");
 const query = (new URLSearchParams(location.search).get("q") || "").trim();
 const shown = 50;
+const pagesRead = 40;
 
 if (input) input.value = query;
 
@@ -34,32 +35,60 @@ async function search(words) {
   for (const name of shards.slice(1)) {
     await pagefind.mergeIndex(new URL(`pagefind/${name}/`, root).pathname, { baseUrl: root.pathname });
   }
+  // Each Pagefind result is a page of up to 25 items, one sub-result per item that matched: the
+  // best pages are read and their items ranked by their own scores.
   const found = await pagefind.search(words);
-  const results = await Promise.all(found.results.slice(0, shown).map((result) => result.data()));
-  const count = found.results.length;
+  const pages = await Promise.all(found.results.slice(0, pagesRead).map((result) => result.data()));
+  const items = pages
+    .flatMap((page) => page.sub_results || [])
+    .map(entry)
+    .filter(Boolean)
+    .sort((a, b) => b.score - a.score);
+  const count = items.length;
+  const more = found.results.length > pagesRead ? "more than " : "";
   status.textContent =
     count === 0
       ? `No items found for “${words}”.`
-      : `${count} ${count === 1 ? "item" : "items"} found for “${words}”` + (count > shown ? `; the ${shown} best:` : ":");
-  list.replaceChildren(...results.map(item));
+      : `${more}${count} ${count === 1 && !more ? "item" : "items"} found for “${words}”` +
+        (count > shown || more ? `; the ${Math.min(shown, count)} best:` : ":");
+  list.replaceChildren(...items.slice(0, shown).map(item));
 }
 
-function item(data) {
-  const entry = document.createElement("li");
-  entry.className = "summary";
+// A sub-result's anchor is the item's heading id: its page, feed and day, percent-encoded and
+// joined by "|" (feedsite's SearchIndex.anchor). Anything else is not an item.
+function entry(sub) {
+  const hash = (sub.url || "").indexOf("#");
+  if (hash < 0) return null;
+  const parts = sub.url.slice(hash + 1).split("|");
+  if (parts.length !== 3) return null;
+  let path, feed, day;
+  try {
+    [path, feed, day] = parts.map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  if (!/^items\/[a-z0-9._~\/-]+$/i.test(path) || path.includes("..")) return null;
+  const score = (sub.weighted_locations || []).reduce((sum, location) => sum + (location.balanced_score || 0), 0);
+  const meta = [feed, day].filter(Boolean).join(" · ");
+  return { href: new URL(path, root).href, title: sub.title || path, meta, excerpt: sub.excerpt || "", score };
+}
+
+function item(found) {
+  const row = document.createElement("li");
+  row.className = "summary";
   const heading = document.createElement("h2");
   const link = document.createElement("a");
-  link.href = data.url;
-  link.textContent = (data.meta && data.meta.title) || data.url;
+  link.href = found.href;
+  link.textContent = found.title;
   heading.append(link);
   const meta = document.createElement("p");
   meta.className = "meta";
-  meta.textContent = [data.meta && data.meta.feed, data.meta && data.meta.date].filter(Boolean).join(" · ");
+  meta.textContent = found.meta;
   const excerpt = document.createElement("p");
   excerpt.className = "excerpt";
-  appendExcerpt(excerpt, data.excerpt || "");
-  entry.append(heading, meta, excerpt);
-  return entry;
+  appendExcerpt(excerpt, found.excerpt);
+  row.append(heading, meta, excerpt);
+  return row;
 }
 
 function appendExcerpt(target, html) {

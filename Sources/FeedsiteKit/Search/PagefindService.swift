@@ -20,17 +20,14 @@ struct PagefindService: Sendable {
     /// Longest a whole run may take before Pagefind is stopped.
     var timeout: Duration = .seconds(900)
 
-    /// One search result: an item page and what is searched in it.
-    struct Record: Sendable, Hashable, Encodable {
-        /// The page, relative to the site root (`items/swift-org/hello/index.html`).
+    /// One page of the index: an HTML document Pagefind reads as if it were a page of the site at
+    /// `url` (feedsite writes no such page: each holds several items, one heading with an `id`
+    /// each, which Pagefind turns into a sub-result per item).
+    struct Record: Sendable, Hashable {
+        /// Where Pagefind believes the page is (unique in one index).
         var url: String
-        /// Plain text: what is searched and what excerpts are cut from.
-        var content: String
-        /// One language for every record: Pagefind keeps one index per language and searches
-        /// only the one of the search page.
-        var language: String
-        /// Shown with a result: `title`, `feed`, `date`.
-        var meta: [String: String]
+        /// The document: `<html lang="…"><body>…</body></html>`.
+        var html: String
     }
 
     /// Why indexing failed (the site is still published, without a fresh search index).
@@ -135,13 +132,11 @@ struct PagefindService: Sendable {
             var payload: Payload
         }
         struct NewIndex: Encodable { var type = "NewIndex" }
-        struct AddRecord: Encodable {
-            var type = "AddRecord"
+        struct AddFile: Encodable {
+            var type = "AddFile"
             var index_id = 0
             var url: String
-            var content: String
-            var language: String
-            var meta: [String: String]
+            var file_contents: String
         }
         struct GetFiles: Encodable {
             var type = "GetFiles"
@@ -161,8 +156,7 @@ struct PagefindService: Sendable {
                 message(
                     Request(
                         message_id: index + 1,
-                        payload: AddRecord(
-                            url: record.url, content: record.content, language: record.language, meta: record.meta))
+                        payload: AddFile(url: record.url, file_contents: record.html))
                 ))
         }
         messages.append(message(Request(message_id: records.count + 1, payload: GetFiles())))

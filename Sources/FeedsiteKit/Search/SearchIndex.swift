@@ -1,13 +1,14 @@
 import Foundation
 
-/// The search stage: after the pages are rendered, every item shown becomes one Pagefind record
-/// and Pagefind's bundles go into the site's `pagefind/` folder, beside `search/index.html`, whose
-/// script queries them in the browser.
+/// The search stage: after the pages are rendered, the items shown are handed to Pagefind and its
+/// bundles go into the site's `pagefind/` folder, beside `search/index.html`, whose script queries
+/// them in the browser.
 ///
-/// **Bounded records.** A record is what a reader searches for: the item's title, the first
-/// `contentWords` words of its text, its feed's name, its authors and its categories. Pagefind's
-/// cost is about 0.3 ms per record plus a few microseconds per word, and its memory grows with
-/// the words, so a bounded record bounds both.
+/// **Bounded records, several to a page.** What is indexed of an item is what a reader searches
+/// for: its title, the first `contentWords` words of its text, its feed's name, its authors and its
+/// categories. Pagefind's cost is about 0.3 ms per page it indexes plus a few microseconds per
+/// word, and its memory grows with the words: so the words are bounded, and `itemsPerPage` items
+/// share one Pagefind page, each under a heading Pagefind makes a sub-result of (`records`).
 ///
 /// **Shards.** The items are split by date into shards of at most `maxShardItems` (`shards`): a
 /// year, else its months, else runs of days of a month, so each shard depends only on the items of
@@ -121,26 +122,54 @@ struct SearchIndex: Sendable {
         return shards.reversed()
     }
 
-    /// One record per item, in the given order, on all cores: title, the first `contentWords`
-    /// words of the item's text (from its sanitised HTML), then its feed, authors and categories.
-    static func records(_ items: [SiteItem], configuration: SiteConfiguration) -> [PagefindService.Record] {
+    /// The shard's items as Pagefind pages of at most `itemsPerPage` items each, in the given
+    /// order, made on all cores. In a page every item is a heading whose `id` names it (`anchor`),
+    /// followed by the first `contentWords` words of its text (from its sanitised HTML) and a line
+    /// with its feed, authors and categories; Pagefind makes each heading a sub-result, which the
+    /// search page lists as the item. Everything from a feed is escaped.
+    static func records(
+        _ items: [SiteItem], shard: String, configuration: SiteConfiguration
+    )
+        -> [PagefindService.Record]
+    {
         let language = configuration.language.split(separator: "-").first.map { $0.lowercased() } ?? "en"
         let zone = configuration.timeZone
-        return items.concurrentMap { item in
-            var text = item.title
+        let sections = items.concurrentMap { item in
             let body = FeedParser.FeedText.plainText(fromHTML: item.content.html)
             let words = body.split(maxSplits: contentWords, whereSeparator: \.isWhitespace).prefix(contentWords)
-            if !words.isEmpty { text += "\n\n" + words.joined(separator: " ") }
-            let about = [item.feedName] + item.authors + item.categories
-            text += "\n\n" + about.filter { !$0.isEmpty }.joined(separator: " · ")
-            var meta = ["title": item.title, "feed": item.feedName]
+            let about = ([item.feedName] + item.authors + item.categories).filter { !$0.isEmpty }
+            var day = ""
             if let date = item.date, let time = CivilTime(date, offset: zone.secondsFromGMT(for: date)) {
-                meta["date"] = RenderContext.dayName(time)
+                day = RenderContext.dayName(time)
             }
-            return PagefindService.Record(
-                url: PagePaths.item(feedSlug: item.feedSlug, slug: item.slug), content: text, language: language,
-                meta: meta)
+            let id = anchor(
+                path: PagePaths.item(feedSlug: item.feedSlug, slug: item.slug), feed: item.feedName, day: day)
+            var html = "<section><h2 id=\"\(id)\">\(XMLEscaping.text(item.title))</h2>"
+            if !words.isEmpty { html += "<p>\(XMLEscaping.text(words.joined(separator: " ")))</p>" }
+            html += "<p>\(XMLEscaping.text(about.joined(separator: " · ")))</p></section>"
+            return html
         }
+        let safeLanguage = String(language.unicodeScalars.filter { $0.properties.isAlphabetic && $0.isASCII })
+        return stride(from: 0, to: sections.count, by: itemsPerPage).map { start in
+            let page = sections[start..<min(sections.count, start + itemsPerPage)].joined()
+            return PagefindService.Record(
+                url: "search/\(shard)/\(start / itemsPerPage + 1)",
+                html: "<html lang=\"\(safeLanguage.isEmpty ? "en" : safeLanguage)\"><body>\(page)</body></html>")
+        }
+    }
+
+    /// How many items one Pagefind page holds (Pagefind's cost is mostly per page: about 0.3 ms,
+    /// against a few microseconds per word).
+    static let itemsPerPage = 25
+
+    /// An item's heading `id`: its page, its feed and its day, percent-encoded and joined by `|`
+    /// (no space, quote, `&` or `<`; `assets/search.js` splits it back).
+    static func anchor(path: String, feed: String, day: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~/")
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return [path, feed, day].map(encode).joined(separator: "|")
     }
 
     /// What a shard's index is made from, digested from the site model itself (so that an
@@ -149,7 +178,7 @@ struct SearchIndex: Sendable {
     static func digest(_ shard: Shard, configuration: SiteConfiguration, executable: URL) -> String {
         var fingerprint = BuildFingerprint()
         let size = (try? FileManager.default.attributesOfItem(atPath: executable.path)[.size] as? Int) ?? 0
-        fingerprint.add("\(executable.path) \(size) \(contentWords) \(shard.name)")
+        fingerprint.add("\(executable.path) \(size) \(contentWords) \(itemsPerPage) \(shard.name)")
         fingerprint.add(configuration.language)
         fingerprint.add(configuration.timeZone.identifier)
         for item in shard.items {
@@ -203,8 +232,8 @@ struct SearchIndex: Sendable {
                 if let first = refused.first {
                     diagnostics.append(
                         .warning(
-                            "search: Pagefind left out \(refused.count) of \(count) items of shard \(shard.name), "
-                                + "such as \(first)"))
+                            "search: Pagefind left out \(refused.count) of the \(count) pages of up to "
+                                + "\(Self.itemsPerPage) items of shard \(shard.name), such as \(first)"))
                 }
             case .failure(let error):
                 if let old = previous[shard.name], old.isPresent(in: liveSite) {
@@ -241,7 +270,7 @@ struct SearchIndex: Sendable {
             var pending = shards[...]
             func start(_ next: (shard: Shard, digest: String)) {
                 group.addTask {
-                    let records = Self.records(next.shard.items, configuration: configuration)
+                    let records = Self.records(next.shard.items, shard: next.shard.name, configuration: configuration)
                     do throws(PagefindService.Failure) {
                         let (files, refused) = try await service.index(records)
                         var bundle: [String: Data] = [:]

@@ -33,23 +33,31 @@ struct SearchIndexTests {
             items: items)
     }
 
-    @Test("one record per item: its page, its title, the first words of its text, feed, authors, categories")
+    @Test("items become Pagefind pages: a heading per item naming it, its first words, feed, authors, categories")
     func records() {
         var site = Self.site()
         site.items[0].authors = ["Ann Author"]
         site.items[0].categories = ["Stripes", "Animals"]
-        let records = SearchIndex.records(site.items, configuration: site.configuration)
-        #expect(records.map(\.url) == ["items/blog/zebra/index.html", "items/blog/long/index.html"])
-        #expect(
-            records[0].content
-                == "Zebras & <tags>\n\nThe striped one & friends.\n\nThe Blog · Ann Author · Stripes · Animals")
-        #expect(records.map(\.language) == ["de", "de"])
-        #expect(
-            records[0].meta == ["title": "Zebras & <tags>", "feed": "The Blog", "date": "Wednesday, 25 November 2026"])
-        #expect(records[1].meta["date"] == nil)
-        // 5,000 words of text: the title, 30 of them, the feed.
+        let records = SearchIndex.records(site.items, shard: "2026", configuration: site.configuration)
+        #expect(records.map(\.url) == ["search/2026/1"])
+        // 5,000 words of text: 30 of them.
         let words = String(repeating: "word ", count: 30).dropLast()
-        #expect(records[1].content == "Long\n\n\(words)\n\nThe Blog")
+        let zebra = "items/blog/zebra/index.html|The%20Blog|Wednesday%2C%2025%20November%202026"
+        #expect(
+            records.first?.html
+                == #"<html lang="de"><body><section><h2 id="\#(zebra)">Zebras &amp; &lt;tags&gt;</h2>"#
+                + "<p>The striped one &amp; friends.</p><p>The Blog · Ann Author · Stripes · Animals</p></section>"
+                + #"<section><h2 id="items/blog/long/index.html|The%20Blog|">Long</h2><p>\#(words)</p>"#
+                + "<p>The Blog</p></section></body></html>")
+        // 25 items to a page.
+        let many = Array(repeating: site.items[0], count: 51)
+        #expect(
+            SearchIndex.records(many, shard: "x", configuration: site.configuration).map(\.url) == [
+                "search/x/1", "search/x/2", "search/x/3",
+            ])
+        #expect(
+            SearchIndex.anchor(path: "items/a b/index.html", feed: "Q&A \"<x>\"", day: "")
+                == "items/a%20b/index.html|Q%26A%20%22%3Cx%3E%22|")
     }
 
     @Test("shards: a year, else its months, else runs of whole days of at most the limit; newest first")
@@ -107,10 +115,13 @@ struct SearchIndexTests {
         #expect(digest(site, URL(fileURLWithPath: "/bin/ls")) != digest(site))
     }
 
-    @Test("requests: base64 JSON followed by a comma; a new index, the records in order, then the files")
+    @Test("requests: base64 JSON followed by a comma; a new index, the pages in order, then the files")
     func requests() throws {
-        let messages = PagefindService.requests(
-            SearchIndex.records(Self.site().items, configuration: Self.site().configuration))
+        let records = [
+            PagefindService.Record(url: "search/2026/1", html: "<html><body><h2 id=\"a\">A</h2></body></html>"),
+            PagefindService.Record(url: "search/2026/2", html: "<html><body><h2 id=\"b\">B</h2></body></html>"),
+        ]
+        let messages = PagefindService.requests(records)
         #expect(messages.count == 4)
         let decoded = try messages.map { message -> [String: Any] in
             #expect(message.last == UInt8(ascii: ","))
@@ -119,10 +130,10 @@ struct SearchIndexTests {
         }
         #expect(decoded.map { $0["message_id"] as? Int } == [0, 1, 2, 3])
         let payloads = decoded.map { $0["payload"] as? [String: Any] ?? [:] }
-        #expect(payloads.map { $0["type"] as? String } == ["NewIndex", "AddRecord", "AddRecord", "GetFiles"])
-        #expect(payloads[1]["url"] as? String == "items/blog/zebra/index.html")
+        #expect(payloads.map { $0["type"] as? String } == ["NewIndex", "AddFile", "AddFile", "GetFiles"])
+        #expect(payloads[1]["url"] as? String == "search/2026/1")
         #expect(payloads[1]["index_id"] as? Int == 0)
-        #expect((payloads[1]["meta"] as? [String: String])?["feed"] == "The Blog")
+        #expect(payloads[2]["file_contents"] as? String == "<html><body><h2 id=\"b\">B</h2></body></html>")
     }
 
     @Test("responses are read across chunk boundaries; errors and unreadable answers are told apart")
@@ -311,7 +322,7 @@ struct SearchIndexTests {
         for path in (manifest.shards["2025"]?.files ?? [:]).keys {
             #expect(third[path] != nil && third[path] == before[path], "\(path) was written again")
         }
-        #expect(build.site.files.keys.filter { $0.hasPrefix("pagefind/2026/fragment/") }.count == 2)
+        #expect(build.site.files.keys.filter { $0.hasPrefix("pagefind/2026/fragment/") }.count == 1)
     }
 
     @Test(
