@@ -124,7 +124,8 @@ struct SearchIndex: Sendable {
 
     /// The shard's items as Pagefind pages of at most `itemsPerPage` items each, in the given
     /// order, made on all cores. In a page every item is a heading whose `id` names it (`anchor`),
-    /// followed by the first `contentWords` words of its text (from its sanitised HTML) and a line
+    /// followed by the first `contentWords` words of its excerpt (the plain text the lists show,
+    /// made when the feed was read: no HTML is parsed again) and a line
     /// with its feed, authors and categories; Pagefind makes each heading a sub-result, which the
     /// search page lists as the item. Everything from a feed is escaped.
     static func records(
@@ -135,8 +136,7 @@ struct SearchIndex: Sendable {
         let language = configuration.language.split(separator: "-").first.map { $0.lowercased() } ?? "en"
         let zone = configuration.timeZone
         let sections = items.concurrentMap { item in
-            let body = FeedParser.FeedText.plainText(fromHTML: item.content.html)
-            let words = body.split(maxSplits: contentWords, whereSeparator: \.isWhitespace).prefix(contentWords)
+            let words = item.excerpt.split(maxSplits: contentWords, whereSeparator: \.isWhitespace).prefix(contentWords)
             let about = ([item.feedName] + item.authors + item.categories).filter { !$0.isEmpty }
             var day = ""
             if let date = item.date, let time = CivilTime(date, offset: zone.secondsFromGMT(for: date)) {
@@ -189,7 +189,7 @@ struct SearchIndex: Sendable {
             fingerprint.add(item.authors.joined(separator: "\u{1}"))
             fingerprint.add(item.categories.joined(separator: "\u{1}"))
             fingerprint.add(item.date.map { "\($0.timeIntervalSince1970)" } ?? "-")
-            fingerprint.add(item.content.html)
+            fingerprint.add(item.excerpt)
         }
         return fingerprint.text
     }

@@ -10,10 +10,12 @@ struct SearchIndexTests {
     static func site(language: String = "de-CH", timeZone: String = "Europe/Berlin") -> Site {
         let sanitiser = HTMLSanitiser()
         func item(_ slug: String, title: String, html: String, date: TimeInterval?) -> SiteItem {
-            SiteItem(
+            let body = sanitiser.sanitise(html: html, baseURL: nil)
+            // The excerpt as a feed's reading makes it (280 characters, the default).
+            return SiteItem(
                 slug: slug, feedSlug: "blog", feedName: "The Blog", title: title, link: nil, authors: [],
-                date: date.map(Date.init(timeIntervalSince1970:)),
-                content: sanitiser.sanitise(html: html, baseURL: nil).html, excerpt: "", categories: [], enclosures: [])
+                date: date.map(Date.init(timeIntervalSince1970:)), content: body.html,
+                excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: 280), categories: [], enclosures: [])
         }
         let items = [
             // 2026-11-24T23:30:00Z: 25 November in Berlin.
@@ -40,7 +42,7 @@ struct SearchIndexTests {
         site.items[0].categories = ["Stripes", "Animals"]
         let records = SearchIndex.records(site.items, shard: "2026", configuration: site.configuration)
         #expect(records.map(\.url) == ["search/2026/1"])
-        // 5,000 words of text: 30 of them.
+        // 5,000 words of text: the first 30 (of the excerpt's 56).
         let words = String(repeating: "word ", count: 30).dropLast()
         let zebra = "items/blog/zebra/index.html|The%20Blog|Wednesday%2C%2025%20November%202026"
         #expect(
@@ -99,6 +101,8 @@ struct SearchIndexTests {
 
     @Test("the digest that decides whether to index a shard again follows what its records are made of")
     func digest() {
+        var reworded = Self.site()
+        reworded.items[0].excerpt = "Other words."
         let tool = URL(fileURLWithPath: "/bin/sh")
         let site = Self.site()
         func digest(_ site: Site, _ tool: URL = tool) -> [String] {
@@ -111,6 +115,7 @@ struct SearchIndexTests {
         var recategorised = site
         recategorised.items[0].categories = ["Stripes"]
         #expect(digest(recategorised) != digest(site))
+        #expect(digest(reworded) != digest(site))
         #expect(digest(Self.site(language: "fr")) != digest(site))
         #expect(digest(site, URL(fileURLWithPath: "/bin/ls")) != digest(site))
     }
