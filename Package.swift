@@ -53,6 +53,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // NIOConnectionError (DNS, refused, connect timeout), to word fetch failures.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The writer's cold file work (removing trees, copying, listing, moving folders).
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -2,12 +2,6 @@ import ArgumentParser
 import FeedsiteKit
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `feedsite build`
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,13 +24,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var paths: SitePaths
 
-    @Option(name: .long, help: ArgumentHelp("How many feeds are fetched at the same time.", valueName: "n"))
-    var concurrency = 64
-
-    @Option(
-        name: .long, help: ArgumentHelp("Seconds allowed for each request (overrides 'timeout').", valueName: "seconds")
-    )
-    var timeout: Int?
+    @OptionGroup var fetching: FetchOptions
 
     @Option(
         name: .long,
@@ -51,9 +39,6 @@ struct BuildCommand: AsyncParsableCommand {
             "Build even when the state cannot be restored (server down, file too large or unreadable), starting without history. Without it such a build exits 1 and publishes nothing."
         ))
     var allowFreshState = false
-
-    @Flag(name: .long, help: "Re-render from the saved state without touching the network.")
-    var offline = false
 
     @Option(
         name: .long,
@@ -72,8 +57,6 @@ struct BuildCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
-        if let timeout, timeout < 1 { throw ValidationError("--timeout must be at least 1 second, got \(timeout)") }
         if let maxFailed, FailurePolicy(argument: maxFailed) == nil {
             throw ValidationError("--max-failed takes a number of feeds or a percentage (3, 20%), got '\(maxFailed)'")
         }
@@ -90,27 +73,17 @@ struct BuildCommand: AsyncParsableCommand {
         if output.showsProgress {
             progress = { @Sendable done, total in Terminal.progress(done: done, total: total) }
         }
-        let generator = SiteGenerator(
-            options: .init(
-                configFile: URL(fileURLWithPath: paths.config),
-                outputDirectory: URL(fileURLWithPath: paths.output),
-                templatesDirectory: paths.templates.map { URL(fileURLWithPath: $0) },
-                stateDirectory: paths.state.map { URL(fileURLWithPath: $0) },
-                restoreState: restoreState, allowFreshState: allowFreshState, concurrency: concurrency,
-                timeoutSeconds: timeout, offline: offline, failurePolicy: policy, progress: progress))
+        var options = SiteGenerator.Options(paths: paths, fetching: fetching)
+        options.restoreState = restoreState
+        options.allowFreshState = allowFreshState
+        options.failurePolicy = policy
+        options.progress = progress
+        let generator = SiteGenerator(options: options)
         do {
             let report = try await generator.build()
             output.finishProgress()
             output.report(report, verbose: verbose)
             if !quiet { print(report.summary) }
-        } catch let error as ConfigurationError {
-            output.finishProgress()
-            error.diagnostics.forEach(output.print)
-            throw ExitCode(error.exitStatus.rawValue)
-        } catch let error as TemplateError {
-            output.finishProgress()
-            output.print(.error(file: error.file, line: error.line, column: error.column, error.message))
-            throw ExitCode(error.exitStatus.rawValue)
         } catch let error as BuildError {
             output.finishProgress()
             if case .tooManyFailures(let report, _) = error { output.report(report, verbose: verbose) }
@@ -122,97 +95,8 @@ struct BuildCommand: AsyncParsableCommand {
             throw ExitCode(error.exitStatus.rawValue)
         } catch let error as any ExitStatusError {
             output.finishProgress()
-            output.print(.error(Terminal.message(of: error)))
+            error.diagnostics.forEach(output.print)
             throw ExitCode(error.exitStatus.rawValue)
         }
-    }
-}
-
-/// The paths every command that builds shares.
-struct SitePaths: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "file"))
-    var config = "feeds.yml"
-
-    @Option(name: .long, help: ArgumentHelp("Where the site is written (replaced as a whole).", valueName: "dir"))
-    var output = "Site"
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A folder whose *.mustache and assets/ files override the built-in theme (default: Templates/ beside the configuration file, if any).",
-            valueName: "dir"))
-    var templates: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The state directory (overrides 'state_dir', default .feedsite).", valueName: "dir"))
-    var state: String?
-}
-
-/// Where diagnostics go: standard error, in colour on a terminal (unless `NO_COLOR`), as GitHub
-/// Actions annotations under `GITHUB_ACTIONS=true`, with the step summary appended to
-/// `$GITHUB_STEP_SUMMARY`.
-struct Terminal {
-    let quiet: Bool
-    let environment = ProcessInfo.processInfo.environment
-
-    var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-    var color: Bool { isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true }
-    var isGitHubActions: Bool { environment["GITHUB_ACTIONS"] == "true" }
-    var showsProgress: Bool { !quiet && isTerminal }
-
-    func print(_ diagnostic: Diagnostic) {
-        if quiet && diagnostic.severity == .warning { return }
-        Self.printError(ReportFormatter.line(diagnostic, color: color))
-        if isGitHubActions { Swift.print(ReportFormatter.annotation(diagnostic)) }
-    }
-
-    func report(_ report: BuildReport, verbose: Bool) {
-        report.diagnostics.forEach(print)
-        if verbose {
-            ReportFormatter.feedLines(report).forEach { Self.printError($0) }
-            let timings = report.timings.map {
-                "\($0.stage) \($0.duration.formatted(.units(allowed: [.seconds, .milliseconds])))"
-            }
-            Self.printError("time: " + timings.joined(separator: ", "))
-        }
-        if isGitHubActions, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
-            let handle = FileHandle(forWritingAtPath: path)
-        {
-            handle.seekToEndOfFile()
-            handle.write(Data(ReportFormatter.stepSummary(report).utf8))
-            try? handle.close()
-        }
-    }
-
-    /// An error's description without the `error: ` it starts with (a diagnostic adds it).
-    static func message(of error: any ExitStatusError) -> String {
-        let text = error.description
-        return text.hasPrefix("error: ") ? String(text.dropFirst(7)) : text
-    }
-
-    /// Under GitHub Actions, an error that stopped the build before it had a report: a line in the
-    /// step summary (the `::error` annotation comes with the error's diagnostic).
-    func summarise(_ message: String) {
-        guard isGitHubActions else { return }
-        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty, let handle = FileHandle(forWritingAtPath: path)
-        {
-            handle.seekToEndOfFile()
-            handle.write(Data("### feedsite: site not updated\n\n**Error:** \(message)\n".utf8))
-            try? handle.close()
-        }
-    }
-
-    func finishProgress() {
-        if showsProgress { Self.printError("\r\u{1B}[K", newline: false) }
-    }
-
-    static func progress(done: Int, total: Int) {
-        printError("\r\u{1B}[K" + ReportFormatter.progress(done: done, total: total), newline: false)
-    }
-
-    /// Standard error, unbuffered: diagnostics interleave correctly with the summary on stdout.
-    static func printError(_ text: String, newline: Bool = true) {
-        FileHandle.standardError.write(Data((text + (newline ? "\n" : "")).utf8))
     }
 }

@@ -11,7 +11,7 @@ struct CommandLineTests {
     func serveAndInterrupt() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        _ = try fixture.rebuild()
+        _ = try await fixture.rebuild()
         let server = try FeedsiteExecutable.start(
             [
                 "serve", "--no-build", "--port", "0", "--config", fixture.config.path, "--output", fixture.site.path,
@@ -33,6 +33,48 @@ struct CommandLineTests {
         server.process.interrupt()  // SIGINT, as Ctrl-C sends
         #expect(try await server.waitForExit() == 0)
         #expect(server.standardError.contains("stopped"))
+    }
+
+    @Test("serve watches static/ and the local feed files: a new static file and a new post are served")
+    func serveWatchesStaticAndLocalFeeds() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: work.appendingPathComponent("static"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        func rss(_ titles: [String]) -> Data {
+            let items = titles.enumerated().map { index, title in
+                "<item><title>\(title)</title><link>https://watch.example/\(index)</link>"
+                    + "<pubDate>Mon, 16 Nov 2026 1\(index):00:00 GMT</pubDate></item>"
+            }
+            return Data(
+                "<rss version=\"2.0\"><channel><title>Watched</title><link>https://watch.example/</link>\(items.joined())</channel></rss>"
+                    .utf8)
+        }
+        try rss(["Walnut"]).write(to: work.appendingPathComponent("local.xml"))
+        try Data("title: Watch\nfeeds:\n  - url: local.xml\n".utf8).write(to: work.appendingPathComponent("feeds.yml"))
+        let server = try FeedsiteExecutable.start(["serve", "--port", "0"], in: work)
+        defer { server.process.interrupt() }
+        let line = try await server.waitForOutput(containing: "serving http://127.0.0.1:")
+        let url = try #require(
+            line.split(separator: " ").first { $0.hasPrefix("http://") }.flatMap { URL(string: String($0)) })
+        #expect(try await TestClient.get(url).body.contains("Walnut"))
+        #expect(try await TestClient.get(url.appendingPathComponent("hello.txt")).status == 404)
+
+        try Data("hello".utf8).write(to: work.appendingPathComponent("static/hello.txt"))
+        try rss(["Walnut", "Chestnut"]).write(to: work.appendingPathComponent("local.xml"))
+        var served = (0, "")
+        for _ in 0..<300 {
+            try await Task.sleep(for: .milliseconds(100))
+            served = (
+                try await TestClient.get(url.appendingPathComponent("hello.txt")).status,
+                try await TestClient.get(url).body
+            )
+            if served.0 == 200 && served.1.contains("Chestnut") { break }
+        }
+        #expect(served.0 == 200, "stderr: \(server.standardError)")
+        #expect(served.1.contains("Chestnut"), "stderr: \(server.standardError)")
+        server.process.interrupt()
+        #expect(try await server.waitForExit() == 0)
     }
 
     @Test("import opml: 0 with a summary, 64 with a located error")

@@ -113,7 +113,7 @@ struct PreviewServerTests {
     func configurationEdit() async throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        _ = try fixture.rebuild()
+        _ = try await fixture.rebuild()
         let reasons = ReasonLog()
         let server = PreviewServer(
             options: .init(
@@ -122,7 +122,7 @@ struct PreviewServerTests {
             log: { _ in },
             rebuild: { reason in
                 reasons.append(reason)
-                return try fixture.rebuild()
+                return try await fixture.rebuild()
             })
         try await withPreviewServer(server) { url in
             var events = TestClient.events(url).makeAsyncIterator()

@@ -35,12 +35,12 @@ final class ServeFixture: Sendable {
     }
 
     /// Renders `Self.sampleSite()` with the fixture's templates into its output folder.
-    func rebuild() throws -> String {
+    func rebuild() async throws -> String {
         builds.withLock { $0 += 1 }
         let templates = try SiteTemplates.load(from: templates)
         let files = try PageRenderer(templates: templates, now: Date(timeIntervalSince1970: 0)).render(
             Self.sampleSite())
-        let report = try SiteWriter().write(files, to: site)
+        let report = try await SiteWriter().write(files, to: site)
         return "built \(report.totalFiles) files"
     }
 
@@ -51,7 +51,7 @@ final class ServeFixture: Sendable {
                 watchedPaths: [templates, config],
                 buildsFirst: buildsFirst, pollInterval: .milliseconds(100), headerTimeout: headerTimeout),
             log: { _ in },
-            rebuild: { _ in try self.rebuild() })
+            rebuild: { _ in try await self.rebuild() })
     }
 
     /// Edits a template in place (the size changes too, so even a coarse mtime notices).

@@ -140,6 +140,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// policy (`retries`, with backoff), never by the HTTP client until `connect_timeout`.
     var isRetryable: Bool {
         switch self {
+        // A request that used the whole `timeout` (a trickling server) is not retried: `timeout` is
+        // what one feed may cost a build.
+        case .timedOut(.whole): return false
         case .timedOut, .transport, .connectionRefused: return true
         case .http(let status, _): return [429, 502, 503, 504].contains(status)
         default: return false

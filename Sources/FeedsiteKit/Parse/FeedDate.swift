@@ -44,33 +44,14 @@ public enum FeedDate {
         var offset = 0
 
         var date: Date? {
-            guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+            guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year),
                 (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second),
                 hour < 24 || (minute == 0 && second == 0), abs(offset) < 24 * 3600
             else { return nil }
             // A leap second (23:59:60) is folded into the next second's neighbour rather than rejected.
-            let days = Self.daysFromCivil(year: year, month: month, day: day)
+            let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
             let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
             return Date(timeIntervalSince1970: Double(seconds) + fraction)
-        }
-
-        static func daysIn(month: Int, year: Int) -> Int {
-            switch month {
-            case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-            case 4, 6, 9, 11: 30
-            default: 31
-            }
-        }
-
-        /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
-        static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-            let y = month <= 2 ? year - 1 : year
-            let era = (y >= 0 ? y : y - 399) / 400
-            let yoe = y - era * 400
-            let mp = (month + 9) % 12
-            let doy = (153 * mp + 2) / 5 + day - 1
-            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-            return era * 146_097 + doe - 719_468
         }
     }
 

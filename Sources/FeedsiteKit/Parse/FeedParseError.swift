@@ -3,7 +3,7 @@ import Foundation
 /// Why a document could not be read as a feed.
 ///
 /// The text reads like a compiler diagnostic: where (when known), what was found, and what to do,
-/// e.g. `line 1, column 1: the server returned an HTML page, not a feed; check the feed URL`.
+/// e.g. `line 1, column 1: the document is an HTML page, not a feed; check the feed's address …`.
 /// Fetch and Pipeline wrap it with the feed's name and URL, so it does not repeat them.
 public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based line in the (original) document, when the problem has a position.
@@ -34,13 +34,13 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension FeedParseError {
-    static let empty = FeedParseError(message: "the document is empty; the server sent no feed")
+    static let empty = FeedParseError(message: "the document is empty: there is no feed in it")
 
     static func htmlPage(line: Int?, column: Int?) -> FeedParseError {
         FeedParseError(
             line: line, column: column,
             message:
-                "the server returned an HTML page, not a feed; check the feed URL (the site may link its real feed)",
+                "the document is an HTML page, not a feed; check the feed's address (the site may link its real feed)",
             isHTMLPage: true)
     }
 }

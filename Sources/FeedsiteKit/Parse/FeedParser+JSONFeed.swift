@@ -121,7 +121,7 @@ extension FeedParser {
             line = data.prefix(index).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         }
         let truncated = !data.reversed().drop(while: { isXMLSpace($0) }).starts(with: [UInt8(ascii: "}")])
-        let hint = truncated ? "; the document ends early, so the download was probably cut off" : ""
+        let hint = truncated ? "; the document ends early (cut off?)" : ""
         return FeedParseError(line: line, message: "malformed JSON Feed: \(detail)\(hint)")
     }
 }

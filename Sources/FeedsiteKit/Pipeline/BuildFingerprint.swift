@@ -80,19 +80,24 @@ struct BuildFingerprint: Hashable {
 /// `state.json` with the identity of the folder it wrote.
 struct LastBuild: Equatable {
     var fingerprint: String
-    /// The output folder's inode: a deleted or replaced folder forces a full build.
+    /// The real output folder and its inode: a deleted or replaced folder forces a full build.
     var outputIdentity: String
     var pageCount: Int
     var fileCount: Int
     /// Items on the site, so a skipped build can report them without assembling the model.
     var itemCount: Int
 
+    /// The real folder `directory` names (resolved as the writer resolves it, so a symbolic link
+    /// is followed to the folder it publishes into) and that folder's inode; nil when it holds no
+    /// site. A folder replaced behind an unchanged link has another identity.
     static func identity(of directory: URL) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory.path),
+        guard let path = try? OutputFolder.resolve(directory.standardizedFileURL.path),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeDirectory,
             let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue,
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent("index.html").path)
+            FileManager.default.fileExists(atPath: path + "/index.html")
         else { return nil }
-        return "\(directory.standardizedFileURL.path)#\(inode)"
+        return "\(path)#\(inode)"
     }
 
     static func read(from file: URL) -> LastBuild? {

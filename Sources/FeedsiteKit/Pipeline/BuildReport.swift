@@ -35,6 +35,9 @@ public struct BuildReport: Sendable {
 
     public var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
     public var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
+
+    /// `1 new entry`, `3 new entries`: entries first seen in a feed (some may be dropped, so not shown).
+    static func newEntries(_ count: Int) -> String { count == 1 ? "1 new entry" : "\(count) new entries" }
     /// Feeds this build fetched (`--offline` and `serve`'s re-renders fetch none or only new ones).
     public var fetchedFeedCount: Int { records.filter(\.isFetched).count }
 
@@ -50,10 +53,10 @@ public struct BuildReport: Sendable {
                 "rendered \(pageCount) pages from saved state (no feed fetched in this build; \(itemCount) items) into \(outputDirectory.path)"
         } else if fetched < records.count {
             text =
-                "built \(pageCount) pages from \(okFeeds) of \(fetched) fetched feeds and \(records.count - fetched) from saved state (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
+                "built \(pageCount) pages from \(okFeeds) of \(fetched) fetched feeds and \(records.count - fetched) from saved state (\(itemCount) items on the site; \(Self.newEntries(newItemCount)) in the feeds) into \(outputDirectory.path)"
         } else {
             text =
-                "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items, \(newItemCount) new) into \(outputDirectory.path)"
+                "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items on the site; \(Self.newEntries(newItemCount)) in the feeds) into \(outputDirectory.path)"
         }
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"
@@ -107,24 +110,4 @@ public struct BuildReport: Sendable {
         }
         return diagnostics
     }
-}
-
-/// `2026-11-19`, in UTC: the day granularity people read in warnings and stale notes.
-enum DayFormat {
-    static func string(_ date: Date) -> String {
-        let components = calendar.dateComponents([.year, .month, .day], from: date)
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-        return "\(components.year ?? 1970)-\(two(components.month))-\(two(components.day))"
-    }
-
-    /// Midnight UTC of the day `date` falls on.
-    static func startOfDay(_ date: Date) -> Date {
-        calendar.startOfDay(for: date)
-    }
-
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar
-    }()
 }

@@ -10,39 +10,3 @@ public enum ExitStatus: Int32, Sendable, Hashable {
     /// Reading or writing a file failed while writing the site or the state (`EX_IOERR`).
     case ioError = 74
 }
-
-/// An error that ends a command, with the exit status it ends it with. Each stage's error types
-/// conform, so the command line maps errors to exit statuses by type, in one place.
-public protocol ExitStatusError: Error, CustomStringConvertible {
-    var exitStatus: ExitStatus { get }
-}
-
-extension ConfigurationError: ExitStatusError {
-    public var exitStatus: ExitStatus { .usage }
-}
-
-extension TemplateError: ExitStatusError {
-    public var exitStatus: ExitStatus { .usage }
-}
-
-extension SiteWriter.WriteError: ExitStatusError {
-    /// A refused or uncreatable output folder is `cannotCreate`; a write that failed half-way
-    /// (or a page path that would leave the site) is `ioError`.
-    public var exitStatus: ExitStatus {
-        switch kind {
-        case .refused: .cannotCreate
-        case .io, .invalidSite: .ioError
-        }
-    }
-}
-
-extension StateError: ExitStatusError {
-    /// A state folder that cannot be created or is refused is `cannotCreate`; a state that cannot
-    /// be read or written is `ioError`.
-    public var exitStatus: ExitStatus {
-        switch kind {
-        case .refused: .cannotCreate
-        case .io: .ioError
-        }
-    }
-}

@@ -38,7 +38,8 @@ public enum ReportFormatter {
             if !record.isFetched { health += " (not fetched in this build)" }
             let status = record.httpStatus.map(String.init) ?? "—"
             let items = accounts.isEmpty ? "\(record.itemCount)" : accounts[index].summary
-            let error = escapeCell(record.failure ?? (record.isFetched ? "" : record.state.health.lastError ?? ""))
+            let error = escapeCell(
+                record.failure?.description ?? (record.isFetched ? "" : record.state.health.lastError ?? ""))
             let name = escapeCell(record.displayName)
             text +=
                 "| [\(name)](\(record.feedURL.absoluteString)) | \(health) | \(status) | \(escapeCell(items)) | \(record.newItemCount) | \(error) |\n"
@@ -55,9 +56,9 @@ public enum ReportFormatter {
             case .fresh(let read) where record.failure == nil:
                 outcome =
                     accounts.isEmpty
-                    ? "read \(read.readCount) items (\(record.newItemCount) new)"
-                    : "fetched (\(record.newItemCount) new items)"
-            case .fresh: outcome = "failed: \(record.failure ?? "")"
+                    ? "read \(read.readCount) items (\(BuildReport.newEntries(record.newItemCount)))"
+                    : "fetched (\(BuildReport.newEntries(record.newItemCount)))"
+            case .fresh: outcome = "failed: \(record.failure?.description ?? "")"
             case .notModified: outcome = "not modified (304)"
             case .failed(let reason): outcome = "failed: \(reason)"
             case .skipped where record.isPending: outcome = "not fetched yet"

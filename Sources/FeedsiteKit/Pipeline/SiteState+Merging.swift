@@ -1,101 +1,5 @@
 import Foundation
 
-/// One feed after this run's outcome was merged into what was remembered: what the site shows
-/// for it and what the status page says about it.
-public struct FeedRecord: Sendable, Hashable {
-    public var source: FeedSource
-    /// The remembered state after this run.
-    public var state: FeedState
-    public var run: FeedRun
-    /// True when this run did not refresh the feed and older items are shown instead.
-    public var isStale: Bool
-    /// Items this run saw for the first time.
-    public var newItemCount: Int
-    /// Why this run failed the feed (nil when it did not).
-    public var failure: String?
-    /// Parse warnings from this run.
-    public var warnings: [String]
-    /// Items that had left the feed and passed `keep_days`, removed this run.
-    public var expiredCount: Int = 0
-    /// Added to `feeds.yml` while builds did not fetch: nothing is known about it yet, so it has
-    /// no page, no slug and no health until it is fetched.
-    public var isPending: Bool = false
-    /// The saved item count when the items themselves were not loaded (a build that changed
-    /// nothing skips them); nil once `state.items` holds them.
-    var unloadedItemCount: Int?
-
-    /// Items kept for the feed.
-    public var itemCount: Int { unloadedItemCount ?? state.items.count }
-
-    /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
-    public var staleNote: String? {
-        guard isStale else { return nil }
-        let since = state.health.lastSuccess.map { "unchanged since \(DayFormat.string($0))" } ?? "not refreshed"
-        return "\(since): \(failure ?? state.health.lastError ?? "the last fetch failed")"
-    }
-
-    /// The name from `feeds.yml`, else the channel's title, else the host.
-    public var displayName: String {
-        if let name = source.name, !name.isEmpty { return name }
-        if !state.channel.title.isEmpty { return state.channel.title }
-        return source.url.host ?? source.url.absoluteString
-    }
-
-    /// `feed 'Swift.org' (https://…)`: the feed in diagnostics, by its title once it is known.
-    public var label: String {
-        "feed '\(displayName)' (\(source.url.absoluteString))"
-    }
-
-    /// Whether this build fetched the feed (`--offline` and `serve`'s re-renders do not).
-    public var isFetched: Bool { run.outcome != .skipped }
-
-    /// The feed read for the `feeds.yml` entry: its URL, or the feed its web page links to.
-    public var feedURL: URL {
-        if case .fresh = run.outcome { return run.discoveredURL ?? source.url }
-        return run.discoveredURL ?? state.discoveredURL.flatMap(URL.init(string:)) ?? source.url
-    }
-
-    /// The feed's address to publish (feed page, status page, `opml.xml`): `feedURL`; for a local
-    /// file, the address the feed gives itself, if any (a path would be a broken link on the site).
-    public var publishedFeedURL: URL? {
-        source.isLocal ? state.channel.feedLink.flatMap(URL.init(string:)) : feedURL
-    }
-
-    /// `ok`, `stale` (failing, older items shown), `failing` (nothing to show) or `pending` (not
-    /// fetched yet). A build that did not fetch keeps the health of the last one that did.
-    public var health: String {
-        if isPending { return "pending" }
-        let isFailing = failure != nil || (!isFetched && state.health.consecutiveFailures > 0)
-        guard isFailing else { return "ok" }
-        return itemCount == 0 ? "failing" : "stale"
-    }
-
-    /// The HTTP status of this run's last response; for a feed not fetched, the last one known.
-    public var httpStatus: Int? {
-        isFetched ? run.status : state.health.lastStatus
-    }
-
-    /// For each record that reads the same feed as another (a web page and the feed it links to,
-    /// both in `feeds.yml`), the index of the record that shows it: the entry naming the feed
-    /// itself, else the first.
-    static func sameFeeds(_ records: [FeedRecord]) -> [Int: Int] {
-        let candidates = records.indices.filter { !records[$0].isPending }
-        let direct = candidates.filter { records[$0].feedURL == records[$0].source.url }
-        let viaPage = candidates.filter { records[$0].feedURL != records[$0].source.url }
-        var owner: [String: Int] = [:]
-        var same: [Int: Int] = [:]
-        for index in direct + viaPage {
-            let identity = Site.normalisedIdentity(records[index].feedURL.absoluteString)
-            if let shownBy = owner[identity] {
-                same[index] = shownBy
-            } else {
-                owner[identity] = index
-            }
-        }
-        return same
-    }
-}
-
 extension SiteState {
     /// Moves the saved state of a feed to its new `feeds.yml` URL when the user followed advice:
     /// a web page replaced by the feed it links to, or a URL replaced by where it redirected. A
@@ -151,7 +55,7 @@ extension SiteState {
                 continue
             }
             var feed = feeds[key] ?? FeedState()
-            var failure: String?
+            var failure: FeedFailure?
             var newItems = 0
             var warnings: [String] = []
             switch run.outcome {
@@ -161,7 +65,7 @@ extension SiteState {
                 if read.entries.isEmpty && hadItems {
                     // An empty document where there used to be items is far more often a broken
                     // server than a blog that deleted every post: keep what we had.
-                    failure = "the feed has no items now (it had \(feed.items.filter(\.isInFeed).count))"
+                    failure = .emptied(previousCount: feed.items.filter(\.isInFeed).count)
                 } else {
                     newItems = Self.replaceCurrentItems(of: &feed, with: read.entries, now: now)
                     feed.channel = read.channel
@@ -185,7 +89,7 @@ extension SiteState {
             case _ where failure != nil:
                 feed.health.consecutiveFailures =
                     min(feed.health.consecutiveFailures, FeedHealth.maxConsecutiveFailures - 1) + 1
-                feed.health.lastError = failure
+                feed.health.lastError = failure?.description
             default:
                 // Day precision: enough for "unchanged since 2026-11-19", and a warm rebuild on the
                 // same day leaves the state and status files byte-for-byte unchanged.
@@ -230,7 +134,7 @@ extension SiteState {
             records.filter { !$0.isPending }.map { (key: $0.source.url.absoluteString, text: $0.displayName) },
             existing: records.reduce(into: [:]) { $0[$1.source.url.absoluteString] = $1.state.slug },
             fallback: "feed")
-        // Item slugs are per feed: assigned on all cores (this was most of the model stage).
+        // Item slugs are per feed: assigned on all cores (the bulk of the merge's work).
         let itemSlugs = records.concurrentMap { record in
             Slug.assign(
                 record.state.items.map { (key: $0.key, text: $0.item.title) },

@@ -7,9 +7,9 @@ public enum Slug {
     /// (CJK titles, punctuation, digits alone: `建国35周年` would give a bare `35`), in which case
     /// callers fall back to a hash.
     public static func make(_ text: String, maxLength: Int = 60) -> String {
-        // Latin text (most titles) is folded a scalar at a time from a table: `folding(options:)`
-        // was most of the time spent giving 30,000 new items their slugs, on one core between
-        // fetch and render. Anything beyond Latin Extended-B takes the general path.
+        // Latin text (most titles) is folded a scalar at a time from a table, without
+        // `folding(options:)` (hot path: every new item's title; see Benchmarks/RESULTS.md).
+        // Anything beyond Latin Extended-B takes the general path.
         var slug = ""
         var pendingDash = false
         for scalar in text.unicodeScalars {

@@ -31,8 +31,8 @@ enum PagePaths {
 
     /// The way back to the site root from a page: `""`, `../../`…
     static func root(of page: String) -> String {
-        // Folders are the non-empty components before the last; counted without `split`, which
-        // allocated an array of substrings for each of the site's pages (5 % of a cold build).
+        // Folders are the non-empty components before the last. Hot path (once per page): counted
+        // over the bytes, without `split`'s array of substrings.
         var components = 0
         var inComponent = false
         for byte in page.utf8 {
@@ -63,40 +63,5 @@ enum PagePaths {
         return stride(from: 0, to: elements.count, by: size).map {
             elements[$0..<min($0 + size, elements.count)]
         }
-    }
-}
-
-/// One calendar month of items, in the configured time zone.
-struct ArchiveMonth: Hashable {
-    var year: Int
-    /// 1–12.
-    var month: Int
-    /// Newest first.
-    var items: [SiteItem]
-
-    static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-        "December",
-    ]
-
-    /// `November 2026`
-    var name: String {
-        "\(Self.monthNames[max(0, min(11, month - 1))]) \(year)"
-    }
-
-    /// The months that have items, newest first; items keep their order (newest first). Items
-    /// without a date are not in any month (they are still on the index and feed pages).
-    static func months(_ items: [SiteItem], timeZone: TimeZone) -> [ArchiveMonth] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        var byMonth: [Int: ArchiveMonth] = [:]
-        for item in items {
-            guard let date = item.date else { continue }
-            let parts = calendar.dateComponents([.year, .month], from: date)
-            let year = parts.year ?? 1970
-            let month = parts.month ?? 1
-            byMonth[year * 100 + month, default: ArchiveMonth(year: year, month: month, items: [])].items.append(item)
-        }
-        return byMonth.keys.sorted(by: >).compactMap { byMonth[$0] }
     }
 }

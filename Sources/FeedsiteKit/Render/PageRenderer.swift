@@ -152,8 +152,8 @@ public struct PageRenderer: Sendable {
                     prev: pagination.prev, next: pagination.next),
                 heading: number == 1 ? title : "\(title): page \(number) of \(pages.count)", isFirstPage: number == 1,
                 items: items.map { context.summary($0, from: path) },
-                // The feed list is on the first page only: repeating it on every page made a
-                // 10,000-feed planet's index quadratic (4,000 pages × 10,000 links).
+                // The feed list is on the first page only, so the index costs pages + feeds, not
+                // pages × feeds.
                 feeds: number > 1
                     ? []
                     : site.feeds.map {

@@ -7,7 +7,8 @@ struct RenderContext: Sendable {
     let siteView: SiteView
     /// `base_url` as a folder (`https://planet.example/`), when set.
     let siteURL: String?
-    private let calendar: Calendar
+    /// The zone pages show dates in (`timezone`).
+    private let timeZone: TimeZone
     private let languages: [String: String]
 
     init(site: Site, now: Date) {
@@ -21,9 +22,7 @@ struct RenderContext: Sendable {
             buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,
             language: configuration.language, timeZone: Self.zoneName(configuration.timeZone))
         self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = configuration.timeZone
-        self.calendar = calendar
+        self.timeZone = configuration.timeZone
         self.languages = Dictionary(
             site.feeds.compactMap { feed in feed.language.map { (feed.slug, $0) } }, uniquingKeysWith: { a, _ in a })
     }
@@ -46,10 +45,9 @@ struct RenderContext: Sendable {
     /// `datetime` in UTC; the display in the configured time zone, without `DateFormatter` (whose
     /// output depends on the machine's locale): `19 Nov 2026`, `19 Nov 2026, 11:00 UTC+1`.
     func dateView(_ date: Date) -> DateView {
-        let offset = calendar.timeZone.secondsFromGMT(for: date)
-        guard let time = CivilTime(date, offset: offset) else { return referenceDateView(date) }
-        // Fields straight from `CivilTime`, without a `DateComponents` and a months array per call,
-        // written into one buffer (every item's date is shown on its own page and in three lists):
+        let offset = timeZone.secondsFromGMT(for: date)
+        let time = CivilTime(date, offset: offset) ?? CivilTime(date, in: timeZone)
+        // Hot path (every item's date on its own page and in three lists): one buffer holding
         // `19 Nov 2026, 11:00 ` and the zone; the display is its first part.
         let zone = Self.offsetName(offset)
         var dayLength = 0
@@ -57,7 +55,7 @@ struct RenderContext: Sendable {
             var writer = ASCIIWriter(buffer)
             writer.digits(time.day)
             writer.byte(" ")
-            writer.bytes(Self.monthNames[time.month - 1])
+            writer.bytes(CalendarNames.monthAbbreviations[max(0, min(11, time.month - 1))])
             writer.byte(" ")
             writer.digits(time.year)
             dayLength = writer.count
@@ -66,26 +64,11 @@ struct RenderContext: Sendable {
             writer.byte(":")
             writer.digits(time.minute, count: 2)
             writer.byte(" ")
-            for byte in zone.utf8 { writer.append(byte) }
+            writer.bytes(zone)
             return writer.count
         }
         let display = String(long.utf8.prefix(dayLength)) ?? long
         return DateView(iso: InternetDate.rfc3339(date), display: display, long: long)
-    }
-
-    private static let monthNames: [StaticString] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-
-    /// `dateView` as it was first written, all through `Calendar`: the reference its test compares with.
-    func referenceDateView(_ date: Date) -> DateView {
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let day = "\(parts.day ?? 1) \(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.year ?? 1970)"
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-        return DateView(
-            iso: InternetDate.rfc3339(date), display: day,
-            long: "\(day), \(two(parts.hour)):\(two(parts.minute)) \(Self.offsetName(calendar.timeZone, at: date))")
     }
 
     /// The zone's IANA name; `UTC` for the zero-offset zone (Foundation on Linux calls it `GMT`).
@@ -93,13 +76,8 @@ struct RenderContext: Sendable {
         ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.identifier
     }
 
-    /// `UTC`, `UTC+1`, `UTC-3:30`: the offset in force at `date` (abbreviations such as `CET` are
-    /// not available the same way on every platform).
-    static func offsetName(_ zone: TimeZone, at date: Date) -> String {
-        offsetName(zone.secondsFromGMT(for: date))
-    }
-
-    /// `UTC+1` for 3600 seconds east of UTC.
+    /// `UTC`, `UTC+1`, `UTC-3:30` for an offset in seconds east of UTC (abbreviations such as
+    /// `CET` are not available the same way on every platform).
     static func offsetName(_ seconds: Int) -> String {
         guard seconds != 0 else { return "UTC" }
         let sign = seconds < 0 ? "-" : "+"

@@ -11,7 +11,8 @@ extension SanitisedHTML {
     /// Belongs in the sanitiser's renderer eventually (it would then apply to the planet's feeds
     /// too); done here for now because the pages are what the checker reads.
     var withAlignmentClasses: SanitisedHTML {
-        // A byte search: Foundation's `contains` (through NSString) was 6 % of a cold build.
+        // Hot path (every item body, on two pages): a byte search, not Foundation's `contains`
+        // (which goes through NSString); see Benchmarks/RESULTS.md.
         guard Self.containsAlignAttribute(html) else { return self }
         var text = html
         for cell in ["th", "td"] {
@@ -29,8 +30,7 @@ extension SanitisedHTML {
         var html = html
         return html.withUTF8 { bytes in
             guard let base = bytes.baseAddress, bytes.count >= needle.count else { return false }
-            // Skips to each `g` (a loop over the bytes was 1 % of a cold build), then compares the
-            // whole needle.
+            // Skips to each `g` with `memchr`, then compares the whole needle.
             let end = bytes.count - needle.count + anchor + 1  // past the last possible anchor
             var index = anchor
             while let position = ByteScan.firstIndex(of: needle[anchor], in: bytes, from: index, to: end) {

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import _NIOFileSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -12,11 +14,11 @@ import Foundation
 /// A path that is a symbolic link is resolved: the site is published into the real folder, the
 /// staging and previous folders sit beside that one, and the link stays a link. Nothing here
 /// follows a link *into* a folder it checks; a few `lstat`s and one listing of the top level.
-public struct OutputFolder: Sendable {
+package struct OutputFolder: Sendable {
     /// The path as given (what messages name).
-    public let requested: String
+    package let requested: String
     /// The real folder: every symbolic link resolved.
-    public let path: String
+    package let path: String
     /// What is at `path` now.
     let contents: Contents
 
@@ -32,7 +34,7 @@ public struct OutputFolder: Sendable {
 
     /// Regular files (or links) at the top of the folder that feedsite did not write: carried
     /// over into every new site, never moved or deleted. Sorted.
-    public let foreignFiles: [String]
+    package let foreignFiles: [String]
 
     /// The folder holding `path`.
     var parent: String { Self.parent(of: path) }
@@ -62,29 +64,31 @@ public struct OutputFolder: Sendable {
     /// Resolves `directory` and checks that feedsite may write a site there.
     ///
     /// - Throws: `SiteWriter.WriteError` of kind `.refused` naming the folder and what to do.
-    public static func check(_ directory: URL) throws(SiteWriter.WriteError) -> OutputFolder {
+    package static func check(_ directory: URL) async throws(SiteWriter.WriteError) -> OutputFolder {
         let requested = directory.standardizedFileURL.path
         let path = try resolve(requested)
         func refuse(_ message: String) -> SiteWriter.WriteError {
-            SiteWriter.WriteError(path: requested, message: message, kind: .refused)
+            // A link is named with the folder it leads to: that is where the files in question are.
+            let shown = path == requested ? requested : "\(requested) (a link to \(path))"
+            return SiteWriter.WriteError(path: shown, message: message, kind: .refused)
         }
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            guard errno == ENOENT else {
-                throw refuse("cannot be inspected: \(String(cString: strerror(errno)))")
-            }
+        let info: FileInfo?
+        do {
+            info = try await FileSystem.shared.info(forFileAt: FilePath(path), infoAboutSymbolicLink: true)
+        } catch {
+            throw SiteWriter.WriteError(path: requested, doing: "cannot be inspected", error, kind: .refused)
+        }
+        guard let info else {
             return OutputFolder(requested: requested, path: path, contents: .absent, foreignFiles: [])
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard info.type == .directory else {
             throw refuse(
                 "is a file, not a folder; feedsite writes the site into a folder of its own (replaced as a whole by "
                     + "every build): pass another --output, such as Site")
         }
-        guard let entries = Entry.list(path) else {
-            throw refuse("cannot be read: \(String(cString: strerror(errno)))")
-        }
+        let entries = try await FolderEntry.list(path, kind: .refused)
         // A name that is not UTF-8 could not be carried over or told apart: nothing is guessed.
-        if let odd = entries.first(where: { $0.name.unicodeScalars.contains("\u{FFFD}") }) {
+        if let odd = entries.first(where: { !$0.isUTF8 }) {
             throw refuse(
                 "holds \(odd.name.debugDescription), whose name is not UTF-8; move it out of the folder (feedsite "
                     + "replaces the folder as a whole)")
@@ -103,7 +107,8 @@ public struct OutputFolder: Sendable {
                 requested: requested, path: path, contents: .site(marker), foreignFiles: foreign.map(\.name).sorted())
         }
         let dotfiles = entries.filter { $0.name.hasPrefix(".") && !$0.isDirectory }
-        if dotfiles.count == entries.count || isOlderSite(path, entries) {
+        let isAdoptable = dotfiles.count == entries.count ? true : await isOlderSite(path, entries)
+        if isAdoptable {
             return OutputFolder(
                 requested: requested, path: path, contents: .adopted, foreignFiles: dotfiles.map(\.name).sorted())
         }
@@ -116,7 +121,7 @@ public struct OutputFolder: Sendable {
 
     /// Whether the folder at `path` (listed as `entries`) looks exactly like a site an older
     /// feedsite wrote: only its names, and its index, status page, published state and assets.
-    static func isOlderSite(_ path: String, _ entries: [Entry]) -> Bool {
+    static func isOlderSite(_ path: String, _ entries: [FolderEntry]) async -> Bool {
         var seen: Set<String> = []
         for entry in entries {
             if entry.name.hasPrefix(".") && !entry.isDirectory { continue }
@@ -126,28 +131,30 @@ public struct OutputFolder: Sendable {
             seen.insert(entry.name)
         }
         guard seen.isSuperset(of: ["index.html", "status", "assets"]) else { return false }
-        return isRegularFile(path + "/status/index.html") && isRegularFile(path + "/status/state.json")
+        guard await isRegularFile(path + "/status/index.html") else { return false }
+        return await isRegularFile(path + "/status/state.json")
     }
 
     /// Whether a folder beside the site (`.Site.previous`, `.Site.old-<pid>`) is feedsite's: it
     /// carries a marker, or it is what an older feedsite kept (its `.gitignore` says so, or it
     /// looks exactly like its site). A link is never feedsite's.
-    static func isOwnNeighbour(_ path: String) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+    static func isOwnNeighbour(_ path: String) async -> Bool {
+        guard await SiteWriter.info(path)?.type == .directory else { return false }
         if SiteMarker.load(from: path) != nil { return true }
-        if let ignore = FileManager.default.contents(atPath: path + "/.gitignore"), isRegularFile(path + "/.gitignore"),
-            String(decoding: ignore.prefix(80), as: UTF8.self).hasPrefix("# feedsite: the site before the current one")
+        if await isRegularFile(path + "/.gitignore"),
+            let head = try? await FileSystem.shared.withFileHandle(
+                forReadingAt: FilePath(path + "/.gitignore"), options: .init(followSymbolicLinks: false),
+                execute: { try await $0.readChunk(fromAbsoluteOffset: 0, length: .bytes(80)) }),
+            String(buffer: head).hasPrefix("# feedsite: the site before the current one")
         {
             return true
         }
-        guard let entries = Entry.list(path) else { return false }
-        return isOlderSite(path, entries)
+        guard let entries = try? await FolderEntry.list(path) else { return false }
+        return await isOlderSite(path, entries)
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    static func isRegularFile(_ path: String) async -> Bool {
+        await SiteWriter.info(path)?.type == .regular
     }
 
     /// `CNAME, about.html and 3 more` (at most five names), with "is"/"are" when `verb`.
@@ -203,37 +210,5 @@ public struct OutputFolder: Sendable {
     /// Whether `inner` is `outer` or lies inside it (both real paths).
     static func contains(_ outer: String, _ inner: String) -> Bool {
         inner == outer || outer == "/" || inner.hasPrefix(outer + "/")
-    }
-
-    /// One entry at the top of a folder.
-    struct Entry: Sendable {
-        var name: String
-        var isDirectory: Bool
-        var isRegular: Bool
-
-        /// The entries of the folder at `path` (not followed if it is a link); nil when it cannot
-        /// be read.
-        static func list(_ path: String) -> [Entry]? {
-            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            guard let stream = fdopendir(descriptor) else {
-                close(descriptor)
-                return nil
-            }
-            defer { closedir(stream) }
-            var entries: [Entry] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                guard name != ".", name != ".." else { continue }
-                // Every entry is listed, even one that cannot be inspected (a name that is not
-                // UTF-8 does not survive the round trip): the callers refuse what they cannot place.
-                var info = stat()
-                let format = fstatat(dirfd(stream), name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info.st_mode & S_IFMT : 0
-                entries.append(Entry(name: name, isDirectory: format == S_IFDIR, isRegular: format == S_IFREG))
-            }
-            return entries
-        }
     }
 }

@@ -1,33 +1,39 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What a build publishes besides its pages, checked before anything is fetched: the output
 /// folder (feedsite's to write, and none of the project's own folders) and the files of `static/`.
-public struct Publication: Sendable {
+package struct Publication: Sendable {
     /// The output folder, resolved and checked.
-    public let output: OutputFolder
+    package let output: OutputFolder
     /// The files of `static/`, to copy to the site root.
-    public let staticFiles: StaticFiles
+    package let staticFiles: StaticFiles
     /// Warnings for the build report (files put into the site folder by hand).
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
 
     /// Checks the output folder and lists `static/`.
     ///
     /// - Throws: `SiteWriter.WriteError` of kind `.refused` when the output folder is not
     ///   feedsite's to write (exit 73); `ConfigurationError` when a static file cannot be
     ///   published or the static folder holds the project's own files (exit 64).
-    public static func prepare(
+    package static func prepare(
         output: URL, configFile: URL, templatesDirectory: URL, stateDirectory: URL,
         configuration: SiteConfiguration, templates: SiteTemplates
-    ) throws -> Publication {
+    ) async throws -> Publication {
         let requested = output.standardizedFileURL.path
         let outputPath = try OutputFolder.resolve(requested)
         let staticFolder = configuration.staticFolder(besides: configFile)
+        // A static folder named in feeds.yml must exist: else its files would silently vanish from the site.
+        if configuration.staticDirectory != SiteConfiguration.Defaults.staticDirectory,
+            await SiteWriter.info(staticFolder.standardizedFileURL.path) == nil
+        {
+            throw ConfigurationError([
+                .error(
+                    file: configFile.lastPathComponent,
+                    "'static_dir: \(configuration.staticDirectory)' names a folder that does not exist "
+                        + "(\(staticFolder.standardizedFileURL.path)); create it, or remove 'static_dir' to publish "
+                        + "no files of your own")
+            ])
+        }
         func real(_ url: URL) -> String {
             let path = url.standardizedFileURL.path
             return (try? OutputFolder.resolve(path)) ?? path
@@ -40,8 +46,7 @@ public struct Publication: Sendable {
         ]
         // Everything in the static folder is published: it must not hold the project's own files.
         let staticPath = real(staticFolder)
-        var info = stat()
-        if lstat(staticFolder.standardizedFileURL.path, &info) == 0 {
+        if await SiteWriter.info(staticFolder.standardizedFileURL.path) != nil {
             for (path, what, _) in project.dropLast() where OutputFolder.contains(staticPath, path) {
                 throw ConfigurationError([
                     .error(
@@ -63,15 +68,16 @@ public struct Publication: Sendable {
                     nil
                 }
             if let problem {
+                let example = URL(fileURLWithPath: outputPath).lastPathComponent == "Site" ? "" : ", such as Site"
                 throw SiteWriter.WriteError(
                     path: requested,
                     message: "\(problem), and feedsite replaces its output folder as a whole; the site needs a "
-                        + "folder of its own: pass another --output, such as Site",
+                        + "folder of its own: pass another --output\(example), or keep \(what) elsewhere",
                     kind: .refused)
             }
         }
-        let folder = try OutputFolder.check(output)
-        let staticFiles = try StaticFiles.list(
+        let folder = try await OutputFolder.check(output)
+        let staticFiles = try await StaticFiles.list(
             staticFolder, displayName: configuration.staticDirectory,
             reserved: .site(assets: templates.assets.keys, hasNotFoundPage: templates.hasNotFoundPage))
         let diagnostics = folder.foreignFiles.filter { !$0.hasPrefix(".") }.map { name in
@@ -85,7 +91,7 @@ public struct Publication: Sendable {
 
 extension SiteConfiguration {
     /// The static folder: `static_dir`, relative to the folder holding `feeds.yml`.
-    public func staticFolder(besides configFile: URL) -> URL {
+    package func staticFolder(besides configFile: URL) -> URL {
         if staticDirectory.hasPrefix("/") { return URL(fileURLWithPath: staticDirectory) }
         return configFile.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(staticDirectory)
     }

@@ -79,8 +79,23 @@ struct SiteMarker: Sendable, Hashable {
 
     /// The marker of the folder at `folder`: nil when it has none (no such file, not a regular
     /// file, or not a marker). Links are not followed.
+    ///
+    /// Hand-written, for safety: opened without blocking and checked through the descriptor, so a
+    /// FIFO at the marker's path cannot hang the build (swift-nio's reads block on one).
     static func load(from folder: String) -> SiteMarker? {
-        let descriptor = open(folder + "/" + fileName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        parseFile(folder + "/" + fileName)
+    }
+
+    /// The marker of a folder feedsite left behind (a dead build's staging folder): its marker, or
+    /// the one it was writing when it was killed (which says the folder was being made, so
+    /// `.incomplete`), or nil.
+    static func loadLeftover(from folder: String) -> SiteMarker? {
+        load(from: folder) ?? parseFile(folder + "/" + temporaryName).map { _ in .incomplete }
+    }
+
+    /// The marker in the file at `path`, nil when it is not one.
+    private static func parseFile(_ path: String) -> SiteMarker? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
@@ -102,18 +117,18 @@ struct SiteMarker: Sendable, Hashable {
     /// Marks the folder at `folder` (replacing its marker atomically): written to a temporary
     /// file, then renamed over the old one. A file at the marker's path may be a hard link to the
     /// live site's, so it is never written into.
-    static func save(_ marker: SiteMarker, in folder: String) throws(SiteWriter.WriteError) {
+    static func save(_ marker: SiteMarker, in folder: String) async throws(SiteWriter.WriteError) {
         let temporary = folder + "/" + temporaryName
         do {
-            try SiteWriter.writeFile(marker.data, to: temporary)
+            try await FilePlacement.writeFile(marker.data, to: temporary)
         } catch {
             _ = unlink(temporary)
             throw error
         }
         guard rename(temporary, folder + "/" + fileName) == 0 else {
-            let message = String(cString: strerror(errno))
+            let code = errno
             _ = unlink(temporary)
-            throw SiteWriter.WriteError(path: folder + "/" + fileName, message: "cannot mark the folder: \(message)")
+            throw SiteWriter.WriteError(path: folder + "/" + fileName, doing: "cannot mark the folder", errno: code)
         }
     }
 }

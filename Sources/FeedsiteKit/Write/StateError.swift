@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state folder cannot be used. Thrown before anything is fetched (a folder that is refused)
 /// or while saving (an I/O error); the site on disk is left as it was.
 public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -23,4 +25,25 @@ public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "error: \(path): \(message)" }
+}
+
+extension StateError {
+    /// A file error in words with what to do (`No space left on device; free some space …`), not
+    /// Foundation's internal description.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? StateError { return error.message }
+        let error = error as NSError
+        var code: Int32?
+        if error.domain == NSPOSIXErrorDomain {
+            code = Int32(error.code)
+        } else if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
+            code = Int32(underlying.code)
+        } else if error.domain == NSCocoaErrorDomain, error.code == CocoaError.fileWriteOutOfSpace.rawValue {
+            code = ENOSPC
+        }
+        guard let code else { return error.localizedDescription }
+        return String(cString: strerror(code)) + SiteWriter.WriteError.advice(errno: code)
+    }
 }

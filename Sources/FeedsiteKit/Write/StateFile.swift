@@ -138,6 +138,9 @@ enum StateFile {
                 reason = "\(path(context)) is null, expected \(Self.name(of: type))"
             case .keyNotFound(let key, let context):
                 reason = "\(path(context, key)) is missing"
+            case .dataCorrupted(let context) where context.codingPath.count <= depth:
+                // Nothing decoded at all: the bytes are not JSON (a cut-off or overwritten file).
+                reason = "it is not valid JSON (cut off or overwritten?)"
             case .dataCorrupted(let context):
                 reason = "\(path(context)): \(context.debugDescription)"
             @unknown default:

@@ -235,7 +235,7 @@ public struct StateStore: Sendable {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw StateError(.io, path: file.path, "cannot save the state: \(error)")
+            throw StateError(.io, path: file.path, "cannot save the state: \(StateError.reason(error))")
         }
         // The index comes second: until it is written, the old one describes another file and is
         // ignored. It is only an aid, so failing to write it costs the next build time, not data.

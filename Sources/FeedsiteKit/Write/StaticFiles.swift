@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import _NIOFileSystem
 
 /// The files of `static/` (beside `feeds.yml`; `static_dir` moves it), published at the site root
 /// as they are: `CNAME`, `.nojekyll`, `_headers`, `_redirects`, `.well-known/…`, images.
@@ -14,41 +9,41 @@ import Foundation
 /// folder, something that is not a file. A symbolic link is published as a copy of the file it
 /// points to when that file is inside the folder; links to folders, and links out of it, are
 /// refused (so nothing outside `static/` is published by accident).
-public struct StaticFiles: Sendable {
+package struct StaticFiles: Sendable {
     /// One file to publish.
-    public struct File: Sendable, Hashable {
+    package struct File: Sendable, Hashable {
         /// Where it goes in the site (`CNAME`, `.well-known/security.txt`).
-        public var sitePath: String
+        package var sitePath: String
         /// Where its bytes are read from (for a link, the file it points to).
-        public var source: String
+        package var source: String
         /// How messages name it (`static/CNAME`).
-        public var displayPath: String
+        package var displayPath: String
     }
 
     /// Sorted by site path.
-    public let files: [File]
+    package let files: [File]
     /// Each file's path, size, modification time and inode: what a build's fingerprint needs to
     /// see that a file changed, without reading it.
-    public let signature: String
+    package let signature: String
 
-    public static let none = StaticFiles(files: [], signature: "")
+    package static let none = StaticFiles(files: [], signature: "")
 
     /// Most files and folder depth accepted (a folder this large is a mistake, such as `static_dir: /`).
     static let maximumFiles = 100_000
     static let maximumDepth = 64
 
     /// What feedsite generates, that a static file may not replace.
-    public struct Reserved: Sendable {
+    package struct Reserved: Sendable {
         /// Files at the top of the site that feedsite writes.
-        public var files: Set<String>
+        package var files: Set<String>
         /// Folders at the top of the site that are feedsite's as a whole.
-        public var folders: Set<String>
+        package var folders: Set<String>
         /// Site paths of the theme's assets (`assets/style.css`); other files may go in `assets/`.
-        public var assets: Set<String>
+        package var assets: Set<String>
 
         /// The pages and files of DESIGN §5, the marker, `404.html` when the theme has one, and
         /// the theme's assets.
-        public static func site(assets: some Sequence<String>, hasNotFoundPage: Bool) -> Reserved {
+        package static func site(assets: some Sequence<String>, hasNotFoundPage: Bool) -> Reserved {
             var files: Set<String> = [
                 "index.html", "atom.xml", "rss.xml", "feed.json", "opml.xml", "sitemap.xml", "robots.txt",
                 SiteMarker.fileName, SiteMarker.temporaryName,
@@ -75,14 +70,12 @@ public struct StaticFiles: Sendable {
     /// messages name it (`static`).
     ///
     /// - Throws: `ConfigurationError` listing every file that cannot be published, and why.
-    public static func list(
+    package static func list(
         _ folder: URL, displayName: String, reserved: Reserved
-    ) throws(ConfigurationError) -> StaticFiles {
+    ) async throws(ConfigurationError) -> StaticFiles {
         let given = folder.standardizedFileURL.path
-        var info = stat()
-        guard lstat(given, &info) == 0 else { return .none }
-        guard let root = OutputFolder.realPath(given), stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR
-        else {
+        guard await SiteWriter.info(given) != nil else { return .none }
+        guard let root = OutputFolder.realPath(given), await Self.info(following: root)?.type == .directory else {
             throw ConfigurationError([
                 .error(
                     file: displayName,
@@ -97,7 +90,7 @@ public struct StaticFiles: Sendable {
         var pending: [(String, String, Int)] = [(root, "", 0)]
         while let next = pending.popLast() {
             let (path, prefix, depth) = next
-            guard let entries = OutputFolder.Entry.list(path) else {
+            guard let entries = try? await FolderEntry.list(path) else {
                 problems.append(.error(file: display(displayName, prefix), "cannot be read"))
                 continue
             }
@@ -105,7 +98,7 @@ public struct StaticFiles: Sendable {
                 let sitePath = prefix + entry.name
                 let shown = display(displayName, sitePath)
                 let source = path + "/" + entry.name
-                guard isPublishable(entry.name) else {
+                guard entry.isUTF8, isPublishable(entry.name) else {
                     problems.append(
                         .error(
                             file: shown,
@@ -113,10 +106,8 @@ public struct StaticFiles: Sendable {
                                 + "tools cannot publish it faithfully)"))
                     continue
                 }
-                var itemInfo = stat()
-                guard lstat(source, &itemInfo) == 0 else { continue }
-                let isDirectory = (itemInfo.st_mode & S_IFMT) == S_IFDIR
-                if let generated = reserved.collision(sitePath, isDirectory: isDirectory) {
+                guard let info = await SiteWriter.info(source) else { continue }
+                if let generated = reserved.collision(sitePath, isDirectory: info.type == .directory) {
                     let what = generated.hasSuffix("/") ? "the folder \(generated) feedsite generates" : generated
                     problems.append(
                         .error(
@@ -125,19 +116,19 @@ public struct StaticFiles: Sendable {
                                 + "page, edit its template in Templates/)"))
                     continue
                 }
-                switch itemInfo.st_mode & S_IFMT {
-                case S_IFDIR:
+                switch info.type {
+                case .directory:
                     guard depth < maximumDepth else {
                         problems.append(.error(file: shown, "is nested more than \(maximumDepth) folders deep"))
                         continue
                     }
                     pending.append((source, sitePath + "/", depth + 1))
-                case S_IFREG:
+                case .regular:
                     files.append(File(sitePath: sitePath, source: source, displayPath: shown))
-                    signature += "\(sitePath) \(itemInfo.st_size) \(modified(itemInfo)) \(itemInfo.st_ino)\n"
-                case S_IFLNK:
+                    signature += Self.signature(sitePath, info)
+                case .symlink:
                     guard let target = OutputFolder.realPath(source), OutputFolder.contains(root, target),
-                        target != root, stat(target, &itemInfo) == 0, (itemInfo.st_mode & S_IFMT) == S_IFREG
+                        target != root, let targetInfo = await Self.info(following: target), targetInfo.type == .regular
                     else {
                         problems.append(
                             .error(
@@ -148,7 +139,7 @@ public struct StaticFiles: Sendable {
                         continue
                     }
                     files.append(File(sitePath: sitePath, source: target, displayPath: shown))
-                    signature += "\(sitePath) \(itemInfo.st_size) \(modified(itemInfo)) \(itemInfo.st_ino)\n"
+                    signature += Self.signature(sitePath, targetInfo)
                 default:
                     problems.append(
                         .error(file: shown, "is not a file or folder (a pipe, socket or device); remove it"))
@@ -167,6 +158,18 @@ public struct StaticFiles: Sendable {
         return StaticFiles(files: files, signature: signature)
     }
 
+    /// What `path` is, links followed; nil when it cannot be reached.
+    private static func info(following path: String) async -> FileInfo? {
+        try? await FileSystem.shared.info(forFileAt: FilePath(path), infoAboutSymbolicLink: false)
+    }
+
+    /// One file's line of `signature`: path, size, modification time and inode.
+    private static func signature(_ sitePath: String, _ info: FileInfo) -> String {
+        let modified = info.lastDataModificationTime
+        let inode = info.platformSpecificStatus.map { UInt64($0.st_ino) } ?? 0
+        return "\(sitePath) \(info.size) \(modified.seconds).\(modified.nanoseconds) \(inode)\n"
+    }
+
     /// `static/CNAME`
     private static func display(_ folder: String, _ sitePath: String) -> String {
         sitePath.isEmpty ? folder : folder + "/" + sitePath
@@ -176,13 +179,5 @@ public struct StaticFiles: Sendable {
     /// lists top-level names one per line, too).
     private static func isPublishable(_ name: String) -> Bool {
         !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" }
-    }
-
-    private static func modified(_ info: stat) -> String {
-        #if canImport(Darwin)
-            return "\(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
-        #else
-            return "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        #endif
     }
 }

@@ -100,14 +100,19 @@ struct CommandLineTests {
         // A site feedsite wrote carries its marker (else the folder is not feedsite's to replace).
         try Data("feedsite-site 1 complete\n.feedsite-site\nindex.html\n".utf8).write(
             to: site.appendingPathComponent(".feedsite-site"))
-        try Data("feeds:\n  - url: \(server.url("/gone"))\n    name: Gone\n".utf8).write(
-            to: work.appendingPathComponent("feeds.yml"))
+        // The second feed has no name and never gave a title: it is named by its URL, not its host.
+        try Data(
+            "feeds:\n  - url: \(server.url("/gone"))\n    name: Gone\n  - url: \(server.url("/also-gone"))\n".utf8
+        ).write(to: work.appendingPathComponent("feeds.yml"))
         let run = try Self.run(
             ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
         try await server.shutdown()
         #expect(run.status == 1)
         #expect(run.stderr.contains("feeds.yml:2: warning: feed 'Gone' (\(server.url("/gone"))): HTTP 404 Not Found"))
-        #expect(run.stderr.contains("error: 1 of 1 feeds failed (every feed failed): 'Gone': HTTP 404 Not Found; "))
+        #expect(
+            run.stderr.contains(
+                "error: 2 of 2 feeds failed (every feed failed): 'Gone': HTTP 404 Not Found; "
+                    + "\(server.url("/also-gone")): HTTP 404 Not Found; "), "\(run.stderr)")
         #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "previous")
     }
 
@@ -125,7 +130,7 @@ struct CommandLineTests {
             ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
         try await server.shutdown()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("from 1 of 2 feeds (4 items, 4 new)"))
+        #expect(run.stdout.contains("from 1 of 2 feeds (4 items on the site; 4 new entries in the feeds)"))
         #expect(run.stderr.contains("feeds.yml:3: warning:"))
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/index.html").path))
     }

@@ -106,7 +106,7 @@ struct ExitStatusTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "feed 'Only' (\(server.url("/only"))): fetched (2 new items); read 3 (1 repeating an id), shown 2"),
+                "feed 'Only' (\(server.url("/only"))): fetched (2 new entries); read 3 (1 repeating an id), shown 2"),
             "\(run.stderr)")
     }
 }

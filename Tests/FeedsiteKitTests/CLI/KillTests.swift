@@ -75,7 +75,10 @@ struct KillTests {
         #expect(
             SiteInspector(root: work.appendingPathComponent("Site")).files["index.html"]?.contains("Version C") == true)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".Site.") }
-        #expect(leftovers == [".Site.previous"])
+        let contents = leftovers.map { name in
+            "\(name): \((try? FileManager.default.subpathsOfDirectory(atPath: work.appendingPathComponent(name).path))?.sorted().prefix(5) ?? [])"
+        }
+        #expect(leftovers == [".Site.previous"], "\(contents)")
         let previous = SiteInspector(root: work.appendingPathComponent(".Site.previous"))
         #expect(previous.files["index.html"]?.contains("<p class=\"site-title\"><a href=\"") == true)
         #expect(previous.files[".feedsite-site"]?.hasPrefix("feedsite-site 1 complete\n") == true)

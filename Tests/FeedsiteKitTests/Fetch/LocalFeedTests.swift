@@ -261,10 +261,41 @@ struct LocalFeedTests {
         try FileManager.default.removeItem(at: jekyll)
         let third = try await build.run(yaml: yaml)
         let failed = try #require(third.records.first)
-        #expect(failed.failure == "cannot read \(jekyll.path): no such file")
+        #expect(failed.failure == .fetch(.localFile(path: jekyll.path, problem: .missing)))
+        #expect(failed.failure?.description == "cannot read \(jekyll.path): no such file")
         #expect(failed.isStale)
         #expect(third.itemCount == 11)
         #expect(third.diagnostics.map(\.description).contains { $0.contains("cannot read \(jekyll.path)") })
+    }
+
+    @Test("--offline uses no network but still reads local feed files: an edited file's new post is shown")
+    func offlineReadsLocalFiles() async throws {
+        func rss(_ titles: [String], host: String = "local.example") -> Data {
+            let items = titles.enumerated().map { index, title in
+                "<item><title>\(title)</title><link>https://\(host)/\(index)</link>"
+                    + "<pubDate>Mon, 16 Nov 2026 1\(index):00:00 GMT</pubDate></item>"
+            }
+            return Data(
+                "<rss version=\"2.0\"><channel><title>Local</title><link>https://local.example/</link>\(items.joined())</channel></rss>"
+                    .utf8)
+        }
+        let server = try await FixtureServer(routes: ["/feed": .feed(rss(["Remote post"], host: "remote.example"))])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let local = build.work.appendingPathComponent("local.xml")
+        try rss(["First"]).write(to: local)
+        let yaml = "title: Offline\nretries: 0\nfeeds:\n  - url: local.xml\n  - url: \(server.url("/feed"))\n"
+        let first = try await build.run(yaml: yaml)
+        #expect(first.itemCount == 2)
+        let requests = server.requests.count
+        // The file gains a post; the build is offline.
+        try rss(["First", "Second"]).write(to: local)
+        let offline = try await build.run(yaml: yaml, offline: true)
+        #expect(server.requests.count == requests)
+        #expect(offline.records.map(\.isFetched) == [true, false])
+        #expect(offline.itemCount == 3)
+        #expect(build.site.itemPages.contains { $0.contains("second") }, "\(build.site.itemPages)")
+        try await server.shutdown()
     }
 
     @Test("a FIFO named as a feed fails that feed at once; the build goes on")
@@ -277,6 +308,9 @@ struct LocalFeedTests {
         let report = try await build.run(yaml: "feeds:\n  - url: pipe.xml\n  - url: ok.xml\n")
         #expect(
             report.records.first?.failure
+                == .fetch(.localFile(path: fifo.path, problem: .notRegularFile(kind: "named pipe (FIFO)"))))
+        #expect(
+            report.records.first?.failure?.description
                 == "refusing to read \(fifo.path): it is a named pipe (FIFO), not a regular file")
         #expect(report.records.last?.failure == nil)
     }

@@ -37,7 +37,7 @@ struct ParseCommandFetchTests {
         let run = try CommandLineTests.run(["parse", server.url("/page").absoluteString])
         try await server.shutdown()
         #expect(run.status == 1)
-        #expect(run.stderr.contains("the page links to no feed either"))
+        #expect(run.stderr.contains("is an HTML page, not a feed, and it links to no feed either"))
     }
 
     @Test("paths (relative to the current folder) and file: URLs are read; a FIFO is refused at once")

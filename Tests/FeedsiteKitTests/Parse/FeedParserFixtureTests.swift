@@ -421,7 +421,7 @@ struct FixtureExpectation: Sendable, CustomTestStringConvertible {
         let data = try Fixtures.data("real-feeds/not-a-feed-iis-object-moved.rss")
         let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(data, url: nil) }
         #expect(error?.line == 1)
-        #expect(error?.description.hasPrefix("line 1, column 1: the server returned an HTML page, not a feed") == true)
+        #expect(error?.description.hasPrefix("line 1, column 1: the document is an HTML page, not a feed") == true)
     }
 
     // `tail -c 200`: the file stops mid-string inside an item.

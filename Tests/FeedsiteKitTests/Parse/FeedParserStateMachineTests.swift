@@ -102,7 +102,7 @@ import Testing
         var machine = Machine(documentURL: nil)
         #expect(machine.startElement("html", namespaceURI: "http://www.w3.org/1999/xhtml") == .stop)
         let error = #expect(throws: FeedParseError.self) { try machine.finish() }
-        #expect(error?.message.hasPrefix("the server returned an HTML page") == true)
+        #expect(error?.message.hasPrefix("the document is an HTML page") == true)
     }
 
     @Test func errorEventFailsTheParse() {

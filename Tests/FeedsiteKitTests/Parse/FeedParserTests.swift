@@ -364,7 +364,7 @@ import Testing
     @Test func emptyAndWhitespaceDocuments() {
         for body in ["", " \n\t "] {
             let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(body.utf8), url: nil) }
-            #expect(error?.description == "the document is empty; the server sent no feed")
+            #expect(error?.description == "the document is empty: there is no feed in it")
         }
     }
 
@@ -372,7 +372,7 @@ import Testing
         let page = "\n<!DOCTYPE html>\n<html><head><title>Login</title></head><body><p>Please log in</body></html>"
         let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(page.utf8), url: nil) }
         #expect(error?.line == 2)
-        #expect(error?.message.hasPrefix("the server returned an HTML page, not a feed") == true)
+        #expect(error?.message.hasPrefix("the document is an HTML page, not a feed") == true)
     }
 
     @Test func unknownRootIsNamed() {

@@ -33,7 +33,7 @@ struct EndToEndTests {
         // Cut off inside its first tag: nothing to recover (a mismatched end tag is read past now).
         routes["/malformed"] = .feed(Data("<rss version=\"2.0\"".utf8))
         routes["/slow"] = FixtureServer.Route(
-            body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(4))
+            body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(20))
         let server = try await FixtureServer(routes: routes)
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-e2e-\(UUID().uuidString)")
@@ -52,7 +52,7 @@ struct EndToEndTests {
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
                 stateDirectory: work.appendingPathComponent("state"),
-                concurrency: 4, timeoutSeconds: 2, now: Date(timeIntervalSince1970: 1_795_000_000)))
+                concurrency: 4, timeoutSeconds: 10, now: Date(timeIntervalSince1970: 1_795_000_000)))
         let report: BuildReport
         do {
             report = try await generator.build()
@@ -99,10 +99,18 @@ struct EndToEndTests {
                 "Broken 1", "Broken 2", "Broken 3", "Broken 4",
             ])
         let byName = Dictionary(uniqueKeysWithValues: report.records.map { ($0.source.name ?? $0.source.url.path, $0) })
-        #expect(byName["Broken 1"]?.failure == "HTTP 404 Not Found")
-        #expect(byName["Broken 2"]?.failure == "HTTP 500 Internal Server Error")
-        #expect(byName["Broken 3"]?.failure?.contains("line") == true)
-        #expect(byName["Broken 4"]?.failure?.contains("timed out") == true)
+        #expect(byName["Broken 1"]?.failure == .fetch(.http(status: 404, reason: "Not Found")))
+        #expect(byName["Broken 2"]?.failure == .fetch(.http(status: 500, reason: "Internal Server Error")))
+        #expect(byName["Broken 1"]?.failure?.description == "HTTP 404 Not Found")
+        guard case .parse(let malformed)? = byName["Broken 3"]?.failure else {
+            Issue.record("Broken 3: \(String(describing: byName["Broken 3"]?.failure))")
+            return
+        }
+        #expect(malformed.line != nil)
+        guard case .fetch(.timedOut)? = byName["Broken 4"]?.failure else {
+            Issue.record("Broken 4: \(String(describing: byName["Broken 4"]?.failure))")
+            return
+        }
         // Lines point into feeds.yml: the first broken entry follows the 12 fixtures (4 header lines).
         #expect(failures.first?.line == 17)
         #expect(

@@ -39,8 +39,13 @@ struct SiteGeneratorTests {
         let report = try await build.run(server: server, feeds: [("/page", "Page"), ("/feed", nil)])
         try await server.shutdown()
         let failure = try #require(report.records.first?.failure)
-        #expect(failure.contains("HTML page, not a feed"))
-        #expect(failure.hasSuffix("the page links to no feed either"))
+        guard case .pageWithoutFeed(let page, linked: nil) = failure else {
+            Issue.record("not a page without a feed: \(failure)")
+            return
+        }
+        #expect(page.isHTMLPage)
+        #expect(failure.description.contains("HTML page, not a feed"))
+        #expect(failure.description.hasSuffix("and it links to no feed either; check the feed's address"))
         #expect(report.records.last?.failure == nil)
     }
 

@@ -50,14 +50,14 @@ struct OutputFolderTests {
     }
 
     @Test("a folder holding the user's files (a GitHub Pages docs/) is refused, exit 73, and left byte-identical")
-    func foreignFolderRefused() throws {
+    func foreignFolderRefused() async throws {
         let docs = root.appendingPathComponent("docs")
         try write("planet.example.org\n", "CNAME", in: docs)
         try write("<h1>About</h1>\n", "about.html", in: docs)
         let before = snapshot(docs)
         for _ in 0..<2 {
-            let error = #expect(throws: SiteWriter.WriteError.self) {
-                try SiteWriter().write(["index.html": Data("site".utf8)], to: docs)
+            let error = await #expect(throws: SiteWriter.WriteError.self) {
+                try await SiteWriter().write(["index.html": Data("site".utf8)], to: docs)
             }
             #expect(error?.exitStatus == .cannotCreate)
             #expect(error?.description.contains("holds files feedsite did not write (CNAME, about.html)") == true)
@@ -68,11 +68,11 @@ struct OutputFolderTests {
     }
 
     @Test("a file as the output folder is refused and left as it is")
-    func fileRefused() throws {
+    func fileRefused() async throws {
         let file = root.appendingPathComponent("feeds.yml")
         try write("title: x\n", "feeds.yml", in: root)
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data("site".utf8)], to: file)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("site".utf8)], to: file)
         }
         #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains("is a file, not a folder") == true)
@@ -81,12 +81,12 @@ struct OutputFolderTests {
     }
 
     @Test("an empty folder, or one holding only dotfiles (.gitkeep), is adopted; the dotfiles stay build after build")
-    func emptyAdopted() throws {
+    func emptyAdopted() async throws {
         let site = root.appendingPathComponent("Site")
         try write("", ".gitkeep", in: site)
         try write("keep me\n", ".htaccess", in: site)
         for text in ["one", "two", "three"] {
-            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            _ = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
             #expect(read("index.html", in: site) == text)
             #expect(read(".gitkeep", in: site) == "")
             #expect(read(".htaccess", in: site) == "keep me\n")
@@ -95,7 +95,7 @@ struct OutputFolderTests {
         #expect(!marker.contains("\n.gitkeep\n") && !marker.contains(".htaccess"))
         let empty = root.appendingPathComponent("Empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        _ = try SiteWriter().write(["index.html": Data("x".utf8)], to: empty)
+        _ = try await SiteWriter().write(["index.html": Data("x".utf8)], to: empty)
         #expect(read("index.html", in: empty) == "x")
     }
 
@@ -112,7 +112,7 @@ struct OutputFolderTests {
     }
 
     @Test("a site an older feedsite wrote (no marker) is recognised and replaced; its dotfiles stay")
-    func olderSiteAdopted() throws {
+    func olderSiteAdopted() async throws {
         let site = root.appendingPathComponent("Site")
         try olderSite(at: site)
         // Its previous site, kept by the older feedsite: recognised by its .gitignore.
@@ -121,7 +121,7 @@ struct OutputFolderTests {
         try write(
             "# feedsite: the site before the current one, reused by the next build. Safe to delete.\n*\n",
             ".gitignore", in: previous)
-        _ = try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("new".utf8)], to: site)
         #expect(read("index.html", in: site) == "new")
         #expect(read(".gitkeep", in: site) == "")
         #expect(read(".feedsite-site", in: site)?.hasPrefix("feedsite-site 1 complete") == true)
@@ -134,7 +134,7 @@ struct OutputFolderTests {
     @Test(
         "a folder that looks like a site but holds anything else is refused",
         arguments: ["notes.txt", "drafts/", ".git/", "index.html/"])
-    func olderSiteWithForeignFiles(extra: String) throws {
+    func olderSiteWithForeignFiles(extra: String) async throws {
         let site = root.appendingPathComponent("Site")
         if extra == "index.html/" {
             try write("<html>status</html>", "status/index.html", in: site)
@@ -146,8 +146,8 @@ struct OutputFolderTests {
             try write("mine", extra.hasSuffix("/") ? extra + "file" : extra, in: site)
         }
         let before = snapshot(site)
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("new".utf8)], to: site)
         }
         #expect(error?.exitStatus == .cannotCreate)
         #expect(snapshot(site) == before)
@@ -155,22 +155,23 @@ struct OutputFolderTests {
     }
 
     @Test("a file put by hand at the top of a site feedsite made is carried over; a folder put there is refused")
-    func handPlacedFiles() throws {
+    func handPlacedFiles() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("1".utf8), "items/a/index.html": Data("a".utf8)], to: site)
+        _ = try await SiteWriter().write(
+            ["index.html": Data("1".utf8), "items/a/index.html": Data("a".utf8)], to: site)
         try write("planet.example.org\n", "CNAME", in: site)
         for text in ["2", "3", "4"] {
-            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            _ = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
             #expect(read("CNAME", in: site) == "planet.example.org\n")
             #expect(read("index.html", in: site) == text)
         }
         // What feedsite wrote and no longer writes goes (items/ is listed in the marker).
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("items").path))
-        #expect(try OutputFolder.check(site).foreignFiles == ["CNAME"])
+        #expect(try await OutputFolder.check(site).foreignFiles == ["CNAME"])
         try write("draft", "drafts/one.html", in: site)
         let before = snapshot(site)
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data("5".utf8)], to: site)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("5".utf8)], to: site)
         }
         #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains("drafts/ is not written by feedsite") == true)
@@ -178,13 +179,13 @@ struct OutputFolderTests {
     }
 
     @Test("a hand-placed file where the new site has one of the same name stops the build; nothing moves")
-    func handPlacedCollision() throws {
+    func handPlacedCollision() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("1".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("1".utf8)], to: site)
         try write("mine", "404.html", in: site)
         let before = snapshot(site)
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data("2".utf8), "404.html": Data("generated".utf8)], to: site)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("2".utf8), "404.html": Data("generated".utf8)], to: site)
         }
         #expect(error?.exitStatus == .cannotCreate)
         #expect(snapshot(site) == before)
@@ -192,7 +193,7 @@ struct OutputFolderTests {
     }
 
     @Test("folders beside the site that feedsite did not make are never reused, moved or deleted")
-    func foreignNeighboursKept() throws {
+    func foreignNeighboursKept() async throws {
         let site = root.appendingPathComponent("Site")
         let previous = root.appendingPathComponent(".Site.previous")
         try write("mine", "notes.txt", in: previous)
@@ -202,7 +203,7 @@ struct OutputFolderTests {
         try write("and mine", "index.html", in: oldSwap)
         let before = [previous, deadStaging, oldSwap].map(snapshot)
         for text in ["one", "two", "three"] {
-            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            _ = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
             #expect(read("index.html", in: site) == text)
         }
         #expect([previous, deadStaging, oldSwap].map(snapshot) == before)
@@ -210,24 +211,24 @@ struct OutputFolderTests {
     }
 
     @Test("a folder a killed build left is deleted when marked incomplete, kept as the previous site when complete")
-    func killedBuildLeftovers() throws {
+    func killedBuildLeftovers() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("live".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("live".utf8)], to: site)
         // A killed build's staging folder, partly written: never reused as a whole site.
         let dead = root.appendingPathComponent(".Site.new-999999")
         try write("half", "index.html", in: dead)
         try write("stale", "items/x/index.html", in: dead)
         try SiteMarker.incomplete.data.write(to: dead.appendingPathComponent(".feedsite-site"))
-        var staging = try SiteWriter().begin(site)
+        var staging = try await SiteWriter().begin(site)
         #expect(!FileManager.default.fileExists(atPath: dead.path))
-        try staging.add(["index.html": Data("next".utf8)])
-        _ = try staging.commit()
+        try await staging.add(["index.html": Data("next".utf8)])
+        _ = try await staging.commit()
         #expect(read("index.html", in: site) == "next")
         #expect(snapshot(root.appendingPathComponent(".Site.previous"))["items/x/index.html"] == nil)
     }
 
     @Test("an output path that is a symbolic link: published into the real folder, swapped beside it, the link stays")
-    func symlinkedOutput() throws {
+    func symlinkedOutput() async throws {
         let www = root.appendingPathComponent("www")
         let real = www.appendingPathComponent("planet")
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
@@ -236,7 +237,8 @@ struct OutputFolderTests {
         let link = project.appendingPathComponent("Site")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
         for text in ["one", "two", "three"] {
-            _ = try SiteWriter().write(["index.html": Data(text.utf8), "a/\(text).html": Data(text.utf8)], to: link)
+            _ = try await SiteWriter().write(
+                ["index.html": Data(text.utf8), "a/\(text).html": Data(text.utf8)], to: link)
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
             #expect(read("index.html", in: real) == text)
             #expect(read("a/\(text).html", in: link) == text)
@@ -251,22 +253,49 @@ struct OutputFolderTests {
         try write("mine", "notes.txt", in: foreign)
         let second = project.appendingPathComponent("Other")
         try FileManager.default.createSymbolicLink(atPath: second.path, withDestinationPath: foreign.path)
-        #expect(throws: SiteWriter.WriteError.self) { try SiteWriter().write(["index.html": Data()], to: second) }
+        let refused = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data()], to: second)
+        }
+        // Named with the folder the link leads to: that is where the files in question are.
+        let realForeign = OutputFolder.realPath(foreign.path) ?? foreign.path
+        #expect(refused?.path == "\(second.path) (a link to \(realForeign))", "\(String(describing: refused))")
         #expect(snapshot(foreign) == ["notes.txt": "mine"])
         // A link that leads nowhere is refused, and stays.
         let dangling = project.appendingPathComponent("Gone")
         try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "/nonexistent/planet")
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data()], to: dangling)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data()], to: dangling)
         }
         #expect(error?.description.contains("is a symbolic link to /nonexistent/planet, which does not exist") == true)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling.path) == "/nonexistent/planet")
     }
 
+    @Test(
+        "the last build's identity of a symlinked output is the real folder's: a folder replaced behind the link differs"
+    )
+    func symlinkedIdentity() async throws {
+        let real = root.appendingPathComponent("www/planet")
+        try write("site", "index.html", in: real)
+        let link = root.appendingPathComponent("Site")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        let before = try #require(LastBuild.identity(of: link))
+        #expect(LastBuild.identity(of: real) == before)
+        #expect(before.hasPrefix(OutputFolder.realPath(real.path).map { $0 + "#" } ?? "?"))
+        // Replaced: a new folder at the same path, the link untouched.
+        try FileManager.default.moveItem(at: real, to: root.appendingPathComponent("www/old"))
+        try write("site", "index.html", in: real)
+        let after = try #require(LastBuild.identity(of: link))
+        #expect(after != before)
+        #expect(LastBuild.identity(of: real) == after)
+        // No site there: no identity.
+        try FileManager.default.removeItem(at: real.appendingPathComponent("index.html"))
+        #expect(LastBuild.identity(of: link) == nil)
+    }
+
     @Test("a file whose name is not UTF-8 at the top of a site is refused, not lost")
-    func undecodableName() throws {
+    func undecodableName() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("1".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("1".utf8)], to: site)
         // "caf\xE9" in Latin-1: not UTF-8.
         let bytes = Array(site.path.utf8) + Array("/caf".utf8) + [0xE9, 0]
         let descriptor = bytes.withUnsafeBufferPointer { buffer in
@@ -274,8 +303,8 @@ struct OutputFolderTests {
         }
         #expect(descriptor >= 0)
         close(descriptor)
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data("2".utf8)], to: site)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("2".utf8)], to: site)
         }
         #expect(error?.exitStatus == .cannotCreate)
         #expect(error?.description.contains("is not UTF-8") == true)

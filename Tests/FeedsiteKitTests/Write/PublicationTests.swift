@@ -13,10 +13,11 @@ struct PublicationTests {
         let work: URL
         let server: FixtureServer
 
-        init(extra: String = "") async throws {
-            server = try await FixtureServer(routes: [
-                "/feed.xml": .feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))
-            ])
+        /// `etag`: the feed answers conditional requests (304), so a build after the first changes nothing.
+        init(extra: String = "", etag: String? = nil) async throws {
+            var route = FixtureServer.Route.feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))
+            route.etag = etag
+            server = try await FixtureServer(routes: ["/feed.xml": route])
             work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-pub-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             try writeConfig(extra: extra)
@@ -101,6 +102,17 @@ struct PublicationTests {
         try project.write(Data("not published".utf8), "static/CNAME")
         _ = try await project.build()
         #expect(project.data("Site/CNAME") == Data("x".utf8))
+        try await project.finish()
+    }
+
+    @Test("a static_dir that does not exist is a configuration error (its files would vanish from the site)")
+    func staticDirMissing() async throws {
+        let project = try await Project(extra: "static_dir: nothere\n")
+        let error = await #expect(throws: ConfigurationError.self) { try await project.build() }
+        let text = error?.description ?? ""
+        #expect(text.contains("feeds.yml: error: 'static_dir: nothere' names a folder that does not exist"), "\(text)")
+        #expect(text.contains("/nothere); create it, or remove 'static_dir'"), "\(text)")
+        #expect(project.server.requests.isEmpty)
         try await project.finish()
     }
 
@@ -231,5 +243,38 @@ struct PublicationTests {
         #expect(PageRenderer.hostRoot(URL(string: "https://example.org/")) == "/")
         #expect(PageRenderer.hostRoot(URL(string: "https://example.org/a/b")) == "/a/b/")
         #expect(PageRenderer.hostRoot(URL(string: "https://example.org/a%20b/")) == "/a%20b/")
+    }
+
+    @Test(
+        "through a symlinked output, a real folder replaced behind the link forces a full build instead of a skipped one"
+    )
+    func symlinkedOutputReplaced() async throws {
+        let project = try await Project(etag: "\"v1\"")
+        let www = project.work.appendingPathComponent("www")
+        let real = www.appendingPathComponent("planet")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: project.work.appendingPathComponent("Site").path, withDestinationPath: real.path)
+        func isSkipped(_ report: BuildReport) -> Bool { report.timings.contains { $0.stage.contains("skipped") } }
+        // First build; the second gets a 304 (the status page changes); the third changes nothing.
+        #expect(try await !isSkipped(project.build()))
+        #expect(try await !isSkipped(project.build()))
+        #expect(try await isSkipped(project.build()))
+        let page = real.appendingPathComponent("index.html")
+        let published = try Data(contentsOf: page)
+        // The real folder is replaced (restored from an old copy, say) while the link stays as it is.
+        let copy = www.appendingPathComponent("restored")
+        try FileManager.default.copyItem(at: real, to: copy)
+        try Data("<html>an old copy</html>".utf8).write(to: copy.appendingPathComponent("index.html"))
+        try FileManager.default.removeItem(at: real)
+        try FileManager.default.moveItem(at: copy, to: real)
+        let rebuilt = try await project.build()
+        #expect(!isSkipped(rebuilt))
+        #expect(try Data(contentsOf: page) == published)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: project.work.appendingPathComponent("Site").path)
+                == real.path)
+        #expect(try await isSkipped(project.build()))
+        try await project.finish()
     }
 }

@@ -24,13 +24,13 @@ struct SiteWriterTests {
     @Test(
         "writes a new site, then replaces it whole: stale files disappear, the old site is kept beside it for git to ignore"
     )
-    func replacesWhole() throws {
+    func replacesWhole() async throws {
         let site = root.appendingPathComponent("Site")
-        let first = try SiteWriter().write(
+        let first = try await SiteWriter().write(
             ["index.html": Data("one".utf8), "items/a/index.html": Data("a".utf8)], to: site)
         #expect(first == .init(totalFiles: 2, changedFiles: 2))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Site"])
-        let second = try SiteWriter().write(
+        let second = try await SiteWriter().write(
             ["index.html": Data("two".utf8), "items/b/index.html": Data("b".utf8)], to: site)
         #expect(second == .init(totalFiles: 2, changedFiles: 2))
         #expect(read("index.html", in: site) == "two")
@@ -44,7 +44,7 @@ struct SiteWriterTests {
         #expect(read("items/a/index.html", in: previous) == "a")
         #expect(read(".gitignore", in: previous)?.hasSuffix("\n*\n") == true)
         // The third build starts from it: the first site's item goes, the new one comes.
-        let third = try SiteWriter().write(
+        let third = try await SiteWriter().write(
             ["index.html": Data("two".utf8), "items/c/index.html": Data("c".utf8)], to: site)
         #expect(third == .init(totalFiles: 2, changedFiles: 1))
         #expect(
@@ -63,14 +63,14 @@ struct SiteWriterTests {
     @Test(
         "the site before last, reused, loses every file and folder the new site does not have; its symlinks are not followed"
     )
-    func staleFilesRemoved() throws {
+    func staleFilesRemoved() async throws {
         let live = root.appendingPathComponent("Site")
         var old: [String: Data] = ["index.html": Data("i".utf8)]
         for feed in 0..<5 {
             for item in 0..<7 { old["items/f\(feed)/i\(item)/index.html"] = Data("\(feed)-\(item)".utf8) }
         }
-        _ = try SiteWriter().write(old, to: live)
-        _ = try SiteWriter().write(old, to: live)
+        _ = try await SiteWriter().write(old, to: live)
+        _ = try await SiteWriter().write(old, to: live)
         // The first site is now the one the next build starts from. Things of the user's inside it:
         // a dot-folder deep down, a symlink to a folder outside, a symlink where a page folder goes.
         let previous = root.appendingPathComponent(".Site.previous")
@@ -88,7 +88,7 @@ struct SiteWriterTests {
         // The new site keeps feed 0's items and one of feed 1's.
         var new: [String: Data] = ["index.html": Data("i".utf8), "items/f1/i3/index.html": Data("1-3".utf8)]
         for item in 0..<7 { new["items/f0/i\(item)/index.html"] = Data("0-\(item)".utf8) }
-        let report = try SiteWriter().write(new, to: live)
+        let report = try await SiteWriter().write(new, to: live)
         #expect(report == .init(totalFiles: 9, changedFiles: 0))
         // The symlinks went, not what they point to.
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["precious"])
@@ -107,14 +107,14 @@ struct SiteWriterTests {
     }
 
     @Test("files whose bytes did not change are not rewritten (same inode, same mtime)")
-    func unchangedFilesKept() throws {
+    func unchangedFilesKept() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["same.html": Data("same".utf8), "changes.html": Data("v1".utf8)], to: site)
+        _ = try await SiteWriter().write(["same.html": Data("same".utf8), "changes.html": Data("v1".utf8)], to: site)
         let sameBefore = try inode(site.appendingPathComponent("same.html"))
         let mtimeBefore =
             try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent("same.html").path)[
                 .modificationDate] as? Date
-        let report = try SiteWriter().write(
+        let report = try await SiteWriter().write(
             ["same.html": Data("same".utf8), "changes.html": Data("v2".utf8)], to: site)
         #expect(report.changedFiles == 1)
         #expect(try inode(site.appendingPathComponent("same.html")) == sameBefore)
@@ -128,45 +128,45 @@ struct SiteWriterTests {
     @Test(
         "a page unchanged since the build before last costs nothing: the kept site's file is the live inode, its folder stays"
     )
-    func previousSiteReused() throws {
+    func previousSiteReused() async throws {
         let site = root.appendingPathComponent("Site")
         let files = ["index.html": Data("i".utf8), "items/a/index.html": Data("a".utf8)]
-        _ = try SiteWriter().write(files, to: site)
+        _ = try await SiteWriter().write(files, to: site)
         let folder = try inode(site.appendingPathComponent("items/a"))
         let page = try inode(site.appendingPathComponent("items/a/index.html"))
         // Second build: a fresh staging folder, the page linked; the first tree is kept.
-        #expect(try SiteWriter().write(files, to: site).changedFiles == 0)
+        #expect(try await SiteWriter().write(files, to: site).changedFiles == 0)
         #expect(try inode(site.appendingPathComponent("items/a")) != folder)
         // Third build: the first tree is reused as it is, folder and all.
-        #expect(try SiteWriter().write(files, to: site).changedFiles == 0)
+        #expect(try await SiteWriter().write(files, to: site).changedFiles == 0)
         #expect(try inode(site.appendingPathComponent("items/a")) == folder)
         #expect(try inode(site.appendingPathComponent("items/a/index.html")) == page)
         #expect(try inode(root.appendingPathComponent(".Site.previous/items/a/index.html")) == page)
     }
 
     @Test("a changed page is written as a new file: the kept site's link to the live page is never written into")
-    func liveSiteUntouchedWhileStaging() throws {
+    func liveSiteUntouchedWhileStaging() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("v1".utf8)], to: site)
-        _ = try SiteWriter().write(["index.html": Data("v1".utf8)], to: site)
-        var staging = try SiteWriter().begin(site)
-        try staging.add(["index.html": Data("version two".utf8)])
+        _ = try await SiteWriter().write(["index.html": Data("v1".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("v1".utf8)], to: site)
+        var staging = try await SiteWriter().begin(site)
+        try await staging.add(["index.html": Data("version two".utf8)])
         // Before the swap the live site is exactly as it was.
         #expect(read("index.html", in: site) == "v1")
-        #expect(try staging.commit().changedFiles == 1)
+        #expect(try await staging.commit().changedFiles == 1)
         #expect(read("index.html", in: site) == "version two")
         #expect(read("index.html", in: root.appendingPathComponent(".Site.previous")) == "v1")
     }
 
     @Test("a page back to what it was two builds ago is a change: a new file with a new mtime, not the old inode")
-    func revertedPageIsNew() throws {
+    func revertedPageIsNew() async throws {
         let site = root.appendingPathComponent("Site")
         let page = site.appendingPathComponent("index.html")
         let old = Date(timeIntervalSince1970: 946_684_800)
-        _ = try SiteWriter().write(["index.html": Data("A".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("A".utf8)], to: site)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: page.path)
-        _ = try SiteWriter().write(["index.html": Data("B".utf8)], to: site)
-        #expect(try SiteWriter().write(["index.html": Data("A".utf8)], to: site).changedFiles == 1)
+        _ = try await SiteWriter().write(["index.html": Data("B".utf8)], to: site)
+        #expect(try await SiteWriter().write(["index.html": Data("A".utf8)], to: site).changedFiles == 1)
         #expect(read("index.html", in: site) == "A")
         // (Inode numbers are reused once freed, so the mtime tells the files apart.)
         let modified = try FileManager.default.attributesOfItem(atPath: page.path)[.modificationDate] as? Date
@@ -174,13 +174,13 @@ struct SiteWriterTests {
     }
 
     @Test("a layout change in the reused site: a file where a folder goes and a folder where a file goes")
-    func layoutChange() throws {
+    func layoutChange() async throws {
         let site = root.appendingPathComponent("Site")
         let before = ["a": Data("file".utf8), "b/index.html": Data("page".utf8), "c/d/index.html": Data("deep".utf8)]
-        _ = try SiteWriter().write(before, to: site)
-        _ = try SiteWriter().write(before, to: site)
+        _ = try await SiteWriter().write(before, to: site)
+        _ = try await SiteWriter().write(before, to: site)
         let after = ["a/index.html": Data("now a folder".utf8), "b": Data("now a file".utf8), "c": Data("c".utf8)]
-        #expect(try SiteWriter().write(after, to: site) == .init(totalFiles: 3, changedFiles: 3))
+        #expect(try await SiteWriter().write(after, to: site) == .init(totalFiles: 3, changedFiles: 3))
         #expect(read("a/index.html", in: site) == "now a folder")
         #expect(read("b", in: site) == "now a file")
         #expect(read("c", in: site) == "c")
@@ -193,7 +193,7 @@ struct SiteWriterTests {
     @Test(
         "a running build's staging folder is left alone; a .Site.previous that is not a folder is neither followed nor replaced"
     )
-    func foreignNeighbours() throws {
+    func foreignNeighbours() async throws {
         let site = root.appendingPathComponent("Site")
         // pid 1 is always running.
         let running = root.appendingPathComponent(".Site.new-1")
@@ -204,7 +204,7 @@ struct SiteWriterTests {
         try FileManager.default.createSymbolicLink(
             atPath: root.appendingPathComponent(".Site.previous").path, withDestinationPath: outside.path)
         for text in ["one", "two", "three"] {
-            _ = try SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            _ = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
             #expect(read("index.html", in: site) == text)
         }
         #expect(FileManager.default.fileExists(atPath: running.path))
@@ -217,18 +217,18 @@ struct SiteWriterTests {
     }
 
     @Test("the swap is atomic: the site folder is the same path, replaced by a rename, never emptied")
-    func atomicExchange() throws {
+    func atomicExchange() async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("old".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("old".utf8)], to: site)
         // A reader holding the old folder open keeps seeing the old, complete site.
         let oldHandle = try FileHandle(forReadingFrom: site.appendingPathComponent("index.html"))
-        _ = try SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("new".utf8)], to: site)
         #expect(String(decoding: try oldHandle.readToEnd() ?? Data(), as: UTF8.self) == "old")
         #expect(read("index.html", in: site) == "new")
     }
 
     @Test("leftovers of a killed build are cleaned up; an interrupted two-step swap is rolled back")
-    func recovery() throws {
+    func recovery() async throws {
         let site = root.appendingPathComponent("Site")
         let staging = root.appendingPathComponent(".Site.new-99999")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -238,7 +238,7 @@ struct SiteWriterTests {
         try SiteMarker(state: .complete, names: ["index.html"]).data.write(
             to: old.appendingPathComponent(".feedsite-site"))
         // Site/ itself is missing: the old copy must come back before the new write happens.
-        let report = try SiteWriter().write(["index.html": Data("previous".utf8)], to: site)
+        let report = try await SiteWriter().write(["index.html": Data("previous".utf8)], to: site)
         #expect(report.changedFiles == 0)
         #expect(read("index.html", in: site) == "previous")
         // The dead build's (empty) staging folder went; the old site is kept for the next build.
@@ -246,13 +246,13 @@ struct SiteWriterTests {
     }
 
     @Test("top-level dotfiles of the old site (.gitkeep, .gitignore) are carried over, build after build")
-    func dotfiles() throws {
+    func dotfiles() async throws {
         let site = root.appendingPathComponent("Site")
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         try Data().write(to: site.appendingPathComponent(".gitkeep"))
         try Data("node_modules\n".utf8).write(to: site.appendingPathComponent(".gitignore"))
         for _ in 0..<3 {
-            _ = try SiteWriter().write(["index.html": Data("x".utf8)], to: site)
+            _ = try await SiteWriter().write(["index.html": Data("x".utf8)], to: site)
             #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(".gitkeep").path))
             // The user's .gitignore stays as it is; the kept site has feedsite's own.
             #expect(read(".gitignore", in: site) == "node_modules\n")
@@ -263,12 +263,12 @@ struct SiteWriterTests {
     @Test(
         "paths that would escape the site are refused (a rendering bug, exit 70) and the old site stays",
         arguments: ["../evil.html", "/etc/passwd", "a/../../b", "", "a//b", "z/../../evil.html"])
-    func escapingPaths(path: String) throws {
+    func escapingPaths(path: String) async throws {
         let site = root.appendingPathComponent("Site")
-        _ = try SiteWriter().write(["index.html": Data("old".utf8)], to: site)
-        _ = try SiteWriter().write(["index.html": Data("old".utf8)], to: site)
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try SiteWriter().write(["index.html": Data("new".utf8), path: Data("x".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("old".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("old".utf8)], to: site)
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("new".utf8), path: Data("x".utf8)], to: site)
         }
         #expect(error?.exitStatus == .ioError)
         #expect(read("index.html", in: site) == "old")
@@ -280,75 +280,77 @@ struct SiteWriterTests {
     @Test("batches written from several tasks at once make one site; a path written by two batches fails")
     func concurrentBatches() async throws {
         let site = root.appendingPathComponent("Site")
-        var staging = try SiteWriter().begin(site)
+        var staging = try await SiteWriter().begin(site)
         let area = staging.area
         let batches = try await withThrowingTaskGroup(of: SiteWriter.Staging.Area.Batch.self) { group in
             for feed in 0..<8 {
                 group.addTask {
                     var files: [String: Data] = [:]
                     for item in 0..<20 { files["items/f\(feed)/i\(item)/index.html"] = Data("\(feed)-\(item)".utf8) }
-                    return try area.write(files)
+                    return try await area.write(files)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         for batch in batches { try staging.record(batch) }
-        let duplicate = try area.write(["items/f0/i0/index.html": Data("again".utf8)])
+        let duplicate = try await area.write(["items/f0/i0/index.html": Data("again".utf8)])
         #expect(throws: SiteWriter.WriteError.self) { try staging.record(duplicate) }
-        let report = try staging.commit()
+        let report = try await staging.commit()
         #expect(report.totalFiles == 160)
         #expect(
             try String(contentsOf: site.appendingPathComponent("items/f7/i19/index.html"), encoding: .utf8) == "7-19")
     }
 
     @Test("a large file from outside the site (the published state) is linked when unchanged, replaced when not")
-    func addFileCopying() throws {
+    func addFileCopying() async throws {
         let site = root.appendingPathComponent("Site")
         let outside = root.appendingPathComponent("state.json")
         // Larger than the 1 MB comparison buffer, differing only near the end.
         var bytes = Data(repeating: UInt8(ascii: "x"), count: 2_500_000)
         try bytes.write(to: outside)
-        func build() throws -> SiteWriter.Report {
-            var staging = try SiteWriter().begin(site)
-            try staging.add(["index.html": Data("i".utf8)])
-            try staging.addFile(copying: outside.path, as: "status/state.json")
-            return try staging.commit()
+        func build() async throws -> SiteWriter.Report {
+            var staging = try await SiteWriter().begin(site)
+            try await staging.add(["index.html": Data("i".utf8)])
+            try await staging.addFile(copying: outside.path, as: "status/state.json")
+            return try await staging.commit()
         }
-        #expect(try build().changedFiles == 2)
+        #expect(try await build().changedFiles == 2)
         let published = site.appendingPathComponent("status/state.json")
         #expect(try Data(contentsOf: published) == bytes)
         let firstInode = try inode(published)
         // Same bytes in a new file (the state is saved by renaming a new file into place).
         try FileManager.default.removeItem(at: outside)
         try bytes.write(to: outside)
-        let unchanged = try build()
+        let unchanged = try await build()
         #expect(unchanged.changedFiles == 0)
         #expect(try inode(published) == firstInode)
         bytes[2_400_000] = UInt8(ascii: "y")
         try FileManager.default.removeItem(at: outside)
         try bytes.write(to: outside)
-        #expect(try build().changedFiles == 1)
+        #expect(try await build().changedFiles == 1)
         #expect(try Data(contentsOf: published) == bytes)
     }
 
     @Test("an empty file (an empty asset) is compared, not rewritten, on the next build")
-    func emptyFile() throws {
+    func emptyFile() async throws {
         let site = root.appendingPathComponent("Site")
         let files = ["index.html": Data("i".utf8), "assets/.nojekyll-like": Data()]
-        #expect(try SiteWriter().write(files, to: site).changedFiles == 2)
-        #expect(try SiteWriter().write(files, to: site).changedFiles == 0)
+        #expect(try await SiteWriter().write(files, to: site).changedFiles == 2)
+        #expect(try await SiteWriter().write(files, to: site).changedFiles == 0)
         #expect(
-            try SiteWriter().write(["index.html": Data("i".utf8), "assets/.nojekyll-like": Data("x".utf8)], to: site)
-                .changedFiles == 1)
+            try await SiteWriter().write(
+                ["index.html": Data("i".utf8), "assets/.nojekyll-like": Data("x".utf8)], to: site
+            )
+            .changedFiles == 1)
     }
 
     @Test("only relative paths of real components are written; page roots count their folders")
     func pathRules() {
         for path in ["index.html", "a/b/index.html", "...", "a./.b/c..d", "items/x/y/index.html"] {
-            #expect(throws: Never.self, "\(path)") { try SiteWriter.validate(path) }
+            #expect(throws: Never.self, "\(path)") { try FilePlacement.validate(path) }
         }
         for path in ["", "/etc/passwd", "a//b", "a/", "./a", "a/./b", "a/../b", "..", "a/.."] {
-            #expect(throws: SiteWriter.WriteError.self, "\(path)") { try SiteWriter.validate(path) }
+            #expect(throws: SiteWriter.WriteError.self, "\(path)") { try FilePlacement.validate(path) }
         }
         #expect(PagePaths.root(of: "index.html") == "")
         #expect(PagePaths.root(of: "page/2/index.html") == "../../")

@@ -74,7 +74,8 @@ struct StateStoreTests {
         let run = FeedRun(source: source, outcome: .notModified)
         let young = saved.needsItems(for: run, horizon: StateSamples.now.addingTimeInterval(-30 * 86_400))
         let aged = saved.needsItems(for: run, horizon: StateSamples.now)
-        let failed = saved.needsItems(for: FeedRun(source: source, outcome: .failed("x")), horizon: .distantPast)
+        let failed = saved.needsItems(
+            for: FeedRun(source: source, outcome: .failed(.fetch(.cancelled))), horizon: .distantPast)
         #expect(!young)
         #expect(aged)
         #expect(failed)
@@ -279,6 +280,8 @@ struct StateStoreTests {
         try corrupt.write(to: store.file)
         let (first, firstWarnings) = store.load(now: StateSamples.now)
         #expect(first == nil)
+        #expect(
+            firstWarnings.first?.contains("cannot be read (it is not valid JSON (cut off or overwritten?))") == true)
         #expect(
             firstWarnings.first?.hasSuffix(
                 "kept it as \(folder.path)/state.json.unreadable-2026-11-18 and started without saved state") == true,

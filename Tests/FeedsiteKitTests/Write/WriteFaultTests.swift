@@ -31,20 +31,20 @@ struct WriteFaultTests {
     }
 
     @Test("an injected ENOSPC mid-write: exit 74, the live site intact, no partial previous site, the next build works")
-    func injectedFullDisk() throws {
+    func injectedFullDisk() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-fault-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let site = root.appendingPathComponent("Site")
         let first = ["index.html": Data("one".utf8), "items/a/index.html": Data("a".utf8)]
-        _ = try SiteWriter().write(first, to: site)
-        _ = try SiteWriter().write(first, to: site)
+        _ = try await SiteWriter().write(first, to: site)
+        _ = try await SiteWriter().write(first, to: site)
         let live = Self.contents(site)
         // The disk fills up while the third item is written.
         let full = SiteWriter(injectingFailure: { $0 == "items/d/index.html" ? ENOSPC : nil })
         var second = first
         for item in ["b", "c", "d"] { second["items/\(item)/index.html"] = Data(item.utf8) }
         second["index.html"] = Data("two".utf8)
-        let error = #expect(throws: SiteWriter.WriteError.self) { try full.write(second, to: site) }
+        let error = await #expect(throws: SiteWriter.WriteError.self) { try await full.write(second, to: site) }
         #expect(error?.exitStatus == .ioError)
         #expect(error?.description.contains("No space left on device") == true)
         #expect(Self.contents(site) == live)
@@ -54,29 +54,29 @@ struct WriteFaultTests {
         #expect(entries == ["Site"])
         // The next build succeeds and holds exactly its own pages.
         let third = ["index.html": Data("three".utf8), "items/e/index.html": Data("e".utf8)]
-        #expect(try SiteWriter().write(third, to: site).totalFiles == 2)
+        #expect(try await SiteWriter().write(third, to: site).totalFiles == 2)
         #expect(Self.contents(site).filter { !$0.key.hasPrefix(".") } == third)
-        #expect(try SiteWriter().write(third, to: site).changedFiles == 0)
+        #expect(try await SiteWriter().write(third, to: site).changedFiles == 0)
     }
 
     @Test("a failed commit (a copied file that cannot be written) leaves the live site and no staging folder")
-    func injectedFailureInCopy() throws {
+    func injectedFailureInCopy() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-fault-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let site = root.appendingPathComponent("Site")
         let source = root.appendingPathComponent("state.json")
         try Data("{}".utf8).write(to: source)
-        _ = try SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
         let live = Self.contents(site)
         let failing = SiteWriter(injectingFailure: { $0 == "status/state.json" ? EIO : nil })
-        var staging = try failing.begin(site)
-        try staging.add(["index.html": Data("two".utf8)])
-        let error = #expect(throws: SiteWriter.WriteError.self) {
-            try staging.addFile(copying: source.path, as: "status/state.json")
+        var staging = try await failing.begin(site)
+        try await staging.add(["index.html": Data("two".utf8)])
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await staging.addFile(copying: source.path, as: "status/state.json")
         }
         #expect(error?.exitStatus == .ioError)
-        staging.discard()
+        await staging.discard()
         #expect(Self.contents(site) == live)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["Site", "state.json"])
     }
@@ -84,18 +84,18 @@ struct WriteFaultTests {
     @Test(
         "a real full disk (tmpfs): the failed build frees its space, the live site stays, the next build that fits succeeds",
         .enabled(if: SmallFilesystem.isAvailable, SmallFilesystem.unavailableReason))
-    func realFullDisk() throws {
+    func realFullDisk() async throws {
         let disk = try SmallFilesystem(bytes: 1 << 20)
         defer { disk.unmount() }
         let site = disk.mountPoint.appendingPathComponent("Site")
         // 1: a site of about 300 kB.
         let first = ["index.html": Self.page("1", kilobytes: 1), "items/a/index.html": Self.page("a", kilobytes: 300)]
-        _ = try SiteWriter().write(first, to: site)
+        _ = try await SiteWriter().write(first, to: site)
         let live = Self.contents(site)
         // 2: three new 300 kB pages do not fit beside the live site.
         var second = ["index.html": Self.page("2", kilobytes: 1)]
         for item in ["b", "c", "d"] { second["items/\(item)/index.html"] = Self.page(Character(item), kilobytes: 300) }
-        let error = #expect(throws: SiteWriter.WriteError.self) { try SiteWriter().write(second, to: site) }
+        let error = await #expect(throws: SiteWriter.WriteError.self) { try await SiteWriter().write(second, to: site) }
         #expect(error?.exitStatus == .ioError)
         #expect(error?.description.contains("No space left on device") == true)
         #expect(Self.contents(site) == live)
@@ -108,7 +108,7 @@ struct WriteFaultTests {
                 "index.html": Self.page(Character("\(round + 3)"), kilobytes: 1),
                 "items/\(letter)/index.html": Self.page(Character(letter), kilobytes: 300),
             ]
-            #expect(throws: Never.self, "round \(round)") { try SiteWriter().write(next, to: site) }
+            await #expect(throws: Never.self, "round \(round)") { try await SiteWriter().write(next, to: site) }
             #expect(Self.contents(site).filter { !$0.key.hasPrefix(".") } == next)
         }
     }

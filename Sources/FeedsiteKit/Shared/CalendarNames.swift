@@ -1,13 +1,25 @@
 import Foundation
 
-/// Month and weekday names, full and abbreviated, in the languages feeds write dates in: English,
-/// German, French, Spanish, Italian, Dutch, Portuguese, Swedish (Danish and Norwegian share most),
-/// Russian, Greek and Hungarian. One table for the code base (reading dates is its only use today;
-/// it belongs in a shared folder once a second stage needs it).
+/// Month and weekday names: the English ones feedsite writes (archive pages, page dates, RSS
+/// dates), and the ones it reads in dates, full and abbreviated, in the languages feeds write them
+/// in: English, German, French, Spanish, Italian, Dutch, Portuguese, Swedish (Danish and Norwegian
+/// share most), Russian, Greek and Hungarian. The one table of names in the code base.
 ///
-/// Keys are lowercase, as `String.lowercased()` gives them, with and without accents where feeds
-/// drop them (`fevrier`, `marco`); abbreviations are listed as written without their dot.
+/// Reading keys are lowercase, as `String.lowercased()` gives them, with and without accents where
+/// feeds drop them (`fevrier`, `marco`); abbreviations are listed as written without their dot.
 enum CalendarNames {
+    /// `January` … `December`, as archive pages name their months.
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// `Jan` … `Dec`, as page dates and RFC 822 dates write them.
+    static let monthAbbreviations = monthNames.map { String($0.prefix(3)) }
+
+    /// `Sun` … `Sat` (Sunday first, as `Calendar` and `CivilTime` number weekdays), for RFC 822 dates.
+    static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
     /// Name → month number (1–12).
     static let months: [String: Int] = {
         let names: [[String]] = [

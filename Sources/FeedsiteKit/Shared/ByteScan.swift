@@ -1,7 +1,7 @@
 import Foundation
 
 /// Byte searches that skip instead of stepping a byte at a time, for the scans over every feed
-/// document and item body (the byte-at-a-time loops were 1–5 % of parsing and sanitising each).
+/// document and item body (Parse, Sanitise and Render each scan them; see Benchmarks/RESULTS.md).
 enum ByteScan {
     /// The first `byte` in `bytes[start..<end]`, found with `memchr` (which reads many bytes a step).
     static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {

@@ -4,7 +4,7 @@ import Synchronization
 extension Array where Element: Sendable {
     /// `map` on every core, results in order, for synchronous work that would otherwise keep one
     /// core idle: the model stage's per-feed slugs and duplicate identities (between the parallel
-    /// read and render stages) and the deletion of an old site's folders. `transform` must not
+    /// read and render stages) and the listing of the previous site's folders. `transform` must not
     /// depend on the order it runs in, so the result is the same as `map`'s.
     func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         guard count > 1 else { return map(transform) }

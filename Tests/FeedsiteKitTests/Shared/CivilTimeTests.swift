@@ -4,7 +4,8 @@ import Testing
 @testable import FeedsiteKit
 
 /// `CivilTime` stands in for `Calendar.dateComponents` on the render's hot path and in the state
-/// writer: it must give the same fields, in every zone the site can be configured with.
+/// writer: it must give the same fields, in every zone the site can be configured with, and
+/// `daysSinceEpoch` must invert it.
 @Suite("Civil time")
 struct CivilTimeTests {
     static let zones = [
@@ -61,7 +62,8 @@ struct CivilTimeTests {
             let context = RenderContext(site: site, now: Date(timeIntervalSince1970: 1_795_000_000))
             for _ in 0..<500 {
                 let date = Self.randomDate(&random)
-                let (actual, expected) = (context.dateView(date), context.referenceDateView(date))
+                let zone = site.configuration.timeZone
+                let (actual, expected) = (context.dateView(date), Self.referenceDateView(date, in: zone))
                 #expect(
                     [actual.iso, actual.display, actual.long] == [expected.iso, expected.display, expected.long],
                     "\(date.timeIntervalSince1970) in \(identifier)")
@@ -69,5 +71,54 @@ struct CivilTimeTests {
         }
         #expect(InternetDate.rfc3339(Date(timeIntervalSince1970: 1_795_000_000)) == "2026-11-18T11:06:40Z")
         #expect(InternetDate.rfc822(Date(timeIntervalSince1970: 1_795_000_000)) == "Wed, 18 Nov 2026 11:06:40 +0000")
+    }
+
+    @Test("daysSinceEpoch inverts the fields, and every day and month has its length")
+    func daysSinceEpoch() throws {
+        #expect(CivilTime.daysSinceEpoch(year: 1970, month: 1, day: 1) == 0)
+        #expect(CivilTime.daysSinceEpoch(year: 2000, month: 3, day: 1) == 11_017)
+        #expect(CivilTime.daysSinceEpoch(year: 1969, month: 12, day: 31) == -1)
+        #expect(CivilTime.daysIn(month: 2, year: 2000) == 29)
+        #expect(CivilTime.daysIn(month: 2, year: 1900) == 28)
+        #expect(CivilTime.daysIn(month: 2, year: 2024) == 29)
+        #expect(CivilTime.daysIn(month: 4, year: 2026) == 30)
+        for year in [1900, 1999, 2000, 2024, 2100, 9999] {
+            var days = CivilTime.daysSinceEpoch(year: year, month: 1, day: 1)
+            for month in 1...12 {
+                for day in 1...CivilTime.daysIn(month: month, year: year) {
+                    let time = try #require(CivilTime(Date(timeIntervalSince1970: Double(days) * 86_400 + 43_200)))
+                    let fields: [Int] = [time.year, time.month, time.day, time.hour]
+                    #expect(fields == [year, month, day, 12])
+                    #expect(CivilTime.daysSinceEpoch(year: year, month: month, day: day) == days)
+                    days += 1
+                }
+            }
+        }
+    }
+
+    @Test("DayFormat and startOfDay: UTC days, before 1970 too")
+    func days() {
+        #expect(DayFormat.string(Date(timeIntervalSince1970: 1_795_000_000)) == "2026-11-18")
+        #expect(
+            DayFormat.startOfDay(Date(timeIntervalSince1970: 1_795_000_000.5)).timeIntervalSince1970 == 1_794_960_000)
+        #expect(DayFormat.string(Date(timeIntervalSince1970: -1)) == "1969-12-31")
+        #expect(DayFormat.startOfDay(Date(timeIntervalSince1970: -1)).timeIntervalSince1970 == -86_400)
+        // Year 1: Foundation's calendar, as before.
+        #expect(DayFormat.string(Date(timeIntervalSince1970: -62_135_596_800)) == "1-01-03")
+    }
+
+    /// `RenderContext.dateView` all through `Calendar`: the reference its test compares with.
+    static func referenceDateView(_ date: Date, in zone: TimeZone) -> DateView {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let day = "\(parts.day ?? 1) \(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.year ?? 1970)"
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return DateView(
+            iso: InternetDate.rfc3339(date), display: day,
+            long:
+                "\(day), \(two(parts.hour)):\(two(parts.minute)) \(RenderContext.offsetName(zone.secondsFromGMT(for: date)))"
+        )
     }
 }
