@@ -183,6 +183,23 @@ struct NestingLimiterTests {
         #expect(content.plainText.hasSuffix("end"))
     }
 
+    @Test(
+        "an end tag with anything after its name closes no SVG or MathML element, as in gumbo 0.10",
+        arguments: ["</tr/>", "</tr >", "</tr x=\"1\">", "</tr\t>", "</mrow/>"])
+    func foreignEndTagWithTrailingText(end: String) throws {
+        // Gumbo 0.10 matches an end tag in foreign content by its whole original text, so `</tr/>`
+        // leaves the SVG `tr` open and every repetition nests three levels deeper; a model that
+        // closed it let the nesting past the limit (fuzzing found it).
+        let limit = 8
+        let open = end.hasPrefix("</mrow") ? "<math><mrow><msub><mrow>" : "<svg><tr><h><v>"
+        let html = String(repeating: open + end + "x ", count: 1_000) + "end"
+        let limited = NestingLimiter.limited(html, maxDepth: limit, opaqueElements: Self.opaque) ?? html
+        let depth = try #require(HTMLFragment.gumboDepth(parsing: limited))
+        #expect(depth <= limit + 1, "gumbo's depth \(depth)")
+        // It does nest: without the limiter gumbo goes far deeper.
+        #expect(HTMLFragment.gumboDepth(parsing: html).map { $0 > 100 } == true)
+    }
+
     @Test("an element over the limit keeps its text, images and line breaks; its end tag goes with it")
     func flattenedContent() throws {
         let small = HTMLSanitiser(limits: .init(maxDepth: 3))
