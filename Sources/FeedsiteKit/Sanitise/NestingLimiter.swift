@@ -132,7 +132,11 @@ struct NestingLimiter {
                 guard let tag = readTag(isEndTag: true) else { return }
                 endTag(tag.tag, nameHash: tag.nameHash, range: start..<position)
             case UInt8(ascii: ">"):
+                // `</>` is no token at all, yet gumbo 0.10 counts it into the original text of the
+                // next tag, by which it matches foreign elements: `<math></></math>` leaves the
+                // `math` open. Left out, it changes nothing else and the quirk cannot arise.
                 position = start + 3
+                drop(start..<position)
             case nil:
                 position = bytes.count
                 text(start..<bytes.count)
