@@ -50,7 +50,8 @@ struct ExitStatusTests {
         let lastLine = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
         #expect(lastLine.hasPrefix("error: \(reason)"), "\(lastLine)")
         // The first build: there was no site to keep, and none is written.
-        #expect(lastLine.hasSuffix("; no site was written to \(work.appendingPathComponent("Site").path)"), "\(lastLine)")
+        #expect(
+            lastLine.hasSuffix("; no site was written to \(work.appendingPathComponent("Site").path)"), "\(lastLine)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
         let markdown = try String(contentsOf: summary, encoding: .utf8)
         #expect(markdown.contains("site not updated"), "\(markdown)")
