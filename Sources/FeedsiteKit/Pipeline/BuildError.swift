@@ -44,13 +44,14 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         let failed = report.records.filter { $0.failure != nil }
         // A feed without a name or title yet is named by its URL: its host alone may be shared.
         var reasons = failed.prefix(5).map { record in
-            let hasName = !(record.source.name ?? "").isEmpty || !record.state.channel.title.isEmpty
-            let name = hasName ? "'\(record.displayName)'" : record.source.url.absoluteString
+            let name = record.givenName.map { "'\($0)'" } ?? record.source.url.absoluteString
             return "\(name): \(record.failure?.description ?? "")"
         }
         if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
+        let folder = report.outputDirectory.path
+        let kept = report.hadSite ? "\(folder) was left unchanged" : "no site was written to \(folder)"
         return
-            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(report.outputDirectory.path) was left unchanged"
+            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(kept)"
     }
 }
 

@@ -35,10 +35,12 @@ public struct FeedRecord: Sendable, Hashable {
     }
 
     /// The name from `feeds.yml`, else the channel's title, else the host.
-    public var displayName: String {
+    public var displayName: String { givenName ?? source.url.host ?? source.url.absoluteString }
+
+    /// The name from `feeds.yml`, else the channel's title; nil until the feed has one.
+    var givenName: String? {
         if let name = source.name, !name.isEmpty { return name }
-        if !state.channel.title.isEmpty { return state.channel.title }
-        return source.url.host ?? source.url.absoluteString
+        return state.channel.title.isEmpty ? nil : state.channel.title
     }
 
     /// `feed 'Swift.org' (https://…)`: the feed in diagnostics, by its title once it is known.

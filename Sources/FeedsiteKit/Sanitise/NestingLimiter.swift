@@ -132,7 +132,11 @@ struct NestingLimiter {
                 guard let tag = readTag(isEndTag: true) else { return }
                 endTag(tag.tag, nameHash: tag.nameHash, range: start..<position)
             case UInt8(ascii: ">"):
+                // `</>` is no token at all, yet gumbo 0.10 counts it into the original text of the
+                // next tag, by which it matches foreign elements: `<math></></math>` leaves the
+                // `math` open. Left out, it changes nothing else and the quirk cannot arise.
                 position = start + 3
+                drop(start..<position)
             case nil:
                 position = bytes.count
                 text(start..<bytes.count)
@@ -228,7 +232,10 @@ struct NestingLimiter {
         while position < bytes.count, !Self.endsTagName(bytes[position]) { position += 1 }
         let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<position])
         let tag = Tag(name: name)
-        var token = TagToken(tag: tag, nameHash: Self.hash(lowercasing: name))
+        // The name foreign elements are matched by, as gumbo 0.10 takes it from the tag's original
+        // text: a start tag's up to the first C `isspace` (vertical tab included) or `/`.
+        let matchedName = name.firstIndex(of: 0x0B).map { UnsafeBufferPointer(rebasing: name[..<$0]) } ?? name
+        var token = TagToken(tag: tag, nameHash: Self.hash(lowercasing: matchedName))
         let needsAttributes = !isEndTag && (tag.isFormatting || tag == .font || tag == .annotationXML)
         while position < bytes.count {
             let byte = bytes[position]
@@ -238,6 +245,7 @@ struct NestingLimiter {
             }
             if byte == UInt8(ascii: ">") {
                 position += 1
+                if isEndTag { token.nameHash = Self.endTagTextHash(bytes, nameStart..<position - 1) }
                 return token
             }
             if byte == UInt8(ascii: "/") {
@@ -245,6 +253,7 @@ struct NestingLimiter {
                 if self.byte(at: position) == UInt8(ascii: ">") {
                     position += 1
                     token.isSelfClosing = true
+                    if isEndTag { token.nameHash = Self.endTagTextHash(bytes, nameStart..<position - 1) }
                     return token
                 }
                 continue
@@ -296,6 +305,13 @@ struct NestingLimiter {
         }
         position = bytes.count
         return nil
+    }
+
+    /// What gumbo 0.10 matches an end tag against foreign elements by: its whole original text
+    /// between `</` and `>`, whitespace, attributes and `/` included, so `</tr/>` or `</tr x>`
+    /// closes no SVG `tr` (it goes on to the HTML rules, which ignore it there).
+    private static func endTagTextHash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
+        hash(lowercasing: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     private static let colorHash = hash(lowercasing: "color")
