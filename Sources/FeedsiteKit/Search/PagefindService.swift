@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// Drives Pagefind (https://pagefind.app) in its service mode, `pagefind --service`: feedsite hands
-/// it one record per item (no HTML page is parsed again) and gets the search bundle back as files,
-/// which go into the staging folder like every page (unchanged files keep their inodes).
+/// it small HTML pages of its own making (`Record`: several items each; no page of the site is
+/// parsed again) and gets the search bundle back as files, which go into the staging folder like
+/// every page (unchanged files keep their inodes). One process indexes one shard.
 ///
 /// The protocol (Pagefind's `src/service`): each message is JSON, base64-encoded, followed by a
 /// comma, on stdin (requests) and stdout (responses). Requests are pipelined: the first index of a
