@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// `feedsite parse`: what a feed was read as, for people (`humanDescription`) and for tools

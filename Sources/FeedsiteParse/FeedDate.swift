@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// Parses the date strings feeds contain into instants.

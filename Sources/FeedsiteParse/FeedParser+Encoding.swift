@@ -10,13 +10,13 @@ import Foundation
 
 extension FeedParser {
     /// A document transcoded to UTF-8, with notes on how its encoding was chosen.
-    struct DecodedDocument {
+    package struct DecodedDocument {
         /// UTF-8, except that a document that *claims* UTF-8 may still hold invalid sequences:
         /// the repair pass reads those bytes as windows-1252 one by one, keeping the rest.
-        var bytes: [UInt8]
-        var warnings: [String]
+        package var bytes: [UInt8]
+        package var warnings: [String]
         /// The document was UTF-8 (so text in it that reads as UTF-8 decoded twice was double-encoded).
-        var isUTF8 = false
+        package var isUTF8 = false
     }
 
     /// A character encoding feedsite can decode.
@@ -44,7 +44,7 @@ extension FeedParser {
     /// file with their default charset, so the document knows better); UTF-8 when the bytes are
     /// valid UTF-8; and windows-1252, with a warning, as the last resort. A name that is unknown,
     /// or that claims UTF-16/32 for bytes that plainly are not, is skipped with a warning.
-    static func decodeToUTF8(_ data: Data, contentType: String?) -> DecodedDocument {
+    package static func decodeToUTF8(_ data: Data, contentType: String?) -> DecodedDocument {
         var bytes = [UInt8](data)
         var warnings: [String] = []
 

@@ -1,17 +1,18 @@
+import FeedsiteShared
 import Foundation
 
 extension FeedParser {
     /// An XML document made ready for the XML parser: UTF-8, leading noise stripped, DOCTYPE removed.
-    struct PreparedXML {
-        var bytes: [UInt8]
+    package struct PreparedXML {
+        package var bytes: [UInt8]
         /// Lines removed from the top, so reported line numbers match the original document.
-        var lineOffset: Int
-        var warnings: [String]
+        package var lineOffset: Int
+        package var warnings: [String]
     }
 
     /// Drops whitespace before the document (the byte order mark is gone after decoding): strict
     /// parsers reject `\n<?xml …` (the declaration must come first), but it is common in the wild.
-    static func stripLeadingNoise(_ bytes: inout [UInt8], lineOffset: inout Int) {
+    package static func stripLeadingNoise(_ bytes: inout [UInt8], lineOffset: inout Int) {
         var start = 0
         while start < bytes.count, isXMLSpace(bytes[start]) {
             if bytes[start] == 0x0A { lineOffset += 1 }
@@ -24,7 +25,7 @@ extension FeedParser {
     /// clear error even when they are far from well-formed, removes the DOCTYPE (never loaded, and
     /// its internal subset is where entity-expansion and external-entity attacks live). `input` is
     /// already UTF-8 (`decodeToUTF8`).
-    static func prepareXML(_ input: [UInt8], lineOffset: Int) throws(FeedParseError) -> PreparedXML {
+    package static func prepareXML(_ input: [UInt8], lineOffset: Int) throws(FeedParseError) -> PreparedXML {
         var bytes = input
         var warnings: [String] = []
         var i = 0

@@ -1,10 +1,11 @@
+import FeedsiteShared
 import Foundation
 
 extension FeedParser {
     /// The result of a repair pass: new bytes and one warning per kind of fix.
-    struct Repair {
-        var bytes: [UInt8]
-        var warnings: [String]
+    package struct Repair {
+        package var bytes: [UInt8]
+        package var warnings: [String]
     }
 
     /// Fixes what feeds most often get wrong, on the raw bytes, keeping every newline so line
@@ -36,7 +37,7 @@ extension FeedParser {
     /// `balancingTags: false` keeps the markup as written (only the character fixes and the
     /// closing of a cut-off document apply), for readers that would rather refuse a document whose
     /// structure is broken (the OPML import).
-    static func repair(_ bytes: [UInt8], lineOffset: Int, balancingTags: Bool = false) -> Repair? {
+    package static func repair(_ bytes: [UInt8], lineOffset: Int, balancingTags: Bool = false) -> Repair? {
         var pass = RepairPass(input: bytes, line: 1 + lineOffset, balancesTags: balancingTags)
         pass.run()
         guard !pass.fixes.isEmpty else { return nil }
@@ -335,7 +336,7 @@ private struct RepairPass {
         } else if ["amp", "lt", "gt", "quot", "apos"].contains(name) {
             output.append(UInt8(ascii: "&"))
             output.append(contentsOf: input[i...j])
-        } else if let codePoint = FeedParser.HTMLEntities.codePoints[name] {
+        } else if let codePoint = HTMLEntities.codePoints[name] {
             output.append(contentsOf: "&#\(codePoint);".utf8)
             note("repaired undefined entity &\(name);")
         } else {

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// Turns the bytes of a fetched feed into a `Feed`.
@@ -41,7 +42,7 @@ public struct FeedParser: Sendable {
     }
 
     /// The feed's own http(s) address, else its web site's (absolute ones only).
-    static func webBase(of feed: Feed) -> URL? {
+    package static func webBase(of feed: Feed) -> URL? {
         for candidate in [feed.feedLink, feed.link] {
             guard let value = candidate?.trimmingWhitespace, let url = URL(string: value),
                 let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
@@ -109,10 +110,10 @@ public struct FeedParser: Sendable {
 
 extension FeedParser {
     /// libxml2 codes that are warnings or namespace errors (`XML_WAR_*`, `XML_NS_ERR_*`).
-    static let nonFatalXMLErrorCodes: Set<Int> = [97, 98, 99, 100, 101, 102, 200, 201, 202, 203, 204, 205]
+    package static let nonFatalXMLErrorCodes: Set<Int> = [97, 98, 99, 100, 101, 102, 200, 201, 202, 203, 204, 205]
 
     /// A readable text for libxml2's error code (`xmlError.code`).
-    static func describeXMLError(code: Int) -> String {
+    package static func describeXMLError(code: Int) -> String {
         let text: String =
             switch code {
             case 4: "the document is empty"

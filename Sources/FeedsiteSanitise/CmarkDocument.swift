@@ -1,4 +1,5 @@
 internal import CCmarkGFM
+import FeedsiteShared
 import Foundation
 
 /// The only file that touches cmark-gfm: builds brand-new cmark nodes from a `ContentBlock` tree

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// Turns untrusted item bodies into `SanitisedHTML` (DESIGN §4: a closed world).

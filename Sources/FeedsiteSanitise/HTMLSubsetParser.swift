@@ -1,3 +1,5 @@
+import FeedsiteShared
+
 /// An exact parser for the part of HTML5 whose tree construction is simple, in pure Swift; every
 /// other input is left to gumbo (`HTMLFragment`).
 ///
@@ -424,7 +426,7 @@ struct HTMLSubsetParser {
             // HTML 4's names (the table the feed parser repairs XML with), which HTML5 decodes the
             // same way except `lang` and `rang`; any other name is left to gumbo's full table.
             guard byte(at: index) == UInt8(ascii: ";"), name != "lang", name != "rang",
-                let value = FeedParser.HTMLEntities.codePoints[name]
+                let value = HTMLEntities.codePoints[name]
             else { throw Unsupported() }
             scalarValue = value
         } else {

@@ -1,3 +1,5 @@
+import FeedsiteShared
+
 /// Bounds how deep plain text or Markdown nests block quotes and lists before cmark parses it.
 ///
 /// In Markdown, containers open at the start of a line: `>>>>…` or `> - > - …` nests one level per

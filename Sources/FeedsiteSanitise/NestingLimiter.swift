@@ -1,3 +1,5 @@
+import FeedsiteShared
+
 /// Bounds how deep an HTML fragment nests before any tree is built from it.
 ///
 /// Gumbo frees its tree recursively and walks its stack of open elements once per tag, so a body

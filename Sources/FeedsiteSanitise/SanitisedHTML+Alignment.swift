@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 extension SanitisedHTML {
@@ -8,9 +9,9 @@ extension SanitisedHTML {
     /// contain them because the renderer escapes `"` and `<` in text. The result stays sanitised:
     /// a fixed attribute is swapped for a fixed class.
     ///
-    /// Belongs in the sanitiser's renderer eventually (it would then apply to the planet's feeds
-    /// too); done here for now because the pages are what the checker reads.
-    var withAlignmentClasses: SanitisedHTML {
+    /// Applied to the pages only (the planet's feeds keep cmark-gfm's markup), because the pages are
+    /// what the checker reads.
+    package var withAlignmentClasses: SanitisedHTML {
         // Hot path (every item body, on two pages): a byte search, not Foundation's `contains`
         // (which goes through NSString); see Benchmarks/RESULTS.md.
         guard Self.containsAlignAttribute(html) else { return self }

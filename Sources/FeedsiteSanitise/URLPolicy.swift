@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// The one URL policy for every `href` and `src` feedsite publishes.
@@ -11,21 +12,21 @@ import Foundation
 /// `data:` URLs are rejected for images too: they are rarely more than lazy-loading placeholders,
 /// and allowing them would mean validating MIME types and payloads (SVG can carry script). Relative
 /// URLs without a base are rejected, because on our site they would point into our own pages.
-enum URLPolicy {
+package enum URLPolicy {
     /// Where the URL will be used; links additionally allow `mailto:`.
-    enum Purpose {
+    package enum Purpose {
         case link, image
     }
 
     /// The base relative references resolve against, looked at once per item rather than once
     /// per URL in it (its scheme, and its parts when it is a simple URL).
-    struct Base {
+    package struct Base {
         /// Nil when there is no base, or when it is not http(s) (relative references are refused).
-        let url: URL?
+        package let url: URL?
         /// The parts of `url` when it is simple (`SimpleURL`).
-        let simple: SimpleURL?
+        package let simple: SimpleURL?
 
-        init(_ url: URL?) {
+        package init(_ url: URL?) {
             guard let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 self.url = nil
                 self.simple = nil
@@ -37,13 +38,13 @@ enum URLPolicy {
     }
 
     /// The absolute, allowed form of `raw`, or nil when it must not be published.
-    static func resolve(_ raw: String, against base: URL?, for purpose: Purpose) -> String? {
+    package static func resolve(_ raw: String, against base: URL?, for purpose: Purpose) -> String? {
         resolve(raw, against: Base(base), for: purpose)
     }
 
     /// `resolve` with the base already looked at (the sanitiser resolves every URL of an item
     /// against the same one).
-    static func resolve(_ raw: String, against base: Base, for purpose: Purpose) -> String? {
+    package static func resolve(_ raw: String, against base: Base, for purpose: Purpose) -> String? {
         guard var cleaned = clean(raw), !cleaned.isEmpty else { return nil }
 
         switch scheme(of: cleaned) {

@@ -1,29 +1,29 @@
 /// Writes ASCII into a buffer of known size: fixed-width date fields without intermediate strings
 /// (dates are written on every page and in every published feed).
-struct ASCIIWriter {
+package struct ASCIIWriter {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    package init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
     }
 
-    mutating func byte(_ character: Unicode.Scalar) {
+    package mutating func byte(_ character: Unicode.Scalar) {
         append(UInt8(ascii: character))
     }
 
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         buffer[count] = byte
         count += 1
     }
 
     /// The UTF-8 bytes of `text` (the caller sized the buffer for them).
-    mutating func bytes(_ text: String) {
+    package mutating func bytes(_ text: String) {
         for byte in text.utf8 { append(byte) }
     }
 
     /// `value` (0 or more) in decimal, zero-padded to `count` digits; more digits when it needs them.
-    mutating func digits(_ value: Int, count width: Int = 1) {
+    package mutating func digits(_ value: Int, count width: Int = 1) {
         var length = 1
         var limit = 10
         while length < 19, value >= limit {

@@ -6,7 +6,7 @@ extension Array where Element: Sendable {
     /// core idle: the model stage's per-feed slugs and duplicate identities (between the parallel
     /// read and render stages) and the listing of the previous site's folders. `transform` must not
     /// depend on the order it runs in, so the result is the same as `map`'s.
-    func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
+    package func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         guard count > 1 else { return map(transform) }
         let results = Mutex([Result?](repeating: nil, count: count))
         DispatchQueue.concurrentPerform(iterations: count) { index in

@@ -2,9 +2,11 @@ import Foundation
 
 /// Byte searches that skip instead of stepping a byte at a time, for the scans over every feed
 /// document and item body (Parse, Sanitise and Render each scan them; see Benchmarks/RESULTS.md).
-enum ByteScan {
+package enum ByteScan {
     /// The first `byte` in `bytes[start..<end]`, found with `memchr` (which reads many bytes a step).
-    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+    package static func firstIndex(
+        of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
+    ) -> Int? {
         guard start < end, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), end - start)
         else { return nil }
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
@@ -13,7 +15,7 @@ enum ByteScan {
     /// The index of the first byte at or after `start` that is below 0x20 or at least 0x7F (C0
     /// controls, tab and newline included; DEL; every byte of a multi-byte UTF-8 sequence), or
     /// `bytes.count` when there is none.
-    static func nextControlOrNonASCII(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    package static func nextControlOrNonASCII(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return bytes.count }
         let count = bytes.count
         var index = start

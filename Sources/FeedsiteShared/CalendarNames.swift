@@ -7,21 +7,21 @@ import Foundation
 ///
 /// Reading keys are lowercase, as `String.lowercased()` gives them, with and without accents where
 /// feeds drop them (`fevrier`, `marco`); abbreviations are listed as written without their dot.
-enum CalendarNames {
+package enum CalendarNames {
     /// `January` … `December`, as archive pages name their months.
-    static let monthNames = [
+    package static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
         "December",
     ]
 
     /// `Jan` … `Dec`, as page dates and RFC 822 dates write them.
-    static let monthAbbreviations = monthNames.map { String($0.prefix(3)) }
+    package static let monthAbbreviations = monthNames.map { String($0.prefix(3)) }
 
     /// `Sun` … `Sat` (Sunday first, as `Calendar` and `CivilTime` number weekdays), for RFC 822 dates.
-    static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    package static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// Name → month number (1–12).
-    static let months: [String: Int] = {
+    package static let months: [String: Int] = {
         let names: [[String]] = [
             [
                 "january", "jan", "januar", "jänner", "jän", "janvier", "janv", "enero", "ene", "gennaio", "gen",
@@ -82,7 +82,7 @@ enum CalendarNames {
 
     /// Weekday names and abbreviations (they carry no information a date needs, so only their
     /// recognition matters). `mar` is here too: Tuesday in French, Spanish and Italian.
-    static let weekdays: Set<String> = [
+    package static let weekdays: Set<String> = [
         // English
         "monday", "mon", "tuesday", "tue", "tues", "wednesday", "wed", "thursday", "thu", "thur", "thurs", "friday",
         "fri", "saturday", "sat", "sunday", "sun",
@@ -117,7 +117,7 @@ enum CalendarNames {
 
     /// Words that join the parts of a written-out date and mean nothing by themselves: `24 de
     /// noviembre de 2026`, `den 4 maj`, `le 2 février à 10:00`, `10:00 Uhr`, `2026 г.`, `1st`.
-    static let fillers: Set<String> = [
+    package static let fillers: Set<String> = [
         "de", "del", "da", "do", "le", "la", "à", "a", "om", "kl", "klo", "um", "uhr", "h", "den", "el", "the", "of",
         "on", "at", "feira", "г", "года", "в", "st", "nd", "rd", "th", "er", "t",
     ]

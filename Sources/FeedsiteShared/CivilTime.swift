@@ -7,19 +7,19 @@ import Foundation
 /// not `Calendar.dateComponents`; see Benchmarks/RESULTS.md. Where the arithmetic and Foundation's
 /// calendar disagree (before 1582 Foundation's turns Julian), pages keep Foundation's reading:
 /// `init(_:in:)` asks it outside 1900–9999. `CivilTimeTests` compares both.
-struct CivilTime: Equatable {
-    var year, month, day, hour, minute, second: Int
+package struct CivilTime: Equatable {
+    package var year, month, day, hour, minute, second: Int
     /// 1 = Sunday … 7 = Saturday, as `Calendar` numbers them.
-    var weekday: Int
+    package var weekday: Int
 
-    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+    package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
         (self.year, self.month, self.day) = (year, month, day)
         (self.hour, self.minute, self.second, self.weekday) = (hour, minute, second, weekday)
     }
 
     /// `date` seen at `offset` seconds east of UTC, whole seconds rounded down; nil outside
     /// 1900–9999, the years where the arithmetic agrees with Foundation's calendar.
-    init?(_ date: Date, offset: Int = 0) {
+    package init?(_ date: Date, offset: Int = 0) {
         let seconds = date.timeIntervalSince1970.rounded(.down) + Double(offset)
         guard seconds >= -2_208_988_800, seconds < 253_402_300_800 else { return nil }
         let total = Int(seconds)
@@ -44,7 +44,7 @@ struct CivilTime: Equatable {
 
     /// `date` in `zone`, for any date: the arithmetic for 1900–9999, Foundation's calendar
     /// (Julian before 1582) elsewhere.
-    init(_ date: Date, in zone: TimeZone) {
+    package init(_ date: Date, in zone: TimeZone) {
         if let time = CivilTime(date, offset: zone.secondsFromGMT(for: date)) {
             self = time
             return
@@ -58,14 +58,14 @@ struct CivilTime: Equatable {
     }
 
     /// `date` in UTC, for any date (as `init(_:in:)`), without asking a time zone for its offset.
-    init(utc date: Date) {
+    package init(utc date: Date) {
         self = CivilTime(date) ?? CivilTime(date, in: Self.utc)
     }
 
-    static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+    package static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
 
     /// Days since 1970-01-01 of a day in the proleptic Gregorian calendar (`days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -76,7 +76,7 @@ struct CivilTime: Equatable {
     }
 
     /// Days in `month` (1–12) of `year`.
-    static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -85,7 +85,7 @@ struct CivilTime: Equatable {
     }
 
     /// Midnight UTC of the day `date` falls on (day boundaries in UTC do not depend on the calendar).
-    static func startOfDay(_ date: Date) -> Date {
+    package static func startOfDay(_ date: Date) -> Date {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         return Date(timeIntervalSince1970: Double(floorDivide(seconds, 86_400) * 86_400))
     }

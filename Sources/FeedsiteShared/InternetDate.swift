@@ -3,9 +3,9 @@ import Foundation
 /// Dates as the published feeds write them, always in UTC and without `DateFormatter` (whose
 /// output depends on the machine's locale): RFC 3339 for Atom, JSON Feed, sitemaps and
 /// `feedsite parse --json`, RFC 822 (as amended by RFC 1123: four-digit years) for RSS.
-enum InternetDate {
+package enum InternetDate {
     /// `2026-11-19T10:00:00Z`
-    static func rfc3339(_ date: Date) -> String {
+    package static func rfc3339(_ date: Date) -> String {
         let c = CivilTime(utc: date)
         guard (1000...9999).contains(c.year) else {
             return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
@@ -30,7 +30,7 @@ enum InternetDate {
     }
 
     /// `Thu, 19 Nov 2026 10:00:00 +0000`
-    static func rfc822(_ date: Date) -> String {
+    package static func rfc822(_ date: Date) -> String {
         let c = CivilTime(utc: date)
         let weekday = CalendarNames.weekdayAbbreviations[max(0, min(6, c.weekday - 1))]
         let month = CalendarNames.monthAbbreviations[max(0, min(11, c.month - 1))]

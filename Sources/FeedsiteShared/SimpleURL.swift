@@ -6,19 +6,19 @@ import Foundation
 /// resolved against one by RFC 3986 §5.2. Anything else (user info, IP literals, characters that
 /// need percent-encoding) returns nil and takes the Foundation path. `URLPolicyTests` checks that
 /// both paths agree.
-struct SimpleURL {
+package struct SimpleURL {
     /// The URL with its scheme lowercased.
-    let text: String
+    package let text: String
     /// `http` or `https`.
-    let scheme: String
+    package let scheme: String
     /// `host[:port]`.
-    let authority: Substring
+    package let authority: Substring
     /// From the first `/` after the authority up to `?`, `#` or the end (possibly empty).
-    let path: Substring
+    package let path: Substring
     /// `?…` or empty.
-    let query: Substring
+    package let query: Substring
 
-    init?(_ string: String) {
+    package init?(_ string: String) {
         // Found over the bytes (the `Substring` version, which indexes and compares characters,
         // was a tenth of the sanitiser); the parts are then cut at those UTF-8 offsets.
         var bytes = string
@@ -77,12 +77,12 @@ struct SimpleURL {
     }
 
     /// `reference` resolved against `base`, when both are simple; nil otherwise.
-    static func resolve(_ reference: String, against base: URL) -> String? {
+    package static func resolve(_ reference: String, against base: URL) -> String? {
         SimpleURL(base.absoluteString).flatMap { resolve(reference, against: $0) }
     }
 
     /// `reference` resolved against `base`, when it is simple; nil otherwise.
-    static func resolve(_ reference: String, against base: SimpleURL) -> String? {
+    package static func resolve(_ reference: String, against base: SimpleURL) -> String? {
         // A reference with a scheme (a colon in its first segment) is not relative.
         let firstSegment = reference.utf8.prefix {
             $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
@@ -115,7 +115,7 @@ struct SimpleURL {
     }
 
     /// RFC 3986 §5.2.4.
-    static func removingDotSegments(_ path: some StringProtocol) -> String {
+    package static func removingDotSegments(_ path: some StringProtocol) -> String {
         // A path without a segment that starts with a dot has none to remove (most of them).
         var previous = UInt8(ascii: "/")
         if !path.utf8.contains(where: { byte in

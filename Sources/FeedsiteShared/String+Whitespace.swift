@@ -6,7 +6,7 @@ extension String {
     /// Scans only the two ends and slices once (item bodies are hundreds of kilobytes), where
     /// Foundation's `trimmingCharacters(in:)` bridges through `NSString` on Linux and copies the
     /// whole string.
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !Self.isWhitespace($0) }),
             let last = scalars.lastIndex(where: { !Self.isWhitespace($0) })
@@ -18,7 +18,7 @@ extension String {
 
     /// `trimmingCharacters(in: .whitespaces)` (spaces and tabs), without the trip through `NSString`
     /// when there is nothing to trim, the usual case for attribute values like `rel` and `type`.
-    var trimmingSpacesAndTabs: String {
+    package var trimmingSpacesAndTabs: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
         func isKept(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII && scalar != " " && scalar != "\t" }
         return isKept(first) && isKept(last) ? self : trimmingCharacters(in: .whitespaces)
@@ -27,7 +27,7 @@ extension String {
     /// Unicode's `White_Space` property, spelled out, so excerpts of text with typographic
     /// punctuation (`’`, `—`) need no property lookup per scalar. `StringWhitespaceTests` compares
     /// it with `properties.isWhitespace` on every scalar.
-    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
         default: false

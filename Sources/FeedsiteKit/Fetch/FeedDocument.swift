@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 /// A feed as read from what its source served: the document itself, or, when the source served a

@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 /// Why a feed gave the site nothing this run, kept typed from the stage that found it to the

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FeedsiteParse
 import Foundation
 import NIOCore
 import NIOHTTP1

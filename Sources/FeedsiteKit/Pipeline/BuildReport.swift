@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// What one build did: per-feed records, every diagnostic, and what was written where.

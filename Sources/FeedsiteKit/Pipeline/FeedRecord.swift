@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// One feed after this run's outcome was merged into what was remembered: what the site shows

@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// One feed after fetch → parse → sanitise: everything the site needs from it, with the raw

@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 /// How a build's diagnostics and summary are worded for a terminal, for GitHub Actions and for

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Start reading here. `build()` says which stage runs when, which run side by side, and when a
 /// build stops or is skipped; each stage's work lives in its folder (`Config/`, `Fetch/`,
-/// `Parse/`, `Sanitise/`, `Pipeline/` for the model, `Render/`, `Write/`), and the glue between
-/// them in `SiteGenerator+Stages.swift`. Only Fetch and Write do I/O (plus loading the inputs:
+/// `Pipeline/` for the model, `Render/`, `Write/`) or, for the two stages with a C library, in its
+/// own target (`FeedsiteParse`, `FeedsiteSanitise`), and the glue between them in
+/// `SiteGenerator+Stages.swift`. Only Fetch and Write do I/O (plus loading the inputs:
 /// `feeds.yml`, `Templates/` and the saved state).
 public struct SiteGenerator: Sendable {
     public var options: Options

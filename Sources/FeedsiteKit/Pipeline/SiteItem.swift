@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// One item, sanitised and ready to render.

@@ -1,3 +1,5 @@
+import FeedsiteSanitise
+import FeedsiteShared
 import Foundation
 
 /// The bounds every value of a saved or restored state is held to.

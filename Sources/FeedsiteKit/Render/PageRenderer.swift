@@ -1,3 +1,6 @@
+import FeedsiteParse
+import FeedsiteSanitise
+import FeedsiteShared
 import Foundation
 
 /// Turns the site model into files: `[site-relative path: bytes]`. Pure: the same `Site`, templates

@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// The files a site publishes besides its pages: the planet's own feeds (`atom.xml`, `rss.xml`,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// Pagination, archives, dates in a time zone, sharing metadata and the item page's extras, on a
 /// rendered site held in memory.
