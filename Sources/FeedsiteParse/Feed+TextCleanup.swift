@@ -16,11 +16,7 @@ extension Feed {
         categories = categories.map(\.replacingC1Controls)
         if let imageTitle = image?.title { image?.title = imageTitle.replacingC1Controls }
         for index in items.indices {
-            items[index].title = items[index].title.replacingC1Controls
-            items[index].description = items[index].description?.replacingC1Controls
-            items[index].content = items[index].content?.replacingC1Controls
-            items[index].authors = items[index].authors.map(\.replacingC1Controls)
-            items[index].categories = items[index].categories.map(\.replacingC1Controls)
+            items[index].mapText(\.replacingC1Controls, person: \.replacingC1Controls)
             if let imageTitle = items[index].image?.title { items[index].image?.title = imageTitle.replacingC1Controls }
         }
     }
@@ -38,12 +34,20 @@ extension Feed {
         authors = authors.map(\.undoingDoubleEncoding)
         categories = categories.map(\.undoingDoubleEncoding)
         for index in items.indices {
-            items[index].title = items[index].title.undoingDoubleEncoding
-            items[index].description = items[index].description?.undoingDoubleEncoding
-            items[index].content = items[index].content?.undoingDoubleEncoding
-            items[index].authors = items[index].authors.map(\.undoingDoubleEncoding)
-            items[index].categories = items[index].categories.map(\.undoingDoubleEncoding)
+            items[index].mapText(\.undoingDoubleEncoding, person: \.undoingDoubleEncoding)
         }
+    }
+}
+
+extension FeedItem {
+    /// Applies `text` to the item's title, description, content and categories, and `person` to its
+    /// authors: the text a cleanup pass reads (identifiers and URLs are left as they are).
+    fileprivate mutating func mapText(_ text: (String) -> String, person: (Person) -> Person) {
+        title = text(title)
+        description = description.map(text)
+        content = content.map(text)
+        authors = authors.map(person)
+        categories = categories.map(text)
     }
 }
 

@@ -143,23 +143,30 @@ extension FeedParser {
 
     /// The `>` ending a DOCTYPE, skipping quoted strings and the `[ … ]` internal subset.
     private static func doctypeEnd(_ bytes: [UInt8], from start: Int) -> Int {
-        var i = start
         var bracketDepth = 0
+        return firstUnquotedIndex(in: bytes, from: start) { byte in
+            if byte == UInt8(ascii: "[") {
+                bracketDepth += 1
+            } else if byte == UInt8(ascii: "]") {
+                bracketDepth = max(0, bracketDepth - 1)
+            }
+            return byte == UInt8(ascii: ">") && bracketDepth == 0
+        }
+    }
+
+    /// The first index from `start` at which `isEnd` holds outside a quoted string (`"…"`, `'…'`),
+    /// or `bytes.count`. `isEnd` sees every byte outside quotes, in order.
+    static func firstUnquotedIndex(in bytes: [UInt8], from start: Int, where isEnd: (UInt8) -> Bool) -> Int {
         var quote: UInt8?
-        while i < bytes.count {
-            let byte = bytes[i]
+        for index in start..<max(start, bytes.count) {
+            let byte = bytes[index]
             if let open = quote {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
-            } else if byte == UInt8(ascii: "[") {
-                bracketDepth += 1
-            } else if byte == UInt8(ascii: "]") {
-                bracketDepth = max(0, bracketDepth - 1)
-            } else if byte == UInt8(ascii: ">"), bracketDepth == 0 {
-                return i
+            } else if isEnd(byte) {
+                return index
             }
-            i += 1
         }
         return bytes.count
     }

@@ -367,19 +367,7 @@ private struct RepairPass {
     /// The tag at `i` copied as written (`balancesTags` off), its characters fixed, the open elements
     /// tracked for a cut-off end; false when the document ends inside it.
     private mutating func copyTag() -> Bool {
-        var quote: UInt8?
-        var end = i + 1
-        while end < input.count {
-            let byte = input[end]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                break
-            }
-            end += 1
-        }
+        let end = FeedParser.firstUnquotedIndex(in: input, from: i + 1) { $0 == UInt8(ascii: ">") }
         guard end < input.count else { return false }
         let tag = input[(i + 1)..<end]
         if let first = tag.first, first != UInt8(ascii: "!") {

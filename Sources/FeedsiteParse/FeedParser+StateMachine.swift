@@ -462,7 +462,7 @@ extension FeedParser {
                 item = nil
             case .person(let inItem, let isContributor):
                 guard !isContributor, person.name != nil || person.email != nil || person.uri != nil else { break }
-                if inItem { item?.atomAuthors.append(person) } else { channel.atomAuthors.append(person) }
+                if inItem { item?.authors.atom.append(person) } else { channel.authors.atom.append(person) }
             case .field:
                 let parentRole = stack.last?.role ?? .ignored
                 switch parentRole {
@@ -506,15 +506,15 @@ extension FeedParser {
             case (_, "copyright"), (_, "rights"):
                 channel.copyright = channel.copyright ?? (ns.isAtom ? textConstruct(frame)?.text : value.nilIfEmpty)
             case (_, "managingEditor"):
-                if let person = FeedText.person(fromRSSAuthor: value) { channel.rssAuthors.append(person) }
+                if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.rss.append(person) }
             case (_, "webMaster"):
                 channel.webMaster = channel.webMaster ?? FeedText.person(fromRSSAuthor: value)
             case (.dc, "publisher"):
                 channel.dcPublisher = channel.dcPublisher ?? FeedText.person(fromRSSAuthor: value)
             case (.dc, "creator"):
-                if let person = FeedText.person(fromRSSAuthor: value) { channel.dcCreators.append(person) }
+                if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.dcCreators.append(person) }
             case (.itunes, "author"):
-                if let person = FeedText.person(fromRSSAuthor: value) { channel.itunesAuthors.append(person) }
+                if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.itunes.append(person) }
             case (_, "pubDate"):
                 channel.pubDate = channel.pubDate ?? date(value, context: "channel")
             case (_, "lastBuildDate"), (.dcterms, "modified"), (.atom03, "modified"):
@@ -631,11 +631,11 @@ extension FeedParser {
             case (.atom, "updated"), (.atom03, "modified"), (.dcterms, "modified"):
                 item.updated = item.updated ?? date(value, context: "item \(index)")
             case (let ns, "author") where ns.isRSS:
-                if let person = FeedText.person(fromRSSAuthor: value) { item.rssAuthors.append(person) }
+                if let person = FeedText.person(fromRSSAuthor: value) { item.authors.rss.append(person) }
             case (.dc, "creator"):
-                if let person = FeedText.person(fromRSSAuthor: value) { item.dcCreators.append(person) }
+                if let person = FeedText.person(fromRSSAuthor: value) { item.authors.dcCreators.append(person) }
             case (.itunes, "author"):
-                if let person = FeedText.person(fromRSSAuthor: value) { item.itunesAuthors.append(person) }
+                if let person = FeedText.person(fromRSSAuthor: value) { item.authors.itunes.append(person) }
             case (let ns, "category") where ns.isAtom:
                 if let term = (frame.attribute("label") ?? frame.attribute("term"))?.nilIfEmpty {
                     item.categories.append(FeedText.collapseWhitespace(term))
@@ -902,10 +902,7 @@ extension FeedParser {
         /// `pubDate`, `dc:date`, Atom `published`/0.3 `issued`, `created`.
         var dates: [Date?] = [nil, nil, nil, nil]
         var updated: Date?
-        var rssAuthors: [Person] = []
-        var dcCreators: [Person] = []
-        var itunesAuthors: [Person] = []
-        var atomAuthors: [Person] = []
+        var authors = AuthorCandidates()
         var categories: [String] = []
         var mediaThumbnail: String?
         var mediaImage: String?
@@ -926,7 +923,7 @@ extension FeedParser {
             item.contentBase = content?.base ?? description?.base
             item.published = dates.lazy.compactMap { $0 }.first ?? updated
             item.updated = updated
-            item.authors = [rssAuthors, dcCreators, itunesAuthors, atomAuthors].first { !$0.isEmpty } ?? []
+            item.authors = authors.chosen
             var seen = Set<String>()
             item.categories = categories.filter { seen.insert($0).inserted }
             if let image = mediaThumbnail ?? mediaImage ?? itunesImage { item.image = FeedImage(url: image) }
@@ -966,6 +963,17 @@ extension FeedParser {
         }
     }
 
+    /// The authors an item or a channel names, by where they were named: the first source that
+    /// names any wins (RSS `author` or `managingEditor`, then `dc:creator`, `itunes:author`, Atom).
+    struct AuthorCandidates {
+        var rss: [Person] = []
+        var dcCreators: [Person] = []
+        var itunes: [Person] = []
+        var atom: [Person] = []
+
+        var chosen: [Person] { [rss, dcCreators, itunes, atom].first { !$0.isEmpty } ?? [] }
+    }
+
     /// Collects the channel's candidate values.
     struct ChannelBuilder {
         var title: String?
@@ -982,10 +990,7 @@ extension FeedParser {
         var lastBuildDate: Date?
         var atomUpdated: Date?
         var dcDate: Date?
-        var rssAuthors: [Person] = []
-        var dcCreators: [Person] = []
-        var itunesAuthors: [Person] = []
-        var atomAuthors: [Person] = []
+        var authors = AuthorCandidates()
         var categories: [String] = []
         var imageURL: String?
         var imageTitle: String?
@@ -1006,7 +1011,7 @@ extension FeedParser {
             feed.generator = generator
             feed.updated = atomUpdated ?? lastBuildDate ?? dcDate
             feed.published = pubDate ?? dcDate
-            feed.authors = [rssAuthors, dcCreators, itunesAuthors, atomAuthors].first { !$0.isEmpty } ?? []
+            feed.authors = authors.chosen
             var seen = Set<String>()
             feed.categories = categories.filter { seen.insert($0).inserted }
             feed.publisher = webMaster ?? dcPublisher

@@ -50,26 +50,30 @@ struct ContentBuilder {
     /// Cuts a flow into blocks: consecutive inlines become one paragraph.
     static func paragraphs(from flow: [Flow]) -> [ContentBlock] {
         var blocks: [ContentBlock] = []
+        forEachRun(in: flow) { inlines in
+            blocks.append(.paragraph(inlines))
+        } other: { item in
+            if case .block(let block) = item { blocks.append(block) }
+        }
+        return blocks
+    }
+
+    /// Walks a flow as runs of consecutive inlines (`run`, once per run, never empty) and the
+    /// blocks and boundaries between them (`other`, once each), in order.
+    static func forEachRun(in flow: [Flow], run: ([ContentInline]) -> Void, other: (Flow) -> Void) {
         var inlines: [ContentInline] = []
-        func flush() {
+        for item in flow {
+            if case .inline(let inline) = item {
+                inlines.append(inline)
+                continue
+            }
             if !inlines.isEmpty {
-                blocks.append(.paragraph(inlines))
+                run(inlines)
                 inlines = []
             }
+            other(item)
         }
-        for item in flow {
-            switch item {
-            case .inline(let inline):
-                inlines.append(inline)
-            case .block(let block):
-                flush()
-                blocks.append(block)
-            case .boundary:
-                flush()
-            }
-        }
-        flush()
-        return blocks
+        if !inlines.isEmpty { run(inlines) }
     }
 
     // MARK: - The allowlist walk
@@ -206,27 +210,15 @@ struct ContentBuilder {
         _ element: HTMLElement, insideLink: Bool, into result: inout [Flow],
         _ make: @escaping ([ContentInline]) -> ContentInline
     ) {
-        let content = flow(element.children, insideLink: insideLink)
-        var run: [ContentInline] = []
-        func flush() {
-            if !run.isEmpty {
-                result.append(.inline(make(run)))
-                run = []
-            }
-        }
-        for item in content {
-            switch item {
-            case .inline(let inline):
-                run.append(inline)
-            case .block(let block):
-                flush()
+        Self.forEachRun(in: flow(element.children, insideLink: insideLink)) { run in
+            result.append(.inline(make(run)))
+        } other: { item in
+            if case .block(let block) = item {
                 result.append(.block(Self.wrapInlines(of: block, make)))
-            case .boundary:
-                flush()
-                result.append(.boundary)
+            } else {
+                result.append(item)
             }
         }
-        flush()
     }
 
     /// Pushes an inline wrapper down into every run of text inside a block (`<a href><p>…</p></a>`,
@@ -326,7 +318,7 @@ struct ContentBuilder {
                 language = Self.language(fromClass: code[attribute: "class"])
             }
         }
-        return .codeBlock(language: language, code: Self.preformattedText(of: element.children))
+        return .codeBlock(language: language, code: Self.textContent(of: element.children, preformatted: true))
     }
 
     /// `language-swift` / `lang-swift` → `swift`, keeping only `[A-Za-z0-9_+-]` so the class
@@ -350,8 +342,10 @@ struct ContentBuilder {
         }
     }
 
-    /// Text of a `<pre>` subtree: `<br>` and block elements become newlines.
-    private static func preformattedText(of nodes: [HTMLNode]) -> String {
+    /// Visible text of a subtree (for inline code, table fallbacks and, `preformatted`, a `<pre>`'s
+    /// code). A `<br>` is a space, or in preformatted text a newline, where block elements also
+    /// start and end on a line of their own.
+    static func textContent(of nodes: [HTMLNode], preformatted: Bool = false) -> String {
         var text = ""
         for node in nodes {
             switch node {
@@ -360,29 +354,14 @@ struct ContentBuilder {
             case .element(let element):
                 guard element.isHTML, !droppedElements.contains(element.name) else { continue }
                 if element.name == "br" {
-                    text += "\n"
-                } else if blockContainers.contains(element.name) {
+                    text += preformatted ? "\n" : " "
+                } else if preformatted, blockContainers.contains(element.name) {
                     if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
-                    text += preformattedText(of: element.children)
+                    text += textContent(of: element.children, preformatted: true)
                     if !text.hasSuffix("\n") { text += "\n" }
                 } else {
-                    text += preformattedText(of: element.children)
+                    text += textContent(of: element.children, preformatted: preformatted)
                 }
-            }
-        }
-        return text
-    }
-
-    /// Visible text of a subtree (for inline code and table fallbacks).
-    static func textContent(of nodes: [HTMLNode]) -> String {
-        var text = ""
-        for node in nodes {
-            switch node {
-            case .text(let string):
-                text += string
-            case .element(let element):
-                guard element.isHTML, !droppedElements.contains(element.name) else { continue }
-                text += element.name == "br" ? " " : textContent(of: element.children)
             }
         }
         return text

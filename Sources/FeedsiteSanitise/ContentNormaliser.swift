@@ -210,12 +210,8 @@ struct ContentNormaliser {
                 result.append(.code(output))
                 scan.atSpace = false
                 scan.hasContent = true
-            case .emphasis(let children):
-                result.append(.emphasis(collapse(children, &scan)))
-            case .strong(let children):
-                result.append(.strong(collapse(children, &scan)))
-            case .strikethrough(let children):
-                result.append(.strikethrough(collapse(children, &scan)))
+            case .emphasis, .strong, .strikethrough:
+                if let wrapped = inline.replacingChildren({ collapse($0, &scan) }) { result.append(wrapped) }
             case .link(let destination, let title, let children):
                 let title = collapsedWhitespace(title, trimming: true)
                 result.append(.link(destination: destination, title: title, collapse(children, &scan)))
@@ -281,14 +277,8 @@ struct ContentNormaliser {
                 scan.atSpace = false
                 scan.hasContent = true
                 result.append(inline)
-            case .emphasis(let children):
-                result.append(.emphasis(trimTrailing(children, &scan)))
-            case .strong(let children):
-                result.append(.strong(trimTrailing(children, &scan)))
-            case .strikethrough(let children):
-                result.append(.strikethrough(trimTrailing(children, &scan)))
-            case .link(let destination, let title, let children):
-                result.append(.link(destination: destination, title: title, trimTrailing(children, &scan)))
+            case .emphasis, .strong, .strikethrough, .link:
+                if let wrapped = inline.replacingChildren({ trimTrailing($0, &scan) }) { result.append(wrapped) }
             }
         }
         return result.reversed()
@@ -309,18 +299,10 @@ struct ContentNormaliser {
         }
         for inline in inlines {
             switch inline {
-            case .emphasis(let children):
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .link(_, _, let children):
                 let content = removeEmpty(children)
-                if !content.isEmpty { append(.emphasis(content)) }
-            case .strong(let children):
-                let content = removeEmpty(children)
-                if !content.isEmpty { append(.strong(content)) }
-            case .strikethrough(let children):
-                let content = removeEmpty(children)
-                if !content.isEmpty { append(.strikethrough(content)) }
-            case .link(let destination, let title, let children):
-                let content = removeEmpty(children)
-                if !content.isEmpty { append(.link(destination: destination, title: title, content)) }
+                if !content.isEmpty, let wrapped = inline.replacingChildren({ _ in content }) { append(wrapped) }
             case .text(let text):
                 run += text
             default:

@@ -112,24 +112,12 @@ enum ContentDepth {
                 return [inline]
             case .code(let code):
                 return depth <= maxDepth ? [inline] : [.text(code)]
-            case .emphasis(let children):
-                return depth <= maxDepth
-                    ? [.emphasis(capped(children, at: depth + 1, maxDepth: maxDepth))]
-                    : text(of: children)
-            case .strong(let children):
-                return depth <= maxDepth
-                    ? [.strong(capped(children, at: depth + 1, maxDepth: maxDepth))]
-                    : text(of: children)
-            case .strikethrough(let children):
-                return depth <= maxDepth
-                    ? [.strikethrough(capped(children, at: depth + 1, maxDepth: maxDepth))] : text(of: children)
-            case .link(let destination, let title, let children):
-                return depth <= maxDepth
-                    ? [
-                        .link(
-                            destination: destination, title: title, capped(children, at: depth + 1, maxDepth: maxDepth))
-                    ]
-                    : text(of: children)
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .link(_, _, let children):
+                guard depth <= maxDepth,
+                    let wrapped = inline.replacingChildren({ capped($0, at: depth + 1, maxDepth: maxDepth) })
+                else { return text(of: children) }
+                return [wrapped]
             }
         }
     }

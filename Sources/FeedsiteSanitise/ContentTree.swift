@@ -57,4 +57,17 @@ enum ContentInline: Sendable, Hashable {
     /// `source` has passed `URLPolicy`.
     case image(source: String, title: String, alt: String)
     case lineBreak
+
+    /// The same formatting or link around `transform(children)`; nil for what has no children
+    /// (text, code, an image, a line break).
+    func replacingChildren(_ transform: ([ContentInline]) -> [ContentInline]) -> ContentInline? {
+        switch self {
+        case .emphasis(let children): .emphasis(transform(children))
+        case .strong(let children): .strong(transform(children))
+        case .strikethrough(let children): .strikethrough(transform(children))
+        case .link(let destination, let title, let children):
+            .link(destination: destination, title: title, transform(children))
+        case .text, .code, .image, .lineBreak: nil
+        }
+    }
 }

@@ -497,39 +497,45 @@ struct HTMLSubsetParser {
             } else {
                 try inBody(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
             }
-        case .table:
-            switch kind {
-            case .tableSection:
+        case .table, .tableBody, .row:
+            // Table, section, row, cell: a tag one level below the current one is inserted; one
+            // further below gets the level between (`tbody`, `tr`) inserted first, one at or above
+            // closes the current level; either way the tag is then processed again.
+            let level = Self.tableLevel(of: stack[stack.count - 1].mode)
+            guard let tagLevel = Self.tableLevel(of: kind) else { throw Unsupported() }
+            if tagLevel == level + 1 {
                 try insert(name, info, attributes: attributes)
-            case .row, .cell:
-                try insert("tbody", ElementInfo(kind: .tableSection, isSpecial: true), attributes: [:])
-                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
-            default:
-                throw Unsupported()
+                return
             }
-        case .tableBody:
-            switch kind {
-            case .row:
-                try insert(name, info, attributes: attributes)
-            case .cell:
-                try insert("tr", ElementInfo(kind: .row, isSpecial: true), attributes: [:])
-                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
-            case .tableSection:
+            if tagLevel > level + 1 {
+                let implied = level == 0 ? "tbody" : "tr"
+                try insert(
+                    implied, ElementInfo(kind: level == 0 ? .tableSection : .row, isSpecial: true), attributes: [:])
+            } else {
                 try pop()
-                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
-            default:
-                throw Unsupported()
             }
-        case .row:
-            switch kind {
-            case .cell:
-                try insert(name, info, attributes: attributes)
-            case .row, .tableSection:
-                try pop()
-                try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
-            default:
-                throw Unsupported()
-            }
+            try process(startTag: name, info: info, attributes: attributes, isSelfClosing: isSelfClosing)
+        }
+    }
+
+    /// A table mode's depth below its table (the table 0, a section 1, a row 2).
+    private static func tableLevel(of mode: Mode) -> Int {
+        switch mode {
+        case .table: 0
+        case .tableBody: 1
+        case .row: 2
+        case .body, .cell: -1
+        }
+    }
+
+    /// The depth below a table that a tag of `kind` opens (a section 1, a row 2, a cell 3); nil for
+    /// a tag other than these, which this parser does not model directly inside a table.
+    private static func tableLevel(of kind: Kind) -> Int? {
+        switch kind {
+        case .tableSection: 1
+        case .row: 2
+        case .cell: 3
+        default: nil
         }
     }
 

@@ -28,18 +28,7 @@ enum MarkdownNesting {
             }
             return cuts
         }
-        guard !cuts.isEmpty else { return text }
-        return text.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            var start = 0
-            for cut in cuts {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cut.lowerBound]))
-                start = cut.upperBound
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-            return String(decoding: output, as: UTF8.self)
-        }
+        return cuts.isEmpty ? text : text.removingUTF8Ranges(cuts)
     }
 
     /// The end of the container marker at `index` (up to three spaces, then `>` and an optional

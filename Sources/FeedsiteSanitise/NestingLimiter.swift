@@ -31,23 +31,14 @@ struct NestingLimiter {
             return limiter.dropped
         }
         guard !ranges.isEmpty else { return nil }
-        return html.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            var start = 0
-            for range in ranges {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<range.lowerBound]))
-                start = range.upperBound
-                // A `<` just before what is left out was text (a tag cannot follow it directly),
-                // but joined to what comes after it could start new markup: `<<t>s>` without its
-                // `<t>` reads `<s>`. It is written as the character reference it stands for.
-                if output.last == UInt8(ascii: "<") {
-                    output.removeLast()
-                    output.append(contentsOf: "&lt;".utf8)
-                }
+        return html.removingUTF8Ranges(ranges) { output in
+            // A `<` just before what is left out was text (a tag cannot follow it directly), but
+            // joined to what comes after it could start new markup: `<<t>s>` without its `<t>`
+            // reads `<s>`. It is written as the character reference it stands for.
+            if output.last == UInt8(ascii: "<") {
+                output.removeLast()
+                output.append(contentsOf: "&lt;".utf8)
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-            return String(decoding: output, as: UTF8.self)
         }
     }
 

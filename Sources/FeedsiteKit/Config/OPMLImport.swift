@@ -62,16 +62,7 @@ public enum OPMLImport {
     public static func importFile(_ opmlFile: URL, into configFile: URL) throws(ConfigurationError) -> Outcome {
         let opmlName = opmlFile.lastPathComponent
         let configName = configFile.lastPathComponent
-        let data: Data
-        do {
-            data = try Data(contentsOf: opmlFile)
-        } catch {
-            throw ConfigurationError([
-                .error(
-                    file: opmlName,
-                    "cannot read the OPML file at \(opmlFile.path): it does not exist or is not readable")
-            ])
-        }
+        let data = try ConfigurationError.contents(of: opmlFile, what: "the OPML file")
         let document = try read(data, fileName: opmlName)
         var existing: String?
         if FileManager.default.fileExists(atPath: configFile.path) {
