@@ -99,8 +99,8 @@ public struct HTMLSanitiser: Sendable {
     /// one in the second half of the allowance.
     public static func excerpt(_ plainText: String, maxLength: Int) -> String {
         guard maxLength > 0 else { return "" }
-        // Read as contiguous UTF-8 with integer offsets: walking `String.Index`es through the UTF-8
-        // view was most of the excerpt's cost (an excerpt per item, 7 % of the sanitiser stage).
+        // Hot path (an excerpt per item): read as contiguous UTF-8 with integer offsets, not by
+        // walking `String.Index`es; see Benchmarks/RESULTS.md.
         if let excerpt = plainText.utf8.withContiguousStorageIfAvailable({
             Self.excerpt(of: plainText, utf8: $0, maxLength: maxLength)
         }) {
@@ -237,9 +237,9 @@ public struct HTMLSanitiser: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// A byte-level pre-check for `isForbiddenControl` (a scalar walk over every item body cost
-    /// 3 % of the sanitiser): true when a C0 control other than whitespace, DEL, or the lead byte
-    /// of a C1 control (0xC2 followed by 0x80...0x9F) occurs.
+    /// A byte-level pre-check for `isForbiddenControl`, so the scalar walk runs only on the rare
+    /// body that needs it: true when a C0 control other than whitespace, DEL, or the lead byte of a
+    /// C1 control (0xC2 followed by 0x80...0x9F) occurs.
     static func mayContainForbiddenControl(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in

@@ -3,8 +3,9 @@
 /// It writes the words cmark's plain-text renderer writes for the same tree (list markers,
 /// image alt text, table cells joined by spaces, strikethrough as its text), separated wherever
 /// cmark separates them: a blank line after each block, one line per item of a tight list, no
-/// indentation. Excerpts collapse whitespace and word counts ignore it, so both come out identical (`PlainTextTests` checks this against
-/// `CmarkDocument.referencePlainText` over the fixtures, the hostile corpus and generated trees).
+/// indentation. Excerpts collapse whitespace and word counts ignore it, so both come out identical
+/// (`PlainTextTests` checks this against `CmarkDocument.referencePlainText` over the fixtures, the
+/// hostile corpus and generated trees).
 /// Writing it from the tree directly spares a second cmark build of every item.
 struct PlainText {
     private var text = ""
@@ -98,8 +99,8 @@ struct PlainText {
         }
     }
 
-    /// Whether the text ends with two newlines. (Spelt as `reversed().starts(with:)` it ran
-    /// unspecialised generic code with runtime metadata lookups, a tenth of the sanitiser.)
+    /// Whether the text ends with two newlines (hot path: after every block; the last two bytes
+    /// are read directly, not through generic collection code).
     private var endsWithBlankLine: Bool {
         let utf8 = text.utf8
         guard utf8.count >= 2, utf8.last == UInt8(ascii: "\n") else { return false }

@@ -109,7 +109,7 @@ package enum URLPolicy {
 
     /// True when `clean` would return `raw` unchanged: no control character anywhere (C0, DEL,
     /// or C1, whose UTF-8 lead byte is 0xC2) and no space at either end. One pass over the bytes,
-    /// where the scalar array `clean` builds cost a third of URL handling.
+    /// so the scalar array `clean` builds is made only for a URL that needs cleaning.
     private static func isClean(_ raw: String) -> Bool {
         let utf8 = raw.utf8
         guard let first = utf8.first, let last = utf8.last, first > 0x20, last > 0x20 else { return false }

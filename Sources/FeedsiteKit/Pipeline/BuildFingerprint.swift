@@ -22,8 +22,8 @@ struct BuildFingerprint: Hashable {
     /// `add` of the pieces joined, wherever the pieces are cut (the state is digested as it is
     /// streamed to disk and again, whole, when it is loaded).
     ///
-    /// Eight bytes per step: byte-at-a-time FNV-1a over a warm build's 90 MB state was a tenth of
-    /// the build, one multiply per byte in a chain.
+    /// Hot path (the whole state, on every warm build): eight bytes per multiply; see
+    /// Benchmarks/RESULTS.md.
     mutating func addBytes(_ data: some DataProtocol & ContiguousBytes) {
         data.withUnsafeBytes { buffer in
             var index = 0
