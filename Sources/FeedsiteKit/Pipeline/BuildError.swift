@@ -48,8 +48,10 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
             return "\(name): \(record.failure?.description ?? "")"
         }
         if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
+        let folder = report.outputDirectory.path
+        let kept = report.hadSite ? "\(folder) was left unchanged" : "no site was written to \(folder)"
         return
-            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(report.outputDirectory.path) was left unchanged"
+            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(kept)"
     }
 }
 

@@ -21,6 +21,8 @@ public struct BuildReport: Sendable {
     public var accounts: [FeedAccount] = []
     /// Why the site was not replaced (the failure threshold was crossed); nil when it was.
     public var stopReason: String?
+    /// Whether the output folder held a site when the build began (what a stopped build keeps).
+    var hadSite = true
 
     public init(
         records: [FeedRecord], diagnostics: [Diagnostic], itemCount: Int, pageCount: Int, write: SiteWriter.Report?,

@@ -24,6 +24,9 @@ public struct FeedAccount: Sendable, Hashable {
     /// Entries in the feed as read this build; for a feed not read this build (not fetched, 304,
     /// failed), the items saved from its last read (repeated ids are not saved, so not counted).
     public var read: Int = 0
+    /// Whether this build read the feed's document (false: not fetched, 304, failed), which is
+    /// what `read` counts.
+    public var isReadThisBuild = false
     /// Entries that repeated an earlier entry's id in the same document: one post, shown once.
     public var repeated: Int = 0
     /// Items no longer in the feed, kept from earlier builds for `keep_days`.
@@ -49,9 +52,10 @@ public struct FeedAccount: Sendable, Hashable {
     public var droppedCount: Int { duplicates.count + overMaxItems + future }
 
     /// `read 25, shown 23; dropped: 2 duplicates (of 'First'), 1 over max_items`: one line for the
-    /// terminal and the status page.
+    /// terminal and the status page; `25 in the feed when last read, shown 23` when this build did
+    /// not read it.
     public var summary: String {
-        var text = "read \(read)"
+        var text = isReadThisBuild ? "read \(read)" : "\(read) in the feed when last read"
         if repeated > 0 { text += " (\(repeated) repeating an id)" }
         if kept > 0 { text += ", kept \(kept) from earlier builds" }
         text += ", shown \(shown)"

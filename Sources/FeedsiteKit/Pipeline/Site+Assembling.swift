@@ -38,6 +38,7 @@ extension Site {
                 // Entries repeating an id were read but never stored.
                 account.repeated = read.repeatedCount
                 account.read = read.repeatedCount
+                account.isReadThisBuild = true
             }
             if record.isPending {
                 accounts.append(account)

@@ -47,7 +47,7 @@ public struct SiteGenerator: Sendable {
                 // The old site stays, but what was fetched is kept.
                 _ = try await clock.time(.saveState) { try await savedDigest() }
                 if case .success(let staging)? = earlyStaging { await staging.discard() }
-                throw stop(&report)
+                throw stop(&report, inputs)
             }
             let (site, begun) = try await clock.time(.assemble) { try await assemble(&report, inputs, earlyStaging) }
             var staging = begun
