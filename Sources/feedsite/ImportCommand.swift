@@ -17,9 +17,9 @@ struct ImportOPMLCommand: ParsableCommand {
         commandName: "opml",
         abstract: "Add the feeds of an OPML subscription list to feeds.yml.",
         discussion: """
-            Every outline with an xmlUrl (folders are flattened) that feeds.yml does not list yet is \
-            appended at the end of its feeds: list as '- url:' and 'name:' lines; the rest of the file, \
-            comments included, is left as it is. feeds.yml is created when it does not exist. Feeds \
+            Every outline with an xmlUrl that feeds.yml does not list yet is appended at the end of its \
+            feeds: list as '- url:', 'name:' and 'tags:' lines (the folders it is in become its tags; a \
+            feed in two folders gets both); the rest of the file, comments included, is left as it is. feeds.yml is created when it does not exist. Feeds \
             already listed and outlines without an http(s) URL are reported and skipped.
             Exit status: 0 done (warnings allowed), 64 the OPML file or feeds.yml could not be used.
             """

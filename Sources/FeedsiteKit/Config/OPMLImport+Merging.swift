@@ -56,7 +56,8 @@ extension OPMLImport {
     }
 
     /// A YAML scalar for `value`: plain when it cannot be misread, double-quoted and escaped otherwise.
-    static func yamlScalar(_ value: String) -> String {
+    /// `inFlow`: for a flow list (`[a, b]`), where `,` also ends a plain scalar.
+    static func yamlScalar(_ value: String, inFlow: Bool = false) -> String {
         let reserved: Set<String> = ["", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: " ._-/:?=&%+,()!'@;$*~#"))
         let isPlain =
@@ -64,6 +65,7 @@ extension OPMLImport {
             && value.first.map({ $0.isLetter || $0.isNumber }) == true
             && !value.hasSuffix(" ") && !value.hasSuffix(":") && !value.contains(": ") && !value.contains(" #")
             && !reserved.contains(value.lowercased()) && Double(value) == nil
+            && !(inFlow && (value.contains(",") || value.contains(":")))
         if isPlain { return value }
         var quoted = "\""
         for scalar in value.unicodeScalars {
@@ -245,6 +247,10 @@ struct ConfigurationLayout {
         subscriptions.flatMap { subscription in
             var entry = ["\(indent)- url: \(OPMLImport.yamlScalar(subscription.url.absoluteString))"]
             if let name = subscription.name { entry.append("\(indent)  name: \(OPMLImport.yamlScalar(name))") }
+            if !subscription.tags.isEmpty {
+                let tags = subscription.tags.map { OPMLImport.yamlScalar($0, inFlow: true) }
+                entry.append("\(indent)  tags: [\(tags.joined(separator: ", "))]")
+            }
             return entry
         }
     }

@@ -21,11 +21,15 @@ public enum OPMLImport {
         public var name: String?
         /// Where the outline is in the OPML file.
         public var line: Int?
+        /// The folders the outline is in (outermost first), and the last part of each of its
+        /// `category` paths; a feed listed in several folders has all of them.
+        public var tags: [String]
 
-        public init(url: URL, name: String? = nil, line: Int? = nil) {
+        public init(url: URL, name: String? = nil, line: Int? = nil, tags: [String] = []) {
             self.url = url
             self.name = name
             self.line = line
+            self.tags = tags
         }
     }
 
@@ -141,14 +145,22 @@ public enum OPMLImport {
             }
             let key = comparisonKey(url)
             if let first = seen[key] {
-                diagnostics.append(
-                    .warning(
-                        file: fileName, line: outline.line,
-                        "\(url.absoluteString) is listed again (first on line \(first)); skipped"))
+                // The same feed in another folder: one subscription with the tags of both.
+                let index = subscriptions.firstIndex { comparisonKey($0.url) == key }
+                let known = Set((index.map { subscriptions[$0].tags } ?? []).map { $0.lowercased() })
+                let added = outline.tags.filter { !known.contains($0.lowercased()) }
+                if let index, !added.isEmpty {
+                    subscriptions[index].tags += added
+                } else {
+                    diagnostics.append(
+                        .warning(
+                            file: fileName, line: outline.line,
+                            "\(url.absoluteString) is listed again (first on line \(first)); skipped"))
+                }
                 continue
             }
             seen[key] = outline.line ?? 0
-            subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line))
+            subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line, tags: outline.tags))
         }
         guard !subscriptions.isEmpty else {
             throw ConfigurationError(
@@ -207,6 +219,8 @@ struct OPMLReader {
         var url: String
         var name: String?
         var line: Int?
+        /// The enclosing folders' names (outermost first) and its `category` paths' last parts.
+        var tags: [String] = []
     }
 
     struct Failure: Hashable {
@@ -220,6 +234,8 @@ struct OPMLReader {
     var outlines: [Outline] = []
     var failure: Failure?
     private var path: [String] = []
+    /// For each open `<outline>`: its name when it is a folder (no feed URL), else nil.
+    private var folders: [String?] = []
     private var titleText = ""
 
     mutating func startElement(_ name: String, attributes: [String: String], line: Int) {
@@ -232,15 +248,29 @@ struct OPMLReader {
             for (key, value) in attributes { lowered[key.lowercased()] = value }
             let type = lowered["type"]?.lowercased() ?? ""
             let url = lowered["xmlurl"] ?? (["rss", "atom", "feed"].contains(type) ? lowered["url"] : nil)
-            guard let url else { return }
             let name = [lowered["text"], lowered["title"]]
-                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .compactMap { $0.map(FeedParser.FeedText.collapseWhitespace) }
                 .first { !$0.isEmpty }
-            outlines.append(Outline(url: url, name: name, line: line))
+            guard let url else {
+                folders.append(name)
+                return
+            }
+            // OPML 2.0 `category`: comma-separated paths such as `/Tech/Swift`; the last part is the tag.
+            let categories = (lowered["category"] ?? "").split(separator: ",").compactMap { path in
+                path.split(separator: "/").last.map { FeedParser.FeedText.collapseWhitespace(String($0)) }
+            }
+            var tags: [String] = []
+            for tag in folders.compactMap({ $0 }) + categories
+            where !tag.isEmpty && tag.count <= 100 && !tags.contains(where: { $0.lowercased() == tag.lowercased() }) {
+                tags.append(tag)
+            }
+            folders.append(nil)
+            outlines.append(Outline(url: url, name: name, line: line, tags: tags))
         }
     }
 
     mutating func endElement() {
+        if path.last == "outline", path.first == "opml" { _ = folders.popLast() }
         if path == ["opml", "head", "title"] {
             let text = titleText.trimmingCharacters(in: .whitespacesAndNewlines)
             title = text.isEmpty ? nil : text

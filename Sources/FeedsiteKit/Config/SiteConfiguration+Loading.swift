@@ -9,9 +9,11 @@ extension SiteConfiguration {
         "feed_items", "noindex", "feeds",
         "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
         "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time", "static_dir",
+        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed", "category_pages", "search",
     ]
-    static let feedKeys: Set<String> = ["url", "name", "keep_days", "max_items", "user_agent", "headers"]
+    static let feedKeys: Set<String> = [
+        "url", "name", "keep_days", "max_items", "user_agent", "headers", "exclude", "include", "tags",
+    ]
 
     /// Reads and validates `feeds.yml`.
     ///
@@ -157,6 +159,14 @@ struct ConfigurationReader {
                 configuration.fetch.userAgent = string(value, key: key)
             case "show_build_time":
                 configuration.showBuildTime = bool(value, key: key) ?? configuration.showBuildTime
+            case "exclude", "include":
+                filterRules(value, key: keyNode, into: &configuration.filter)
+            case "search":
+                configuration.search = bool(value, key: key) ?? configuration.search
+            case "category_pages":
+                configuration.categoryPages = bool(value, key: key) ?? configuration.categoryPages
+            case "front_page_per_feed":
+                configuration.frontPagePerFeed = wholeNumber(value, key: key) ?? configuration.frontPagePerFeed
             default:
                 warnUnknown(key: key, at: keyNode, known: SiteConfiguration.topLevelKeys)
             }
@@ -187,6 +197,8 @@ struct ConfigurationReader {
             var maxItems: Int?
             var userAgent: String?
             var headers: [String: String] = [:]
+            var filter = ItemFilter()
+            var tags: [String] = []
             switch entry {
             case .scalar:
                 // `- https://example.com/feed.xml` is accepted as shorthand for `- url: …`.
@@ -206,6 +218,8 @@ struct ConfigurationReader {
                     case "max_items": maxItems = positiveInt(value, key: key)
                     case "user_agent": userAgent = string(value, key: key)
                     case "headers": headers = stringMap(value, key: key)
+                    case "exclude", "include": filterRules(value, key: keyNode, into: &filter)
+                    case "tags": tags = self.tags(value)
                     default: warnUnknown(key: key, at: keyNode, known: SiteConfiguration.feedKeys)
                     }
                 }
@@ -228,7 +242,7 @@ struct ConfigurationReader {
             sources.append(
                 FeedSource(
                     url: url, location: location, name: name, line: line, keepDays: keepDays, maxItems: maxItems,
-                    userAgent: userAgent, headers: headers))
+                    userAgent: userAgent, headers: headers, filter: filter, tags: tags))
         }
         return sources
     }
@@ -423,12 +437,12 @@ struct ConfigurationReader {
 
     // MARK: - Reporting
 
-    private func quoted(_ node: Node) -> String {
+    func quoted(_ node: Node) -> String {
         if case .scalar(let scalar) = node { return "\"\(scalar.string)\"" }
         return "a \(node.isMapping ? "mapping" : "list")"
     }
 
-    private mutating func error(at node: Node, _ message: String) {
+    mutating func error(at node: Node, _ message: String) {
         diagnostics.append(.error(file: fileName, line: node.mark?.line, column: node.mark?.column, message))
     }
 

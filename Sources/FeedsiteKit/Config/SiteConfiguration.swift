@@ -12,6 +12,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var baseURL: URL?
     /// Items per page on the index and on each feed page (`page/2/index.html`…).
     public var pageSize: Int
+    /// The most items of one feed on the first index page (the rest move to later pages, so one
+    /// busy feed cannot take the front page over); 0: no limit.
+    public var frontPagePerFeed: Int
     /// The time zone dates are shown in (`datetime` attributes stay in UTC) and archive months
     /// are counted in.
     public var timeZone: TimeZone
@@ -44,12 +47,21 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var fetch: FetchPolicy
     /// Print the build time in the page footer (off: builds stay byte-for-byte reproducible).
     public var showBuildTime: Bool
+    /// The site's `exclude:` and `include:` rules, applied to every feed (with each feed's own).
+    public var filter: ItemFilter
+    /// Give the items' own categories pages under `categories/` (tags from `feeds.yml` always have
+    /// pages under `tags/`).
+    public var categoryPages: Bool
+    /// Publish a search page and index (with Pagefind, when it is installed).
+    public var search: Bool
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
     public enum Defaults {
         public static let title = "feedsite"
         public static let description = ""
         public static let pageSize = 25
+        /// A fifth of a default page: at least five feeds share the front page when they can.
+        public static let frontPagePerFeed = 5
         public static let timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
         public static let language = "en"
         public static let excerptLength = 280
@@ -66,6 +78,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         description: String = Defaults.description,
         baseURL: URL? = nil,
         pageSize: Int = Defaults.pageSize,
+        frontPagePerFeed: Int = Defaults.frontPagePerFeed,
         timeZone: TimeZone = Defaults.timeZone,
         language: String = Defaults.language,
         excerptLength: Int = Defaults.excerptLength,
@@ -79,12 +92,19 @@ public struct SiteConfiguration: Sendable, Hashable {
         maxItems: Int? = nil,
         futureDates: FutureDatePolicy = Defaults.futureDates,
         fetch: FetchPolicy = FetchPolicy(),
-        showBuildTime: Bool = false
+        showBuildTime: Bool = false,
+        filter: ItemFilter = ItemFilter(),
+        categoryPages: Bool = false,
+        search: Bool = true
     ) {
+        self.search = search
+        self.filter = filter
+        self.categoryPages = categoryPages
         self.title = title
         self.description = description
         self.baseURL = baseURL
         self.pageSize = pageSize
+        self.frontPagePerFeed = frontPagePerFeed
         self.timeZone = timeZone
         self.language = language
         self.excerptLength = excerptLength
@@ -184,12 +204,20 @@ public struct FeedSource: Sendable, Hashable {
     public var userAgent: String?
     /// Extra request headers for this feed (an API key, `Accept-Language`…).
     public var headers: [String: String]
+    /// This feed's `exclude:` and `include:` rules (the site's apply too).
+    public var filter: ItemFilter
+    /// `tags: [rust, news]`: the feed and its items are listed on these tags' pages, in this
+    /// order (spaces collapsed; tags that differ only in case are one tag).
+    public var tags: [String]
 
     /// `location`: nil means `url` (an http(s) or `file:` URL).
     public init(
         url: URL, location: URL? = nil, name: String? = nil, line: Int? = nil, keepDays: Int? = nil,
-        maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:]
+        maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:],
+        filter: ItemFilter = ItemFilter(), tags: [String] = []
     ) {
+        self.filter = filter
+        self.tags = tags
         self.url = url
         self.location = location ?? url
         self.name = name

@@ -16,6 +16,8 @@ struct BuildInputs: Sendable {
     let restoreFailure: String?
     /// Configuration, template and state warnings so far.
     var diagnostics: [Diagnostic]
+    /// Pagefind, when the site is searched (`search: true` and it is installed).
+    var search: SearchIndex? = nil
 
     /// No state was saved: the build cannot be skipped.
     var isFirstBuild: Bool { saved.digest == nil }
@@ -28,6 +30,9 @@ struct BuildInputs: Sendable {
     static func load(_ options: SiteGenerator.Options) async throws -> BuildInputs {
         var (configuration, diagnostics) = try SiteConfiguration.load(contentsOf: options.configFile)
         if let timeout = options.timeoutSeconds { configuration.fetch.timeoutSeconds = timeout }
+        // Before anything is compared: without Pagefind, `search` is off (the build fingerprint sees it).
+        let (search, searchWarning) = SearchIndex.prepare(&configuration)
+        diagnostics += searchWarning.map { [$0] } ?? []
         let templates = try SiteTemplates.load(overriding: options.templatesDirectory, besides: options.configFile)
         let templatesFolder = options.templatesDirectory ?? SiteTemplates.defaultFolder(besides: options.configFile)
         diagnostics += templates.checkNames(folder: templatesFolder.lastPathComponent)
@@ -41,7 +46,7 @@ struct BuildInputs: Sendable {
         diagnostics += saved.adoptMovedFeeds(configuration.feeds).map { .warning($0) }
         return BuildInputs(
             configuration: configuration, templates: templates, publication: publication, store: store, saved: saved,
-            restoreFailure: restoreFailure, diagnostics: diagnostics)
+            restoreFailure: restoreFailure, diagnostics: diagnostics, search: search)
     }
 
     /// The saved state; when there is none, the state published by the live site (`--restore-state`

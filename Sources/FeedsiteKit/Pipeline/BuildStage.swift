@@ -15,6 +15,8 @@ public enum BuildStage: String, Sendable, Hashable, CaseIterable {
     case assemble = "model"
     /// Every page rendered into the staging folder (`Render/`).
     case render
+    /// The search index: Pagefind's bundle added to the staging folder (`Search/`).
+    case search
     /// The rest of saving the state (it is saved on another core during assembly and rendering).
     case saveState = "save state"
     /// Static files and the published state added, the new site swapped in (`Write/`).

@@ -4,7 +4,7 @@ import Foundation
 /// for a reason counted here, so nothing is lost silently (`status.json`, the status page and
 /// `feedsite build -v` all print it).
 ///
-/// `read − repeated + kept = shown + duplicates + overMaxItems + future` always holds; `expired`
+/// `read − repeated + kept = shown + filtered + duplicates + overMaxItems + future` always holds; `expired`
 /// counts items that left the archive this build (they were no longer in the feed).
 public struct FeedAccount: Sendable, Hashable {
     /// One item not shown because another feed shows the same post.
@@ -15,6 +15,15 @@ public struct FeedAccount: Sendable, Hashable {
         /// The feed that shows the post: its name and the URL in `feeds.yml`.
         public var feedName: String
         public var feedURL: String
+    }
+
+    /// Items one filter rule left out.
+    public struct Filtered: Sendable, Hashable {
+        /// `exclude "sponsored"`, `exclude title ~ /^Ad:/`, `matched no include rule`.
+        public var rule: String
+        /// The rule's line in `feeds.yml`.
+        public var line: Int?
+        public var count: Int
     }
 
     /// The URL in `feeds.yml`.
@@ -32,6 +41,8 @@ public struct FeedAccount: Sendable, Hashable {
     /// Items no longer in the feed, kept from earlier builds for `keep_days`.
     public var kept: Int = 0
     public var shown: Int = 0
+    /// Items the `exclude:`/`include:` rules left out, per rule, in the order of their lines.
+    public var filtered: [Filtered] = []
     /// Items another feed (earlier in `feeds.yml`) shows.
     public var duplicates: [Duplicate] = []
     /// Items beyond the feed's `max_items` newest.
@@ -49,7 +60,20 @@ public struct FeedAccount: Sendable, Hashable {
     }
 
     /// Items read or kept that are not shown.
-    public var droppedCount: Int { duplicates.count + overMaxItems + future }
+    public var droppedCount: Int { filteredCount + duplicates.count + overMaxItems + future }
+
+    /// Items the filter rules left out.
+    public var filteredCount: Int { filtered.reduce(0) { $0 + $1.count } }
+
+    /// Counts one item left out for `reason`.
+    mutating func countFiltered(_ reason: FilterReason) {
+        if let index = filtered.firstIndex(where: { $0.rule == reason.summary && $0.line == reason.line }) {
+            filtered[index].count += 1
+        } else {
+            filtered.append(Filtered(rule: reason.summary, line: reason.line, count: 1))
+            filtered.sort { ($0.line ?? 0, $0.rule) < ($1.line ?? 0, $1.rule) }
+        }
+    }
 
     /// `read 25, shown 23; dropped: 2 duplicates (of 'First'), 1 over max_items`: one line for the
     /// terminal and the status page; `25 in the feed when last read, shown 23` when this build did
@@ -60,6 +84,9 @@ public struct FeedAccount: Sendable, Hashable {
         if kept > 0 { text += ", kept \(kept) from earlier builds" }
         text += ", shown \(shown)"
         var dropped: [String] = []
+        for rule in filtered {
+            dropped.append("\(rule.count) filtered (\(rule.rule)\(rule.line.map { ", line \($0)" } ?? ""))")
+        }
         if !duplicates.isEmpty {
             var owners: [String] = []
             for duplicate in duplicates where !owners.contains(duplicate.feedName) {

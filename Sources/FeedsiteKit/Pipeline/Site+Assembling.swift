@@ -5,7 +5,9 @@ extension Site {
     /// The model stage's second half: what the site shows, from the merged feed records.
     ///
     /// Pure and deterministic. Feeds keep `feeds.yml` order. Items without a date take the time
-    /// feedsite first saw them; future dates follow `future_dates`; a post that another feed earlier
+    /// feedsite first saw them; items the `exclude:`/`include:` rules leave out are counted and
+    /// skipped (before duplicates are looked for: another feed may show the post); future dates
+    /// follow `future_dates`; a post that another feed earlier
     /// in `feeds.yml` shows (same absolute link, or same id unique by its form: `ItemIdentity`) is
     /// shown once, under that feed; each feed shows at most `max_items`. Within a feed nothing is
     /// merged here (its entries were told apart when it was read). Items are ordered by date
@@ -31,6 +33,7 @@ extension Site {
                 ItemIdentity.globalIdentities(key: $0.key, link: $0.item.link, homePage: homePage)
             }
         }
+        let verdicts = filterVerdicts(configuration: configuration, records: records)
         for (feedIndex, record) in records.enumerated() {
             var account = FeedAccount(source: record.source.url, feedURL: record.feedURL)
             account.expired = record.expiredCount
@@ -63,6 +66,10 @@ extension Site {
             items.reserveCapacity(record.state.items.count)
             for (position, stored) in record.state.items.enumerated() {
                 if stored.isInFeed { account.read += 1 } else { account.kept += 1 }
+                if let reason = verdicts[feedIndex].isEmpty ? nil : verdicts[feedIndex][position] {
+                    account.countFiltered(reason)
+                    continue
+                }
                 var item = stored.item
                 switch item.date {
                 case nil:

@@ -53,9 +53,17 @@ public struct SiteGenerator: Sendable {
             var staging = begun
             let stateDigest: String
             do {
-                let renderer = PageRenderer(templates: inputs.templates, now: options.now)
+                let renderer = PageRenderer(
+                    templates: inputs.templates, now: options.now, hasSearch: inputs.search != nil)
                 report.pageCount = try await clock.time(.render) {
                     try await renderer.render(site, records: report.records, into: &staging)
+                }
+                if let search = inputs.search {
+                    report.diagnostics += try await clock.time(.search) {
+                        try await search.build(
+                            site, into: &staging, liveSite: options.outputDirectory,
+                            stateDirectory: inputs.store.directory)
+                    }
                 }
                 stateDigest = try await clock.time(.saveState) { try await savedDigest() ?? inputs.saved.digest ?? "" }
             } catch {

@@ -28,12 +28,12 @@ enum BuiltInTheme {
             "archive.mustache",
             """
             e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e25hbWV9fTwvaDE+CjxwIGNsYXNzPSJtZXRhIj48YSBocmVmPSJ7e2FyY2hpdmVV
-            Ukx9fSI+QWxsIG1vbnRoczwvYT48L3A+CjxzZWN0aW9uIGNsYXNzPSJpdGVtcyIgYXJpYS1sYWJlbD0iSXRlbXMiPgp7eyNpdGVt
-            c319Cnt7Pml0ZW0tc3VtbWFyeX19Cnt7L2l0ZW1zfX0Ke3s+cGFnaW5hdGlvbn19Cjwvc2VjdGlvbj4Ke3sjaGFzT3RoZXJNb250
-            aHN9fQo8bmF2IGNsYXNzPSJwYWdpbmF0aW9uIG1vbnRoLW5hdiIgYXJpYS1sYWJlbD0iTW9udGhzIj4Ke3sjbmV3ZXJNb250aH19
-            PGEgY2xhc3M9InByZXYiIGhyZWY9Int7dXJsfX0iPuKGkCB7e25hbWV9fTwvYT57ey9uZXdlck1vbnRofX0Ke3sjb2xkZXJNb250
-            aH19PGEgY2xhc3M9Im5leHQiIGhyZWY9Int7dXJsfX0iPnt7bmFtZX19IOKGkjwvYT57ey9vbGRlck1vbnRofX0KPC9uYXY+Cnt7
-            L2hhc090aGVyTW9udGhzfX0Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
+            Ukx9fSI+QWxsIG1vbnRoczwvYT48L3A+CjxzZWN0aW9uIGNsYXNzPSJpdGVtcyIgYXJpYS1sYWJlbD0iSXRlbXMiPgp7ez5kYXkt
+            bGlzdH19Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7I2hhc090aGVyTW9udGhzfX0KPG5hdiBjbGFzcz0icGFnaW5hdGlv
+            biBtb250aC1uYXYiIGFyaWEtbGFiZWw9Ik1vbnRocyI+Cnt7I25ld2VyTW9udGh9fTxhIGNsYXNzPSJwcmV2IiBocmVmPSJ7e3Vy
+            bH19Ij7ihpAge3tuYW1lfX08L2E+e3svbmV3ZXJNb250aH19Cnt7I29sZGVyTW9udGh9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7
+            e3VybH19Ij57e25hbWV9fSDihpI8L2E+e3svb2xkZXJNb250aH19CjwvbmF2Pgp7ey9oYXNPdGhlck1vbnRoc319Cnt7L21haW59
+            fQp7ey9sYXlvdXR9fQo=
             """
         ),
         (
@@ -44,6 +44,75 @@ enum BuiltInTheme {
             ZiIvPjxwYXRoIGQ9Ik02IDE0YTEyIDEyIDAgMCAxIDEyIDEyaC0zLjVBOC41IDguNSAwIDAgMCA2IDE3LjV6IiBmaWxsPSIjZmZm
             Ii8+PHBhdGggZD0iTTYgNmEyMCAyMCAwIDAgMSAyMCAyMGgtMy41QTE2LjUgMTYuNSAwIDAgMCA2IDkuNXoiIGZpbGw9IiNmZmYi
             Lz48L3N2Zz4K
+            """
+        ),
+        (
+            "assets/search.js",
+            """
+            Ly8gZmVlZHNpdGUncyBzZWFyY2ggcGFnZSAoc2VhcmNoL2luZGV4Lmh0bWwpOiBsb29rcyB1cCB0aGUgd29yZHMgb2YgP3E9IGlu
+            IHRoZSBQYWdlZmluZCBpbmRleAovLyBwdWJsaXNoZWQgd2l0aCB0aGUgc2l0ZSAocGFnZWZpbmQvLCBvbmUgYnVuZGxlIHBlciBz
+            aGFyZCkgYW5kIGxpc3RzIHRoZSBpdGVtcyBmb3VuZC4gUmVzdWx0cyBhcmUKLy8gYnVpbHQgd2l0aCBET00gY2FsbHMgYW5kIHRl
+            eHRDb250ZW50OyBQYWdlZmluZCdzIGV4Y2VycHRzIGFyZSBwYXJzZWQgaW4gYW4gaW5lcnQgZG9jdW1lbnQgYW5kCi8vIG9ubHkg
+            dGhlaXIgdGV4dCBhbmQgPG1hcms+IGhpZ2hsaWdodHMgYXJlIGtlcHQsIHNvIG5vdGhpbmcgZnJvbSBhIGZlZWQgaXMgZXZlciBp
+            bnNlcnRlZCBhcyBtYXJrdXAuCmNvbnN0IHJvb3QgPSBuZXcgVVJMKCIuLi8iLCBpbXBvcnQubWV0YS51cmwpOwpjb25zdCBmb3Jt
+            ID0gZG9jdW1lbnQuZ2V0RWxlbWVudEJ5SWQoInNlYXJjaC1mb3JtIik7CmNvbnN0IGlucHV0ID0gZG9jdW1lbnQuZ2V0RWxlbWVu
+            dEJ5SWQoInNlYXJjaC1xdWVyeSIpOwpjb25zdCBzdGF0dXMgPSBkb2N1bWVudC5nZXRFbGVtZW50QnlJZCgic2VhcmNoLXN0YXR1
+            cyIpOwpjb25zdCBsaXN0ID0gZG9jdW1lbnQuZ2V0RWxlbWVudEJ5SWQoInNlYXJjaC1yZXN1bHRzIik7CmNvbnN0IHF1ZXJ5ID0g
+            KG5ldyBVUkxTZWFyY2hQYXJhbXMobG9jYXRpb24uc2VhcmNoKS5nZXQoInEiKSB8fCAiIikudHJpbSgpOwpjb25zdCBzaG93biA9
+            IDUwOwpjb25zdCBwYWdlc1JlYWQgPSA0MDsKCmlmIChpbnB1dCkgaW5wdXQudmFsdWUgPSBxdWVyeTsKCmlmIChsb2NhdGlvbi5w
+            cm90b2NvbCA9PT0gImZpbGU6IikgewogIHN0YXR1cy50ZXh0Q29udGVudCA9ICJTZWFyY2ggd29ya3Mgd2hlbiB0aGUgc2l0ZSBp
+            cyBzZXJ2ZWQgb3ZlciBodHRwKHMpIChmZWVkc2l0ZSBzZXJ2ZSwgb3IgYW55IHdlYiBzZXJ2ZXIpLCBub3QgZnJvbSBhIGZpbGUu
+            IjsKfSBlbHNlIGlmIChxdWVyeSkgewogIHNlYXJjaChxdWVyeSkuY2F0Y2goKCkgPT4gewogICAgc3RhdHVzLnRleHRDb250ZW50
+            ID0gIlRoZSBzZWFyY2ggaW5kZXggY291bGQgbm90IGJlIGxvYWRlZC4iOwogIH0pOwp9IGVsc2UgaWYgKGlucHV0KSB7CiAgaW5w
+            dXQuZm9jdXMoKTsKfQoKYXN5bmMgZnVuY3Rpb24gc2VhcmNoKHdvcmRzKSB7CiAgc3RhdHVzLnRleHRDb250ZW50ID0gYFNlYXJj
+            aGluZyBmb3Ig4oCcJHt3b3Jkc33igJ3igKZgOwogIC8vIFRoZSBpbmRleCBpcyBpbiBzaGFyZHMgKHBhZ2VmaW5kLzxwZXJpb2Q+
+            LywgbmV3ZXN0IGZpcnN0IGluIHBhZ2VmaW5kL3NoYXJkcy5qc29uKTogdGhlIG5ld2VzdAogIC8vIGlzIGxvYWRlZCwgdGhlIG90
+            aGVycyBhcmUgbWVyZ2VkIGludG8gaXQsIGFuZCBvbmUgc2VhcmNoIGNvdmVycyB0aGVtIGFsbC4KICBjb25zdCBsaXN0ZWQgPSBh
+            d2FpdCAoYXdhaXQgZmV0Y2gobmV3IFVSTCgicGFnZWZpbmQvc2hhcmRzLmpzb24iLCByb290KSkpLmpzb24oKTsKICBjb25zdCBz
+            aGFyZHMgPSAobGlzdGVkLnNoYXJkcyB8fCBbXSkuZmlsdGVyKChuYW1lKSA9PiAvXlswLTlhLXotXSskLy50ZXN0KG5hbWUpKTsK
+            ICBpZiAoc2hhcmRzLmxlbmd0aCA9PT0gMCkgdGhyb3cgbmV3IEVycm9yKCJubyBzZWFyY2ggaW5kZXgiKTsKICBjb25zdCBwYWdl
+            ZmluZCA9IGF3YWl0IGltcG9ydChuZXcgVVJMKGBwYWdlZmluZC8ke3NoYXJkc1swXX0vcGFnZWZpbmQuanNgLCByb290KS5ocmVm
+            KTsKICBhd2FpdCBwYWdlZmluZC5vcHRpb25zKHsgYmFzZVVybDogcm9vdC5wYXRobmFtZSB9KTsKICBmb3IgKGNvbnN0IG5hbWUg
+            b2Ygc2hhcmRzLnNsaWNlKDEpKSB7CiAgICBhd2FpdCBwYWdlZmluZC5tZXJnZUluZGV4KG5ldyBVUkwoYHBhZ2VmaW5kLyR7bmFt
+            ZX0vYCwgcm9vdCkucGF0aG5hbWUsIHsgYmFzZVVybDogcm9vdC5wYXRobmFtZSB9KTsKICB9CiAgLy8gRWFjaCBQYWdlZmluZCBy
+            ZXN1bHQgaXMgYSBwYWdlIG9mIHVwIHRvIDI1IGl0ZW1zLCBvbmUgc3ViLXJlc3VsdCBwZXIgaXRlbSB0aGF0IG1hdGNoZWQ6IHRo
+            ZQogIC8vIGJlc3QgcGFnZXMgYXJlIHJlYWQgYW5kIHRoZWlyIGl0ZW1zIHJhbmtlZCBieSB0aGVpciBvd24gc2NvcmVzLgogIGNv
+            bnN0IGZvdW5kID0gYXdhaXQgcGFnZWZpbmQuc2VhcmNoKHdvcmRzKTsKICBjb25zdCBwYWdlcyA9IGF3YWl0IFByb21pc2UuYWxs
+            KGZvdW5kLnJlc3VsdHMuc2xpY2UoMCwgcGFnZXNSZWFkKS5tYXAoKHJlc3VsdCkgPT4gcmVzdWx0LmRhdGEoKSkpOwogIGNvbnN0
+            IGl0ZW1zID0gcGFnZXMKICAgIC5mbGF0TWFwKChwYWdlKSA9PiBwYWdlLnN1Yl9yZXN1bHRzIHx8IFtdKQogICAgLm1hcChlbnRy
+            eSkKICAgIC5maWx0ZXIoQm9vbGVhbikKICAgIC5zb3J0KChhLCBiKSA9PiBiLnNjb3JlIC0gYS5zY29yZSk7CiAgY29uc3QgY291
+            bnQgPSBpdGVtcy5sZW5ndGg7CiAgY29uc3QgbW9yZSA9IGZvdW5kLnJlc3VsdHMubGVuZ3RoID4gcGFnZXNSZWFkID8gIm1vcmUg
+            dGhhbiAiIDogIiI7CiAgc3RhdHVzLnRleHRDb250ZW50ID0KICAgIGNvdW50ID09PSAwCiAgICAgID8gYE5vIGl0ZW1zIGZvdW5k
+            IGZvciDigJwke3dvcmRzfeKAnS5gCiAgICAgIDogYCR7bW9yZX0ke2NvdW50fSAke2NvdW50ID09PSAxICYmICFtb3JlID8gIml0
+            ZW0iIDogIml0ZW1zIn0gZm91bmQgZm9yIOKAnCR7d29yZHN94oCdYCArCiAgICAgICAgKGNvdW50ID4gc2hvd24gfHwgbW9yZSA/
+            IGA7IHRoZSAke01hdGgubWluKHNob3duLCBjb3VudCl9IGJlc3Q6YCA6ICI6Iik7CiAgbGlzdC5yZXBsYWNlQ2hpbGRyZW4oLi4u
+            aXRlbXMuc2xpY2UoMCwgc2hvd24pLm1hcChpdGVtKSk7Cn0KCi8vIEEgc3ViLXJlc3VsdCdzIGFuY2hvciBpcyB0aGUgaXRlbSdz
+            IGhlYWRpbmcgaWQ6IGl0cyBwYWdlLCBmZWVkIGFuZCBkYXksIHBlcmNlbnQtZW5jb2RlZCBhbmQKLy8gam9pbmVkIGJ5ICJ8IiAo
+            ZmVlZHNpdGUncyBTZWFyY2hJbmRleC5hbmNob3IpLiBBbnl0aGluZyBlbHNlIGlzIG5vdCBhbiBpdGVtLgpmdW5jdGlvbiBlbnRy
+            eShzdWIpIHsKICBjb25zdCBoYXNoID0gKHN1Yi51cmwgfHwgIiIpLmluZGV4T2YoIiMiKTsKICBpZiAoaGFzaCA8IDApIHJldHVy
+            biBudWxsOwogIGNvbnN0IHBhcnRzID0gc3ViLnVybC5zbGljZShoYXNoICsgMSkuc3BsaXQoInwiKTsKICBpZiAocGFydHMubGVu
+            Z3RoICE9PSAzKSByZXR1cm4gbnVsbDsKICBsZXQgcGF0aCwgZmVlZCwgZGF5OwogIHRyeSB7CiAgICBbcGF0aCwgZmVlZCwgZGF5
+            XSA9IHBhcnRzLm1hcChkZWNvZGVVUklDb21wb25lbnQpOwogIH0gY2F0Y2ggewogICAgcmV0dXJuIG51bGw7CiAgfQogIGlmICgh
+            L15pdGVtc1wvW2EtejAtOS5fflwvLV0rJC9pLnRlc3QocGF0aCkgfHwgcGF0aC5pbmNsdWRlcygiLi4iKSkgcmV0dXJuIG51bGw7
+            CiAgY29uc3Qgc2NvcmUgPSAoc3ViLndlaWdodGVkX2xvY2F0aW9ucyB8fCBbXSkucmVkdWNlKChzdW0sIGxvY2F0aW9uKSA9PiBz
+            dW0gKyAobG9jYXRpb24uYmFsYW5jZWRfc2NvcmUgfHwgMCksIDApOwogIGNvbnN0IG1ldGEgPSBbZmVlZCwgZGF5XS5maWx0ZXIo
+            Qm9vbGVhbikuam9pbigiIMK3ICIpOwogIHJldHVybiB7IGhyZWY6IG5ldyBVUkwocGF0aCwgcm9vdCkuaHJlZiwgdGl0bGU6IHN1
+            Yi50aXRsZSB8fCBwYXRoLCBtZXRhLCBleGNlcnB0OiBzdWIuZXhjZXJwdCB8fCAiIiwgc2NvcmUgfTsKfQoKZnVuY3Rpb24gaXRl
+            bShmb3VuZCkgewogIGNvbnN0IHJvdyA9IGRvY3VtZW50LmNyZWF0ZUVsZW1lbnQoImxpIik7CiAgcm93LmNsYXNzTmFtZSA9ICJz
+            dW1tYXJ5IjsKICBjb25zdCBoZWFkaW5nID0gZG9jdW1lbnQuY3JlYXRlRWxlbWVudCgiaDIiKTsKICBjb25zdCBsaW5rID0gZG9j
+            dW1lbnQuY3JlYXRlRWxlbWVudCgiYSIpOwogIGxpbmsuaHJlZiA9IGZvdW5kLmhyZWY7CiAgbGluay50ZXh0Q29udGVudCA9IGZv
+            dW5kLnRpdGxlOwogIGhlYWRpbmcuYXBwZW5kKGxpbmspOwogIGNvbnN0IG1ldGEgPSBkb2N1bWVudC5jcmVhdGVFbGVtZW50KCJw
+            Iik7CiAgbWV0YS5jbGFzc05hbWUgPSAibWV0YSI7CiAgbWV0YS50ZXh0Q29udGVudCA9IGZvdW5kLm1ldGE7CiAgY29uc3QgZXhj
+            ZXJwdCA9IGRvY3VtZW50LmNyZWF0ZUVsZW1lbnQoInAiKTsKICBleGNlcnB0LmNsYXNzTmFtZSA9ICJleGNlcnB0IjsKICBhcHBl
+            bmRFeGNlcnB0KGV4Y2VycHQsIGZvdW5kLmV4Y2VycHQpOwogIHJvdy5hcHBlbmQoaGVhZGluZywgbWV0YSwgZXhjZXJwdCk7CiAg
+            cmV0dXJuIHJvdzsKfQoKZnVuY3Rpb24gYXBwZW5kRXhjZXJwdCh0YXJnZXQsIGh0bWwpIHsKICBjb25zdCBwYXJzZWQgPSBuZXcg
+            RE9NUGFyc2VyKCkucGFyc2VGcm9tU3RyaW5nKGA8cD4ke2h0bWx9PC9wPmAsICJ0ZXh0L2h0bWwiKTsKICBjb25zdCBwYXJhZ3Jh
+            cGggPSBwYXJzZWQuYm9keS5maXJzdEVsZW1lbnRDaGlsZDsKICBmb3IgKGNvbnN0IG5vZGUgb2YgcGFyYWdyYXBoID8gcGFyYWdy
+            YXBoLmNoaWxkTm9kZXMgOiBbXSkgewogICAgaWYgKG5vZGUubm9kZU5hbWUgPT09ICJNQVJLIikgewogICAgICBjb25zdCBtYXJr
+            ID0gZG9jdW1lbnQuY3JlYXRlRWxlbWVudCgibWFyayIpOwogICAgICBtYXJrLnRleHRDb250ZW50ID0gbm9kZS50ZXh0Q29udGVu
+            dDsKICAgICAgdGFyZ2V0LmFwcGVuZChtYXJrKTsKICAgIH0gZWxzZSB7CiAgICAgIHRhcmdldC5hcHBlbmQobm9kZS50ZXh0Q29u
+            dGVudCk7CiAgICB9CiAgfQp9CgppZiAoZm9ybSkgewogIGZvcm0uYWRkRXZlbnRMaXN0ZW5lcigic3VibWl0IiwgKGV2ZW50KSA9
+            PiB7CiAgICBpZiAoIWlucHV0LnZhbHVlLnRyaW0oKSkgZXZlbnQucHJldmVudERlZmF1bHQoKTsKICB9KTsKfQo=
             """
         ),
         (
@@ -85,59 +154,84 @@ enum BuiltInTheme {
             aW4td2lkdGg6IDYwcmVtKSB7IC5jb2x1bW5zIHsgZ3JpZC10ZW1wbGF0ZS1jb2x1bW5zOiBtaW5tYXgoMCwgdmFyKC0tbWVhc3Vy
             ZSkpIDE2cmVtOyBqdXN0aWZ5LWNvbnRlbnQ6IHNwYWNlLWJldHdlZW47IH0gfQouaXRlbXMgeyBtYXgtd2lkdGg6IHZhcigtLW1l
             YXN1cmUpOyB9Ci5zdW1tYXJ5IHsgYm9yZGVyLWJvdHRvbTogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAxcmVtIDA7
-            IH0KLnN1bW1hcnkgaDIgeyBmb250LXNpemU6IDEuMjVyZW07IG1hcmdpbjogMDsgfQouc3VtbWFyeSBoMiBhIHsgY29sb3I6IGlu
-            aGVyaXQ7IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouc3VtbWFyeSBoMiBhOmhvdmVyIHsgY29sb3I6IHZhcigtLWFjY2VudCk7
-            IHRleHQtZGVjb3JhdGlvbjogdW5kZXJsaW5lOyB9Ci5leGNlcnB0IHsgbWFyZ2luOiAuNXJlbSAwIDA7IH0KLnN1bW1hcnkgLm1l
-            dGEgPiAqICsgKjo6YmVmb3JlIHsgY29udGVudDogIiDCtyAiOyBjb2xvcjogdmFyKC0tbXV0ZWQpOyB9Ci8qIE9uIGEgZmVlZCdz
-            IG93biBwYWdlIGV2ZXJ5IGl0ZW0gaXMgZnJvbSB0aGF0IGZlZWQ6IGl0cyBuYW1lIHdvdWxkIHJlcGVhdCBvbiBldmVyeSBsaW5l
-            LiAqLwouaW4tZmVlZCAuc3VtbWFyeSAuc291cmNlIHsgZGlzcGxheTogbm9uZTsgfQouaW4tZmVlZCAuc3VtbWFyeSAuc291cmNl
-            ICsgKjo6YmVmb3JlIHsgY29udGVudDogbm9uZTsgfQouZmVlZHMgaDIgeyBmb250LXNpemU6IDFyZW07IHRleHQtdHJhbnNmb3Jt
-            OiB1cHBlcmNhc2U7IGxldHRlci1zcGFjaW5nOiAuMDVlbTsgY29sb3I6IHZhcigtLW11dGVkKTsgbWFyZ2luLXRvcDogMXJlbTsg
-            fQouZmVlZHMgdWwsIC5tb250aHMgeyBsaXN0LXN0eWxlOiBub25lOyBwYWRkaW5nOiAwOyB9Ci5mZWVkcyBsaSwgLm1vbnRocyBs
-            aSB7IG1hcmdpbjogLjM1cmVtIDA7IH0KLmZlZWQtaWNvbiB7IHZlcnRpY2FsLWFsaWduOiBtaWRkbGU7IGJvcmRlci1yYWRpdXM6
-            IDRweDsgb2JqZWN0LWZpdDogY292ZXI7IH0KaDEgLmZlZWQtaWNvbiB7IHZlcnRpY2FsLWFsaWduOiAtLjFlbTsgfQoucGFnaW5h
-            dGlvbiwgLml0ZW0tbmF2IHsgZGlzcGxheTogZmxleDsgZmxleC13cmFwOiB3cmFwOyBnYXA6IC43NXJlbSAxLjVyZW07IGFsaWdu
-            LWl0ZW1zOiBiYXNlbGluZTsgbWFyZ2luOiAxLjVyZW0gMDsgfQoucGFnaW5hdGlvbiAubmV4dCwgLml0ZW0tbmF2IC5uZXh0IHsg
-            bWFyZ2luLWxlZnQ6IGF1dG87IHRleHQtYWxpZ246IHJpZ2h0OyB9Ci5wYWdlLW51bWJlciB7IGNvbG9yOiB2YXIoLS1tdXRlZCk7
-            IGZvbnQtc2l6ZTogLjlyZW07IH0KLml0ZW0tbmF2IHsgbWF4LXdpZHRoOiB2YXIoLS1tZWFzdXJlKTsgYm9yZGVyLXRvcDogMXB4
-            IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nLXRvcDogMXJlbTsgfQouaXRlbS1uYXYgYSB7IGZsZXg6IDEgMSAxNHJlbTsgdGV4
-            dC1kZWNvcmF0aW9uOiBub25lOyB9Ci5pdGVtLW5hdiAubGFiZWwgeyBkaXNwbGF5OiBibG9jazsgY29sb3I6IHZhcigtLW11dGVk
-            KTsgZm9udC1zaXplOiAuODVyZW07IH0KCi8qIEl0ZW0gcGFnZXMgKi8KLml0ZW0geyBtYXgtd2lkdGg6IHZhcigtLW1lYXN1cmUp
-            OyB9Ci5pdGVtIGgxIHsgbWFyZ2luLWJvdHRvbTogLjVyZW07IH0KLmNvbnRlbnQgeyBmb250LXNpemU6IDEuMTI1cmVtOyBsaW5l
-            LWhlaWdodDogMS43OyB9Ci5jb250ZW50IGltZywgLmNvbnRlbnQgdmlkZW8sIC5jb250ZW50IGlmcmFtZSB7IG1heC13aWR0aDog
-            MTAwJTsgaGVpZ2h0OiBhdXRvOyB9Ci5jb250ZW50IHByZSB7IG92ZXJmbG93LXg6IGF1dG87IHBhZGRpbmc6IC43NXJlbTsgYmFj
-            a2dyb3VuZDogdmFyKC0tc3VyZmFjZSk7IGJvcmRlci1yYWRpdXM6IDRweDsgZm9udC1zaXplOiAuOXJlbTsgfQouY29udGVudCBj
-            b2RlIHsgZm9udC1mYW1pbHk6IHVpLW1vbm9zcGFjZSwgIlNGIE1vbm8iLCBNZW5sbywgQ29uc29sYXMsIG1vbm9zcGFjZTsgZm9u
-            dC1zaXplOiAuOWVtOyB9Ci5jb250ZW50IHRhYmxlIHsgYm9yZGVyLWNvbGxhcHNlOiBjb2xsYXBzZTsgZGlzcGxheTogYmxvY2s7
-            IG92ZXJmbG93LXg6IGF1dG87IH0KLmNvbnRlbnQgdGgsIC5jb250ZW50IHRkIHsgYm9yZGVyOiAxcHggc29saWQgdmFyKC0tcnVs
-            ZSk7IHBhZGRpbmc6IC4yNXJlbSAuNXJlbTsgfQouYWxpZ24tbGVmdCB7IHRleHQtYWxpZ246IGxlZnQ7IH0gLmFsaWduLWNlbnRl
-            ciB7IHRleHQtYWxpZ246IGNlbnRlcjsgfSAuYWxpZ24tcmlnaHQgeyB0ZXh0LWFsaWduOiByaWdodDsgfQouY29udGVudCBibG9j
-            a3F1b3RlIHsgbWFyZ2luLWxlZnQ6IDA7IHBhZGRpbmctbGVmdDogMXJlbTsgYm9yZGVyLWxlZnQ6IDNweCBzb2xpZCB2YXIoLS1y
-            dWxlKTsgY29sb3I6IHZhcigtLW11dGVkKTsgfQouZW5jbG9zdXJlcyBoMiB7IGZvbnQtc2l6ZTogMS4xMjVyZW07IH0KLmVuY2xv
-            c3VyZSB7IG1hcmdpbjogMCAwIDFyZW07IHBhZGRpbmc6IC43NXJlbTsgYmFja2dyb3VuZDogdmFyKC0tc3VyZmFjZSk7IGJvcmRl
-            ci1yYWRpdXM6IDZweDsgfQouZW5jbG9zdXJlIGF1ZGlvLCAuZW5jbG9zdXJlIHZpZGVvIHsgZGlzcGxheTogYmxvY2s7IHdpZHRo
-            OiAxMDAlOyBtYXJnaW4tYm90dG9tOiAuNXJlbTsgfQouZW5jbG9zdXJlIGZpZ2NhcHRpb24geyBmb250LXNpemU6IC45cmVtOyBj
-            b2xvcjogdmFyKC0tbXV0ZWQpOyB9Ci5pdGVtLWZvb3RlciB7IG1hcmdpbi10b3A6IDJyZW07IH0KLmNhdGVnb3J5IHsgZGlzcGxh
-            eTogaW5saW5lLWJsb2NrOyBwYWRkaW5nOiAwIC40cmVtOyBtYXJnaW46IDAgLjE1cmVtIC4yNXJlbSAwOyBib3JkZXI6IDFweCBz
-            b2xpZCB2YXIoLS1ydWxlKTsgYm9yZGVyLXJhZGl1czogLjI1cmVtOyBmb250LXNpemU6IC44NXJlbTsgfQoub3JpZ2luYWwgYSB7
-            IGZvbnQtd2VpZ2h0OiA2MDA7IH0KCi8qIFN0YXR1cyBwYWdlICovCi5zdGFsZSB7IGJvcmRlci1sZWZ0OiA0cHggc29saWQgdmFy
-            KC0td2Fybik7IHBhZGRpbmc6IC41cmVtIC43NXJlbTsgYmFja2dyb3VuZDogY29sb3ItbWl4KGluIHNyZ2IsIHZhcigtLXdhcm4p
-            IDEyJSwgdHJhbnNwYXJlbnQpOyB9Ci50YWJsZS13cmFwIHsgb3ZlcmZsb3cteDogYXV0bzsgfQp0YWJsZS5zdGF0dXMgeyBib3Jk
-            ZXItY29sbGFwc2U6IGNvbGxhcHNlOyBmb250LXNpemU6IC45cmVtOyB9CnRhYmxlLnN0YXR1cyB0aCwgdGFibGUuc3RhdHVzIHRk
-            IHsgYm9yZGVyLWJvdHRvbTogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAuNHJlbSAuNXJlbTsgdGV4dC1hbGlnbjog
-            bGVmdDsgdmVydGljYWwtYWxpZ246IHRvcDsgfQouaGVhbHRoLXN0YWxlIHRkOm50aC1jaGlsZCgyKSB7IGNvbG9yOiB2YXIoLS13
-            YXJuKTsgZm9udC13ZWlnaHQ6IDYwMDsgfQouaGVhbHRoLWZhaWxpbmcgdGQ6bnRoLWNoaWxkKDIpIHsgY29sb3I6IHZhcigtLWJh
-            ZCk7IGZvbnQtd2VpZ2h0OiA2MDA7IH0KLndhcm5pbmcgeyBjb2xvcjogdmFyKC0tbXV0ZWQpOyB9CgpAbWVkaWEgKG1heC13aWR0
-            aDogMzByZW0pIHsKICBib2R5IHsgZm9udC1zaXplOiAxcmVtOyB9CiAgLmNvbnRlbnQgeyBmb250LXNpemU6IDEuMDYyNXJlbTsg
-            fQp9CkBtZWRpYSAocHJlZmVycy1yZWR1Y2VkLW1vdGlvbjogcmVkdWNlKSB7CiAgKiB7IHNjcm9sbC1iZWhhdmlvcjogYXV0byAh
-            aW1wb3J0YW50OyB0cmFuc2l0aW9uOiBub25lICFpbXBvcnRhbnQ7IH0KfQpAbWVkaWEgcHJpbnQgewogIDpyb290IHsgLS10ZXh0
-            OiAjMDAwOyAtLW11dGVkOiAjNDQ0OyAtLWJnOiAjZmZmOyAtLXJ1bGU6ICNiYmI7IC0tc3VyZmFjZTogI2ZmZjsgfQogIC5zaXRl
-            LWhlYWRlciBuYXYsIC5zaXRlLWZvb3RlciwgLmZlZWRzLCAuc2tpcCwgLnBhZ2luYXRpb24sIC5pdGVtLW5hdiwgYXVkaW8sIHZp
-            ZGVvIHsgZGlzcGxheTogbm9uZTsgfQogIGJvZHkgeyBtYXgtd2lkdGg6IG5vbmU7IHBhZGRpbmc6IDA7IGNvbG9yOiAjMDAwOyBi
-            YWNrZ3JvdW5kOiAjZmZmOyBmb250LXNpemU6IDExcHQ7IH0KICBhIHsgY29sb3I6IGluaGVyaXQ7IH0KICAuY29udGVudCBhW2hy
-            ZWZePSJodHRwIl06OmFmdGVyLCAub3JpZ2luYWwgYTo6YWZ0ZXIgeyBjb250ZW50OiAiIDwiIGF0dHIoaHJlZikgIj4iOyBmb250
-            LXNpemU6IC44ZW07IHdvcmQtYnJlYWs6IGJyZWFrLWFsbDsgfQogIC5zdW1tYXJ5LCAuZW5jbG9zdXJlLCBwcmUsIGJsb2NrcXVv
-            dGUsIGltZyB7IGJyZWFrLWluc2lkZTogYXZvaWQ7IH0KICBoMSwgaDIgeyBicmVhay1hZnRlcjogYXZvaWQ7IH0KfQo=
+            IH0KLnN1bW1hcnkgaDMgeyBmb250LXNpemU6IDEuMjVyZW07IG1hcmdpbjogMDsgfQouc3VtbWFyeSBoMyBhIHsgY29sb3I6IGlu
+            aGVyaXQ7IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouc3VtbWFyeSBoMyBhOmhvdmVyIHsgY29sb3I6IHZhcigtLWFjY2VudCk7
+            IHRleHQtZGVjb3JhdGlvbjogdW5kZXJsaW5lOyB9Ci5leGNlcnB0IHsgbWFyZ2luOiAuNXJlbSAwIDA7IH0KLyogU2VhcmNoOiB0
+            aGUgaGVhZGVyJ3MgZm9ybSwgYW5kIHRoZSBzZWFyY2ggcGFnZSdzIGZvcm0gYW5kIHJlc3VsdHMgKGZpbGxlZCBpbiBieSBhc3Nl
+            dHMvc2VhcmNoLmpzKS4gKi8KLnNpdGUtc2VhcmNoIHsgZGlzcGxheTogZmxleDsgZ2FwOiAuMjVyZW07IH0KLnNpdGUtc2VhcmNo
+            IGlucHV0IHsgd2lkdGg6IDEwcmVtOyB9Ci5zaXRlLXNlYXJjaCBpbnB1dCwgLnNpdGUtc2VhcmNoIGJ1dHRvbiwgLnNlYXJjaC1w
+            YWdlIGlucHV0LCAuc2VhcmNoLXBhZ2UgYnV0dG9uIHsgZm9udDogaW5oZXJpdDsgcGFkZGluZzogLjJyZW0gLjRyZW07IH0KLnNl
+            YXJjaC1wYWdlIHsgZGlzcGxheTogZmxleDsgZmxleC13cmFwOiB3cmFwOyBnYXA6IC41cmVtOyBhbGlnbi1pdGVtczogY2VudGVy
+            OyBtYXgtd2lkdGg6IHZhcigtLW1lYXN1cmUpOyB9Ci5zZWFyY2gtcGFnZSBsYWJlbCB7IGZsZXgtYmFzaXM6IDEwMCU7IH0KLnNl
+            YXJjaC1wYWdlIGlucHV0IHsgZmxleDogMTsgbWluLXdpZHRoOiAxMnJlbTsgfQouc2VhcmNoLXJlc3VsdHMgeyBsaXN0LXN0eWxl
+            OiBub25lOyBwYWRkaW5nOiAwOyBtYXgtd2lkdGg6IHZhcigtLW1lYXN1cmUpOyB9Ci5zZWFyY2gtcmVzdWx0cyBoMiB7IGZvbnQt
+            c2l6ZTogMS4yNXJlbTsgbWFyZ2luOiAwOyB9Ci5zZWFyY2gtcmVzdWx0cyBtYXJrIHsgYmFja2dyb3VuZDogdmFyKC0tcnVsZSk7
+            IGNvbG9yOiBpbmhlcml0OyB9Ci8qIERheSBoZWFkaW5nczogaXRlbXMgYXJlIGdyb3VwZWQgdW5kZXIgdGhlIGRheSB0aGV5IGFy
+            ZSBkYXRlZCwgaW4gdGhlIHNpdGUncyB0aW1lIHpvbmUuICovCi5pdGVtcyAuZGF5IHsgZm9udC1zaXplOiAuODc1cmVtOyBmb250
+            LXdlaWdodDogNjAwOyB0ZXh0LXRyYW5zZm9ybTogdXBwZXJjYXNlOyBsZXR0ZXItc3BhY2luZzogLjA1ZW07IGNvbG9yOiB2YXIo
+            LS1tdXRlZCk7IG1hcmdpbjogMS41cmVtIDAgMDsgcGFkZGluZy1ib3R0b206IC4yNXJlbTsgYm9yZGVyLWJvdHRvbTogMnB4IHNv
+            bGlkIHZhcigtLXJ1bGUpOyB9Ci5pdGVtcyAuZGF5OmZpcnN0LWNoaWxkIHsgbWFyZ2luLXRvcDogMDsgfQouc3VtbWFyeSAubWV0
+            YSA+ICogKyAqOjpiZWZvcmUgeyBjb250ZW50OiAiIMK3ICI7IGNvbG9yOiB2YXIoLS1tdXRlZCk7IH0KLyogT24gYSBmZWVkJ3Mg
+            b3duIHBhZ2UgZXZlcnkgaXRlbSBpcyBmcm9tIHRoYXQgZmVlZDogaXRzIG5hbWUgd291bGQgcmVwZWF0IG9uIGV2ZXJ5IGxpbmUu
+            ICovCi5pbi1mZWVkIC5zdW1tYXJ5IC5zb3VyY2UgeyBkaXNwbGF5OiBub25lOyB9Ci5pbi1mZWVkIC5zdW1tYXJ5IC5zb3VyY2Ug
+            KyAqOjpiZWZvcmUgeyBjb250ZW50OiBub25lOyB9Ci5mZWVkcyBoMiB7IGZvbnQtc2l6ZTogMXJlbTsgdGV4dC10cmFuc2Zvcm06
+            IHVwcGVyY2FzZTsgbGV0dGVyLXNwYWNpbmc6IC4wNWVtOyBjb2xvcjogdmFyKC0tbXV0ZWQpOyBtYXJnaW4tdG9wOiAxcmVtOyB9
+            Ci5mZWVkcyB1bCwgLm1vbnRocywgLnRlcm1zIHsgbGlzdC1zdHlsZTogbm9uZTsgcGFkZGluZzogMDsgfQouZmVlZHMgbGksIC5t
+            b250aHMgbGksIC50ZXJtcyBsaSB7IG1hcmdpbjogLjM1cmVtIDA7IH0KLmZlZWQtaWNvbiB7IHZlcnRpY2FsLWFsaWduOiBtaWRk
+            bGU7IGJvcmRlci1yYWRpdXM6IDRweDsgb2JqZWN0LWZpdDogY292ZXI7IH0KaDEgLmZlZWQtaWNvbiB7IHZlcnRpY2FsLWFsaWdu
+            OiAtLjFlbTsgfQoucGFnaW5hdGlvbiwgLml0ZW0tbmF2IHsgZGlzcGxheTogZmxleDsgZmxleC13cmFwOiB3cmFwOyBnYXA6IC43
+            NXJlbSAxLjVyZW07IGFsaWduLWl0ZW1zOiBiYXNlbGluZTsgbWFyZ2luOiAxLjVyZW0gMDsgfQoucGFnaW5hdGlvbiAubmV4dCwg
+            Lml0ZW0tbmF2IC5uZXh0IHsgbWFyZ2luLWxlZnQ6IGF1dG87IHRleHQtYWxpZ246IHJpZ2h0OyB9Ci5wYWdlLW51bWJlciB7IGNv
+            bG9yOiB2YXIoLS1tdXRlZCk7IGZvbnQtc2l6ZTogLjlyZW07IH0KLml0ZW0tbmF2IHsgbWF4LXdpZHRoOiB2YXIoLS1tZWFzdXJl
+            KTsgYm9yZGVyLXRvcDogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nLXRvcDogMXJlbTsgfQouaXRlbS1uYXYgYSB7IGZs
+            ZXg6IDEgMSAxNHJlbTsgdGV4dC1kZWNvcmF0aW9uOiBub25lOyB9Ci5pdGVtLW5hdiAubGFiZWwgeyBkaXNwbGF5OiBibG9jazsg
+            Y29sb3I6IHZhcigtLW11dGVkKTsgZm9udC1zaXplOiAuODVyZW07IH0KCi8qIEl0ZW0gcGFnZXMgKi8KLml0ZW0geyBtYXgtd2lk
+            dGg6IHZhcigtLW1lYXN1cmUpOyB9Ci5pdGVtIGgxIHsgbWFyZ2luLWJvdHRvbTogLjVyZW07IH0KLmNvbnRlbnQgeyBmb250LXNp
+            emU6IDEuMTI1cmVtOyBsaW5lLWhlaWdodDogMS43OyB9Ci5jb250ZW50IGltZywgLmNvbnRlbnQgdmlkZW8sIC5jb250ZW50IGlm
+            cmFtZSB7IG1heC13aWR0aDogMTAwJTsgaGVpZ2h0OiBhdXRvOyB9Ci5jb250ZW50IHByZSB7IG92ZXJmbG93LXg6IGF1dG87IHBh
+            ZGRpbmc6IC43NXJlbTsgYmFja2dyb3VuZDogdmFyKC0tc3VyZmFjZSk7IGJvcmRlci1yYWRpdXM6IDRweDsgZm9udC1zaXplOiAu
+            OXJlbTsgfQouY29udGVudCBjb2RlIHsgZm9udC1mYW1pbHk6IHVpLW1vbm9zcGFjZSwgIlNGIE1vbm8iLCBNZW5sbywgQ29uc29s
+            YXMsIG1vbm9zcGFjZTsgZm9udC1zaXplOiAuOWVtOyB9Ci5jb250ZW50IHRhYmxlIHsgYm9yZGVyLWNvbGxhcHNlOiBjb2xsYXBz
+            ZTsgZGlzcGxheTogYmxvY2s7IG92ZXJmbG93LXg6IGF1dG87IH0KLmNvbnRlbnQgdGgsIC5jb250ZW50IHRkIHsgYm9yZGVyOiAx
+            cHggc29saWQgdmFyKC0tcnVsZSk7IHBhZGRpbmc6IC4yNXJlbSAuNXJlbTsgfQouYWxpZ24tbGVmdCB7IHRleHQtYWxpZ246IGxl
+            ZnQ7IH0gLmFsaWduLWNlbnRlciB7IHRleHQtYWxpZ246IGNlbnRlcjsgfSAuYWxpZ24tcmlnaHQgeyB0ZXh0LWFsaWduOiByaWdo
+            dDsgfQouY29udGVudCBibG9ja3F1b3RlIHsgbWFyZ2luLWxlZnQ6IDA7IHBhZGRpbmctbGVmdDogMXJlbTsgYm9yZGVyLWxlZnQ6
+            IDNweCBzb2xpZCB2YXIoLS1ydWxlKTsgY29sb3I6IHZhcigtLW11dGVkKTsgfQouZW5jbG9zdXJlcyBoMiB7IGZvbnQtc2l6ZTog
+            MS4xMjVyZW07IH0KLmVuY2xvc3VyZSB7IG1hcmdpbjogMCAwIDFyZW07IHBhZGRpbmc6IC43NXJlbTsgYmFja2dyb3VuZDogdmFy
+            KC0tc3VyZmFjZSk7IGJvcmRlci1yYWRpdXM6IDZweDsgfQouZW5jbG9zdXJlIGF1ZGlvLCAuZW5jbG9zdXJlIHZpZGVvIHsgZGlz
+            cGxheTogYmxvY2s7IHdpZHRoOiAxMDAlOyBtYXJnaW4tYm90dG9tOiAuNXJlbTsgfQouZW5jbG9zdXJlIGZpZ2NhcHRpb24geyBm
+            b250LXNpemU6IC45cmVtOyBjb2xvcjogdmFyKC0tbXV0ZWQpOyB9Ci5pdGVtLWZvb3RlciB7IG1hcmdpbi10b3A6IDJyZW07IH0K
+            LmNhdGVnb3J5LCAudGFnIHsgZGlzcGxheTogaW5saW5lLWJsb2NrOyBwYWRkaW5nOiAwIC40cmVtOyBtYXJnaW46IDAgLjE1cmVt
+            IC4yNXJlbSAwOyBib3JkZXI6IDFweCBzb2xpZCB2YXIoLS1ydWxlKTsgYm9yZGVyLXJhZGl1czogLjI1cmVtOyBmb250LXNpemU6
+            IC44NXJlbTsgfQphLmNhdGVnb3J5LCBhLnRhZyB7IHRleHQtZGVjb3JhdGlvbjogbm9uZTsgfQouc3VtbWFyeSAuY2F0ZWdvcmll
+            cyB7IG1hcmdpbjogLjVyZW0gMCAwOyB9CmgxIC5raW5kIHsgY29sb3I6IHZhcigtLW11dGVkKTsgZm9udC13ZWlnaHQ6IG5vcm1h
+            bDsgfQoub3JpZ2luYWwgYSB7IGZvbnQtd2VpZ2h0OiA2MDA7IH0KCi8qIFN0YXR1cyBwYWdlICovCi5zdGFsZSB7IGJvcmRlci1s
+            ZWZ0OiA0cHggc29saWQgdmFyKC0td2Fybik7IHBhZGRpbmc6IC41cmVtIC43NXJlbTsgYmFja2dyb3VuZDogY29sb3ItbWl4KGlu
+            IHNyZ2IsIHZhcigtLXdhcm4pIDEyJSwgdHJhbnNwYXJlbnQpOyB9Ci50YWJsZS13cmFwIHsgb3ZlcmZsb3cteDogYXV0bzsgfQp0
+            YWJsZS5zdGF0dXMgeyBib3JkZXItY29sbGFwc2U6IGNvbGxhcHNlOyBmb250LXNpemU6IC45cmVtOyB9CnRhYmxlLnN0YXR1cyB0
+            aCwgdGFibGUuc3RhdHVzIHRkIHsgYm9yZGVyLWJvdHRvbTogMXB4IHNvbGlkIHZhcigtLXJ1bGUpOyBwYWRkaW5nOiAuNHJlbSAu
+            NXJlbTsgdGV4dC1hbGlnbjogbGVmdDsgdmVydGljYWwtYWxpZ246IHRvcDsgfQouaGVhbHRoLXN0YWxlIHRkOm50aC1jaGlsZCgy
+            KSB7IGNvbG9yOiB2YXIoLS13YXJuKTsgZm9udC13ZWlnaHQ6IDYwMDsgfQouaGVhbHRoLWZhaWxpbmcgdGQ6bnRoLWNoaWxkKDIp
+            IHsgY29sb3I6IHZhcigtLWJhZCk7IGZvbnQtd2VpZ2h0OiA2MDA7IH0KLndhcm5pbmcgeyBjb2xvcjogdmFyKC0tbXV0ZWQpOyB9
+            CgpAbWVkaWEgKG1heC13aWR0aDogMzByZW0pIHsKICBib2R5IHsgZm9udC1zaXplOiAxcmVtOyB9CiAgLmNvbnRlbnQgeyBmb250
+            LXNpemU6IDEuMDYyNXJlbTsgfQp9CkBtZWRpYSAocHJlZmVycy1yZWR1Y2VkLW1vdGlvbjogcmVkdWNlKSB7CiAgKiB7IHNjcm9s
+            bC1iZWhhdmlvcjogYXV0byAhaW1wb3J0YW50OyB0cmFuc2l0aW9uOiBub25lICFpbXBvcnRhbnQ7IH0KfQpAbWVkaWEgcHJpbnQg
+            ewogIDpyb290IHsgLS10ZXh0OiAjMDAwOyAtLW11dGVkOiAjNDQ0OyAtLWJnOiAjZmZmOyAtLXJ1bGU6ICNiYmI7IC0tc3VyZmFj
+            ZTogI2ZmZjsgfQogIC5zaXRlLWhlYWRlciBuYXYsIC5zaXRlLWZvb3RlciwgLmZlZWRzLCAuc2tpcCwgLnBhZ2luYXRpb24sIC5p
+            dGVtLW5hdiwgYXVkaW8sIHZpZGVvIHsgZGlzcGxheTogbm9uZTsgfQogIGJvZHkgeyBtYXgtd2lkdGg6IG5vbmU7IHBhZGRpbmc6
+            IDA7IGNvbG9yOiAjMDAwOyBiYWNrZ3JvdW5kOiAjZmZmOyBmb250LXNpemU6IDExcHQ7IH0KICBhIHsgY29sb3I6IGluaGVyaXQ7
+            IH0KICAuY29udGVudCBhW2hyZWZePSJodHRwIl06OmFmdGVyLCAub3JpZ2luYWwgYTo6YWZ0ZXIgeyBjb250ZW50OiAiIDwiIGF0
+            dHIoaHJlZikgIj4iOyBmb250LXNpemU6IC44ZW07IHdvcmQtYnJlYWs6IGJyZWFrLWFsbDsgfQogIC5zdW1tYXJ5LCAuZW5jbG9z
+            dXJlLCBwcmUsIGJsb2NrcXVvdGUsIGltZyB7IGJyZWFrLWluc2lkZTogYXZvaWQ7IH0KICBoMSwgaDIgeyBicmVhay1hZnRlcjog
+            YXZvaWQ7IH0KfQo=
+            """
+        ),
+        (
+            "day-list.mustache",
+            """
+            e3sjZGF5c319Cnt7I2RhdGV9fTxoMiBjbGFzcz0iZGF5Ij48dGltZSBkYXRldGltZT0ie3sufX0iPnt7ZGlzcGxheX19PC90aW1l
+            PjwvaDI+e3svZGF0ZX19e3teZGF0ZX19PGgyIGNsYXNzPSJkYXkiPnt7ZGlzcGxheX19PC9oMj57ey9kYXRlfX0Ke3sjaXRlbXN9
+            fQp7ez5pdGVtLXN1bW1hcnl9fQp7ey9pdGVtc319Cnt7L2RheXN9fQo=
             """
         ),
         (
@@ -151,10 +245,13 @@ enum BuiltInTheme {
             ZWVkLnNpdGVMaW5rfX08YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+V2ViIHNpdGU8L2E+e3sjZmVlZC5mZWVkTGlua319
             IMK3IHt7L2ZlZWQuZmVlZExpbmt9fXt7L2ZlZWQuc2l0ZUxpbmt9fXt7I2ZlZWQuZmVlZExpbmt9fTxhIGhyZWY9Int7Ln19IiBy
             ZWw9Im5vb3BlbmVyIj5GZWVkPC9hPnt7L2ZlZWQuZmVlZExpbmt9fXt7I3BhZ2luYXRpb24uaXNOZWVkZWR9fSDCtyBQYWdlIHt7
-            cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+Cjxz
-            ZWN0aW9uIGNsYXNzPSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWQuaXRlbXN9fQp7ez5pdGVtLXN1
-            bW1hcnl9fQp7ey9mZWVkLml0ZW1zfX0Ke3teZmVlZC5pdGVtc319PHA+VGhpcyBmZWVkIGhhcyBubyBpdGVtcy48L3A+e3svZmVl
-            ZC5pdGVtc319Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
+            cGFnaW5hdGlvbi5jdXJyZW50fX0gb2Yge3twYWdpbmF0aW9uLnRvdGFsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+Cnt7
+            I2ZlZWQuaGFzVGFnc319CjxwIGNsYXNzPSJ0YWdzIj5UYWdzOiB7eyNmZWVkLnRhZ3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJ0
+            YWciIGhyZWY9Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0idGFnIj57e25h
+            bWV9fTwvc3Bhbj57ey9wYWdlVVJMfX0ge3svZmVlZC50YWdzfX08L3A+Cnt7L2ZlZWQuaGFzVGFnc319CjxzZWN0aW9uIGNsYXNz
+            PSJpdGVtcyBpbi1mZWVkIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2ZlZWR9fQp7ez5kYXktbGlzdH19Cnt7L2ZlZWR9fQp7e15m
+            ZWVkLml0ZW1zfX08cD5UaGlzIGZlZWQgaGFzIG5vIGl0ZW1zLjwvcD57ey9mZWVkLml0ZW1zfX0Ke3s+cGFnaW5hdGlvbn19Cjwv
+            c2VjdGlvbj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (
@@ -162,23 +259,29 @@ enum BuiltInTheme {
             """
             e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e2hlYWRpbmd9fTwvaDE+Cnt7I2lzRmlyc3RQYWdlfX17eyNzaXRlLmRlc2NyaXB0
             aW9ufX08cCBjbGFzcz0ibGVhZCI+e3sufX08L3A+e3svc2l0ZS5kZXNjcmlwdGlvbn19e3svaXNGaXJzdFBhZ2V9fQo8ZGl2IGNs
-            YXNzPSJjb2x1bW5zIj4KPHNlY3Rpb24gY2xhc3M9Iml0ZW1zIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7I2l0ZW1zfX0Ke3s+aXRl
-            bS1zdW1tYXJ5fX0Ke3svaXRlbXN9fQp7e15pdGVtc319PHA+Tm8gaXRlbXMgeWV0LjwvcD57ey9pdGVtc319Cnt7PnBhZ2luYXRp
-            b259fQo8L3NlY3Rpb24+Cnt7I2lzRmlyc3RQYWdlfX0KPG5hdiBjbGFzcz0iZmVlZHMiIGFyaWEtbGFiZWxsZWRieT0iZmVlZHMt
-            aGVhZGluZyI+CjxoMiBpZD0iZmVlZHMtaGVhZGluZyI+RmVlZHM8L2gyPgo8dWw+Cnt7I2ZlZWRzfX0KPGxpPjxhIGhyZWY9Int7
-            dXJsfX0iPnt7bmFtZX19PC9hPiA8c3BhbiBjbGFzcz0iY291bnQiPih7e2l0ZW1Db3VudH19KTwvc3Bhbj48L2xpPgp7ey9mZWVk
-            c319CjwvdWw+CjwvbmF2Pgp7ey9pc0ZpcnN0UGFnZX19CjwvZGl2Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            YXNzPSJjb2x1bW5zIj4KPHNlY3Rpb24gY2xhc3M9Iml0ZW1zIiBhcmlhLWxhYmVsPSJJdGVtcyI+Cnt7PmRheS1saXN0fX0Ke3te
+            aXRlbXN9fTxwPk5vIGl0ZW1zIHlldC48L3A+e3svaXRlbXN9fQp7ez5wYWdpbmF0aW9ufX0KPC9zZWN0aW9uPgp7eyNpc0ZpcnN0
+            UGFnZX19CjxuYXYgY2xhc3M9ImZlZWRzIiBhcmlhLWxhYmVsbGVkYnk9ImZlZWRzLWhlYWRpbmciPgo8aDIgaWQ9ImZlZWRzLWhl
+            YWRpbmciPkZlZWRzPC9oMj4KPHVsPgp7eyNmZWVkc319CjxsaT48YSBocmVmPSJ7e3VybH19Ij57e25hbWV9fTwvYT4gPHNwYW4g
+            Y2xhc3M9ImNvdW50Ij4oe3tpdGVtQ291bnR9fSk8L3NwYW4+PC9saT4Ke3svZmVlZHN9fQo8L3VsPgp7eyNzaXRlLmhhc1RhZ3N9
+            fQo8aDIgaWQ9InRhZ3MtaGVhZGluZyI+VGFnczwvaDI+Cjx1bCBjbGFzcz0idGFncyI+Cnt7I3RhZ3N9fQo8bGk+PGEgaHJlZj0i
+            e3t1cmx9fSI+e3tuYW1lfX08L2E+IDxzcGFuIGNsYXNzPSJjb3VudCI+KHt7aXRlbUNvdW50fX0pPC9zcGFuPjwvbGk+Cnt7L3Rh
+            Z3N9fQo8L3VsPgp7ey9zaXRlLmhhc1RhZ3N9fQo8L25hdj4Ke3svaXNGaXJzdFBhZ2V9fQo8L2Rpdj4Ke3svbWFpbn19Cnt7L2xh
+            eW91dH19Cg==
             """
         ),
         (
             "item-summary.mustache",
             """
-            PGFydGljbGUgY2xhc3M9InN1bW1hcnkiPgo8aDJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319PjxhIGhyZWY9Int7dXJs
-            fX0iPnt7dGl0bGV9fTwvYT48L2gyPgo8cCBjbGFzcz0ibWV0YSI+PGEgY2xhc3M9InNvdXJjZSIgaHJlZj0ie3tmZWVkVVJMfX0i
+            PGFydGljbGUgY2xhc3M9InN1bW1hcnkiPgo8aDN7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319PjxhIGhyZWY9Int7dXJs
+            fX0iPnt7dGl0bGV9fTwvYT48L2gzPgo8cCBjbGFzcz0ibWV0YSI+PGEgY2xhc3M9InNvdXJjZSIgaHJlZj0ie3tmZWVkVVJMfX0i
             Pnt7ZmVlZE5hbWV9fTwvYT57eyNhdXRob3JzfX08c3BhbiBjbGFzcz0iYXV0aG9yIj57ey59fTwvc3Bhbj57ey9hdXRob3JzfX17
             eyNkYXRlfX08dGltZSBkYXRldGltZT0ie3tpc299fSI+e3tkaXNwbGF5fX08L3RpbWU+e3svZGF0ZX19PC9wPgp7eyNleGNlcnB0
-            fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319Pnt7Ln19PC9wPnt7L2V4Y2VycHR9fQo8
-            L2FydGljbGU+Cg==
+            fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319Pnt7Ln19PC9wPnt7L2V4Y2VycHR9fQp7
+            eyNoYXNDYXRlZ29yaWVzfX0KPHAgY2xhc3M9ImNhdGVnb3JpZXMiPnt7I2NhdGVnb3JpZXN9fXt7I3BhZ2VVUkx9fTxhIGNsYXNz
+            PSJjYXRlZ29yeSIgaHJlZj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJj
+            YXRlZ29yeSI+e3tuYW1lfX08L3NwYW4+e3svcGFnZVVSTH19IHt7L2NhdGVnb3JpZXN9fTwvcD4Ke3svaGFzQ2F0ZWdvcmllc319
+            CjwvYXJ0aWNsZT4K
             """
         ),
         (
@@ -201,14 +304,18 @@ enum BuiltInTheme {
             e2xhYmVsfX08L2E+e3sjdHlwZX19IMK3IHt7Ln19e3svdHlwZX19e3sjc2l6ZX19IMK3IHt7Ln19e3svc2l6ZX19PC9maWdjYXB0
             aW9uPgo8L2ZpZ3VyZT4Ke3svaXRlbS5lbmNsb3N1cmVzfX0KPC9zZWN0aW9uPgp7ey9pdGVtLmhhc0VuY2xvc3VyZXN9fQo8Zm9v
             dGVyIGNsYXNzPSJpdGVtLWZvb3RlciI+Cnt7I2l0ZW0uaGFzQ2F0ZWdvcmllc319CjxwIGNsYXNzPSJjYXRlZ29yaWVzIj5GaWxl
-            ZCB1bmRlcjoge3sjaXRlbS5jYXRlZ29yaWVzfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPnt7Ln19PC9zcGFuPiB7ey9pdGVtLmNh
-            dGVnb3JpZXN9fTwvcD4Ke3svaXRlbS5oYXNDYXRlZ29yaWVzfX0Ke3sjaXRlbS5saW5rfX08cCBjbGFzcz0ib3JpZ2luYWwiPjxh
-            IGhyZWY9Int7Ln19IiByZWw9Im5vb3BlbmVyIj5SZWFkIHRoZSBvcmlnaW5hbDwvYT48L3A+e3svaXRlbS5saW5rfX0KPC9mb290
-            ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0iaXRlbS1uYXYiIGFyaWEtbGFiZWw9Ik1vcmUgZnJvbSB7e2l0ZW0uZmVlZE5hbWV9
-            fSI+Cnt7I2l0ZW0ubmV3ZXJ9fTxhIGNsYXNzPSJwcmV2IiBocmVmPSJ7e3VybH19IiByZWw9InByZXYiPjxzcGFuIGNsYXNzPSJs
-            YWJlbCI+4oaQIE5ld2VyPC9zcGFuPiB7e3RpdGxlfX08L2E+e3svaXRlbS5uZXdlcn19Cnt7I2l0ZW0ub2xkZXJ9fTxhIGNsYXNz
-            PSJuZXh0IiBocmVmPSJ7e3VybH19IiByZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+T2xkZXIg4oaSPC9zcGFuPiB7e3Rp
-            dGxlfX08L2E+e3svaXRlbS5vbGRlcn19CjwvbmF2Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            ZCB1bmRlcjoge3sjaXRlbS5jYXRlZ29yeUxpbmtzfX17eyNwYWdlVVJMfX08YSBjbGFzcz0iY2F0ZWdvcnkiIGhyZWY9Int7Ln19
+            Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPnt7bmFtZX19PC9zcGFu
+            Pnt7L3BhZ2VVUkx9fSB7ey9pdGVtLmNhdGVnb3J5TGlua3N9fTwvcD4Ke3svaXRlbS5oYXNDYXRlZ29yaWVzfX0Ke3sjaXRlbS5o
+            YXNUYWdzfX0KPHAgY2xhc3M9InRhZ3MiPlRhZ3M6IHt7I2l0ZW0udGFnc319e3sjcGFnZVVSTH19PGEgY2xhc3M9InRhZyIgaHJl
+            Zj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJ0YWciPnt7bmFtZX19PC9z
+            cGFuPnt7L3BhZ2VVUkx9fSB7ey9pdGVtLnRhZ3N9fTwvcD4Ke3svaXRlbS5oYXNUYWdzfX0Ke3sjaXRlbS5saW5rfX08cCBjbGFz
+            cz0ib3JpZ2luYWwiPjxhIGhyZWY9Int7Ln19IiByZWw9Im5vb3BlbmVyIj5SZWFkIHRoZSBvcmlnaW5hbDwvYT48L3A+e3svaXRl
+            bS5saW5rfX0KPC9mb290ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0iaXRlbS1uYXYiIGFyaWEtbGFiZWw9Ik1vcmUgZnJvbSB7
+            e2l0ZW0uZmVlZE5hbWV9fSI+Cnt7I2l0ZW0ubmV3ZXJ9fTxhIGNsYXNzPSJwcmV2IiBocmVmPSJ7e3VybH19IiByZWw9InByZXYi
+            PjxzcGFuIGNsYXNzPSJsYWJlbCI+4oaQIE5ld2VyPC9zcGFuPiB7e3RpdGxlfX08L2E+e3svaXRlbS5uZXdlcn19Cnt7I2l0ZW0u
+            b2xkZXJ9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7e3VybH19IiByZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+T2xkZXIg
+            4oaSPC9zcGFuPiB7e3RpdGxlfX08L2E+e3svaXRlbS5vbGRlcn19CjwvbmF2Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
             """
         ),
         (
@@ -219,41 +326,50 @@ enum BuiltInTheme {
             dGEgaHR0cC1lcXVpdj0iQ29udGVudC1TZWN1cml0eS1Qb2xpY3kiIGNvbnRlbnQ9ImRlZmF1bHQtc3JjICdzZWxmJzsgc2NyaXB0
             LXNyYyAnc2VsZic7IHN0eWxlLXNyYyAnc2VsZic7IGltZy1zcmMgJ3NlbGYnIGh0dHA6IGh0dHBzOjsgbWVkaWEtc3JjIGh0dHA6
             IGh0dHBzOjsgb2JqZWN0LXNyYyAnbm9uZSc7IGZyYW1lLXNyYyAnbm9uZSc7IGJhc2UtdXJpICdub25lJzsgZm9ybS1hY3Rpb24g
-            J25vbmUnIj4KPG1ldGEgbmFtZT0icmVmZXJyZXIiIGNvbnRlbnQ9InN0cmljdC1vcmlnaW4td2hlbi1jcm9zcy1vcmlnaW4iPgo8
-            bWV0YSBuYW1lPSJnZW5lcmF0b3IiIGNvbnRlbnQ9Int7c2l0ZS5nZW5lcmF0b3J9fSI+CjxtZXRhIG5hbWU9ImNvbG9yLXNjaGVt
-            ZSIgY29udGVudD0ibGlnaHQgZGFyayI+Cjx0aXRsZT57e3BhZ2VUaXRsZX19PC90aXRsZT4Ke3sjbWV0YS5kZXNjcmlwdGlvbn19
-            CjxtZXRhIG5hbWU9ImRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+Cnt7L21ldGEuZGVzY3JpcHRpb259fQo8bGluayByZWw9
-            Imljb24iIGhyZWY9Int7cm9vdH19YXNzZXRzL2Zhdmljb24uc3ZnIiB0eXBlPSJpbWFnZS9zdmcreG1sIj4KPGxpbmsgcmVsPSJz
-            dHlsZXNoZWV0IiBocmVmPSJ7e3Jvb3R9fWFzc2V0cy9zdHlsZS5jc3MiPgp7eyNtZXRhLmNhbm9uaWNhbH19CjxsaW5rIHJlbD0i
-            Y2Fub25pY2FsIiBocmVmPSJ7ey59fSI+Cnt7L21ldGEuY2Fub25pY2FsfX0Ke3sjbWV0YS5wcmV2fX0KPGxpbmsgcmVsPSJwcmV2
-            IiBocmVmPSJ7ey59fSI+Cnt7L21ldGEucHJldn19Cnt7I21ldGEubmV4dH19CjxsaW5rIHJlbD0ibmV4dCIgaHJlZj0ie3sufX0i
-            Pgp7ey9tZXRhLm5leHR9fQp7eyNzaXRlLmhhc0ZlZWRzfX0KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9u
-            L2F0b20reG1sIiB0aXRsZT0ie3tzaXRlLnRpdGxlfX0gKEF0b20pIiBocmVmPSJ7e3Jvb3R9fWF0b20ueG1sIj4KPGxpbmsgcmVs
-            PSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL3Jzcyt4bWwiIHRpdGxlPSJ7e3NpdGUudGl0bGV9fSAoUlNTKSIgaHJlZj0i
-            e3tyb290fX1yc3MueG1sIj4KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL2ZlZWQranNvbiIgdGl0bGU9
-            Int7c2l0ZS50aXRsZX19IChKU09OIEZlZWQpIiBocmVmPSJ7e3Jvb3R9fWZlZWQuanNvbiI+Cnt7L3NpdGUuaGFzRmVlZHN9fQp7
-            eyNtZXRhLmtpbmR9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6dHlwZSIgY29udGVudD0ie3sufX0iPgo8bWV0YSBwcm9wZXJ0eT0ib2c6
-            dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgo8bWV0YSBwcm9wZXJ0eT0ib2c6c2l0ZV9uYW1lIiBjb250ZW50PSJ7e3Np
-            dGUudGl0bGV9fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6Y2FyZCIgY29udGVudD0ic3VtbWFyeSI+CjxtZXRhIG5hbWU9InR3aXR0
-            ZXI6dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgp7ey9tZXRhLmtpbmR9fQp7eyNtZXRhLnVybH19CjxtZXRhIHByb3Bl
-            cnR5PSJvZzp1cmwiIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS51cmx9fQp7eyNtZXRhLmRlc2NyaXB0aW9ufX0KPG1ldGEgcHJv
-            cGVydHk9Im9nOmRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6ZGVzY3JpcHRpb24iIGNv
-            bnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS5kZXNjcmlwdGlvbn19Cnt7I21ldGEuaW1hZ2V9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6aW1h
-            Z2UiIGNvbnRlbnQ9Int7Ln19Ij4KPG1ldGEgbmFtZT0idHdpdHRlcjppbWFnZSIgY29udGVudD0ie3sufX0iPgp7ey9tZXRhLmlt
-            YWdlfX0Ke3sjc2l0ZS5ub2luZGV4fX0KPG1ldGEgbmFtZT0icm9ib3RzIiBjb250ZW50PSJub2luZGV4Ij4Ke3svc2l0ZS5ub2lu
-            ZGV4fX0KPC9oZWFkPgo8Ym9keT4KPGEgY2xhc3M9InNraXAiIGhyZWY9IiNtYWluIj5Ta2lwIHRvIGNvbnRlbnQ8L2E+CjxoZWFk
-            ZXIgY2xhc3M9InNpdGUtaGVhZGVyIj4KPHAgY2xhc3M9InNpdGUtdGl0bGUiPjxhIGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+
-            e3tzaXRlLnRpdGxlfX08L2E+PC9wPgo8bmF2IGNsYXNzPSJzaXRlLW5hdiIgYXJpYS1sYWJlbD0iU2l0ZSI+Cjx1bD4KPGxpPjxh
-            IGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+TGF0ZXN0PC9hPjwvbGk+CjxsaT48YSBocmVmPSJ7e3Jvb3R9fWFyY2hpdmUvaW5k
-            ZXguaHRtbCI+QXJjaGl2ZTwvYT48L2xpPgo8bGk+PGEgaHJlZj0ie3tyb290fX1zdGF0dXMvaW5kZXguaHRtbCI+U3RhdHVzPC9h
-            PjwvbGk+CjwvdWw+CjwvbmF2Pgo8L2hlYWRlcj4KPG1haW4gaWQ9Im1haW4iIHRhYmluZGV4PSItMSI+Cnt7JG1haW59fXt7L21h
-            aW59fQo8L21haW4+Cjxmb290ZXIgY2xhc3M9InNpdGUtZm9vdGVyIj4KPHA+PGEgaHJlZj0ie3tyb290fX1hcmNoaXZlL2luZGV4
-            Lmh0bWwiPkFyY2hpdmU8L2E+IMK3IDxhIGhyZWY9Int7cm9vdH19c3RhdHVzL2luZGV4Lmh0bWwiPkZlZWQgc3RhdHVzPC9hPnt7
-            I3NpdGUuaGFzRmVlZHN9fSDCtyA8YSBocmVmPSJ7e3Jvb3R9fWF0b20ueG1sIj5BdG9tPC9hPiDCtyA8YSBocmVmPSJ7e3Jvb3R9
-            fXJzcy54bWwiPlJTUzwvYT4gwrcgPGEgaHJlZj0ie3tyb290fX1mZWVkLmpzb24iPkpTT04gRmVlZDwvYT57ey9zaXRlLmhhc0Zl
-            ZWRzfX0gwrcgPGEgaHJlZj0ie3tyb290fX1vcG1sLnhtbCI+T1BNTDwvYT48L3A+CjxwPkJ1aWx0IHdpdGgge3tzaXRlLmdlbmVy
-            YXRvcn19e3sjc2l0ZS5idWlsZFRpbWV9fSBvbiB7ey59fXt7L3NpdGUuYnVpbGRUaW1lfX0uIENvbnRlbnQgYmVsb25ncyB0byBp
-            dHMgYXV0aG9ycy4gVGltZXMgYXJlIHt7c2l0ZS50aW1lWm9uZX19LjwvcD4KPC9mb290ZXI+CjwvYm9keT4KPC9odG1sPgo=
+            e3sjc2l0ZS5oYXNTZWFyY2h9fSdzZWxmJ3t7L3NpdGUuaGFzU2VhcmNofX17e15zaXRlLmhhc1NlYXJjaH19J25vbmUne3svc2l0
+            ZS5oYXNTZWFyY2h9fSI+CjxtZXRhIG5hbWU9InJlZmVycmVyIiBjb250ZW50PSJzdHJpY3Qtb3JpZ2luLXdoZW4tY3Jvc3Mtb3Jp
+            Z2luIj4KPG1ldGEgbmFtZT0iZ2VuZXJhdG9yIiBjb250ZW50PSJ7e3NpdGUuZ2VuZXJhdG9yfX0iPgo8bWV0YSBuYW1lPSJjb2xv
+            ci1zY2hlbWUiIGNvbnRlbnQ9ImxpZ2h0IGRhcmsiPgo8dGl0bGU+e3twYWdlVGl0bGV9fTwvdGl0bGU+Cnt7I21ldGEuZGVzY3Jp
+            cHRpb259fQo8bWV0YSBuYW1lPSJkZXNjcmlwdGlvbiIgY29udGVudD0ie3sufX0iPgp7ey9tZXRhLmRlc2NyaXB0aW9ufX0KPGxp
+            bmsgcmVsPSJpY29uIiBocmVmPSJ7e3Jvb3R9fWFzc2V0cy9mYXZpY29uLnN2ZyIgdHlwZT0iaW1hZ2Uvc3ZnK3htbCI+CjxsaW5r
+            IHJlbD0ic3R5bGVzaGVldCIgaHJlZj0ie3tyb290fX1hc3NldHMvc3R5bGUuY3NzIj4Ke3sjbWV0YS5jYW5vbmljYWx9fQo8bGlu
+            ayByZWw9ImNhbm9uaWNhbCIgaHJlZj0ie3sufX0iPgp7ey9tZXRhLmNhbm9uaWNhbH19Cnt7I21ldGEucHJldn19CjxsaW5rIHJl
+            bD0icHJldiIgaHJlZj0ie3sufX0iPgp7ey9tZXRhLnByZXZ9fQp7eyNtZXRhLm5leHR9fQo8bGluayByZWw9Im5leHQiIGhyZWY9
+            Int7Ln19Ij4Ke3svbWV0YS5uZXh0fX0Ke3sjbWV0YS5hbHRlcm5hdGVzfX0KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9Int7
+            dHlwZX19IiB0aXRsZT0ie3t0aXRsZX19IiBocmVmPSJ7e3VybH19Ij4Ke3svbWV0YS5hbHRlcm5hdGVzfX0Ke3sjc2l0ZS5oYXNG
+            ZWVkc319CjxsaW5rIHJlbD0iYWx0ZXJuYXRlIiB0eXBlPSJhcHBsaWNhdGlvbi9hdG9tK3htbCIgdGl0bGU9Int7c2l0ZS50aXRs
+            ZX19IChBdG9tKSIgaHJlZj0ie3tyb290fX1hdG9tLnhtbCI+CjxsaW5rIHJlbD0iYWx0ZXJuYXRlIiB0eXBlPSJhcHBsaWNhdGlv
+            bi9yc3MreG1sIiB0aXRsZT0ie3tzaXRlLnRpdGxlfX0gKFJTUykiIGhyZWY9Int7cm9vdH19cnNzLnhtbCI+CjxsaW5rIHJlbD0i
+            YWx0ZXJuYXRlIiB0eXBlPSJhcHBsaWNhdGlvbi9mZWVkK2pzb24iIHRpdGxlPSJ7e3NpdGUudGl0bGV9fSAoSlNPTiBGZWVkKSIg
+            aHJlZj0ie3tyb290fX1mZWVkLmpzb24iPgp7ey9zaXRlLmhhc0ZlZWRzfX0Ke3sjbWV0YS5raW5kfX0KPG1ldGEgcHJvcGVydHk9
+            Im9nOnR5cGUiIGNvbnRlbnQ9Int7Ln19Ij4KPG1ldGEgcHJvcGVydHk9Im9nOnRpdGxlIiBjb250ZW50PSJ7e3BhZ2VUaXRsZX19
+            Ij4KPG1ldGEgcHJvcGVydHk9Im9nOnNpdGVfbmFtZSIgY29udGVudD0ie3tzaXRlLnRpdGxlfX0iPgo8bWV0YSBuYW1lPSJ0d2l0
+            dGVyOmNhcmQiIGNvbnRlbnQ9InN1bW1hcnkiPgo8bWV0YSBuYW1lPSJ0d2l0dGVyOnRpdGxlIiBjb250ZW50PSJ7e3BhZ2VUaXRs
+            ZX19Ij4Ke3svbWV0YS5raW5kfX0Ke3sjbWV0YS51cmx9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6dXJsIiBjb250ZW50PSJ7ey59fSI+
+            Cnt7L21ldGEudXJsfX0Ke3sjbWV0YS5kZXNjcmlwdGlvbn19CjxtZXRhIHByb3BlcnR5PSJvZzpkZXNjcmlwdGlvbiIgY29udGVu
+            dD0ie3sufX0iPgo8bWV0YSBuYW1lPSJ0d2l0dGVyOmRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+Cnt7L21ldGEuZGVzY3Jp
+            cHRpb259fQp7eyNtZXRhLmltYWdlfX0KPG1ldGEgcHJvcGVydHk9Im9nOmltYWdlIiBjb250ZW50PSJ7ey59fSI+CjxtZXRhIG5h
+            bWU9InR3aXR0ZXI6aW1hZ2UiIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS5pbWFnZX19Cnt7I3NpdGUubm9pbmRleH19CjxtZXRh
+            IG5hbWU9InJvYm90cyIgY29udGVudD0ibm9pbmRleCI+Cnt7L3NpdGUubm9pbmRleH19CjwvaGVhZD4KPGJvZHk+CjxhIGNsYXNz
+            PSJza2lwIiBocmVmPSIjbWFpbiI+U2tpcCB0byBjb250ZW50PC9hPgo8aGVhZGVyIGNsYXNzPSJzaXRlLWhlYWRlciI+CjxwIGNs
+            YXNzPSJzaXRlLXRpdGxlIj48YSBocmVmPSJ7e3Jvb3R9fWluZGV4Lmh0bWwiPnt7c2l0ZS50aXRsZX19PC9hPjwvcD4KPG5hdiBj
+            bGFzcz0ic2l0ZS1uYXYiIGFyaWEtbGFiZWw9IlNpdGUiPgo8dWw+CjxsaT48YSBocmVmPSJ7e3Jvb3R9fWluZGV4Lmh0bWwiPkxh
+            dGVzdDwvYT48L2xpPgo8bGk+PGEgaHJlZj0ie3tyb290fX1hcmNoaXZlL2luZGV4Lmh0bWwiPkFyY2hpdmU8L2E+PC9saT4Ke3sj
+            c2l0ZS5oYXNUYWdzfX0KPGxpPjxhIGhyZWY9Int7cm9vdH19dGFncy9pbmRleC5odG1sIj5UYWdzPC9hPjwvbGk+Cnt7L3NpdGUu
+            aGFzVGFnc319Cnt7I3NpdGUuaGFzQ2F0ZWdvcmllc319CjxsaT48YSBocmVmPSJ7e3Jvb3R9fWNhdGVnb3JpZXMvaW5kZXguaHRt
+            bCI+Q2F0ZWdvcmllczwvYT48L2xpPgp7ey9zaXRlLmhhc0NhdGVnb3JpZXN9fQo8bGk+PGEgaHJlZj0ie3tyb290fX1zdGF0dXMv
+            aW5kZXguaHRtbCI+U3RhdHVzPC9hPjwvbGk+CjwvdWw+CjwvbmF2Pgp7eyNzaXRlLmhhc1NlYXJjaH19Cjxmb3JtIGNsYXNzPSJz
+            aXRlLXNlYXJjaCIgYWN0aW9uPSJ7e3Jvb3R9fXNlYXJjaC9pbmRleC5odG1sIiBtZXRob2Q9ImdldCIgcm9sZT0ic2VhcmNoIj4K
+            PGlucHV0IHR5cGU9InNlYXJjaCIgbmFtZT0icSIgYXJpYS1sYWJlbD0iU2VhcmNoIHRoZSBpdGVtcyIgcGxhY2Vob2xkZXI9IlNl
+            YXJjaCI+CjxidXR0b24gdHlwZT0ic3VibWl0Ij5TZWFyY2g8L2J1dHRvbj4KPC9mb3JtPgp7ey9zaXRlLmhhc1NlYXJjaH19Cjwv
+            aGVhZGVyPgo8bWFpbiBpZD0ibWFpbiIgdGFiaW5kZXg9Ii0xIj4Ke3skbWFpbn19e3svbWFpbn19CjwvbWFpbj4KPGZvb3RlciBj
+            bGFzcz0ic2l0ZS1mb290ZXIiPgo8cD48YSBocmVmPSJ7e3Jvb3R9fWFyY2hpdmUvaW5kZXguaHRtbCI+QXJjaGl2ZTwvYT4gwrcg
+            PGEgaHJlZj0ie3tyb290fX1zdGF0dXMvaW5kZXguaHRtbCI+RmVlZCBzdGF0dXM8L2E+e3sjc2l0ZS5oYXNGZWVkc319IMK3IDxh
+            IGhyZWY9Int7cm9vdH19YXRvbS54bWwiPkF0b208L2E+IMK3IDxhIGhyZWY9Int7cm9vdH19cnNzLnhtbCI+UlNTPC9hPiDCtyA8
+            YSBocmVmPSJ7e3Jvb3R9fWZlZWQuanNvbiI+SlNPTiBGZWVkPC9hPnt7L3NpdGUuaGFzRmVlZHN9fSDCtyA8YSBocmVmPSJ7e3Jv
+            b3R9fW9wbWwueG1sIj5PUE1MPC9hPjwvcD4KPHA+QnVpbHQgd2l0aCB7e3NpdGUuZ2VuZXJhdG9yfX17eyNzaXRlLmJ1aWxkVGlt
+            ZX19IG9uIHt7Ln19e3svc2l0ZS5idWlsZFRpbWV9fS4gQ29udGVudCBiZWxvbmdzIHRvIGl0cyBhdXRob3JzLiBUaW1lcyBhcmUg
+            e3tzaXRlLnRpbWVab25lfX0uPC9wPgo8L2Zvb3Rlcj4KPC9ib2R5Pgo8L2h0bWw+Cg==
             """
         ),
         (
@@ -264,6 +380,20 @@ enum BuiltInTheme {
             YXRpb24ucHJldn19CjxzcGFuIGNsYXNzPSJwYWdlLW51bWJlciI+UGFnZSB7e3BhZ2luYXRpb24uY3VycmVudH19IG9mIHt7cGFn
             aW5hdGlvbi50b3RhbH19PC9zcGFuPgp7eyNwYWdpbmF0aW9uLm5leHR9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7ey59fSIgcmVs
             PSJuZXh0Ij5PbGRlciDihpI8L2E+e3svcGFnaW5hdGlvbi5uZXh0fX0KPC9uYXY+Cnt7L3BhZ2luYXRpb24uaXNOZWVkZWR9fQo=
+            """
+        ),
+        (
+            "search.mustache",
+            """
+            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT5TZWFyY2g8L2gxPgo8Zm9ybSBpZD0ic2VhcmNoLWZvcm0iIGNsYXNzPSJzZWFyY2gt
+            cGFnZSIgYWN0aW9uPSJpbmRleC5odG1sIiBtZXRob2Q9ImdldCIgcm9sZT0ic2VhcmNoIj4KPGxhYmVsIGZvcj0ic2VhcmNoLXF1
+            ZXJ5Ij5Xb3JkcyB0byBmaW5kIGluIHRoZSBpdGVtcyBvZiB7e3NpdGUudGl0bGV9fTwvbGFiZWw+CjxpbnB1dCBpZD0ic2VhcmNo
+            LXF1ZXJ5IiB0eXBlPSJzZWFyY2giIG5hbWU9InEiIHJlcXVpcmVkPgo8YnV0dG9uIHR5cGU9InN1Ym1pdCI+U2VhcmNoPC9idXR0
+            b24+CjwvZm9ybT4KPHAgaWQ9InNlYXJjaC1zdGF0dXMiIGNsYXNzPSJtZXRhIiByb2xlPSJzdGF0dXMiPjwvcD4KPG9sIGlkPSJz
+            ZWFyY2gtcmVzdWx0cyIgY2xhc3M9InNlYXJjaC1yZXN1bHRzIj48L29sPgo8bm9zY3JpcHQ+PHA+U2VhcmNoaW5nIG5lZWRzIEph
+            dmFTY3JpcHQsIGJlY2F1c2UgdGhlIHNlYXJjaCBydW5zIGluIHlvdXIgYnJvd3Nlciwgb24gYW4gaW5kZXggcHVibGlzaGVkIHdp
+            dGggdGhlIHNpdGUuPC9wPjwvbm9zY3JpcHQ+CjxzY3JpcHQgdHlwZT0ibW9kdWxlIiBzcmM9Int7cm9vdH19YXNzZXRzL3NlYXJj
+            aC5qcyI+PC9zY3JpcHQ+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
             """
         ),
         (
@@ -288,6 +418,31 @@ enum BuiltInTheme {
             cn19PC90ZD4KPC90cj4Ke3svZmVlZHN9fQo8L3Rib2R5Pgo8L3RhYmxlPgo8L2Rpdj4KPHA+TWFjaGluZS1yZWFkYWJsZTogPGEg
             aHJlZj0ic3RhdHVzLmpzb24iPnN0YXR1cy5qc29uPC9hPi4gU2F2ZWQgc3RhdGUgZm9yIHRoZSBuZXh0IGJ1aWxkOiA8YSBocmVm
             PSJzdGF0ZS5qc29uIj5zdGF0ZS5qc29uPC9hPi48L3A+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
+            """
+        ),
+        (
+            "tag.mustache",
+            """
+            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT48c3BhbiBjbGFzcz0ia2luZCI+e3traW5kfX06PC9zcGFuPiB7e25hbWV9fTwvaDE+
+            CjxwIGNsYXNzPSJtZXRhIj48YSBocmVmPSJ7e2luZGV4VVJMfX0iPkFsbCB7eyNpc0NhdGVnb3J5fX1jYXRlZ29yaWVze3svaXND
+            YXRlZ29yeX19e3teaXNDYXRlZ29yeX19dGFnc3t7L2lzQ2F0ZWdvcnl9fTwvYT57eyNhbHRlcm5hdGVzfX0gwrcgPGEgaHJlZj0i
+            e3t1cmx9fSIgdHlwZT0ie3t0eXBlfX0iPnt7bGFiZWx9fTwvYT57ey9hbHRlcm5hdGVzfX17eyNwYWdpbmF0aW9uLmlzTmVlZGVk
+            fX0gwrcgUGFnZSB7e3BhZ2luYXRpb24uY3VycmVudH19IG9mIHt7cGFnaW5hdGlvbi50b3RhbH19e3svcGFnaW5hdGlvbi5pc05l
+            ZWRlZH19PC9wPgo8ZGl2IGNsYXNzPSJjb2x1bW5zIj4KPHNlY3Rpb24gY2xhc3M9Iml0ZW1zIiBhcmlhLWxhYmVsPSJJdGVtcyI+
+            Cnt7PmRheS1saXN0fX0Ke3teaXRlbXN9fTxwPk5vIGl0ZW1zIHlldC48L3A+e3svaXRlbXN9fQp7ez5wYWdpbmF0aW9ufX0KPC9z
+            ZWN0aW9uPgo8bmF2IGNsYXNzPSJmZWVkcyIgYXJpYS1sYWJlbGxlZGJ5PSJmZWVkcy1oZWFkaW5nIj4KPGgyIGlkPSJmZWVkcy1o
+            ZWFkaW5nIj5GZWVkczwvaDI+Cjx1bD4Ke3sjZmVlZHN9fQo8bGk+PGEgaHJlZj0ie3t1cmx9fSI+e3tuYW1lfX08L2E+IDxzcGFu
+            IGNsYXNzPSJjb3VudCI+KHt7aXRlbUNvdW50fX0pPC9zcGFuPjwvbGk+Cnt7L2ZlZWRzfX0KPC91bD4KPC9uYXY+CjwvZGl2Pgp7
+            ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            """
+        ),
+        (
+            "tags.mustache",
+            """
+            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e2hlYWRpbmd9fTwvaDE+Cnt7I2lzQ2F0ZWdvcmllc319PHAgY2xhc3M9ImxlYWQi
+            PlRoZSBjYXRlZ29yaWVzIHRoZSBmZWVkcyBnaXZlIHRoZWlyIGl0ZW1zLjwvcD57ey9pc0NhdGVnb3JpZXN9fQo8dWwgY2xhc3M9
+            InRlcm1zIj4Ke3sjdGVybXN9fQo8bGk+PGEgaHJlZj0ie3t1cmx9fSI+e3tuYW1lfX08L2E+IDxzcGFuIGNsYXNzPSJjb3VudCI+
+            KHt7Y291bnRzfX0pPC9zcGFuPjwvbGk+Cnt7L3Rlcm1zfX0KPC91bD4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
     ]

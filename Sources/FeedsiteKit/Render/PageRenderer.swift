@@ -9,10 +9,14 @@ public struct PageRenderer: Sendable {
     public let templates: SiteTemplates
     /// Injected; not printed in pages (that would make every build differ).
     public let now: Date
+    /// The build publishes a search index (Pagefind is there and `search` is on): pages get the
+    /// search form and `search/index.html` is rendered.
+    public let hasSearch: Bool
 
-    public init(templates: SiteTemplates, now: Date) {
+    public init(templates: SiteTemplates, now: Date, hasSearch: Bool = false) {
         self.templates = templates
         self.now = now
+        self.hasSearch = hasSearch
     }
 
     /// - Parameters:
@@ -47,13 +51,15 @@ public struct PageRenderer: Sendable {
         case index(ClosedRange<Int>)
         /// `archive/index.html` and every month's pages.
         case archive
+        /// `tags/…` (with each tag's feeds) and `categories/…`.
+        case taxonomies
     }
 
     /// The jobs that together render the shared pages.
     public func sharedJobs(_ site: Site) -> [SharedJob] {
         let pageCount = PagePaths.pages(site.items, size: site.configuration.pageSize).count
         let chunks = stride(from: 1, through: pageCount, by: 100).map { SharedJob.index($0...min($0 + 99, pageCount)) }
-        return [.assetsStatusAndPublished, .archive] + chunks
+        return [.assetsStatusAndPublished, .archive, .taxonomies] + chunks
     }
 
     public func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
@@ -63,7 +69,7 @@ public struct PageRenderer: Sendable {
     /// What every page of one site shares; made once per build (it indexes every feed), then
     /// passed to each job.
     func context(for site: Site) -> RenderContext {
-        RenderContext(site: site, now: now)
+        RenderContext(site: site, now: now, hasSearch: hasSearch)
     }
 
     func render(
@@ -74,6 +80,8 @@ public struct PageRenderer: Sendable {
         switch job {
         case .assetsStatusAndPublished:
             files = templates.assets
+            if !hasSearch { files[Self.searchScript] = nil }
+            try renderSearch(context, into: &files)
             try renderStatus(site, records: records, siteView: context.siteView, into: &files)
             try renderNotFound(context, into: &files)
             files.merge(PublishedFiles.render(site)) { page, _ in page }
@@ -81,6 +89,8 @@ public struct PageRenderer: Sendable {
             try renderIndex(context, pages: numbers, into: &files)
         case .archive:
             try renderArchive(context, into: &files)
+        case .taxonomies:
+            try renderTaxonomies(context, into: &files)
         }
         return files
     }
@@ -130,8 +140,9 @@ public struct PageRenderer: Sendable {
                 lang: feed.language, authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
                 date: item.date.map(context.dateView), readingTime: Self.readingTime(words: item.wordCount),
                 content: item.content.withAlignmentClasses, categories: item.categories,
-                hasCategories: !item.categories.isEmpty,
-                enclosures: enclosures, hasEnclosures: !enclosures.isEmpty, newer: newer, older: older))
+                hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item, from: path),
+                tags: context.tags(ofFeed: feed.slug, from: path), enclosures: enclosures,
+                hasEnclosures: !enclosures.isEmpty, newer: newer, older: older))
         files[path] = try render("item", page)
     }
 
@@ -141,12 +152,13 @@ public struct PageRenderer: Sendable {
         _ context: RenderContext, pages numbers: ClosedRange<Int>, into files: inout [String: Data]
     ) throws(TemplateError) {
         let site = context.site
-        let pages = PagePaths.pages(site.items, size: site.configuration.pageSize)
+        let pages = PagePaths.pages(context.indexItems, size: site.configuration.pageSize)
         for (offset, items) in pages.enumerated() where numbers.contains(offset + 1) {
             let number = offset + 1
             let path = PagePaths.index(page: number)
             let pagination = Self.pagination(number, of: pages.count, from: path) { PagePaths.index(page: $0) }
             let title = site.configuration.title
+            let summaries = items.map { context.summary($0, from: path) }
             let page = IndexPage(
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: number == 1 ? title : "Page \(number) of \(pages.count) · \(title)",
@@ -154,7 +166,7 @@ public struct PageRenderer: Sendable {
                     url: context.absoluteURL(path), description: context.siteView.description,
                     prev: pagination.prev, next: pagination.next),
                 heading: number == 1 ? title : "\(title): page \(number) of \(pages.count)", isFirstPage: number == 1,
-                items: items.map { context.summary($0, from: path) },
+                items: summaries, days: context.days(items, summaries),
                 // The feed list is on the first page only, so the index costs pages + feeds, not
                 // pages × feeds.
                 feeds: number > 1
@@ -164,7 +176,7 @@ public struct PageRenderer: Sendable {
                             name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
                             itemCount: $0.items.count)
                     },
-                pagination: pagination)
+                tags: number > 1 ? [] : termLinks(context.tags, from: path), pagination: pagination)
             files[path] = try render("index", page)
         }
     }
@@ -182,6 +194,7 @@ public struct PageRenderer: Sendable {
             }
             // Already plain text, cut to length, when the feed was read (ReadFeed).
             let description = feed.description
+            let summaries = items.map { context.summary($0, from: path) }
             let page = FeedPage(
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: number == 1
@@ -193,7 +206,8 @@ public struct PageRenderer: Sendable {
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote, description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: feed.image.flatMap(Self.httpURL), items: items.map { context.summary($0, from: path) }),
+                    image: feed.image.flatMap(Self.httpURL), items: summaries, days: context.days(items, summaries),
+                    tags: context.tags(ofFeed: feed.slug, from: path)),
                 pagination: pagination)
             files[path] = try render("feed", page)
         }
@@ -241,6 +255,7 @@ public struct PageRenderer: Sendable {
                     }
                 }
                 let title = number == 1 ? month.name : "\(month.name), page \(number) of \(pages.count)"
+                let summaries = items.map { context.summary($0, from: path) }
                 let page = ArchiveMonthPage(
                     site: context.siteView, root: PagePaths.root(of: path),
                     pageTitle: "\(title) · \(site.configuration.title)",
@@ -248,7 +263,7 @@ public struct PageRenderer: Sendable {
                         url: context.absoluteURL(path),
                         prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
                         next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil)),
-                    name: month.name, items: items.map { context.summary($0, from: path) },
+                    name: month.name, items: summaries, days: context.days(items, summaries),
                     archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
                     newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
                 files[path] = try render("archive", page)
@@ -302,10 +317,12 @@ public struct PageRenderer: Sendable {
                 isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,
                 items: account.shown, read: account.read, kept: account.kept,
                 dropped: DroppedView(
-                    repeatedId: account.repeated,
+                    filtered: account.filteredCount, repeatedId: account.repeated,
                     duplicates: account.duplicates.map {
                         DuplicateView(title: $0.title, link: $0.link, feedName: $0.feedName, feedURL: $0.feedURL)
                     }, maxItems: account.overMaxItems, keepDays: account.expired, futureDate: account.future),
+                filtered: account.filteredCount,
+                filteredBy: account.filtered.map { FilteredView(rule: $0.rule, line: $0.line, count: $0.count) },
                 accounting: account.summary, newItems: record.newItemCount,
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,

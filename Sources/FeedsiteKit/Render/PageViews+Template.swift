@@ -5,14 +5,99 @@
 /// Every name a view type answers: a template's names are resolved to these once, when it is
 /// parsed, so a lookup is a `switch`, not string comparisons.
 enum TemplateKey: String, Sendable {
-    case accounting, archiveURL, authors, buildTime, bytes, canonical, categories, configuredURL, consecutiveFailures
-    case content, current, date, description, display, dropped, duplicates, enclosures, excerpt, feed, feedImage
-    case feedLink, feedName, feedSiteLink, feedURL, feeds, futureDate, generator, hasCategories, hasEnclosures
-    case hasFeeds, hasOtherMonths, heading, health, httpStatus, image, isAudio, isFetched, isFirstPage, isNeeded
-    case isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError
-    case lastSuccess, link, long, maxItems, meta, months, name, newItems, newer, newerMonth, next, noindex, note, older
-    case olderMonth, page, pageTitle, pagination, prev, read, readingTime, repeatedId, root, site, siteLink, size
-    case staleNote, summary, timeZone, title, total, type, url, warnings, year, years
+    case accounting, alternates, archiveURL, authors, buildTime, bytes, canonical, categories, categoryLinks
+    case configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, display, dropped
+    case duplicates, enclosures, excerpt, feed, feedCount, feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds
+    case filtered, filteredBy, futureDate, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, hasSearch
+    case hasTags, heading, health, httpStatus, image, indexURL, isAudio, isCategories, isCategory, isFetched
+    case isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang
+    case language, lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth
+    case next, noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, prev, read, readingTime
+    case repeatedId, root, rule, site, siteLink, size, staleNote, summary, tags, terms, timeZone, title, total, type
+    case url, warnings, year, years
+}
+
+extension SearchPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .pageURL?: self.pageURL?.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermLinkView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .feedCount?: self.feedCount.value(name, after: position)
+        case .itemCount?: self.itemCount.value(name, after: position)
+        case .counts?: self.counts.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension AlternateView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .type?: self.type.value(name, after: position)
+        case .title?: self.title.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermIndexPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .heading?: self.heading.value(name, after: position)
+        case .isCategories?: self.isCategories.value(name, after: position)
+        case .terms?: self.terms.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension TermPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .meta?: self.meta.value(name, after: position)
+        case .name?: self.name.value(name, after: position)
+        case .kind?: self.kind.value(name, after: position)
+        case .isCategory?: self.isCategory.value(name, after: position)
+        case .indexURL?: self.indexURL.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        case .alternates?: self.alternates.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
 extension SiteView: TemplateObject {
@@ -26,6 +111,9 @@ extension SiteView: TemplateObject {
         case .buildTime?: self.buildTime?.value(name, after: position)
         case .language?: self.language.value(name, after: position)
         case .timeZone?: self.timeZone.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .hasSearch?: self.hasSearch.value(name, after: position)
         default: nil
         }
     }
@@ -41,6 +129,7 @@ extension PageMeta: TemplateObject {
         case .image?: self.image?.value(name, after: position)
         case .prev?: self.prev?.value(name, after: position)
         case .next?: self.next?.value(name, after: position)
+        case .alternates?: self.alternates.value(name, after: position)
         default: nil
         }
     }
@@ -68,6 +157,19 @@ extension ItemSummaryView: TemplateObject {
         case .excerpt?: self.excerpt?.value(name, after: position)
         case .authors?: self.authors?.value(name, after: position)
         case .lang?: self.lang?.value(name, after: position)
+        case .categories?: self.categories.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension DayView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .date?: self.date?.value(name, after: position)
+        case .display?: self.display.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
         default: nil
         }
     }
@@ -121,7 +223,9 @@ extension IndexPage: TemplateObject {
         case .heading?: self.heading.value(name, after: position)
         case .isFirstPage?: self.isFirstPage.value(name, after: position)
         case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
         case .feeds?: self.feeds.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
         case .pagination?: self.pagination.value(name, after: position)
         default: nil
         }
@@ -152,6 +256,9 @@ extension FeedView: TemplateObject {
         case .feedLink?: self.feedLink?.value(name, after: position)
         case .image?: self.image?.value(name, after: position)
         case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
         default: nil
         }
     }
@@ -196,6 +303,9 @@ extension ItemView: TemplateObject {
         case .content?: self.content.value(name, after: position)
         case .categories?: self.categories.value(name, after: position)
         case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .categoryLinks?: self.categoryLinks.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
         case .enclosures?: self.enclosures.value(name, after: position)
         case .hasEnclosures?: self.hasEnclosures.value(name, after: position)
         case .newer?: self.newer?.value(name, after: position)
@@ -248,6 +358,7 @@ extension ArchiveMonthPage: TemplateObject {
         case .meta?: self.meta.value(name, after: position)
         case .name?: self.name.value(name, after: position)
         case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
         case .archiveURL?: self.archiveURL.value(name, after: position)
         case .pagination?: self.pagination.value(name, after: position)
         case .newerMonth?: self.newerMonth?.value(name, after: position)
@@ -299,6 +410,8 @@ extension FeedStatusView: TemplateObject {
         case .read?: self.read.value(name, after: position)
         case .kept?: self.kept.value(name, after: position)
         case .dropped?: self.dropped.value(name, after: position)
+        case .filtered?: self.filtered.value(name, after: position)
+        case .filteredBy?: self.filteredBy.value(name, after: position)
         case .accounting?: self.accounting.value(name, after: position)
         case .newItems?: self.newItems.value(name, after: position)
         case .lastSuccess?: self.lastSuccess?.value(name, after: position)
@@ -314,11 +427,23 @@ extension FeedStatusView: TemplateObject {
 extension DroppedView: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
+        case .filtered?: self.filtered.value(name, after: position)
         case .repeatedId?: self.repeatedId.value(name, after: position)
         case .duplicates?: self.duplicates.value(name, after: position)
         case .maxItems?: self.maxItems.value(name, after: position)
         case .keepDays?: self.keepDays.value(name, after: position)
         case .futureDate?: self.futureDate.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension FilteredView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .rule?: self.rule.value(name, after: position)
+        case .line?: self.line?.value(name, after: position)
+        case .count?: self.count.value(name, after: position)
         default: nil
         }
     }
@@ -339,6 +464,53 @@ extension DuplicateView: TemplateObject {
 extension TemplateSchema {
     /// Each view type's fields and what they hold.
     static let viewTypes: [String: [String: Kind]] = [
+        "SearchPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+        ],
+        "TermView": [
+            "name": .string,
+            "pageURL": .optional(.string),
+        ],
+        "TermLinkView": [
+            "name": .string,
+            "url": .string,
+            "feedCount": .int,
+            "itemCount": .int,
+            "counts": .string,
+        ],
+        "AlternateView": [
+            "type": .string,
+            "title": .string,
+            "label": .string,
+            "url": .string,
+        ],
+        "TermIndexPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "heading": .string,
+            "isCategories": .bool,
+            "terms": .list(.object("TermLinkView")),
+        ],
+        "TermPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "name": .string,
+            "kind": .string,
+            "isCategory": .bool,
+            "indexURL": .string,
+            "feeds": .list(.object("FeedLinkView")),
+            "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "pagination": .object("PaginationView"),
+            "alternates": .list(.object("AlternateView")),
+        ],
         "SiteView": [
             "title": .string,
             "description": .optional(.string),
@@ -348,6 +520,9 @@ extension TemplateSchema {
             "buildTime": .optional(.string),
             "language": .string,
             "timeZone": .string,
+            "hasTags": .bool,
+            "hasCategories": .bool,
+            "hasSearch": .bool,
         ],
         "PageMeta": [
             "kind": .string,
@@ -357,6 +532,7 @@ extension TemplateSchema {
             "image": .optional(.string),
             "prev": .optional(.string),
             "next": .optional(.string),
+            "alternates": .list(.object("AlternateView")),
         ],
         "DateView": [
             "iso": .string,
@@ -372,6 +548,13 @@ extension TemplateSchema {
             "excerpt": .optional(.string),
             "authors": .optional(.string),
             "lang": .optional(.string),
+            "categories": .list(.object("TermView")),
+            "hasCategories": .bool,
+        ],
+        "DayView": [
+            "date": .optional(.string),
+            "display": .string,
+            "items": .list(.object("ItemSummaryView")),
         ],
         "FeedLinkView": [
             "name": .string,
@@ -401,7 +584,9 @@ extension TemplateSchema {
             "heading": .string,
             "isFirstPage": .bool,
             "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
             "feeds": .list(.object("FeedLinkView")),
+            "tags": .list(.object("TermLinkView")),
             "pagination": .object("PaginationView"),
         ],
         "FeedPage": [
@@ -420,6 +605,9 @@ extension TemplateSchema {
             "feedLink": .optional(.string),
             "image": .optional(.string),
             "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "tags": .list(.object("TermView")),
+            "hasTags": .bool,
         ],
         "ItemPage": [
             "site": .object("SiteView"),
@@ -446,6 +634,9 @@ extension TemplateSchema {
             "content": .html,
             "categories": .list(.string),
             "hasCategories": .bool,
+            "categoryLinks": .list(.object("TermView")),
+            "tags": .list(.object("TermView")),
+            "hasTags": .bool,
             "enclosures": .list(.object("EnclosureView")),
             "hasEnclosures": .bool,
             "newer": .optional(.object("ItemLinkView")),
@@ -474,6 +665,7 @@ extension TemplateSchema {
             "meta": .object("PageMeta"),
             "name": .string,
             "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
             "archiveURL": .string,
             "pagination": .object("PaginationView"),
             "newerMonth": .optional(.object("ArchiveMonthLinkView")),
@@ -507,6 +699,8 @@ extension TemplateSchema {
             "read": .int,
             "kept": .int,
             "dropped": .object("DroppedView"),
+            "filtered": .int,
+            "filteredBy": .list(.object("FilteredView")),
             "accounting": .string,
             "newItems": .int,
             "lastSuccess": .optional(.string),
@@ -516,11 +710,17 @@ extension TemplateSchema {
             "isStale": .bool,
         ],
         "DroppedView": [
+            "filtered": .int,
             "repeatedId": .int,
             "duplicates": .list(.object("DuplicateView")),
             "maxItems": .int,
             "keepDays": .int,
             "futureDate": .int,
+        ],
+        "FilteredView": [
+            "rule": .string,
+            "line": .optional(.int),
+            "count": .int,
         ],
         "DuplicateView": [
             "title": .string,

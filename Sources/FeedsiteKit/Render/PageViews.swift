@@ -24,6 +24,12 @@ struct SiteView {
     var language: String = SiteConfiguration.Defaults.language
     /// The time zone dates are shown in (`Europe/Berlin`, `UTC`).
     var timeZone: String = "UTC"
+    /// A feed in `feeds.yml` has `tags`: the site has `tags/index.html` (linked from the header).
+    var hasTags: Bool = false
+    /// `category_pages: true` and some item has a category: the site has `categories/index.html`.
+    var hasCategories: Bool = false
+    /// The site has `search/index.html` and its index: every page's header has a search form.
+    var hasSearch: Bool = false
 }
 
 /// What a page puts in `<head>` beyond its title: sharing metadata and rel=prev/next.
@@ -42,6 +48,8 @@ struct PageMeta {
     var prev: String?
     /// The next page (`<link rel="next">`), relative.
     var next: String?
+    /// Feeds of this page besides the planet's own (a tag's `atom.xml`…), for `<link rel="alternate">`.
+    var alternates: [AlternateView] = []
 }
 
 /// A date as machines (`datetime`) and people read it, in the configured time zone.
@@ -67,6 +75,20 @@ struct ItemSummaryView {
     var authors: String?
     /// The feed's language, when it gives one (`lang` on the summary).
     var lang: String?
+    /// The item's own categories (linked with `category_pages: true`).
+    var categories: [TermView] = []
+    /// It has categories.
+    var hasCategories: Bool { !categories.isEmpty }
+}
+
+/// One day's items in a list, under a heading: `<h2><time datetime="2026-11-24">Tuesday, 24
+/// November 2026</time></h2>`. The day is counted in the site's `timezone`.
+struct DayView {
+    /// `2026-11-24`, for `<time datetime>`; nil for items without a date.
+    var date: String?
+    /// `Tuesday, 24 November 2026`; `Undated` for items without a date.
+    var display: String
+    var items: [ItemSummaryView]
 }
 
 /// A link to a feed's page (index sidebar).
@@ -112,7 +134,11 @@ struct IndexPage {
     /// Whether this is the first page (which shows the site description and the feed list).
     var isFirstPage: Bool
     var items: [ItemSummaryView]
+    /// The same items under day headings.
+    var days: [DayView]
     var feeds: [FeedLinkView]
+    /// Every tag, on the first page (empty on the others and when no feed has tags).
+    var tags: [TermLinkView] = []
     var pagination: PaginationView
 }
 
@@ -136,6 +162,12 @@ struct FeedView {
     /// The channel's image (http(s)), shown as its icon.
     var image: String?
     var items: [ItemSummaryView]
+    /// The same items under day headings.
+    var days: [DayView]
+    /// The feed's tags from `feeds.yml`, linked to their pages.
+    var tags: [TermView] = []
+    /// It has tags.
+    var hasTags: Bool { !tags.isEmpty }
 }
 
 struct ItemPage {
@@ -171,6 +203,12 @@ struct ItemView {
     var content: SanitisedHTML
     var categories: [String]
     var hasCategories: Bool
+    /// The same categories, each linked to its page with `category_pages: true`.
+    var categoryLinks: [TermView] = []
+    /// The feed's tags from `feeds.yml`, linked to their pages.
+    var tags: [TermView] = []
+    /// It has tags.
+    var hasTags: Bool { !tags.isEmpty }
     var enclosures: [EnclosureView]
     var hasEnclosures: Bool
     /// The next newer item of the same feed.
@@ -209,6 +247,8 @@ struct ArchiveMonthPage {
     /// `November 2026`
     var name: String
     var items: [ItemSummaryView]
+    /// The same items under day headings.
+    var days: [DayView]
     /// The archive's index page, relative.
     var archiveURL: String
     /// The pages of this month (`page_size` items each), like the index's.
@@ -273,6 +313,10 @@ struct FeedStatusView: Encodable {
     var kept: Int
     /// What was read or kept and is not shown, by reason.
     var dropped: DroppedView
+    /// Items the `exclude:`/`include:` rules left out (also in `dropped`).
+    var filtered: Int
+    /// The same items per rule, with the rule's line in `feeds.yml`.
+    var filteredBy: [FilteredView]
     /// `read 25, shown 23; dropped: 2 duplicates of posts in 'First'`.
     var accounting: String
     var newItems: Int
@@ -284,13 +328,16 @@ struct FeedStatusView: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case name, url, configuredURL, health, isFetched = "fetched", note, httpStatus, bytes, items, read, kept
-        case dropped, newItems, lastSuccess, consecutiveFailures, lastError, warnings, isStale = "stale"
+        case dropped, filtered, filteredBy, newItems, lastSuccess, consecutiveFailures, lastError, warnings, isStale =
+            "stale"
     }
 }
 
 /// A feed's items that were read or kept and are not shown, by reason (`read + kept = items +
-/// repeatedId + duplicates + maxItems + futureDate`; `keepDays` left the archive this build).
+/// repeatedId + filtered + duplicates + maxItems + futureDate`; `keepDays` left the archive this build).
 struct DroppedView: Encodable {
+    /// Left out by the `exclude:`/`include:` rules.
+    var filtered: Int
     /// Entries that repeated an earlier entry's id in the same document (the same post again).
     var repeatedId: Int
     /// Posts another feed shows.
@@ -301,6 +348,15 @@ struct DroppedView: Encodable {
     var keepDays: Int
     /// Dated in the future under `future_dates: drop`.
     var futureDate: Int
+}
+
+/// Items one filter rule left out.
+struct FilteredView: Encodable {
+    /// `exclude "sponsored"`, `exclude title ~ /^Ad:/`, `matched no include rule`.
+    var rule: String
+    /// The rule's line in `feeds.yml` (for `matched no include rule`, the `include:` key's).
+    var line: Int?
+    var count: Int
 }
 
 /// An item not shown because another feed shows the same post.

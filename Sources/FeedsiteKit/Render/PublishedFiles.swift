@@ -38,26 +38,55 @@ public enum PublishedFiles {
 }
 
 /// A site with a `base_url`, seen from outside: absolute URLs and the entries its feeds publish.
+/// The same shape serves a tag's own feeds (`channel(…)`), which live in the tag's folder.
 struct PublishedSite {
     let site: Site
     /// `base_url` as a folder: always ends in `/`, without query or fragment.
     let siteURL: String
+    /// The feeds' title and description: the site's, or the site's and a tag's.
+    private(set) var title: String
+    private(set) var description: String
+    /// The page the feeds stand for (their Atom id and `alternate` link): the site, or a tag's page.
+    private(set) var homeURL: String
+    /// The folder of the feed files (`atom.xml`…) relative to the site root: `""`, `tags/rust/`.
+    private(set) var folder = ""
     /// The newest `feed_items` items, newest first.
-    let entries: [PublishedEntry]
+    private(set) var entries: [PublishedEntry]
     /// The newest item date (feeds need one even when no item has a date: then the Unix epoch,
     /// which keeps the output deterministic).
-    let updated: Date
+    private(set) var updated: Date
 
     init?(_ site: Site) {
         guard let baseURL = site.configuration.baseURL else { return nil }
         self.site = site
         self.siteURL = Self.folderURL(baseURL)
+        self.title = site.configuration.title
+        self.description = site.configuration.description
+        self.homeURL = siteURL
+        self.entries = []
+        self.updated = Date(timeIntervalSince1970: 0)
+        (entries, updated) = published(site.items)
+    }
+
+    /// The newest `feed_items` of `items` (newest first) as entries, and the newest date.
+    private func published(_ items: some Collection<SiteItem>) -> ([PublishedEntry], Date) {
         let feedsBySlug = Dictionary(site.feeds.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        let siteURL = self.siteURL
-        self.entries = site.items.prefix(max(0, site.configuration.feedItems)).map { item in
+        let entries = items.prefix(max(0, site.configuration.feedItems)).map { item in
             PublishedEntry(item: item, feed: feedsBySlug[item.feedSlug], siteURL: siteURL)
         }
-        self.updated = site.items.compactMap(\.date).max() ?? Date(timeIntervalSince1970: 0)
+        return (entries, items.lazy.compactMap(\.date).max() ?? Date(timeIntervalSince1970: 0))
+    }
+
+    /// The feeds of a part of the site (a tag): `items` newest first, published in `folder`
+    /// (`tags/rust/`), whose page is their home.
+    func channel(title: String, description: String, folder: String, items: some Collection<SiteItem>) -> Self {
+        var channel = self
+        channel.title = title
+        channel.description = description
+        channel.folder = folder
+        channel.homeURL = siteURL + folder
+        (channel.entries, channel.updated) = published(items)
+        return channel
     }
 
     /// An absolute URL for a site path (`atom.xml`, `feeds/swift-org/`).
@@ -65,14 +94,20 @@ struct PublishedSite {
         siteURL + path
     }
 
-    /// Every page, as the sitemap lists it: each index page, each feed page, the archive, each
-    /// item page; with the date of the newest item shown there. Slugs are ASCII, so paths need no
+    /// The absolute URL of one of this channel's feed files (`atom.xml`, `rss.xml`, `feed.json`).
+    func feedURL(_ file: String) -> String {
+        siteURL + folder + file
+    }
+
+    /// Every page, as the sitemap lists it: each index page, each feed page, the archive, each tag
+    /// and category page, each item page; with the date of the newest item shown there. Slugs are ASCII, so paths need no
     /// percent-encoding.
     var sitemapPages: [Sitemap.Page] {
         let size = site.configuration.pageSize
         func newest(_ items: some Sequence<SiteItem>) -> Date? { items.compactMap(\.date).max() }
         var pages: [Sitemap.Page] = []
-        for (offset, items) in PagePaths.pages(site.items, size: size).enumerated() {
+        let index = FrontPage.arrange(site.items, pageSize: size, perFeed: site.configuration.frontPagePerFeed)
+        for (offset, items) in PagePaths.pages(index, size: size).enumerated() {
             pages.append(
                 Sitemap.Page(path: PagePaths.folder(PagePaths.index(page: offset + 1)), lastModified: newest(items)))
         }
@@ -91,6 +126,20 @@ struct PublishedSite {
                     Sitemap.Page(
                         path: PagePaths.folder(PagePaths.archive(month, page: offset + 1)), lastModified: newest(items))
                 )
+            }
+        }
+        var taxonomies = [Taxonomy(tagsOf: site)]
+        if site.configuration.categoryPages { taxonomies.append(Taxonomy(categoriesOf: site)) }
+        for taxonomy in taxonomies where !taxonomy.terms.isEmpty {
+            pages.append(Sitemap.Page(path: PagePaths.folder(taxonomy.indexPath), lastModified: newest(site.items)))
+            for term in taxonomy.terms {
+                let items = term.items.map { site.items[$0] }
+                for (offset, pageItems) in PagePaths.pages(items, size: size).enumerated() {
+                    pages.append(
+                        Sitemap.Page(
+                            path: PagePaths.folder(Taxonomy.path(taxonomy.kind, slug: term.slug, page: offset + 1)),
+                            lastModified: newest(pageItems)))
+                }
             }
         }
         for feed in site.feeds {

@@ -1,3 +1,4 @@
+import FeedsiteParse
 import FeedsiteShared
 import Foundation
 
@@ -8,22 +9,40 @@ struct RenderContext: Sendable {
     let siteView: SiteView
     /// `base_url` as a folder (`https://planet.example/`), when set.
     let siteURL: String?
-    /// The zone pages show dates in (`timezone`).
-    private let timeZone: TimeZone
+    /// The zone pages show dates in and days are counted in (`timezone`).
+    let timeZone: TimeZone
+    /// Every item in index order: the front page first (`FrontPage`), then the rest by date.
+    let indexItems: [SiteItem]
+    /// The tags of `feeds.yml`, with their feeds and items.
+    let tags: Taxonomy
+    /// The items' categories, with `category_pages: true`.
+    let categories: Taxonomy?
+    /// Each feed's tags (by feed slug), linked from the site root.
+    private let feedTags: [String: [(name: String, path: String?)]]
     private let languages: [String: String]
 
-    init(site: Site, now: Date) {
+    init(site: Site, now: Date, hasSearch: Bool = false) {
         let configuration = site.configuration
         self.site = site
+        let tags = Taxonomy(tagsOf: site)
+        let categories = configuration.categoryPages ? Taxonomy(categoriesOf: site) : nil
+        self.tags = tags
+        self.categories = categories
+        self.feedTags = Dictionary(
+            site.feeds.map { feed in (feed.slug, feed.source.tags.map { ($0, tags.path(of: $0)) }) },
+            uniquingKeysWith: { a, _ in a })
         self.siteView = SiteView(
             title: configuration.title,
             description: configuration.description.isEmpty ? nil : configuration.description,
             generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
             noindex: configuration.noindex,
             buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,
-            language: configuration.language, timeZone: Self.zoneName(configuration.timeZone))
+            language: configuration.language, timeZone: Self.zoneName(configuration.timeZone),
+            hasTags: !tags.terms.isEmpty, hasCategories: !(categories?.terms.isEmpty ?? true), hasSearch: hasSearch)
         self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
         self.timeZone = configuration.timeZone
+        self.indexItems = FrontPage.arrange(
+            site.items, pageSize: configuration.pageSize, perFeed: configuration.frontPagePerFeed)
         self.languages = Dictionary(
             site.feeds.compactMap { feed in feed.language.map { (feed.slug, $0) } }, uniquingKeysWith: { a, _ in a })
     }
@@ -40,7 +59,31 @@ struct RenderContext: Sendable {
             url: PagePaths.link(from: path, to: PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
             feedName: item.feedName, feedURL: PagePaths.link(from: path, to: PagePaths.feed(item.feedSlug)),
             date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
-            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug])
+            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug],
+            categories: categories(of: item, from: path))
+    }
+
+    /// An item's categories as written (blank and repeated ones left out), each linked to its page
+    /// when there are category pages.
+    func categories(of item: SiteItem, from path: String) -> [TermView] {
+        guard !item.categories.isEmpty else { return [] }
+        var seen: Set<String> = []
+        var views: [TermView] = []
+        for category in item.categories {
+            let name = FeedParser.FeedText.collapseWhitespace(category)
+            guard !name.isEmpty, seen.insert(Taxonomy.key(name)).inserted else { continue }
+            views.append(
+                TermView(
+                    name: name, pageURL: categories?.path(of: name).map { PagePaths.link(from: path, to: $0) }))
+        }
+        return views
+    }
+
+    /// A feed's tags, linked from the page at `path`.
+    func tags(ofFeed slug: String, from path: String) -> [TermView] {
+        (feedTags[slug] ?? []).map {
+            TermView(name: $0.name, pageURL: $0.path.map { PagePaths.link(from: path, to: $0) })
+        }
     }
 
     /// `datetime` in UTC; the display in the configured time zone, without `DateFormatter` (whose

@@ -3,7 +3,9 @@ import Foundation
 
 /// `opml.xml`: the planet's subscription list as OPML 2.0, one `<outline type="rss">` per feed
 /// in `feeds.yml` order, so readers can subscribe to all of them at once (and
-/// `feedsite import opml` can read it back). A `feeds.yml` URL that is a web page is listed as the
+/// `feedsite import opml` can read it back). Feeds with `tags` are grouped in one folder
+/// (`<outline text="rust">`) per tag, by name, a feed with two tags in both; feeds without tags
+/// follow the folders. A `feeds.yml` URL that is a web page is listed as the
 /// feed it links to; an entry that reads the same feed as an earlier one is not listed again.
 enum SubscriptionList {
     static func opml(_ site: Site) -> String {
@@ -18,6 +20,7 @@ enum SubscriptionList {
         xml.element("docs", "http://opml.org/spec2.opml", indent: 2)
         xml.line("</head>", indent: 1)
         xml.line("<body>", indent: 1)
+        var outlines: [(tags: [String], attributes: [(String, String)])] = []
         for source in site.configuration.feeds {
             let account = accounts[source.url]
             guard account?.sameFeedAs == nil else { continue }
@@ -35,7 +38,24 @@ enum SubscriptionList {
             if let siteLink = (feed?.siteLink ?? page).flatMap({ URLPolicy.resolve($0, against: nil, for: .link) }) {
                 attributes.append(("htmlUrl", siteLink))
             }
-            xml.empty("outline", attributes: attributes, indent: 2)
+            outlines.append((source.tags, attributes))
+        }
+        // Folders by tag name (ignoring case), each tag written as first met in feeds.yml.
+        var names: [String: String] = [:]
+        for tag in outlines.flatMap(\.tags) where names[Taxonomy.key(tag)] == nil {
+            names[Taxonomy.key(tag)] = tag
+        }
+        for key in names.keys.sorted(by: { (names[$0]?.lowercased() ?? $0, $0) < (names[$1]?.lowercased() ?? $1, $1) })
+        {
+            let name = names[key] ?? key
+            xml.open("outline", attributes: [("text", name), ("title", name)], indent: 2)
+            for outline in outlines where outline.tags.contains(where: { Taxonomy.key($0) == key }) {
+                xml.empty("outline", attributes: outline.attributes, indent: 3)
+            }
+            xml.line("</outline>", indent: 2)
+        }
+        for outline in outlines where outline.tags.isEmpty {
+            xml.empty("outline", attributes: outline.attributes, indent: 2)
         }
         xml.line("</body>", indent: 1)
         xml.line("</opml>")

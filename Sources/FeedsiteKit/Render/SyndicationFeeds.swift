@@ -13,20 +13,19 @@ enum SyndicationFeeds {
     // MARK: - Atom 1.0
 
     static func atom(_ published: PublishedSite) -> String {
-        let configuration = published.site.configuration
         var xml = XMLBuilder()
         xml.line(#"<?xml version="1.0" encoding="utf-8"?>"#)
         xml.line(#"<feed xmlns="http://www.w3.org/2005/Atom">"#)
-        xml.element("title", configuration.title, attributes: [("type", "text")], indent: 1)
-        if !configuration.description.isEmpty {
-            xml.element("subtitle", configuration.description, attributes: [("type", "text")], indent: 1)
+        xml.element("title", published.title, attributes: [("type", "text")], indent: 1)
+        if !published.description.isEmpty {
+            xml.element("subtitle", published.description, attributes: [("type", "text")], indent: 1)
         }
-        xml.element("id", published.siteURL, indent: 1)
+        xml.element("id", published.homeURL, indent: 1)
         xml.empty(
-            "link", attributes: [("rel", "alternate"), ("type", "text/html"), ("href", published.siteURL)], indent: 1)
+            "link", attributes: [("rel", "alternate"), ("type", "text/html"), ("href", published.homeURL)], indent: 1)
         xml.empty(
             "link",
-            attributes: [("rel", "self"), ("type", "application/atom+xml"), ("href", published.url("atom.xml"))],
+            attributes: [("rel", "self"), ("type", "application/atom+xml"), ("href", published.feedURL("atom.xml"))],
             indent: 1)
         xml.element("updated", InternetDate.rfc3339(published.updated), indent: 1)
         xml.element(
@@ -74,7 +73,6 @@ enum SyndicationFeeds {
     // MARK: - RSS 2.0
 
     static func rss(_ published: PublishedSite) -> String {
-        let configuration = published.site.configuration
         var xml = XMLBuilder()
         xml.line(#"<?xml version="1.0" encoding="utf-8"?>"#)
         xml.line(
@@ -82,15 +80,15 @@ enum SyndicationFeeds {
                 + #"xmlns:content="http://purl.org/rss/1.0/modules/content/" "#
                 + #"xmlns:dc="http://purl.org/dc/elements/1.1/">"#)
         xml.line("<channel>", indent: 1)
-        xml.element("title", configuration.title, indent: 2)
-        xml.element("link", published.siteURL, indent: 2)
+        xml.element("title", published.title, indent: 2)
+        xml.element("link", published.homeURL, indent: 2)
         // `description` is required; the title stands in when feeds.yml has none.
         xml.element(
-            "description", configuration.description.isEmpty ? configuration.title : configuration.description,
+            "description", published.description.isEmpty ? published.title : published.description,
             indent: 2)
         xml.empty(
             "atom:link",
-            attributes: [("href", published.url("rss.xml")), ("rel", "self"), ("type", "application/rss+xml")],
+            attributes: [("href", published.feedURL("rss.xml")), ("rel", "self"), ("type", "application/rss+xml")],
             indent: 2)
         xml.element("lastBuildDate", InternetDate.rfc822(published.updated), indent: 2)
         xml.element("generator", "feedsite \(Feedsite.version)", indent: 2)
@@ -136,16 +134,15 @@ enum SyndicationFeeds {
     // MARK: - JSON Feed 1.1
 
     static func jsonFeed(_ published: PublishedSite) -> Data {
-        let configuration = published.site.configuration
         // The same characters the XML feeds drop, so every format carries the same text.
         func clean(_ text: String) -> String {
             String(String.UnicodeScalarView(text.unicodeScalars.filter(XMLEscaping.isAllowed)))
         }
         let document = JSONFeedDocument(
-            title: clean(configuration.title),
-            homePageURL: published.siteURL,
-            feedURL: published.url("feed.json"),
-            description: configuration.description.isEmpty ? nil : clean(configuration.description),
+            title: clean(published.title),
+            homePageURL: published.homeURL,
+            feedURL: published.feedURL("feed.json"),
+            description: published.description.isEmpty ? nil : clean(published.description),
             items: published.entries.map { entry in
                 let item = entry.item
                 return JSONFeedDocument.Item(

@@ -30,6 +30,7 @@ enum TemplateSchema {
     static let pageTypes: [String: String] = [
         "index": "IndexPage", "feed": "FeedPage", "item": "ItemPage", "status": "StatusPage",
         "archive": "ArchiveMonthPage", "archive-index": "ArchiveIndexPage",
-        PageRenderer.notFoundTemplate: "NotFoundPage",
+        PageRenderer.notFoundTemplate: "NotFoundPage", PageRenderer.termIndexTemplate: "TermIndexPage",
+        PageRenderer.termTemplate: "TermPage", PageRenderer.searchTemplate: "SearchPage",
     ]
 }

@@ -13,6 +13,11 @@ struct XMLBuilder {
         line("<\(name)\(Self.attributes(attributes))>\(XMLEscaping.text(value))</\(name)>", indent: indent)
     }
 
+    /// `<name attr="…">`, to be closed with `line("</name>")`.
+    mutating func open(_ name: String, attributes: [(String, String)], indent: Int) {
+        line("<\(name)\(Self.attributes(attributes))>", indent: indent)
+    }
+
     /// `<name attr="…"/>`
     mutating func empty(_ name: String, attributes: [(String, String)], indent: Int) {
         line("<\(name)\(Self.attributes(attributes))/>", indent: indent)

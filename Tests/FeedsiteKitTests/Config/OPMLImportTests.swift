@@ -120,6 +120,7 @@ struct OPMLImportTests {
                   # - url: https://disabled.example/feed   (commented out)
                   - url: https://blog.rust-lang.org/feed.xml
                     name: "Rust: the blog"
+                    tags: [Tech, Nested]
                   - url: http://example.org/rss?a=1&b=2
                     name: Only a title
                   - url: https://cafe.example/feed
@@ -133,6 +134,42 @@ struct OPMLImportTests {
             configuration.feeds.map(\.name) == [
                 "Swift.org", nil, "Rust: the blog", "Only a title", "Café & \"quotes\": #1",
             ])
+        #expect(configuration.feeds.map(\.tags) == [[], [], ["Tech", "Nested"], [], []])
+    }
+
+    @Test("folders become tags: every enclosing folder, a feed in two folders gets both, category paths too")
+    func foldersAreTags() throws {
+        let document = try Self.read(
+            """
+            <opml version="2.0"><body>
+              <outline text="News">
+                <outline text="A" xmlUrl="https://a.example/feed"/>
+                <outline title="Web,  Dev">
+                  <outline text="B" xmlUrl="https://b.example/feed" category="/Tech/Swift,/Misc"/>
+                </outline>
+              </outline>
+              <outline text="Rust">
+                <outline text="A again" xmlUrl="https://A.example/feed"/>
+                <outline text="A once more" xmlUrl="https://a.example/feed"/>
+              </outline>
+              <outline text="C" xmlUrl="https://c.example/feed"/>
+            </body></opml>
+            """)
+        #expect(
+            document.subscriptions.map(\.url.absoluteString) == [
+                "https://a.example/feed", "https://b.example/feed", "https://c.example/feed",
+            ])
+        #expect(document.subscriptions.map(\.tags) == [["News", "Rust"], ["News", "Web, Dev", "Swift", "Misc"], []])
+        // Only the third listing added nothing: it alone is reported.
+        #expect(
+            document.diagnostics.map(\.description) == [
+                "subs.opml:10: warning: https://a.example/feed is listed again (first on line 3); skipped"
+            ])
+        let outcome = try OPMLImport.merge(document, into: nil, opmlFileName: "subs.opml")
+        #expect(outcome.yaml.contains("    tags: [News, Rust]\n"))
+        #expect(outcome.yaml.contains("    tags: [News, \"Web, Dev\", Swift, Misc]\n"))
+        let (configuration, _) = try SiteConfiguration.parse(yaml: outcome.yaml)
+        #expect(configuration.feeds.map(\.tags) == [["News", "Rust"], ["News", "Web, Dev", "Swift", "Misc"], []])
     }
 
     @Test("lists at column 0, empty lists, missing feeds: and no file at all")

@@ -125,7 +125,13 @@ struct EndToEndTests {
 
         let handler = try Regex(#"<[^>]*\son[a-z]+\s*="#).ignoresCase()
         for page in site.pages {
-            let html = site.files[page] ?? ""
+            var html = site.files[page] ?? ""
+            // The search page's one script is the site's own file (search builds need Pagefind).
+            if page == "search/index.html" {
+                let script = #"<script type="module" src="../assets/search.js"></script>"#
+                #expect(html.components(separatedBy: "<script").count == 2 && html.contains(script))
+                html = html.replacingOccurrences(of: script, with: "")
+            }
             let lower = html.lowercased()
             #expect(!lower.contains("<script"), "\(page) has <script")
             #expect(!lower.contains("javascript:"), "\(page) has javascript:")

@@ -11,27 +11,38 @@ import Testing
 struct PageViewsTests {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
     static let summary = ItemSummaryView(
-        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de")
+        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de",
+        categories: [term])
+    static let term = TermView(name: "swift", pageURL: "categories/swift/index.html")
+    static let termLink = TermLinkView(name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9)
+    static let alternate = AlternateView(
+        type: "application/atom+xml", title: "P: rust (Atom)", label: "Atom", url: "tags/rust/atom.xml")
     static let site = SiteView(
         title: "s", description: "d", generator: "g", hasFeeds: true, noindex: true, buildTime: "b", language: "en",
-        timeZone: "Europe/Berlin")
+        timeZone: "Europe/Berlin", hasTags: true, hasCategories: true)
     static let meta = PageMeta(
         kind: "article", url: "https://p.example/", canonical: "https://o.example/", description: "d",
-        image: "https://i.example/i.png", prev: "p", next: "n")
+        image: "https://i.example/i.png", prev: "p", next: "n", alternates: [alternate])
     static let pagination = PaginationView(prev: "p", next: "n", current: 2, total: 3)
     static let duplicate = DuplicateView(title: "t", link: "l", feedName: "f", feedURL: "u")
-    static let dropped = DroppedView(repeatedId: 1, duplicates: [duplicate], maxItems: 2, keepDays: 3, futureDate: 4)
+    static let dropped = DroppedView(
+        filtered: 7, repeatedId: 1, duplicates: [duplicate], maxItems: 2, keepDays: 3, futureDate: 4)
+    static let filtered = FilteredView(rule: "exclude \"x\"", line: 9, count: 7)
     static let status = FeedStatusView(
         name: "n", url: "u", link: "k", configuredURL: "c", page: "p", health: "ok", isFetched: true, note: "no",
         httpStatus: 200,
-        bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, accounting: "a", newItems: 3, lastSuccess: "l",
+        bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, filtered: 7, filteredBy: [filtered], accounting: "a",
+        newItems: 3, lastSuccess: "l",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
-        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary])
+        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary],
+        days: [day], tags: [term])
+    static let day = DayView(date: "2026-11-19", display: "Thursday, 19 November 2026", items: [summary])
     static let item = ItemView(
         title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
         authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
-        enclosures: [enclosure], hasEnclosures: true, newer: ItemLinkView(title: "nt", url: "nu"),
+        categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true,
+        newer: ItemLinkView(title: "nt", url: "nu"),
         older: ItemLinkView(title: "ot", url: "ou"))
     static let enclosure = EnclosureView(url: "u", type: "t", size: "s", label: "l", isAudio: true, isVideo: false)
     static let month = ArchiveMonthLinkView(name: "November 2026", url: "u", itemCount: 3)
@@ -40,19 +51,30 @@ struct PageViewsTests {
     static var views: [any TemplateObject] {
         [
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
+            filtered, day, term, termLink, alternate,
+            TermIndexPage(
+                site: site, root: "", pageTitle: "p", meta: meta, heading: "Tags", isCategories: false,
+                terms: [termLink]),
+            TermPage(
+                site: site, root: "", pageTitle: "p", meta: meta, name: "rust", kind: "Tag", isCategory: false,
+                indexURL: "i", feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], items: [summary],
+                days: [day], pagination: pagination, alternates: [alternate]),
             FeedLinkView(name: "feed name", url: "u", itemCount: 1),
             ItemLinkView(title: "t", url: "u"),
             IndexPage(
                 site: site, root: "", pageTitle: "p", meta: meta, heading: "h", isFirstPage: true, items: [summary],
-                feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], pagination: pagination),
+                days: [day], feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], tags: [termLink],
+                pagination: pagination),
             FeedPage(site: site, root: "", pageTitle: "p", meta: meta, feed: feed, pagination: pagination),
             ItemPage(site: site, root: "", pageTitle: "p", meta: meta, item: item),
             ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
             ArchiveMonthPage(
-                site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], archiveURL: "a",
+                site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], days: [day],
+                archiveURL: "a",
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
             NotFoundPage(site: site, root: "/", pageTitle: "p"),
+            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta),
         ]
     }
 
@@ -137,7 +159,7 @@ struct PageViewsTests {
     func dottedNames() {
         let page = IndexPage(
             site: Self.site, root: "", pageTitle: "p", meta: PageMeta(), heading: "h", isFirstPage: true,
-            items: [Self.summary], feeds: [], pagination: Self.pagination)
+            items: [Self.summary], days: [], feeds: [], pagination: Self.pagination)
         func lookup(_ name: String) -> String? {
             page.value(Template.Name(parts: name.split(separator: ".").map(String.init)), at: 0).map(Self.plain)
         }

@@ -236,7 +236,7 @@ struct PaginationAndThemeTests {
         #expect(item.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         #expect(item.contains(#"<h1 lang="de">Title a0</h1>"#))
         #expect(item.contains(#"<div class="content" lang="de">"#))
-        #expect(site.files["index.html"]?.contains(#"<h2 lang="de"><a href="items/alpha/a0/index.html">"#) == true)
+        #expect(site.files["index.html"]?.contains(#"<h3 lang="de"><a href="items/alpha/a0/index.html">"#) == true)
         let beta = site.files["items/beta/b0/index.html"] ?? ""
         #expect(beta.contains("<h1>Title b0</h1>"))
         let french = try Self.render(Self.site(language: "fr")).files["index.html"] ?? ""

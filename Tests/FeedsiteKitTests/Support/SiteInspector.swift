@@ -30,10 +30,10 @@ struct SiteInspector {
     var pages: [String] { files.keys.filter { $0.hasSuffix(".html") }.sorted() }
     var itemPages: [String] { pages.filter { $0.hasPrefix("items/") } }
 
-    /// Every `href="…"` and `src="…"` value in a page, entity-decoded for `&amp;`.
+    /// Every `href="…"`, `src="…"` and form `action="…"` value in a page, entity-decoded for `&amp;`.
     static func links(in html: String) -> [String] {
         var result: [String] = []
-        for attribute in ["href=\"", "src=\""] {
+        for attribute in ["href=\"", "src=\"", "action=\""] {
             var rest = html[...]
             while let start = rest.range(of: attribute) {
                 let after = rest[start.upperBound...]

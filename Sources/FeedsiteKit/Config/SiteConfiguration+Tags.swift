@@ -1,0 +1,37 @@
+import FeedsiteParse
+import Foundation
+import Yams
+
+extension ConfigurationReader {
+    /// A feed's `tags:`: a list of names (or one name), each a line of text; spaces are collapsed
+    /// and a tag repeated (in any case) is kept once.
+    mutating func tags(_ node: Node) -> [String] {
+        let entries: [Node]
+        switch node {
+        case .sequence(let sequence): entries = Array(sequence)
+        case .scalar: entries = [node]
+        default:
+            error(at: node, "'tags' must be a list of names, like 'tags: [rust, news]'")
+            return []
+        }
+        var tags: [String] = []
+        var seen: Set<String> = []
+        for entry in entries {
+            guard case .scalar(let scalar) = entry else {
+                error(at: entry, "'tags' must be a list of names, like 'tags: [rust, news]'; got \(quoted(entry))")
+                continue
+            }
+            let tag = FeedParser.FeedText.collapseWhitespace(scalar.string)
+            guard !tag.isEmpty else {
+                error(at: entry, "a tag is empty: write a name such as 'rust'")
+                continue
+            }
+            guard tag.count <= 100 else {
+                error(at: entry, "a tag is \(tag.count) characters long: at most 100")
+                continue
+            }
+            if seen.insert(tag.lowercased()).inserted { tags.append(tag) }
+        }
+        return tags
+    }
+}

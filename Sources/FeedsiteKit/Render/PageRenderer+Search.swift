@@ -1,0 +1,21 @@
+import Foundation
+
+extension PageRenderer {
+    /// The template of `search/index.html`.
+    static let searchTemplate = "search"
+    /// The search page's script (part of the theme's assets; published only with search).
+    static let searchScript = "assets/search.js"
+    static let searchPath = "search/index.html"
+
+    /// `search/index.html`: the form, and the script that queries the Pagefind index in `pagefind/`
+    /// for `?q=`. Only when the build publishes an index and the theme has the template.
+    func renderSearch(_ context: RenderContext, into files: inout [String: Data]) throws(TemplateError) {
+        guard hasSearch, templates.templates[Self.searchTemplate] != nil else { return }
+        let path = Self.searchPath
+        let page = SearchPage(
+            site: context.siteView, root: PagePaths.root(of: path),
+            pageTitle: "Search · \(context.site.configuration.title)",
+            meta: PageMeta(url: context.absoluteURL(path)))
+        files[path] = try templates.render(Self.searchTemplate, page)
+    }
+}
