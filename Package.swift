@@ -7,8 +7,7 @@ let package = Package(
     name: "feedsite",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "feedsite", targets: ["feedsite"]),
-        .library(name: "FeedsiteKit", targets: ["FeedsiteKit", "FeedsiteParse", "FeedsiteSanitise", "FeedsiteShared"]),
+        .executable(name: "feedsite", targets: ["feedsite"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

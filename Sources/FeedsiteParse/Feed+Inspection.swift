@@ -6,7 +6,7 @@ import Foundation
 extension Feed {
     /// The DESIGN §2 JSON: raw values after one XML decode, dates as ISO 8601 UTC, absent values
     /// omitted, keys sorted so the output diffs cleanly.
-    public func inspectionJSON() -> Data {
+    package func inspectionJSON() -> Data {
         func date(_ value: Date?) -> String? { value.map(InternetDate.rfc3339) }
         func people(_ people: [Person]) -> [[String: String]] {
             people.map { person in
@@ -61,7 +61,7 @@ extension Feed {
     }
 
     /// Format, title, link, item count and warnings, then one line per item.
-    public var humanDescription: String {
+    package var humanDescription: String {
         var lines = [
             "format:   \(format.rawValue) \(version)",
             "title:    \(title)",

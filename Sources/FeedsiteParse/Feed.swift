@@ -5,38 +5,38 @@ import Foundation
 /// Field names are stable: they are what `feedsite parse --json` prints (DESIGN §2). Text values are
 /// after exactly one XML decode and are *raw*: nothing here is sanitised. URLs are absolute strings,
 /// already resolved against `xml:base` and the feed's own URL.
-public struct Feed: Sendable, Hashable, Codable {
+package struct Feed: Sendable, Hashable, Codable {
     /// The syntax family the document was written in.
-    public enum Format: String, Sendable, Hashable, Codable {
+    package enum Format: String, Sendable, Hashable, Codable {
         case rss
         case atom
         case json
     }
 
-    public var format: Format
+    package var format: Format
     /// The format's version as declared or detected: "2.0", "0.91", "1.0" (RDF), "1.0"/"0.3" (Atom), "1.1"…
-    public var version: String
-    public var title: String
-    public var description: String?
+    package var version: String
+    package var title: String
+    package var description: String?
     /// The web site the feed belongs to.
-    public var link: String?
+    package var link: String?
     /// The feed's own URL (Atom/RSS `atom:link rel="self"`, JSON Feed `feed_url`).
-    public var feedLink: String?
-    public var language: String?
-    public var copyright: String?
-    public var generator: String?
-    public var updated: Date?
-    public var published: Date?
-    public var authors: [Person]
+    package var feedLink: String?
+    package var language: String?
+    package var copyright: String?
+    package var generator: String?
+    package var updated: Date?
+    package var published: Date?
+    package var authors: [Person]
     /// Who publishes the channel (RSS `webMaster`, `dc:publisher`), when the feed says.
-    public var publisher: Person?
-    public var image: FeedImage?
-    public var categories: [String]
-    public var items: [FeedItem]
+    package var publisher: Person?
+    package var image: FeedImage?
+    package var categories: [String]
+    package var items: [FeedItem]
     /// Non-fatal problems met while reading ("line 12: repaired undefined entity &nbsp;").
-    public var warnings: [String]
+    package var warnings: [String]
 
-    public init(
+    package init(
         format: Format,
         version: String,
         title: String = "",
@@ -76,35 +76,35 @@ public struct Feed: Sendable, Hashable, Codable {
 }
 
 /// One entry of a feed.
-public struct FeedItem: Sendable, Hashable, Codable {
+package struct FeedItem: Sendable, Hashable, Codable {
     /// Whether a text value is HTML markup or plain text (Atom `type="text"`, JSON Feed `content_text`).
-    public enum TextKind: String, Sendable, Hashable, Codable {
+    package enum TextKind: String, Sendable, Hashable, Codable {
         case html
         case text
     }
 
     /// `guid` / Atom `id` / JSON Feed `id`; empty when the feed gives none.
-    public var id: String
+    package var id: String
     /// Plain text: markup stripped, entities decoded once.
-    public var title: String
+    package var title: String
     /// True when the feed gave no title and `title` was derived from the content's first words.
-    public var isTitleDerived: Bool
-    public var link: String?
-    public var description: String?
-    public var descriptionKind: TextKind
-    public var content: String?
-    public var contentKind: TextKind
+    package var isTitleDerived: Bool
+    package var link: String?
+    package var description: String?
+    package var descriptionKind: TextKind
+    package var content: String?
+    package var contentKind: TextKind
     /// The base URL relative references inside `description`/`content` resolve against (the
     /// `xml:base` in scope for the content element), when the feed declared one.
-    public var contentBase: String?
-    public var published: Date?
-    public var updated: Date?
-    public var authors: [Person]
-    public var categories: [String]
-    public var image: FeedImage?
-    public var enclosures: [Enclosure]
+    package var contentBase: String?
+    package var published: Date?
+    package var updated: Date?
+    package var authors: [Person]
+    package var categories: [String]
+    package var image: FeedImage?
+    package var enclosures: [Enclosure]
 
-    public init(
+    package init(
         id: String = "",
         title: String = "",
         isTitleDerived: Bool = false,
@@ -140,12 +140,12 @@ public struct FeedItem: Sendable, Hashable, Codable {
 }
 
 /// An author or contributor.
-public struct Person: Sendable, Hashable, Codable {
-    public var name: String?
-    public var email: String?
-    public var uri: String?
+package struct Person: Sendable, Hashable, Codable {
+    package var name: String?
+    package var email: String?
+    package var uri: String?
 
-    public init(name: String? = nil, email: String? = nil, uri: String? = nil) {
+    package init(name: String? = nil, email: String? = nil, uri: String? = nil) {
         self.name = name
         self.email = email
         self.uri = uri
@@ -153,13 +153,13 @@ public struct Person: Sendable, Hashable, Codable {
 }
 
 /// A channel or item image (RSS `image`, `itunes:image`, `media:thumbnail`, Atom `logo`/`icon`).
-public struct FeedImage: Sendable, Hashable, Codable {
-    public var url: String
-    public var title: String?
+package struct FeedImage: Sendable, Hashable, Codable {
+    package var url: String
+    package var title: String?
     /// The page the image links to (RSS `image/link`), when the feed says.
-    public var link: String?
+    package var link: String?
 
-    public init(url: String, title: String? = nil, link: String? = nil) {
+    package init(url: String, title: String? = nil, link: String? = nil) {
         self.url = url
         self.title = title
         self.link = link
@@ -167,14 +167,14 @@ public struct FeedImage: Sendable, Hashable, Codable {
 }
 
 /// A media file attached to an item (podcast audio, video…).
-public struct Enclosure: Sendable, Hashable, Codable {
-    public var url: String
+package struct Enclosure: Sendable, Hashable, Codable {
+    package var url: String
     /// Size in bytes, when the feed states it.
-    public var length: Int?
+    package var length: Int?
     /// MIME type, when the feed states it.
-    public var type: String?
+    package var type: String?
 
-    public init(url: String, length: Int? = nil, type: String? = nil) {
+    package init(url: String, length: Int? = nil, type: String? = nil) {
         self.url = url
         self.length = length
         self.type = type

@@ -12,9 +12,9 @@ import Foundation
 /// It is a hand-written scanner over UTF-8 bytes with pure calendar arithmetic: no
 /// `DateFormatter` (slow to create and to run, and not thread-safe to share) and no `Calendar`, so it
 /// is safe to call from any task. A string with no time zone is taken as UTC.
-public enum FeedDate {
+package enum FeedDate {
     /// The instant `string` denotes, or nil when it is not a date this recognises.
-    public static func parse(_ string: String) -> Date? {
+    package static func parse(_ string: String) -> Date? {
         var bytes = Array(string.utf8)
         trimWhitespace(&bytes)
         guard bytes.count >= 4, bytes.count <= 100 else { return nil }

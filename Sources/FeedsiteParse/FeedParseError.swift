@@ -5,18 +5,18 @@ import Foundation
 /// The text reads like a compiler diagnostic: where (when known), what was found, and what to do,
 /// e.g. `line 1, column 1: the document is an HTML page, not a feed; check the feed's address …`.
 /// Fetch and Pipeline wrap it with the feed's name and URL, so it does not repeat them.
-public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based line in the (original) document, when the problem has a position.
-    public var line: Int?
+    package var line: Int?
     /// 1-based column on `line`, when known.
-    public var column: Int?
+    package var column: Int?
     /// The problem itself, without the position prefix.
-    public var message: String
+    package var message: String
     /// True when the document is an HTML page rather than a feed: the caller can then look for
     /// the feed the page links to (`FeedParser.discoverFeedLinks(inHTML:baseURL:)`).
-    public var isHTMLPage: Bool
+    package var isHTMLPage: Bool
 
-    public init(line: Int? = nil, column: Int? = nil, message: String, isHTMLPage: Bool = false) {
+    package init(line: Int? = nil, column: Int? = nil, message: String, isHTMLPage: Bool = false) {
         self.line = line
         self.column = column
         self.message = message
@@ -24,7 +24,7 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// `line 3, column 7: message`, `line 3: message` or just `message`.
-    public var description: String {
+    package var description: String {
         switch (line, column) {
         case (let line?, let column?): "line \(line), column \(column): \(message)"
         case (let line?, nil): "line \(line): \(message)"

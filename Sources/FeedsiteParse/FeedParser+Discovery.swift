@@ -14,7 +14,7 @@ extension FeedParser {
     /// come in any order, quoted with `"` or `'` or unquoted, in any case; `rel` may hold several
     /// tokens. Tags inside comments are ignored. Relative `href`s resolve against the page's
     /// `<base href>` when it has one, else against `baseURL` (the page's final URL).
-    public static func discoverFeedLinks(inHTML data: Data, baseURL: URL?) -> [URL] {
+    package static func discoverFeedLinks(inHTML data: Data, baseURL: URL?) -> [URL] {
         let bytes = [UInt8](data)
         var base = baseURL
         var found: [URL] = []

@@ -9,12 +9,12 @@ import Foundation
 /// pass (`FeedParser+Repair.swift`) fixes what feeds typically get wrong and the document is parsed
 /// again in libxml2's recovery mode. No DTD, external entity or network access happens in any mode:
 /// DOCTYPEs are removed before parsing.
-public struct FeedParser: Sendable {
+package struct FeedParser: Sendable {
     /// Tests only: skip the strict parse, so the repair and recovery path runs on well-formed
     /// documents too (and can be held to reading them exactly as the strict parse does).
     let isRecoveryForced: Bool
 
-    public init() {
+    package init() {
         isRecoveryForced = false
     }
 
@@ -27,7 +27,7 @@ public struct FeedParser: Sendable {
     /// `url` is the feed's final URL after redirects: the last base for relative links.
     /// `contentType` is the HTTP `Content-Type` header, when the feed came over HTTP; only its
     /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
-    public func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
+    package func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var feed = try parseDocument(decoded, url: url)
         // A local file has no address on the web: its relative references are resolved against the

@@ -9,25 +9,25 @@ import Foundation
 /// markup: text is escaped by cmark, and every URL goes through `URLPolicy`.
 ///
 /// Sanitising is idempotent: feeding the output back in yields the same output.
-public struct HTMLSanitiser: Sendable {
+package struct HTMLSanitiser: Sendable {
     /// Caps that keep hostile input from costing unbounded time, memory or stack.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Longer bodies are not sanitised: their content is left out (`SanitisedContent.omission`
         /// says why, for a warning), the item kept.
-        public var maxInputBytes: Int
+        package var maxInputBytes: Int
         /// Elements nested deeper than this are flattened to their text before any tree is built
         /// (browsers stop at 512 levels, Nokogiri at 400; no real post comes near).
-        public var maxDepth: Int
+        package var maxDepth: Int
 
-        public init(maxInputBytes: Int = 2_000_000, maxDepth: Int = 256) {
+        package init(maxInputBytes: Int = 2_000_000, maxDepth: Int = 256) {
             self.maxInputBytes = maxInputBytes
             self.maxDepth = maxDepth
         }
     }
 
-    public var limits: Limits
+    package var limits: Limits
 
-    public init(limits: Limits = .init()) {
+    package init(limits: Limits = .init()) {
         self.limits = limits
     }
 
@@ -39,7 +39,7 @@ public struct HTMLSanitiser: Sendable {
     ///   - baseURL: resolves relative `href`/`src`; without it relative URLs are dropped.
     /// - Returns: the sanitised content, or empty content with an `omission` when the body is
     ///   over `maxInputBytes` or its parse over the memory and time budget.
-    public func sanitise(html: String, baseURL: URL?) -> SanitisedContent {
+    package func sanitise(html: String, baseURL: URL?) -> SanitisedContent {
         if let omission = oversized(html, kind: "HTML") { return omission }
         var input = html
         guard !input.isEmpty else { return .empty }
@@ -68,7 +68,7 @@ public struct HTMLSanitiser: Sendable {
     /// Sanitises plain text or Markdown (Atom `type="text"`, JSON Feed `content_text`): parsed by
     /// cmark in safe mode, then held to the same allowlist and URL policy as HTML. Markup typed
     /// into the text shows as text.
-    public func sanitise(plainText: String, baseURL: URL?) -> SanitisedContent {
+    package func sanitise(plainText: String, baseURL: URL?) -> SanitisedContent {
         if let omission = oversized(plainText, kind: "text") { return omission }
         let depth = max(limits.maxDepth, 1)
         let input = MarkdownNesting.limited(Self.dedented(Self.replacingForbiddenControls(plainText)), maxDepth: depth)
@@ -97,7 +97,7 @@ public struct HTMLSanitiser: Sendable {
     /// A plain-text excerpt of at most `maxLength` characters (including the "…" added when the
     /// text is cut), with whitespace collapsed and the cut made at a word boundary when there is
     /// one in the second half of the allowance.
-    public static func excerpt(_ plainText: String, maxLength: Int) -> String {
+    package static func excerpt(_ plainText: String, maxLength: Int) -> String {
         guard maxLength > 0 else { return "" }
         // Hot path (an excerpt per item): read as contiguous UTF-8 with integer offsets, not by
         // walking `String.Index`es; see Benchmarks/RESULTS.md.

@@ -5,9 +5,9 @@ import Foundation
 /// The initialiser is internal so that nothing outside the sanitiser can label an arbitrary string
 /// as safe. Decoding re-sanitises the stored markup (sanitising is idempotent, so genuine values
 /// round-trip unchanged), which keeps a hand-edited JSON file from smuggling markup past the policy.
-public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The markup, ready to be inserted into a page as is.
-    public let html: String
+    package let html: String
 
     /// Only the sanitiser (and tests) may vouch for a string.
     init(html: String) {
@@ -15,9 +15,9 @@ public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// No content at all.
-    public static let empty = SanitisedHTML(html: "")
+    package static let empty = SanitisedHTML(html: "")
 
-    public var description: String { html }
+    package var description: String { html }
 
     private enum CodingKeys: String, CodingKey {
         case html
@@ -25,9 +25,9 @@ public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// Set to `true` in a decoder's `userInfo` to skip re-sanitising: only for feedsite's own state
     /// directory, which it wrote itself (re-sanitising 30,000 items would dominate a warm build).
-    public static let isTrustedKey = CodingUserInfoKey(rawValue: "feedsite.sanitisedHTML.isTrusted")!
+    package static let isTrustedKey = CodingUserInfoKey(rawValue: "feedsite.sanitisedHTML.isTrusted")!
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let markup = try container.decode(String.self, forKey: .html)
         if decoder.userInfo[Self.isTrustedKey] as? Bool == true {
@@ -37,7 +37,7 @@ public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertibl
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(html, forKey: .html)
     }
@@ -45,23 +45,23 @@ public struct SanitisedHTML: Sendable, Hashable, Codable, CustomStringConvertibl
 
 /// What sanitising one item body yields: the safe HTML and the same tree as plain text (for
 /// excerpts on index pages and in feeds).
-public struct SanitisedContent: Sendable, Hashable {
-    public var html: SanitisedHTML
+package struct SanitisedContent: Sendable, Hashable {
+    package var html: SanitisedHTML
     /// The same content without markup: paragraphs separated by blank lines, no escaping.
-    public var plainText: String
+    package var plainText: String
     /// Why the body was left out, when it was (over the sanitiser's size limit, or its parse
     /// over the memory and time budget), worded to follow "content left out: ": the caller warns,
     /// naming the item, whose page still links to the original.
-    public var omission: String?
+    package var omission: String?
 
-    public init(html: SanitisedHTML, plainText: String, omission: String? = nil) {
+    package init(html: SanitisedHTML, plainText: String, omission: String? = nil) {
         self.html = html
         self.plainText = plainText
         self.omission = omission
     }
 
     /// Nothing survived (or there was nothing to begin with).
-    public static let empty = SanitisedContent(html: .empty, plainText: "")
+    package static let empty = SanitisedContent(html: .empty, plainText: "")
 
     /// No content, for the reason given.
     static func omitted(_ reason: String) -> SanitisedContent {

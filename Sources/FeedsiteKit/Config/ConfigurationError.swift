@@ -2,14 +2,14 @@ import Foundation
 
 /// `feeds.yml` could not be used. Every problem found is listed at once, each with file, line and
 /// column, so one edit fixes them all.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [Diagnostic]
+package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    package var diagnostics: [Diagnostic]
 
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
-    public var description: String {
+    package var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
 

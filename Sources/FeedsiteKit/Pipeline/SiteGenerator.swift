@@ -9,10 +9,10 @@ import Foundation
 /// own target (`FeedsiteParse`, `FeedsiteSanitise`), and the glue between them in
 /// `SiteGenerator+Stages.swift`. Only Fetch and Write do I/O (plus loading the inputs:
 /// `feeds.yml`, `Templates/` and the saved state).
-public struct SiteGenerator: Sendable {
-    public var options: Options
+package struct SiteGenerator: Sendable {
+    package var options: Options
 
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
     }
 
@@ -23,7 +23,7 @@ public struct SiteGenerator: Sendable {
     ///   cannot be made or a stage failed in a way its own errors do not cover; `StateError` or
     ///   `SiteWriter.WriteError` when the state or the site cannot be written. Each is an
     ///   `ExitStatusError`.
-    public func build() async throws -> BuildReport {
+    package func build() async throws -> BuildReport {
         var clock = StageClock()
         var inputs = try await clock.time(.load) { try await BuildInputs.load(options) }
         // A first build cannot be skipped: its staging folder (the previous site, listed) is got

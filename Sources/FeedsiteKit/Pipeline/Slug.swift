@@ -2,11 +2,11 @@ import Foundation
 
 /// URL path segments for feeds and items: readable, ASCII, and stable across runs (derived only
 /// from the feed's or item's own data, never from its position).
-public enum Slug {
+package enum Slug {
     /// `"Hello, Wörld! 2026"` → `"hello-world-2026"`; empty when the text has no Latin letter
     /// (CJK titles, punctuation, digits alone: `建国35周年` would give a bare `35`), in which case
     /// callers fall back to a hash.
-    public static func make(_ text: String, maxLength: Int = 60) -> String {
+    package static func make(_ text: String, maxLength: Int = 60) -> String {
         // Folded (diacritics, case, width) first, so `Wörld` gives `world`.
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
         var slug = ""
@@ -52,7 +52,7 @@ public enum Slug {
 
     /// A short, stable hash of `text` (FNV-1a, 64 bit, base 36, 6 characters): deterministic across
     /// runs and machines, unlike Swift's seeded `Hasher`.
-    public static func hash(_ text: String) -> String {
+    package static func hash(_ text: String) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             value ^= UInt64(byte)
@@ -71,7 +71,7 @@ public enum Slug {
     ///   - entries: `(key, text)` pairs; `key` must be unique and stable (feed URL, item id).
     ///   - existing: slugs assigned in earlier runs, by key.
     ///   - fallback: the prefix used when `text` yields no readable slug (`item`, `feed`).
-    public static func assign(
+    package static func assign(
         _ entries: [(key: String, text: String)], existing: [String: String] = [:], fallback: String
     ) -> [String: String] {
         var slugs: [String: String] = [:]
