@@ -6,6 +6,7 @@ import ServiceLifecycleTestKit
 import Synchronization
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// A temporary project (a copy of `Templates/`, a `feeds.yml`, an output folder) and a rebuild
 /// that renders a fixed site through the real templates and writer, without any network.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a build did not replace the site.
-public enum BuildError: Error, Sendable, CustomStringConvertible {
+package enum BuildError: Error, Sendable, CustomStringConvertible {
     /// More feeds failed than the failure policy allows; the previous site was left as it was.
     case tooManyFailures(BuildReport, FailurePolicy)
     /// `--offline` with no saved state: there is nothing to render.
@@ -17,12 +17,12 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     /// cases above); the stage's name says where.
     case stageFailed(BuildStage, reason: String)
 
-    public var description: String { "error: \(message)" }
+    package var description: String { "error: \(message)" }
 
-    public var diagnostics: [Diagnostic] { [.error(message)] }
+    package var diagnostics: [Diagnostic] { [.error(message)] }
 
     /// The description without `error: `, for annotations and summaries.
-    public var message: String {
+    package var message: String {
         switch self {
         case .tooManyFailures(let report, let policy):
             return Self.tooManyFailuresMessage(report, policy)
@@ -56,7 +56,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
 }
 
 extension BuildError: ExitStatusError {
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch self {
         case .tooManyFailures: .feedsFailed
         case .nothingSaved: .usage

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 extension SiteState {
@@ -8,7 +9,7 @@ extension SiteState {
     ///
     /// - Returns: (old URL, new URL) for each feed moved.
     @discardableResult
-    public mutating func adoptMovedFeeds(_ sources: [FeedSource]) -> [(from: String, to: String)] {
+    package mutating func adoptMovedFeeds(_ sources: [FeedSource]) -> [(from: String, to: String)] {
         let configured = Set(sources.map(\.url.absoluteString))
         var orphans: [String: String] = [:]
         for key in feeds.keys.sorted() where !configured.contains(key) {
@@ -40,7 +41,7 @@ extension SiteState {
     /// longer in `feeds.yml` are forgotten.
     ///
     /// - Returns: one record per configured feed, in `feeds.yml` order.
-    public mutating func merge(_ runs: [FeedRun], configuration: SiteConfiguration, now: Date) -> [FeedRecord] {
+    package mutating func merge(_ runs: [FeedRun], configuration: SiteConfiguration, now: Date) -> [FeedRecord] {
         var records: [FeedRecord] = []
         var kept: [String: FeedState] = [:]
         for run in runs {

@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteShared
 import Foundation
 
 /// What every page of one render shares: the site, its layout fields, the time zone dates are
@@ -89,27 +91,11 @@ struct RenderContext: Sendable {
     func dateView(_ date: Date) -> DateView {
         let offset = timeZone.secondsFromGMT(for: date)
         let time = CivilTime(date, offset: offset) ?? CivilTime(date, in: timeZone)
-        // Hot path (every item's date on its own page and in three lists): one buffer holding
-        // `19 Nov 2026, 11:00 ` and the zone; the display is its first part.
-        let zone = Self.offsetName(offset)
-        var dayLength = 0
-        let long = String(unsafeUninitializedCapacity: 32 + zone.utf8.count) { buffer in
-            var writer = ASCIIWriter(buffer)
-            writer.digits(time.day)
-            writer.byte(" ")
-            writer.bytes(CalendarNames.monthAbbreviations[max(0, min(11, time.month - 1))])
-            writer.byte(" ")
-            writer.digits(time.year)
-            dayLength = writer.count
-            writer.bytes(", ")
-            writer.digits(time.hour, count: 2)
-            writer.byte(":")
-            writer.digits(time.minute, count: 2)
-            writer.byte(" ")
-            writer.bytes(zone)
-            return writer.count
-        }
-        let display = String(long.utf8.prefix(dayLength)) ?? long
+        let month = CalendarNames.monthAbbreviations[max(0, min(11, time.month - 1))]
+        let display = "\(time.day) \(month) \(time.year)"
+        let minute = time.minute < 10 ? "0\(time.minute)" : "\(time.minute)"
+        let hour = time.hour < 10 ? "0\(time.hour)" : "\(time.hour)"
+        let long = "\(display), \(hour):\(minute) \(Self.offsetName(offset))"
         return DateView(iso: InternetDate.rfc3339(date), display: display, long: long)
     }
 

@@ -5,7 +5,7 @@ extension SiteTemplates {
     /// variable here; did you mean 'title'?`). Warnings, not errors: an older theme still builds.
     ///
     /// - Parameter folder: how the messages name the templates folder (`Templates`).
-    public func checkNames(folder: String) -> [Diagnostic] {
+    package func checkNames(folder: String) -> [Diagnostic] {
         Template.checkNames(templates).map { warning in
             .warning(
                 file: "\(folder)/\(warning.template).mustache", line: warning.location.line,

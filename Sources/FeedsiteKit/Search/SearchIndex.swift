@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// The search stage: after the pages are rendered, the items shown are handed to Pagefind and its

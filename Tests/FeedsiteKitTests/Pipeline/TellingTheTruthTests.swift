@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// What the site and the terminal say about feeds is true: a build that did not fetch says so and
 /// keeps each feed's last health, a web page's feed is remembered and listed, a twin entry is

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// Deep nesting is flattened before gumbo builds a tree, and the limit holds for gumbo's own tree:
 /// every depth here is measured by parsing the limiter's output with gumbo (iteratively).

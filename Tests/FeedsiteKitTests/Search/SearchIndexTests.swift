@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// The search stage: records from the site model, the Pagefind service protocol, finding
 /// Pagefind, and (where Pagefind and Chromium are installed) a whole build searched in a browser.
