@@ -24,8 +24,13 @@ extension String {
         return isKept(first) && isKept(last) ? self : trimmingCharacters(in: .whitespaces)
     }
 
-    /// Unicode's `White_Space` property: what trimming and excerpts treat as space.
+    /// Unicode's `White_Space` property, spelled out, so excerpts of text with typographic
+    /// punctuation (`’`, `—`) need no property lookup per scalar. `StringWhitespaceTests` compares
+    /// it with `properties.isWhitespace` on every scalar.
     package static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }
