@@ -7,14 +7,30 @@ package enum Slug {
     /// (CJK titles, punctuation, digits alone: `建国35周年` would give a bare `35`), in which case
     /// callers fall back to a hash.
     package static func make(_ text: String, maxLength: Int = 60) -> String {
-        // Folded (diacritics, case, width) first, so `Wörld` gives `world`.
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        // Latin text (most titles) is folded a scalar at a time from a table, without
+        // `folding(options:)` (hot path: every new item's title; see Benchmarks/RESULTS.md).
+        // Anything beyond Latin Extended-B takes the general path.
         var slug = ""
         var pendingDash = false
-        for scalar in folded.unicodeScalars {
-            append(scalar, to: &slug, &pendingDash)
+        for scalar in text.unicodeScalars {
+            guard scalar.value < 0x250 else { return make(folding: text, maxLength: maxLength) }
+            if scalar.value < 0x80 {
+                let lower = scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(scalar.value + 32)! : scalar
+                append(lower, to: &slug, &pendingDash)
+                continue
+            }
+            for part in Self.latinFolds[Int(scalar.value) - 0x80].unicodeScalars {
+                append(part, to: &slug, &pendingDash)
+            }
         }
         return finished(slug, maxLength: maxLength)
+    }
+
+    /// Each scalar from U+0080 to U+024F as `make(folding:)` folds it.
+    private static let latinFolds: [String] = (0x80..<0x250).map { value in
+        Unicode.Scalar(UInt32(value)).map {
+            String($0).folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        } ?? ""
     }
 
     /// One folded scalar of a slug: letters and digits kept, `ß` as `ss`, anything else a dash.
@@ -31,6 +47,17 @@ package enum Slug {
         } else {
             pendingDash = true
         }
+    }
+
+    /// `make` for any text: folded (diacritics, case, width) first, so `Wörld` gives `world`.
+    static func make(folding text: String, maxLength: Int = 60) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        var slug = ""
+        var pendingDash = false
+        for scalar in folded.unicodeScalars {
+            append(scalar, to: &slug, &pendingDash)
+        }
+        return finished(slug, maxLength: maxLength)
     }
 
     /// `slug` cut to `maxLength`, or empty when it has no letter: digits alone (the `35` of a
