@@ -1,7 +1,7 @@
 import Foundation
 
-/// Byte searches for the scans over every feed document and item body (Parse, Sanitise and Render
-/// each scan them).
+/// Byte searches that skip instead of stepping a byte at a time, for the scans over every feed
+/// document and item body (Parse, Sanitise and Render each scan them; see Benchmarks/RESULTS.md).
 package enum ByteScan {
     /// The first `byte` in `bytes[start..<end]`, found with `memchr` (which reads many bytes a step).
     package static func firstIndex(
@@ -16,8 +16,26 @@ package enum ByteScan {
     /// controls, tab and newline included; DEL; every byte of a multi-byte UTF-8 sequence), or
     /// `bytes.count` when there is none.
     package static func nextControlOrNonASCII(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = min(start, bytes.count)
-        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x7F { index += 1 }
-        return index
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let count = bytes.count
+        var index = start
+        while index < count {
+            if index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                // Some byte < 0x20 (exact as a yes/no: "hasless" from Bit Twiddling Hacks), or some
+                // byte > 0x7E (adding 1 sets the high bit of 0x7F; 0x80 and up have it already).
+                let below = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+                let above = ((word &+ 0x0101_0101_0101_0101) | word) & 0x8080_8080_8080_8080
+                if below | above == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            for candidate in index..<min(index + 8, count) where bytes[candidate] < 0x20 || bytes[candidate] >= 0x7F {
+                return candidate
+            }
+            index += 8
+        }
+        return count
     }
 }
