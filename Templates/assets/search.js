@@ -9,21 +9,34 @@ const status = document.getElementById("search-status");
 const list = document.getElementById("search-results");
 const query = (new URLSearchParams(location.search).get("q") || "").trim();
 const shown = 50;
+// The page's language's texts (data-messages, from the catalogue of feeds.yml's `language`); a
+// counted text has a form per plural category, chosen as the language counts.
+const messages = JSON.parse((status && status.dataset.messages) || "{}");
+const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+function text(key, values, fallback) {
+  let entry = messages[key];
+  if (entry && typeof entry === "object") entry = entry[plurals.select(values.count)] || entry.other;
+  return (entry || fallback).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
 
 if (input) input.value = query;
 
 if (location.protocol === "file:") {
-  status.textContent = "Search works when the site is served over http(s) (feedsite serve, or any web server), not from a file.";
+  status.textContent = text(
+    "search_from_file",
+    {},
+    "Search works when the site is served over http(s) (feedsite serve, or any web server), not from a file.",
+  );
 } else if (query) {
   search(query).catch(() => {
-    status.textContent = "The search index could not be loaded.";
+    status.textContent = text("search_failed", {}, "The search index could not be loaded.");
   });
 } else if (input) {
   input.focus();
 }
 
 async function search(words) {
-  status.textContent = `Searching for “${words}”…`;
+  status.textContent = text("searching", { words }, "Searching for “{words}”…");
   const pagefind = await import(new URL("pagefind/pagefind.js", root).href);
   await pagefind.options({ baseUrl: root.pathname });
   const found = await pagefind.search(words);
@@ -31,8 +44,10 @@ async function search(words) {
   const count = found.results.length;
   status.textContent =
     count === 0
-      ? `No items found for “${words}”.`
-      : `${count} ${count === 1 ? "item" : "items"} found for “${words}”` + (count > shown ? `; the ${shown} best:` : ":");
+      ? text("search_none", { words }, "No items found for “{words}”.")
+      : count > shown
+        ? text("search_best", { count, words, shown }, "{count} items found for “{words}”; the {shown} best:")
+        : text("search_found", { count, words }, "{count} items found for “{words}”:");
   list.replaceChildren(...results.map(item));
 }
 

@@ -21,6 +21,8 @@ struct SiteView {
     var buildTime: String?
     /// `language` from feeds.yml (default `en`): `<html lang>`.
     var language: String = SiteConfiguration.Defaults.language
+    /// The site's language is written right to left (`ar`, `he`…): `<html dir="rtl">`.
+    var isRightToLeft: Bool = false
     /// The time zone dates are shown in (`Europe/Berlin`, `UTC`).
     var timeZone: String = "UTC"
     /// A feed in `feeds.yml` has `tags`: the site has `tags/index.html` (linked from the header).
@@ -29,6 +31,9 @@ struct SiteView {
     var hasCategories: Bool = false
     /// The site has `search/index.html` and its index: every page's header has a search form.
     var hasSearch: Bool = false
+    /// The footer's line in the site's language: `Built with feedsite 1.0. Content belongs to its
+    /// authors. Times are UTC.`
+    var colophon: String = ""
 }
 
 /// What a page puts in `<head>` beyond its title: sharing metadata and rel=prev/next.
@@ -74,6 +79,9 @@ struct ItemSummaryView {
     var authors: String?
     /// The feed's language, when it gives one (`lang` on the summary).
     var lang: String?
+    /// `rtl` when the feed declares a right-to-left language, else `auto`: `dir` on the title and
+    /// excerpt, so Urdu reads right to left beside English.
+    var dir: String = "auto"
     /// The item's own categories (linked with `category_pages: true`).
     var categories: [TermView] = []
     /// It has categories.
@@ -106,6 +114,8 @@ struct PaginationView {
     /// 1-based.
     var current: Int
     var total: Int
+    /// `Page 2 of 5`, in the site's language.
+    var label: String = ""
     /// More than one page: the navigation is shown.
     var isNeeded: Bool { total > 1 }
 }
@@ -121,6 +131,8 @@ struct EnclosureView {
     var isAudio: Bool
     /// An http(s) `video/*` enclosure: the page shows a `<video controls>` player.
     var isVideo: Bool
+    /// `Download episode.mp3`, in the site's language.
+    var download: String = ""
 }
 
 struct IndexPage {
@@ -154,12 +166,17 @@ struct FeedView {
     var name: String
     /// "unchanged since 2026-11-19: HTTP 503" when this build could not refresh the feed.
     var staleNote: String?
+    /// The sentence shown then, in the site's language: `Not refreshed in the last build (…);
+    /// showing the items saved before.`
+    var staleBanner: String?
     var description: String?
     var siteLink: String?
     /// The feed's address (http(s)); nil for a local feed file that names none.
     var feedLink: String?
     /// The channel's image (http(s)), shown as its icon.
     var image: String?
+    /// `rtl` when the feed declares a right-to-left language, else `auto` (its name and description).
+    var dir: String = "auto"
     var items: [ItemSummaryView]
     /// The same items under day headings.
     var days: [DayView]
@@ -195,6 +212,8 @@ struct ItemView {
     var feedSiteLink: String?
     /// The feed's language (`lang` on the article).
     var lang: String?
+    /// `rtl` when the feed declares a right-to-left language, else `auto` (`dir` on the title and content).
+    var dir: String = "auto"
     var authors: String?
     var date: DateView?
     /// `4 min read`; nil when the word count is unknown.
@@ -214,6 +233,8 @@ struct ItemView {
     var newer: ItemLinkView?
     /// The next older item of the same feed.
     var older: ItemLinkView?
+    /// `More from <feed>` (the label of the newer/older navigation), in the site's language.
+    var moreFrom: String = ""
 }
 
 /// `archive/index.html`: every month that has items.
@@ -297,6 +318,8 @@ struct FeedStatusView: Encodable {
     /// `ok`, `stale` (showing older items), `failing` (nothing to show) or `pending` (not fetched
     /// yet). A build that does not fetch keeps the health of the last one that did.
     var health: String
+    /// `health` in the site's language (the page's; `status.json` keeps `health`).
+    var healthLabel: String = ""
     /// Whether this build fetched the feed.
     var isFetched: Bool
     /// "not fetched in this build", "not fetched yet", "reads the same feed as 'X'".

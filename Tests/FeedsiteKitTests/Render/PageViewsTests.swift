@@ -13,7 +13,8 @@ struct PageViewsTests {
         title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de",
         categories: [term])
     static let term = TermView(name: "swift", pageURL: "categories/swift/index.html")
-    static let termLink = TermLinkView(name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9)
+    static let termLink = TermLinkView(
+        name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9, counts: "2 feeds, 9 items")
     static let alternate = AlternateView(
         type: "application/atom+xml", title: "P: rust (Atom)", label: "Atom", url: "tags/rust/atom.xml")
     static let site = SiteView(
@@ -34,7 +35,8 @@ struct PageViewsTests {
         newItems: 3, lastSuccess: "l",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
-        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary],
+        name: "n", staleNote: "s", staleBanner: "b", description: "d", siteLink: "l", feedLink: "f", image: "i",
+        items: [summary],
         days: [day], tags: [term])
     static let day = DayView(date: "2026-11-19", display: "Thursday, 19 November 2026", items: [summary])
     static let item = ItemView(
@@ -73,7 +75,7 @@ struct PageViewsTests {
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
             NotFoundPage(site: site, root: "/", pageTitle: "p"),
-            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta),
+            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta, label: "l", scriptMessages: "{}"),
         ]
     }
 
