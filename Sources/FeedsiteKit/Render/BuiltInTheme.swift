@@ -212,7 +212,19 @@ enum BuiltInTheme {
             bnRlbnQgYVtocmVmXj0iaHR0cCJdOjphZnRlciwgLm9yaWdpbmFsIGE6OmFmdGVyIHsgY29udGVudDogIiA8IiBhdHRyKGhyZWYp
             ICI+IjsgZm9udC1zaXplOiAuOGVtOyB3b3JkLWJyZWFrOiBicmVhay1hbGw7IH0KICAuc3VtbWFyeSwgLmVuY2xvc3VyZSwgcHJl
             LCBibG9ja3F1b3RlLCBpbWcgeyBicmVhay1pbnNpZGU6IGF2b2lkOyB9CiAgaDEsIGgyIHsgYnJlYWstYWZ0ZXI6IGF2b2lkOyB9
-            Cn0K
+            Cn0KCi8qIFBpY3R1cmVzIGluIGxpc3RzOiBvbmUgdGh1bWJuYWlsIHBlciBpdGVtIChpbnNpZGUgaXRzIHRpdGxlJ3MgbGluayks
+            IGluIGEgZml4ZWQgMTY6OSBib3ggc28KICAgbm90aGluZyBtb3ZlcyBhcyBpdCBsb2Fkcy4gKi8KLnN1bW1hcnkuaGFzLXRodW1i
+            IHsgZGlzcGxheTogZmxvdy1yb290OyB9Ci5zdW1tYXJ5IC50aHVtYiB7IGZsb2F0OiBpbmxpbmUtZW5kOyB3aWR0aDogMTYwcHg7
+            IGhlaWdodDogOTBweDsgYXNwZWN0LXJhdGlvOiAxNiAvIDk7IG9iamVjdC1maXQ6IGNvdmVyOyBtYXJnaW4taW5saW5lLXN0YXJ0
+            OiAxcmVtOyBtYXJnaW4tYmxvY2s6IC4ycmVtIC41cmVtOyBib3JkZXItcmFkaXVzOiA0cHg7IGJhY2tncm91bmQ6IHZhcigtLXJ1
+            bGUpOyB9Ci5zdW1tYXJ5IC50aHVtYi52aWRlbyB7IG91dGxpbmU6IDNweCBzb2xpZCB2YXIoLS1hY2NlbnQpOyBvdXRsaW5lLW9m
+            ZnNldDogLTNweDsgfQpAbWVkaWEgKG1heC13aWR0aDogNjAwcHgpIHsgLnN1bW1hcnkgLnRodW1iIHsgd2lkdGg6IDk2cHg7IGhl
+            aWdodDogNTRweDsgfSB9Ci8qIEEgdmlkZW8gaXRlbTogaXRzIHBvc3RlciBsaW5rcyB0byB3aGVyZSBpdCBwbGF5cy4gKi8KLnZp
+            ZGVvLXBvc3RlciBhIHsgZGlzcGxheTogYmxvY2s7IHBvc2l0aW9uOiByZWxhdGl2ZTsgbWF4LXdpZHRoOiA2NDBweDsgdGV4dC1k
+            ZWNvcmF0aW9uOiBub25lOyB9Ci52aWRlby1wb3N0ZXIgaW1nIHsgZGlzcGxheTogYmxvY2s7IHdpZHRoOiAxMDAlOyBoZWlnaHQ6
+            IGF1dG87IGFzcGVjdC1yYXRpbzogMTYgLyA5OyBvYmplY3QtZml0OiBjb3ZlcjsgYm9yZGVyLXJhZGl1czogNnB4OyBiYWNrZ3Jv
+            dW5kOiB2YXIoLS1ydWxlKTsgfQoudmlkZW8tcG9zdGVyIC53YXRjaCB7IGRpc3BsYXk6IGlubGluZS1ibG9jazsgbWFyZ2luLWJs
+            b2NrLXN0YXJ0OiAuNXJlbTsgZm9udC13ZWlnaHQ6IDYwMDsgfQo=
             """
         ),
         (
@@ -261,16 +273,19 @@ enum BuiltInTheme {
         (
             "item-summary.mustache",
             """
-            PGFydGljbGUgY2xhc3M9InN1bW1hcnkiPgo8aDN7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3svbGFuZ319IGRpcj0ie3tkaXJ9fSI+
-            PGEgaHJlZj0ie3t1cmx9fSI+e3t0aXRsZX19PC9hPjwvaDM+CjxwIGNsYXNzPSJtZXRhIj48YSBjbGFzcz0ic291cmNlIiBocmVm
-            PSJ7e2ZlZWRVUkx9fSI+PGJkaT57e2ZlZWROYW1lfX08L2JkaT48L2E+e3sjYXV0aG9yc319PHNwYW4gY2xhc3M9ImF1dGhvciI+
-            PGJkaT57ey59fTwvYmRpPjwvc3Bhbj57ey9hdXRob3JzfX17eyNkYXRlfX08dGltZSBkYXRldGltZT0ie3tpc299fSI+e3tkaXNw
-            bGF5fX08L3RpbWU+e3svZGF0ZX19PC9wPgp7eyNleGNlcnB0fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3su
-            fX0ie3svbGFuZ319IGRpcj0ie3tkaXJ9fSI+e3sufX08L3A+e3svZXhjZXJwdH19Cnt7I2hhc0NhdGVnb3JpZXN9fQo8cCBjbGFz
-            cz0iY2F0ZWdvcmllcyI+e3sjY2F0ZWdvcmllc319e3sjcGFnZVVSTH19PGEgY2xhc3M9ImNhdGVnb3J5IiBocmVmPSJ7ey59fSI+
-            PGJkaT57e25hbWV9fTwvYmRpPjwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPjxiZGk+
-            e3tuYW1lfX08L2JkaT48L3NwYW4+e3svcGFnZVVSTH19IHt7L2NhdGVnb3JpZXN9fTwvcD4Ke3svaGFzQ2F0ZWdvcmllc319Cjwv
-            YXJ0aWNsZT4K
+            PGFydGljbGUgY2xhc3M9InN1bW1hcnl7eyN0aHVtYm5haWx9fSBoYXMtdGh1bWJ7ey90aHVtYm5haWx9fSI+CjxoM3t7I2xhbmd9
+            fSBsYW5nPSJ7ey59fSJ7ey9sYW5nfX0gZGlyPSJ7e2Rpcn19Ij48YSBocmVmPSJ7e3VybH19Ij57eyN0aHVtYm5haWx9fTxpbWcg
+            Y2xhc3M9InRodW1ie3sjaXNWaWRlb319IHZpZGVve3svaXNWaWRlb319IiBzcmM9Int7Ln19IiBhbHQ9IiIgd2lkdGg9IjE2MCIg
+            aGVpZ2h0PSI5MCIgbG9hZGluZz0ibGF6eSIgZGVjb2Rpbmc9ImFzeW5jIiByZWZlcnJlcnBvbGljeT0ibm8tcmVmZXJyZXIiPnt7
+            L3RodW1ibmFpbH19e3t0aXRsZX19PC9hPjwvaDM+CjxwIGNsYXNzPSJtZXRhIj48YSBjbGFzcz0ic291cmNlIiBocmVmPSJ7e2Zl
+            ZWRVUkx9fSI+PGJkaT57e2ZlZWROYW1lfX08L2JkaT48L2E+e3sjYXV0aG9yc319PHNwYW4gY2xhc3M9ImF1dGhvciI+PGJkaT57
+            ey59fTwvYmRpPjwvc3Bhbj57ey9hdXRob3JzfX17eyNkYXRlfX08dGltZSBkYXRldGltZT0ie3tpc299fSI+e3tkaXNwbGF5fX08
+            L3RpbWU+e3svZGF0ZX19PC9wPgp7eyNleGNlcnB0fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3sv
+            bGFuZ319IGRpcj0ie3tkaXJ9fSI+e3sufX08L3A+e3svZXhjZXJwdH19Cnt7I2hhc0NhdGVnb3JpZXN9fQo8cCBjbGFzcz0iY2F0
+            ZWdvcmllcyI+e3sjY2F0ZWdvcmllc319e3sjcGFnZVVSTH19PGEgY2xhc3M9ImNhdGVnb3J5IiBocmVmPSJ7ey59fSI+PGJkaT57
+            e25hbWV9fTwvYmRpPjwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPjxiZGk+e3tuYW1l
+            fX08L2JkaT48L3NwYW4+e3svcGFnZVVSTH19IHt7L2NhdGVnb3JpZXN9fTwvcD4Ke3svaGFzQ2F0ZWdvcmllc319CjwvYXJ0aWNs
+            ZT4K
             """
         ),
         (
@@ -283,30 +298,33 @@ enum BuiltInTheme {
             Ukx9fSI+PGJkaT57e2l0ZW0uZmVlZE5hbWV9fTwvYmRpPjwvYT48L3NwYW4+e3sjaXRlbS5hdXRob3JzfX0gwrcgPHNwYW4gY2xh
             c3M9ImF1dGhvciI+PGJkaT57ey59fTwvYmRpPjwvc3Bhbj57ey9pdGVtLmF1dGhvcnN9fXt7I2l0ZW0uZGF0ZX19IMK3IDx0aW1l
             IGRhdGV0aW1lPSJ7e2lzb319Ij57e2xvbmd9fTwvdGltZT57ey9pdGVtLmRhdGV9fXt7I2l0ZW0ucmVhZGluZ1RpbWV9fSDCtyA8
-            c3BhbiBjbGFzcz0icmVhZGluZy10aW1lIj57ey59fTwvc3Bhbj57ey9pdGVtLnJlYWRpbmdUaW1lfX08L3A+CjwvaGVhZGVyPgo8
-            ZGl2IGNsYXNzPSJjb250ZW50Int7I2l0ZW0ubGFuZ319IGxhbmc9Int7Ln19Int7L2l0ZW0ubGFuZ319IGRpcj0ie3tpdGVtLmRp
-            cn19Ij4Ke3t7aXRlbS5jb250ZW50fX19CjwvZGl2Pgp7eyNpdGVtLmhhc0VuY2xvc3VyZXN9fQo8c2VjdGlvbiBjbGFzcz0iZW5j
-            bG9zdXJlcyIgYXJpYS1sYWJlbGxlZGJ5PSJlbmNsb3N1cmVzLWhlYWRpbmciPgo8aDIgaWQ9ImVuY2xvc3VyZXMtaGVhZGluZyI+
-            e3t0LmF0dGFjaG1lbnRzfX08L2gyPgp7eyNpdGVtLmVuY2xvc3VyZXN9fQo8ZmlndXJlIGNsYXNzPSJlbmNsb3N1cmUiPgp7eyNp
-            c0F1ZGlvfX08YXVkaW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3JjPSJ7e3VybH19Ij48L2F1ZGlvPnt7L2lzQXVkaW99fQp7
-            eyNpc1ZpZGVvfX08dmlkZW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3JjPSJ7e3VybH19Ij48L3ZpZGVvPnt7L2lzVmlkZW99
-            fQo8ZmlnY2FwdGlvbj48YSBocmVmPSJ7e3VybH19IiByZWw9Im5vZm9sbG93IG5vb3BlbmVyIj57e2Rvd25sb2FkfX08L2E+e3sj
-            dHlwZX19IMK3IHt7Ln19e3svdHlwZX19e3sjc2l6ZX19IMK3IHt7Ln19e3svc2l6ZX19PC9maWdjYXB0aW9uPgo8L2ZpZ3VyZT4K
-            e3svaXRlbS5lbmNsb3N1cmVzfX0KPC9zZWN0aW9uPgp7ey9pdGVtLmhhc0VuY2xvc3VyZXN9fQo8Zm9vdGVyIGNsYXNzPSJpdGVt
-            LWZvb3RlciI+Cnt7I2l0ZW0uaGFzQ2F0ZWdvcmllc319CjxwIGNsYXNzPSJjYXRlZ29yaWVzIj57e3QuZmlsZWRfdW5kZXJ9fSB7
-            eyNpdGVtLmNhdGVnb3J5TGlua3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJjYXRlZ29yeSIgaHJlZj0ie3sufX0iPnt7bmFtZX19
-            PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJjYXRlZ29yeSI+e3tuYW1lfX08L3NwYW4+e3svcGFnZVVS
-            TH19IHt7L2l0ZW0uY2F0ZWdvcnlMaW5rc319PC9wPgp7ey9pdGVtLmhhc0NhdGVnb3JpZXN9fQp7eyNpdGVtLmhhc1RhZ3N9fQo8
-            cCBjbGFzcz0idGFncyI+e3t0LnRhZ3NfbGFiZWx9fSB7eyNpdGVtLnRhZ3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJ0YWciIGhy
-            ZWY9Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0idGFnIj57e25hbWV9fTwv
-            c3Bhbj57ey9wYWdlVVJMfX0ge3svaXRlbS50YWdzfX08L3A+Cnt7L2l0ZW0uaGFzVGFnc319Cnt7I2l0ZW0ubGlua319PHAgY2xh
-            c3M9Im9yaWdpbmFsIj48YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+e3t0LnJlYWRfb3JpZ2luYWx9fTwvYT48L3A+e3sv
-            aXRlbS5saW5rfX0KPC9mb290ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0iaXRlbS1uYXYiIGFyaWEtbGFiZWw9Int7aXRlbS5t
-            b3JlRnJvbX19Ij4Ke3sjaXRlbS5uZXdlcn19PGEgY2xhc3M9InByZXYiIGhyZWY9Int7dXJsfX0iIHJlbD0icHJldiI+PHNwYW4g
-            Y2xhc3M9ImxhYmVsIj57e3QubmV3ZXJ9fTwvc3Bhbj4gPGJkaT57e3RpdGxlfX08L2JkaT48L2E+e3svaXRlbS5uZXdlcn19Cnt7
-            I2l0ZW0ub2xkZXJ9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7e3VybH19IiByZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+
-            e3t0Lm9sZGVyfX08L3NwYW4+IDxiZGk+e3t0aXRsZX19PC9iZGk+PC9hPnt7L2l0ZW0ub2xkZXJ9fQo8L25hdj4Ke3svbWFpbn19
-            Cnt7L2xheW91dH19Cg==
+            c3BhbiBjbGFzcz0icmVhZGluZy10aW1lIj57ey59fTwvc3Bhbj57ey9pdGVtLnJlYWRpbmdUaW1lfX08L3A+CjwvaGVhZGVyPgp7
+            eyNpdGVtLnZpZGVvfX0KPHAgY2xhc3M9InZpZGVvLXBvc3RlciI+PGEgaHJlZj0ie3t1cmx9fSIgcmVsPSJub29wZW5lciI+e3sj
+            cG9zdGVyfX08aW1nIHNyYz0ie3sufX0iIGFsdD0iIiB3aWR0aD0iNjQwIiBoZWlnaHQ9IjM2MCIgZGVjb2Rpbmc9ImFzeW5jIiBy
+            ZWZlcnJlcnBvbGljeT0ibm8tcmVmZXJyZXIiPnt7L3Bvc3Rlcn19PHNwYW4gY2xhc3M9IndhdGNoIj7ilrYge3tsYWJlbH19PC9z
+            cGFuPjwvYT48L3A+Cnt7L2l0ZW0udmlkZW99fQo8ZGl2IGNsYXNzPSJjb250ZW50Int7I2l0ZW0ubGFuZ319IGxhbmc9Int7Ln19
+            Int7L2l0ZW0ubGFuZ319IGRpcj0ie3tpdGVtLmRpcn19Ij4Ke3t7aXRlbS5jb250ZW50fX19CjwvZGl2Pgp7eyNpdGVtLmhhc0Vu
+            Y2xvc3VyZXN9fQo8c2VjdGlvbiBjbGFzcz0iZW5jbG9zdXJlcyIgYXJpYS1sYWJlbGxlZGJ5PSJlbmNsb3N1cmVzLWhlYWRpbmci
+            Pgo8aDIgaWQ9ImVuY2xvc3VyZXMtaGVhZGluZyI+e3t0LmF0dGFjaG1lbnRzfX08L2gyPgp7eyNpdGVtLmVuY2xvc3VyZXN9fQo8
+            ZmlndXJlIGNsYXNzPSJlbmNsb3N1cmUiPgp7eyNpc0F1ZGlvfX08YXVkaW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3JjPSJ7
+            e3VybH19Ij48L2F1ZGlvPnt7L2lzQXVkaW99fQp7eyNpc1ZpZGVvfX08dmlkZW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3Jj
+            PSJ7e3VybH19Ij48L3ZpZGVvPnt7L2lzVmlkZW99fQo8ZmlnY2FwdGlvbj48YSBocmVmPSJ7e3VybH19IiByZWw9Im5vZm9sbG93
+            IG5vb3BlbmVyIj57e2Rvd25sb2FkfX08L2E+e3sjdHlwZX19IMK3IHt7Ln19e3svdHlwZX19e3sjc2l6ZX19IMK3IHt7Ln19e3sv
+            c2l6ZX19PC9maWdjYXB0aW9uPgo8L2ZpZ3VyZT4Ke3svaXRlbS5lbmNsb3N1cmVzfX0KPC9zZWN0aW9uPgp7ey9pdGVtLmhhc0Vu
+            Y2xvc3VyZXN9fQo8Zm9vdGVyIGNsYXNzPSJpdGVtLWZvb3RlciI+Cnt7I2l0ZW0uaGFzQ2F0ZWdvcmllc319CjxwIGNsYXNzPSJj
+            YXRlZ29yaWVzIj57e3QuZmlsZWRfdW5kZXJ9fSB7eyNpdGVtLmNhdGVnb3J5TGlua3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJj
+            YXRlZ29yeSIgaHJlZj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJjYXRl
+            Z29yeSI+e3tuYW1lfX08L3NwYW4+e3svcGFnZVVSTH19IHt7L2l0ZW0uY2F0ZWdvcnlMaW5rc319PC9wPgp7ey9pdGVtLmhhc0Nh
+            dGVnb3JpZXN9fQp7eyNpdGVtLmhhc1RhZ3N9fQo8cCBjbGFzcz0idGFncyI+e3t0LnRhZ3NfbGFiZWx9fSB7eyNpdGVtLnRhZ3N9
+            fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJ0YWciIGhyZWY9Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJM
+            fX08c3BhbiBjbGFzcz0idGFnIj57e25hbWV9fTwvc3Bhbj57ey9wYWdlVVJMfX0ge3svaXRlbS50YWdzfX08L3A+Cnt7L2l0ZW0u
+            aGFzVGFnc319Cnt7I2l0ZW0ubGlua319PHAgY2xhc3M9Im9yaWdpbmFsIj48YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+
+            e3t0LnJlYWRfb3JpZ2luYWx9fTwvYT48L3A+e3svaXRlbS5saW5rfX0KPC9mb290ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0i
+            aXRlbS1uYXYiIGFyaWEtbGFiZWw9Int7aXRlbS5tb3JlRnJvbX19Ij4Ke3sjaXRlbS5uZXdlcn19PGEgY2xhc3M9InByZXYiIGhy
+            ZWY9Int7dXJsfX0iIHJlbD0icHJldiI+PHNwYW4gY2xhc3M9ImxhYmVsIj57e3QubmV3ZXJ9fTwvc3Bhbj4gPGJkaT57e3RpdGxl
+            fX08L2JkaT48L2E+e3svaXRlbS5uZXdlcn19Cnt7I2l0ZW0ub2xkZXJ9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7e3VybH19IiBy
+            ZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+e3t0Lm9sZGVyfX08L3NwYW4+IDxiZGk+e3t0aXRsZX19PC9iZGk+PC9hPnt7
+            L2l0ZW0ub2xkZXJ9fQo8L25hdj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (
@@ -460,41 +478,42 @@ enum BuiltInTheme {
             2YLYsdin2KHYqSIsIGZldzogIntjb3VudH0g2K/Zgtin2KbZgiDZgtix2KfYodipIiwgbWFueTogIntjb3VudH0g2K/ZgtmK2YLY
             qSDZgtix2KfYodipIiwgb3RoZXI6ICJ7Y291bnR9INiv2YLZitmC2Kkg2YLYsdin2KHYqSJ9CmF0dGFjaG1lbnRzOiAi2KfZhNmF
             2LHZgdmC2KfYqiIKZG93bmxvYWQ6ICLYqtmG2LLZitmEIHtmaWxlfSIKZmlsZWRfdW5kZXI6ICLZhdi12YbZgdipINiq2K3Yqjoi
-            CnJlYWRfb3JpZ2luYWw6ICLYp9mC2LHYoyDYp9mE2KPYtdmEIgptb3JlX2Zyb206ICLYp9mE2YXYstmK2K8g2YXZhiB7ZmVlZH0i
-            CmFyY2hpdmU6ICLYp9mE2KPYsdi02YrZgSIKYWxsX21vbnRoczogItmD2YQg2KfZhNij2LTZh9ixIgptb250aHNfbGFiZWw6ICLY
-            p9mE2KPYtNmH2LEiCm5vdF9mb3VuZDogItin2YTYtdmB2K3YqSDYutmK2LEg2YXZiNis2YjYr9ipIgpub3RfZm91bmRfbGVhZDog
-            ItmE2Kcg2KrZiNis2K8g2LXZgdit2Kkg2YHZiiDZh9iw2Kcg2KfZhNi52YbZiNin2YYuINix2KjZhdinINmG2Y/ZgtmE2KrYjCDY
-            o9mIINmB2Yog2KfZhNix2KfYqNi3INiu2LfYoy4iCnNlYXJjaDogItio2K3YqyIKc2VhcmNoX3dvcmRzOiAi2YPZhNmF2KfYqiDZ
-            hNmE2KjYrdirINi52YbZh9inINmB2Yog2YXZgtin2YTYp9iqIHtzaXRlfSIKc2VhcmNoX25vc2NyaXB0OiAi2YrYrdiq2KfYrCDY
-            p9mE2KjYrdirINil2YTZiSBKYXZhU2NyaXB02Iwg2YTYo9mG2Ycg2YrYrNix2Yog2YHZiiDZhdiq2LXZgdit2YPYjCDYudmE2Ykg
-            2YHZh9ix2LMg2YXZhti02YjYsSDZhdi5INin2YTZhdmI2YLYuS4iCnNlYXJjaF9mcm9tX2ZpbGU6ICLZiti52YXZhCDYp9mE2KjY
-            rdirINi52YbYr9mF2Kcg2YrZj9mC2K/ZjtmR2YUg2KfZhNmF2YjZgti5INi52KjYsSBodHRwKHMpIChmZWVkc2l0ZSBzZXJ2ZSDY
-            o9mIINij2Yog2K7Yp9iv2YUg2YjZitioKdiMINmE2Kcg2YXZhiDZhdmE2YEuIgpzZWFyY2hfZmFpbGVkOiAi2KrYudiw2ZHYsSDY
-            qtit2YXZitmEINmB2YfYsdizINin2YTYqNit2KsuIgpzZWFyY2hpbmc6ICLYrNin2LHZjSDYp9mE2KjYrdirINi52YYgwqt7d29y
-            ZHN9wrvigKYiCnNlYXJjaF9ub25lOiAi2YTZhSDZitmP2LnYq9ixINi52YTZiSDZhdmC2KfZhNin2Kog2LnZhiDCq3t3b3Jkc33C
-            uy4iCnNlYXJjaF9mb3VuZDoge29uZTogIti52Y/Yq9ixINi52YTZiSDZhdmC2KfZhNipINmI2KfYrdiv2Kkg2LnZhiDCq3t3b3Jk
-            c33CuzoiLCB0d286ICLYudmP2KvYsSDYudmE2Ykg2YXZgtin2YTYqtmK2YYg2LnZhiDCq3t3b3Jkc33CuzoiLCBmZXc6ICLYudmP
-            2KvYsSDYudmE2Ykge2NvdW50fSDZhdmC2KfZhNin2Kog2LnZhiDCq3t3b3Jkc33CuzoiLCBtYW55OiAi2LnZj9ir2LEg2LnZhNmJ
-            IHtjb3VudH0g2YXZgtin2YTYqSDYudmGIMKre3dvcmRzfcK7OiIsIG90aGVyOiAi2LnZj9ir2LEg2LnZhNmJIHtjb3VudH0g2YXZ
-            gtin2YTYqSDYudmGIMKre3dvcmRzfcK7OiJ9CnNlYXJjaF9iZXN0OiB7ZmV3OiAi2LnZj9ir2LEg2LnZhNmJIHtjb3VudH0g2YXZ
-            gtin2YTYp9iqINi52YYgwqt7d29yZHN9wrvYmyDYo9mB2LbZhCB7c2hvd259OiIsIG1hbnk6ICLYudmP2KvYsSDYudmE2Ykge2Nv
-            dW50fSDZhdmC2KfZhNipINi52YYgwqt7d29yZHN9wrvYmyDYo9mB2LbZhCB7c2hvd259OiIsIG90aGVyOiAi2LnZj9ir2LEg2LnZ
-            hNmJIHtjb3VudH0g2YXZgtin2YTYqSDYudmGIMKre3dvcmRzfcK72Jsg2KPZgdi22YQge3Nob3dufToifQpmZWVkX3N0YXR1czog
-            Itit2KfZhNipINin2YTYrtmE2KfYtdin2KoiCnN0YXR1c19mZWVkOiAi2KfZhNiu2YTYp9i12KkiCnN0YXR1c19oZWFsdGg6ICLY
-            p9mE2K3Yp9mE2KkiCnN0YXR1c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1zOiAi2KfZhNmF2YLYp9mE2KfYqiIKc3RhdHVzX25l
-            dzogItin2YTYrNiv2YrYr9ipIgpzdGF0dXNfbGFzdF9zdWNjZXNzOiAi2KLYrtixINmG2KzYp9itIgpzdGF0dXNfZmFpbHVyZXM6
-            ICLYp9mE2KXYrtmB2KfZgtin2Kog2KfZhNmF2KrYqtin2YTZitipIgpzdGF0dXNfbGFzdF9lcnJvcjogItii2K7YsSDYrti32KMi
-            CmhlYWx0aF9vazogItiz2YTZitmF2KkiCmhlYWx0aF9zdGFsZTogItmC2K/ZitmF2KkiCmhlYWx0aF9mYWlsaW5nOiAi2YHYp9i0
-            2YTYqSIKaGVhbHRoX3BlbmRpbmc6ICLZgtmK2K8g2KfZhNin2YbYqti42KfYsSIKbmV2ZXI6ICLYo9io2K/Zi9inIgpzdGF0dXNf
-            d2ViX3BhZ2U6ICLZitiw2YPYsSBmZWVkcy55bWwg2LXZgdit2Kkg2KfZhNmI2YrYqCIKc3RhdHVzX21hY2hpbmVfcmVhZGFibGU6
-            ICLZhNmE2KLZhNin2Ko6IgpzdGF0dXNfc2F2ZWRfc3RhdGU6ICLYp9mE2K3Yp9mE2Kkg2KfZhNmF2K3ZgdmI2LjYqSDZhNmE2KjZ
-            htin2KEg2KfZhNiq2KfZhNmKOiIKc3RhdHVzX2FsbDogItit2Y/Yr9mQ2ZHYq9iqIHtva30g2YXZhiB7dG90YWx9INiu2YTYp9i1
-            2Kkg2YHZiiDYotiu2LEg2KjZhtin2KEiCnN0YXR1c19zb21lOiAi2K3Zj9iv2ZDZkdir2Koge29rfSDZhdmGIHtmZXRjaGVkfSDY
-            rtmE2KfYtdipINis2Y/ZhNio2Kog2YHZiiDZh9iw2Kcg2KfZhNio2YbYp9ih2Jsg2Yh7cmVzdH0g2KPYrtix2Ykg2YXYudix2YjY
-            ttipINmF2YYg2KfZhNit2KfZhNipINin2YTZhdit2YHZiNi42KkgKNmE2YUg2KrZj9is2YTYqCDZgdmKINmH2LDYpyDYp9mE2KjZ
-            htin2KEpLiIKc3RhdHVzX25vbmU6ICLYo9mP2YbYtNimINmF2YYg2KfZhNit2KfZhNipINin2YTZhdit2YHZiNi42Kk6INmE2YUg
-            2KrZj9is2YTYqCDYo9mKINiu2YTYp9i12Kkg2YHZiiDZh9iw2Kcg2KfZhNio2YbYp9ihLiDYp9mE2K3Yp9mE2Kkg2YjYp9mE2KPY
-            rti32KfYoSDZh9mKINmG2KrYp9im2Kwg2KLYrtixINis2YTYqCDZhNmD2YQg2K7ZhNin2LXYqS4iCg==
+            CnJlYWRfb3JpZ2luYWw6ICLYp9mC2LHYoyDYp9mE2KPYtdmEIgp3YXRjaF9vbjogIti02KfZh9ivINi52YTZiSB7c2l0ZX0iCm1v
+            cmVfZnJvbTogItin2YTZhdiy2YrYryDZhdmGIHtmZWVkfSIKYXJjaGl2ZTogItin2YTYo9ix2LTZitmBIgphbGxfbW9udGhzOiAi
+            2YPZhCDYp9mE2KPYtNmH2LEiCm1vbnRoc19sYWJlbDogItin2YTYo9i02YfYsSIKbm90X2ZvdW5kOiAi2KfZhNi12YHYrdipINi6
+            2YrYsSDZhdmI2KzZiNiv2KkiCm5vdF9mb3VuZF9sZWFkOiAi2YTYpyDYqtmI2KzYryDYtdmB2K3YqSDZgdmKINmH2LDYpyDYp9mE
+            2LnZhtmI2KfZhi4g2LHYqNmF2Kcg2YbZj9mC2YTYqtiMINij2Ygg2YHZiiDYp9mE2LHYp9io2Lcg2K7Yt9ijLiIKc2VhcmNoOiAi
+            2KjYrdirIgpzZWFyY2hfd29yZHM6ICLZg9mE2YXYp9iqINmE2YTYqNit2Ksg2LnZhtmH2Kcg2YHZiiDZhdmC2KfZhNin2Koge3Np
+            dGV9IgpzZWFyY2hfbm9zY3JpcHQ6ICLZitit2KrYp9isINin2YTYqNit2Ksg2KXZhNmJIEphdmFTY3JpcHTYjCDZhNij2YbZhyDZ
+            itis2LHZiiDZgdmKINmF2KrYtdmB2K3Zg9iMINi52YTZiSDZgdmH2LHYsyDZhdmG2LTZiNixINmF2Lkg2KfZhNmF2YjZgti5LiIK
+            c2VhcmNoX2Zyb21fZmlsZTogItmK2LnZhdmEINin2YTYqNit2Ksg2LnZhtiv2YXYpyDZitmP2YLYr9mO2ZHZhSDYp9mE2YXZiNmC
+            2Lkg2LnYqNixIGh0dHAocykgKGZlZWRzaXRlIHNlcnZlINij2Ygg2KPZiiDYrtin2K/ZhSDZiNmK2Kgp2Iwg2YTYpyDZhdmGINmF
+            2YTZgS4iCnNlYXJjaF9mYWlsZWQ6ICLYqti52LDZkdixINiq2K3ZhdmK2YQg2YHZh9ix2LMg2KfZhNio2K3Yqy4iCnNlYXJjaGlu
+            ZzogItis2KfYsdmNINin2YTYqNit2Ksg2LnZhiDCq3t3b3Jkc33Cu+KApiIKc2VhcmNoX25vbmU6ICLZhNmFINmK2Y/Yudir2LEg
+            2LnZhNmJINmF2YLYp9mE2KfYqiDYudmGIMKre3dvcmRzfcK7LiIKc2VhcmNoX2ZvdW5kOiB7b25lOiAi2LnZj9ir2LEg2LnZhNmJ
+            INmF2YLYp9mE2Kkg2YjYp9it2K/YqSDYudmGIMKre3dvcmRzfcK7OiIsIHR3bzogIti52Y/Yq9ixINi52YTZiSDZhdmC2KfZhNiq
+            2YrZhiDYudmGIMKre3dvcmRzfcK7OiIsIGZldzogIti52Y/Yq9ixINi52YTZiSB7Y291bnR9INmF2YLYp9mE2KfYqiDYudmGIMKr
+            e3dvcmRzfcK7OiIsIG1hbnk6ICLYudmP2KvYsSDYudmE2Ykge2NvdW50fSDZhdmC2KfZhNipINi52YYgwqt7d29yZHN9wrs6Iiwg
+            b3RoZXI6ICLYudmP2KvYsSDYudmE2Ykge2NvdW50fSDZhdmC2KfZhNipINi52YYgwqt7d29yZHN9wrs6In0Kc2VhcmNoX2Jlc3Q6
+            IHtmZXc6ICLYudmP2KvYsSDYudmE2Ykge2NvdW50fSDZhdmC2KfZhNin2Kog2LnZhiDCq3t3b3Jkc33Cu9ibINij2YHYttmEIHtz
+            aG93bn06IiwgbWFueTogIti52Y/Yq9ixINi52YTZiSB7Y291bnR9INmF2YLYp9mE2Kkg2LnZhiDCq3t3b3Jkc33Cu9ibINij2YHY
+            ttmEIHtzaG93bn06Iiwgb3RoZXI6ICLYudmP2KvYsSDYudmE2Ykge2NvdW50fSDZhdmC2KfZhNipINi52YYgwqt7d29yZHN9wrvY
+            myDYo9mB2LbZhCB7c2hvd259OiJ9CmZlZWRfc3RhdHVzOiAi2K3Yp9mE2Kkg2KfZhNiu2YTYp9i12KfYqiIKc3RhdHVzX2ZlZWQ6
+            ICLYp9mE2K7ZhNin2LXYqSIKc3RhdHVzX2hlYWx0aDogItin2YTYrdin2YTYqSIKc3RhdHVzX2h0dHA6ICJIVFRQIgpzdGF0dXNf
+            aXRlbXM6ICLYp9mE2YXZgtin2YTYp9iqIgpzdGF0dXNfbmV3OiAi2KfZhNis2K/Zitiv2KkiCnN0YXR1c19sYXN0X3N1Y2Nlc3M6
+            ICLYotiu2LEg2YbYrNin2K0iCnN0YXR1c19mYWlsdXJlczogItin2YTYpdiu2YHYp9mC2KfYqiDYp9mE2YXYqtiq2KfZhNmK2Kki
+            CnN0YXR1c19sYXN0X2Vycm9yOiAi2KLYrtixINiu2LfYoyIKaGVhbHRoX29rOiAi2LPZhNmK2YXYqSIKaGVhbHRoX3N0YWxlOiAi
+            2YLYr9mK2YXYqSIKaGVhbHRoX2ZhaWxpbmc6ICLZgdin2LTZhNipIgpoZWFsdGhfcGVuZGluZzogItmC2YrYryDYp9mE2KfZhtiq
+            2LjYp9ixIgpuZXZlcjogItij2KjYr9mL2KciCnN0YXR1c193ZWJfcGFnZTogItmK2LDZg9ixIGZlZWRzLnltbCDYtdmB2K3YqSDY
+            p9mE2YjZitioIgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogItmE2YTYotmE2KfYqjoiCnN0YXR1c19zYXZlZF9zdGF0ZTogItin
+            2YTYrdin2YTYqSDYp9mE2YXYrdmB2YjYuNipINmE2YTYqNmG2KfYoSDYp9mE2KrYp9mE2Yo6IgpzdGF0dXNfYWxsOiAi2K3Zj9iv
+            2ZDZkdir2Koge29rfSDZhdmGIHt0b3RhbH0g2K7ZhNin2LXYqSDZgdmKINii2K7YsSDYqNmG2KfYoSIKc3RhdHVzX3NvbWU6ICLY
+            rdmP2K/ZkNmR2KvYqiB7b2t9INmF2YYge2ZldGNoZWR9INiu2YTYp9i12Kkg2KzZj9mE2KjYqiDZgdmKINmH2LDYpyDYp9mE2KjZ
+            htin2KHYmyDZiHtyZXN0fSDYo9iu2LHZiSDZhdi52LHZiNi22Kkg2YXZhiDYp9mE2K3Yp9mE2Kkg2KfZhNmF2K3ZgdmI2LjYqSAo
+            2YTZhSDYqtmP2KzZhNioINmB2Yog2YfYsNinINin2YTYqNmG2KfYoSkuIgpzdGF0dXNfbm9uZTogItij2Y/Zhti02KYg2YXZhiDY
+            p9mE2K3Yp9mE2Kkg2KfZhNmF2K3ZgdmI2LjYqTog2YTZhSDYqtmP2KzZhNioINij2Yog2K7ZhNin2LXYqSDZgdmKINmH2LDYpyDY
+            p9mE2KjZhtin2KEuINin2YTYrdin2YTYqSDZiNin2YTYo9iu2LfYp9ihINmH2Yog2YbYqtin2KbYrCDYotiu2LEg2KzZhNioINmE
+            2YPZhCDYrtmE2KfYtdipLiIK
             """
         ),
         (
@@ -532,34 +551,34 @@ enum BuiltInTheme {
             b19pdGVtczogIkRpZXNlciBGZWVkIGhhdCBrZWluZSBFaW50csOkZ2UuIgpyZWFkaW5nX3RpbWU6IHtvbmU6ICJ7Y291bnR9IE1p
             bnV0ZSBMZXNlemVpdCIsIG90aGVyOiAie2NvdW50fSBNaW51dGVuIExlc2V6ZWl0In0KYXR0YWNobWVudHM6ICJBbmjDpG5nZSIK
             ZG93bmxvYWQ6ICJ7ZmlsZX0gaGVydW50ZXJsYWRlbiIKZmlsZWRfdW5kZXI6ICJBYmdlbGVndCB1bnRlcjoiCnJlYWRfb3JpZ2lu
-            YWw6ICJadW0gT3JpZ2luYWwiCm1vcmVfZnJvbTogIk1laHIgdm9uIHtmZWVkfSIKYXJjaGl2ZTogIkFyY2hpdiIKYWxsX21vbnRo
-            czogIkFsbGUgTW9uYXRlIgptb250aHNfbGFiZWw6ICJNb25hdGUiCm5vdF9mb3VuZDogIlNlaXRlIG5pY2h0IGdlZnVuZGVuIgpu
-            b3RfZm91bmRfbGVhZDogIlVudGVyIGRpZXNlciBBZHJlc3NlIGdpYnQgZXMga2VpbmUgU2VpdGUuIFZpZWxsZWljaHQgd3VyZGUg
-            c2llIHZlcnNjaG9iZW4sIG9kZXIgZGVyIExpbmsgZW50aMOkbHQgZWluZW4gVGlwcGZlaGxlci4iCnNlYXJjaDogIlN1Y2hlIgpz
-            ZWFyY2hfd29yZHM6ICJXw7ZydGVyLCBkaWUgaW4gZGVuIEVpbnRyw6RnZW4gdm9uIHtzaXRlfSBnZXN1Y2h0IHdlcmRlbiIKc2Vh
-            cmNoX25vc2NyaXB0OiAiRGllIFN1Y2hlIGJyYXVjaHQgSmF2YVNjcmlwdCwgZGVubiBzaWUgbMOkdWZ0IGluIElocmVtIEJyb3dz
-            ZXIsIGluIGVpbmVtIG1pdCBkZXIgV2Vic2l0ZSB2ZXLDtmZmZW50bGljaHRlbiBJbmRleC4iCnNlYXJjaF9mcm9tX2ZpbGU6ICJE
-            aWUgU3VjaGUgZnVua3Rpb25pZXJ0LCB3ZW5uIGRpZSBXZWJzaXRlIMO8YmVyIGh0dHAocykgYXVzZ2VsaWVmZXJ0IHdpcmQgKGZl
-            ZWRzaXRlIHNlcnZlIG9kZXIgZWluIGJlbGllYmlnZXIgV2Vic2VydmVyKSwgbmljaHQgYXVzIGVpbmVyIERhdGVpLiIKc2VhcmNo
-            X2ZhaWxlZDogIkRlciBTdWNoaW5kZXgga29ubnRlIG5pY2h0IGdlbGFkZW4gd2VyZGVuLiIKc2VhcmNoaW5nOiAiU3VjaGUgbmFj
-            aCDigJ57d29yZHN94oCcIOKApiIKc2VhcmNoX25vbmU6ICJLZWluZSBFaW50csOkZ2UgenUg4oCee3dvcmRzfeKAnCBnZWZ1bmRl
-            bi4iCnNlYXJjaF9mb3VuZDoge29uZTogIntjb3VudH0gRWludHJhZyB6dSDigJ57d29yZHN94oCcIGdlZnVuZGVuOiIsIG90aGVy
-            OiAie2NvdW50fSBFaW50csOkZ2UgenUg4oCee3dvcmRzfeKAnCBnZWZ1bmRlbjoifQpzZWFyY2hfYmVzdDoge29uZTogIntjb3Vu
-            dH0gRWludHJhZyB6dSDigJ57d29yZHN94oCcIGdlZnVuZGVuOyBkaWUge3Nob3dufSBiZXN0ZW46Iiwgb3RoZXI6ICJ7Y291bnR9
-            IEVpbnRyw6RnZSB6dSDigJ57d29yZHN94oCcIGdlZnVuZGVuOyBkaWUge3Nob3dufSBiZXN0ZW46In0KZmVlZF9zdGF0dXM6ICJG
-            ZWVkLVN0YXR1cyIKc3RhdHVzX2ZlZWQ6ICJGZWVkIgpzdGF0dXNfaGVhbHRoOiAiWnVzdGFuZCIKc3RhdHVzX2h0dHA6ICJIVFRQ
-            IgpzdGF0dXNfaXRlbXM6ICJFaW50csOkZ2UiCnN0YXR1c19uZXc6ICJOZXUiCnN0YXR1c19sYXN0X3N1Y2Nlc3M6ICJadWxldHp0
-            IGVyZm9sZ3JlaWNoIgpzdGF0dXNfZmFpbHVyZXM6ICJGZWhsZXIgaW4gRm9sZ2UiCnN0YXR1c19sYXN0X2Vycm9yOiAiTGV0enRl
-            ciBGZWhsZXIiCmhlYWx0aF9vazogImluIE9yZG51bmciCmhlYWx0aF9zdGFsZTogInZlcmFsdGV0IgpoZWFsdGhfZmFpbGluZzog
-            ImZlaGxlcmhhZnQiCmhlYWx0aF9wZW5kaW5nOiAiYXVzc3RlaGVuZCIKbmV2ZXI6ICJuaWUiCnN0YXR1c193ZWJfcGFnZTogImZl
-            ZWRzLnltbCBuZW5udCBkaWUgV2Vic2VpdGUiCnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlOiAiTWFzY2hpbmVubGVzYmFyOiIKc3Rh
-            dHVzX3NhdmVkX3N0YXRlOiAiR2VzcGVpY2hlcnRlciBadXN0YW5kIGbDvHIgZGVuIG7DpGNoc3RlbiBCdWlsZDoiCnN0YXR1c19h
-            bGw6ICJ7b2t9IHZvbiB7dG90YWx9IEZlZWRzIGJlaW0gbGV0enRlbiBCdWlsZCBha3R1YWxpc2llcnQiCnN0YXR1c19zb21lOiAi
-            e29rfSB2b24ge2ZldGNoZWR9IGFiZ2VydWZlbmVuIEZlZWRzIGluIGRpZXNlbSBCdWlsZCBha3R1YWxpc2llcnQ7IHtyZXN0fSB3
-            ZWl0ZXJlIGF1cyBkZW0gZ2VzcGVpY2hlcnRlbiBadXN0YW5kIGdlemVpZ3QgKGluIGRpZXNlbSBCdWlsZCBuaWNodCBhYmdlcnVm
-            ZW4pLiIKc3RhdHVzX25vbmU6ICJBdXMgZGVtIGdlc3BlaWNoZXJ0ZW4gWnVzdGFuZCBlcnN0ZWxsdDogSW4gZGllc2VtIEJ1aWxk
-            IHd1cmRlIGtlaW4gRmVlZCBhYmdlcnVmZW4uIFp1c3RhbmQgdW5kIEZlaGxlciBzaW5kIGRpZSBkZXMgamV3ZWlscyBsZXR6dGVu
-            IEFicnVmcy4iCg==
+            YWw6ICJadW0gT3JpZ2luYWwiCndhdGNoX29uOiAiQXVmIHtzaXRlfSBhbnNlaGVuIgptb3JlX2Zyb206ICJNZWhyIHZvbiB7ZmVl
+            ZH0iCmFyY2hpdmU6ICJBcmNoaXYiCmFsbF9tb250aHM6ICJBbGxlIE1vbmF0ZSIKbW9udGhzX2xhYmVsOiAiTW9uYXRlIgpub3Rf
+            Zm91bmQ6ICJTZWl0ZSBuaWNodCBnZWZ1bmRlbiIKbm90X2ZvdW5kX2xlYWQ6ICJVbnRlciBkaWVzZXIgQWRyZXNzZSBnaWJ0IGVz
+            IGtlaW5lIFNlaXRlLiBWaWVsbGVpY2h0IHd1cmRlIHNpZSB2ZXJzY2hvYmVuLCBvZGVyIGRlciBMaW5rIGVudGjDpGx0IGVpbmVu
+            IFRpcHBmZWhsZXIuIgpzZWFyY2g6ICJTdWNoZSIKc2VhcmNoX3dvcmRzOiAiV8O2cnRlciwgZGllIGluIGRlbiBFaW50csOkZ2Vu
+            IHZvbiB7c2l0ZX0gZ2VzdWNodCB3ZXJkZW4iCnNlYXJjaF9ub3NjcmlwdDogIkRpZSBTdWNoZSBicmF1Y2h0IEphdmFTY3JpcHQs
+            IGRlbm4gc2llIGzDpHVmdCBpbiBJaHJlbSBCcm93c2VyLCBpbiBlaW5lbSBtaXQgZGVyIFdlYnNpdGUgdmVyw7ZmZmVudGxpY2h0
+            ZW4gSW5kZXguIgpzZWFyY2hfZnJvbV9maWxlOiAiRGllIFN1Y2hlIGZ1bmt0aW9uaWVydCwgd2VubiBkaWUgV2Vic2l0ZSDDvGJl
+            ciBodHRwKHMpIGF1c2dlbGllZmVydCB3aXJkIChmZWVkc2l0ZSBzZXJ2ZSBvZGVyIGVpbiBiZWxpZWJpZ2VyIFdlYnNlcnZlciks
+            IG5pY2h0IGF1cyBlaW5lciBEYXRlaS4iCnNlYXJjaF9mYWlsZWQ6ICJEZXIgU3VjaGluZGV4IGtvbm50ZSBuaWNodCBnZWxhZGVu
+            IHdlcmRlbi4iCnNlYXJjaGluZzogIlN1Y2hlIG5hY2gg4oCee3dvcmRzfeKAnCDigKYiCnNlYXJjaF9ub25lOiAiS2VpbmUgRWlu
+            dHLDpGdlIHp1IOKAnnt3b3Jkc33igJwgZ2VmdW5kZW4uIgpzZWFyY2hfZm91bmQ6IHtvbmU6ICJ7Y291bnR9IEVpbnRyYWcgenUg
+            4oCee3dvcmRzfeKAnCBnZWZ1bmRlbjoiLCBvdGhlcjogIntjb3VudH0gRWludHLDpGdlIHp1IOKAnnt3b3Jkc33igJwgZ2VmdW5k
+            ZW46In0Kc2VhcmNoX2Jlc3Q6IHtvbmU6ICJ7Y291bnR9IEVpbnRyYWcgenUg4oCee3dvcmRzfeKAnCBnZWZ1bmRlbjsgZGllIHtz
+            aG93bn0gYmVzdGVuOiIsIG90aGVyOiAie2NvdW50fSBFaW50csOkZ2UgenUg4oCee3dvcmRzfeKAnCBnZWZ1bmRlbjsgZGllIHtz
+            aG93bn0gYmVzdGVuOiJ9CmZlZWRfc3RhdHVzOiAiRmVlZC1TdGF0dXMiCnN0YXR1c19mZWVkOiAiRmVlZCIKc3RhdHVzX2hlYWx0
+            aDogIlp1c3RhbmQiCnN0YXR1c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1zOiAiRWludHLDpGdlIgpzdGF0dXNfbmV3OiAiTmV1
+            IgpzdGF0dXNfbGFzdF9zdWNjZXNzOiAiWnVsZXR6dCBlcmZvbGdyZWljaCIKc3RhdHVzX2ZhaWx1cmVzOiAiRmVobGVyIGluIEZv
+            bGdlIgpzdGF0dXNfbGFzdF9lcnJvcjogIkxldHp0ZXIgRmVobGVyIgpoZWFsdGhfb2s6ICJpbiBPcmRudW5nIgpoZWFsdGhfc3Rh
+            bGU6ICJ2ZXJhbHRldCIKaGVhbHRoX2ZhaWxpbmc6ICJmZWhsZXJoYWZ0IgpoZWFsdGhfcGVuZGluZzogImF1c3N0ZWhlbmQiCm5l
+            dmVyOiAibmllIgpzdGF0dXNfd2ViX3BhZ2U6ICJmZWVkcy55bWwgbmVubnQgZGllIFdlYnNlaXRlIgpzdGF0dXNfbWFjaGluZV9y
+            ZWFkYWJsZTogIk1hc2NoaW5lbmxlc2JhcjoiCnN0YXR1c19zYXZlZF9zdGF0ZTogIkdlc3BlaWNoZXJ0ZXIgWnVzdGFuZCBmw7xy
+            IGRlbiBuw6RjaHN0ZW4gQnVpbGQ6IgpzdGF0dXNfYWxsOiAie29rfSB2b24ge3RvdGFsfSBGZWVkcyBiZWltIGxldHp0ZW4gQnVp
+            bGQgYWt0dWFsaXNpZXJ0IgpzdGF0dXNfc29tZTogIntva30gdm9uIHtmZXRjaGVkfSBhYmdlcnVmZW5lbiBGZWVkcyBpbiBkaWVz
+            ZW0gQnVpbGQgYWt0dWFsaXNpZXJ0OyB7cmVzdH0gd2VpdGVyZSBhdXMgZGVtIGdlc3BlaWNoZXJ0ZW4gWnVzdGFuZCBnZXplaWd0
+            IChpbiBkaWVzZW0gQnVpbGQgbmljaHQgYWJnZXJ1ZmVuKS4iCnN0YXR1c19ub25lOiAiQXVzIGRlbSBnZXNwZWljaGVydGVuIFp1
+            c3RhbmQgZXJzdGVsbHQ6IEluIGRpZXNlbSBCdWlsZCB3dXJkZSBrZWluIEZlZWQgYWJnZXJ1ZmVuLiBadXN0YW5kIHVuZCBGZWhs
+            ZXIgc2luZCBkaWUgZGVzIGpld2VpbHMgbGV0enRlbiBBYnJ1ZnMuIgo=
             """
         ),
         (
@@ -601,30 +620,31 @@ enum BuiltInTheme {
             CmZlZWRfbm9faXRlbXM6IFRoaXMgZmVlZCBoYXMgbm8gaXRlbXMuCgojIEFuIGl0ZW0ncyBwYWdlCnJlYWRpbmdfdGltZToge29u
             ZTogIntjb3VudH0gbWluIHJlYWQiLCBvdGhlcjogIntjb3VudH0gbWluIHJlYWQifQphdHRhY2htZW50czogQXR0YWNobWVudHMK
             ZG93bmxvYWQ6ICJEb3dubG9hZCB7ZmlsZX0iCmZpbGVkX3VuZGVyOiAiRmlsZWQgdW5kZXI6IgpyZWFkX29yaWdpbmFsOiBSZWFk
-            IHRoZSBvcmlnaW5hbAptb3JlX2Zyb206ICJNb3JlIGZyb20ge2ZlZWR9IgoKIyBBcmNoaXZlCmFyY2hpdmU6IEFyY2hpdmUKYWxs
-            X21vbnRoczogQWxsIG1vbnRocwptb250aHNfbGFiZWw6IE1vbnRocwoKIyA0MDQuaHRtbApub3RfZm91bmQ6IFBhZ2Ugbm90IGZv
-            dW5kCm5vdF9mb3VuZF9sZWFkOiBUaGVyZSBpcyBubyBwYWdlIGF0IHRoaXMgYWRkcmVzcy4gSXQgbWF5IGhhdmUgbW92ZWQsIG9y
-            IHRoZSBsaW5rIG1heSBiZSBtaXN0eXBlZC4KCiMgU2VhcmNoCnNlYXJjaDogU2VhcmNoCnNlYXJjaF93b3JkczogIldvcmRzIHRv
-            IGZpbmQgaW4gdGhlIGl0ZW1zIG9mIHtzaXRlfSIKc2VhcmNoX25vc2NyaXB0OiBTZWFyY2hpbmcgbmVlZHMgSmF2YVNjcmlwdCwg
-            YmVjYXVzZSB0aGUgc2VhcmNoIHJ1bnMgaW4geW91ciBicm93c2VyLCBvbiBhbiBpbmRleCBwdWJsaXNoZWQgd2l0aCB0aGUgc2l0
-            ZS4Kc2VhcmNoX2Zyb21fZmlsZTogU2VhcmNoIHdvcmtzIHdoZW4gdGhlIHNpdGUgaXMgc2VydmVkIG92ZXIgaHR0cChzKSAoZmVl
-            ZHNpdGUgc2VydmUsIG9yIGFueSB3ZWIgc2VydmVyKSwgbm90IGZyb20gYSBmaWxlLgpzZWFyY2hfZmFpbGVkOiBUaGUgc2VhcmNo
-            IGluZGV4IGNvdWxkIG5vdCBiZSBsb2FkZWQuCnNlYXJjaGluZzogIlNlYXJjaGluZyBmb3Ig4oCce3dvcmRzfeKAneKApiIKc2Vh
-            cmNoX25vbmU6ICJObyBpdGVtcyBmb3VuZCBmb3Ig4oCce3dvcmRzfeKAnS4iCnNlYXJjaF9mb3VuZDoge29uZTogIntjb3VudH0g
-            aXRlbSBmb3VuZCBmb3Ig4oCce3dvcmRzfeKAnToiLCBvdGhlcjogIntjb3VudH0gaXRlbXMgZm91bmQgZm9yIOKAnHt3b3Jkc33i
-            gJ06In0Kc2VhcmNoX2Jlc3Q6IHtvbmU6ICJ7Y291bnR9IGl0ZW1zIGZvdW5kIGZvciDigJx7d29yZHN94oCdOyB0aGUge3Nob3du
-            fSBiZXN0OiIsIG90aGVyOiAie2NvdW50fSBpdGVtcyBmb3VuZCBmb3Ig4oCce3dvcmRzfeKAnTsgdGhlIHtzaG93bn0gYmVzdDoi
-            fQoKIyBTdGF0dXMgcGFnZQpmZWVkX3N0YXR1czogRmVlZCBzdGF0dXMKc3RhdHVzX2ZlZWQ6IEZlZWQKc3RhdHVzX2hlYWx0aDog
-            SGVhbHRoCnN0YXR1c19odHRwOiBIVFRQCnN0YXR1c19pdGVtczogSXRlbXMKc3RhdHVzX25ldzogTmV3CnN0YXR1c19sYXN0X3N1
-            Y2Nlc3M6IExhc3Qgc3VjY2VzcwpzdGF0dXNfZmFpbHVyZXM6IEZhaWx1cmVzIGluIGEgcm93CnN0YXR1c19sYXN0X2Vycm9yOiBM
-            YXN0IGVycm9yCmhlYWx0aF9vazogb2sKaGVhbHRoX3N0YWxlOiBzdGFsZQpoZWFsdGhfZmFpbGluZzogZmFpbGluZwpoZWFsdGhf
-            cGVuZGluZzogcGVuZGluZwpuZXZlcjogbmV2ZXIKc3RhdHVzX3dlYl9wYWdlOiBmZWVkcy55bWwgbmFtZXMgdGhlIHdlYiBwYWdl
-            CnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlOiAiTWFjaGluZS1yZWFkYWJsZToiCnN0YXR1c19zYXZlZF9zdGF0ZTogIlNhdmVkIHN0
-            YXRlIGZvciB0aGUgbmV4dCBidWlsZDoiCnN0YXR1c19hbGw6ICJ7b2t9IG9mIHt0b3RhbH0gZmVlZHMgcmVmcmVzaGVkIGluIHRo
-            ZSBsYXN0IGJ1aWxkIgpzdGF0dXNfc29tZTogIntva30gb2Yge2ZldGNoZWR9IGZldGNoZWQgZmVlZHMgcmVmcmVzaGVkIGluIHRo
-            aXMgYnVpbGQ7IHtyZXN0fSBtb3JlIHJlbmRlcmVkIGZyb20gc2F2ZWQgc3RhdGUgKG5vdCBmZXRjaGVkIGluIHRoaXMgYnVpbGQp
-            LiIKc3RhdHVzX25vbmU6ICJSZW5kZXJlZCBmcm9tIHNhdmVkIHN0YXRlOiBubyBmZWVkIHdhcyBmZXRjaGVkIGluIHRoaXMgYnVp
-            bGQuIEhlYWx0aCBhbmQgZXJyb3JzIGFyZSB0aG9zZSBvZiBlYWNoIGZlZWQncyBsYXN0IGZldGNoLiIK
+            IHRoZSBvcmlnaW5hbAp3YXRjaF9vbjogIldhdGNoIG9uIHtzaXRlfSIKbW9yZV9mcm9tOiAiTW9yZSBmcm9tIHtmZWVkfSIKCiMg
+            QXJjaGl2ZQphcmNoaXZlOiBBcmNoaXZlCmFsbF9tb250aHM6IEFsbCBtb250aHMKbW9udGhzX2xhYmVsOiBNb250aHMKCiMgNDA0
+            Lmh0bWwKbm90X2ZvdW5kOiBQYWdlIG5vdCBmb3VuZApub3RfZm91bmRfbGVhZDogVGhlcmUgaXMgbm8gcGFnZSBhdCB0aGlzIGFk
+            ZHJlc3MuIEl0IG1heSBoYXZlIG1vdmVkLCBvciB0aGUgbGluayBtYXkgYmUgbWlzdHlwZWQuCgojIFNlYXJjaApzZWFyY2g6IFNl
+            YXJjaApzZWFyY2hfd29yZHM6ICJXb3JkcyB0byBmaW5kIGluIHRoZSBpdGVtcyBvZiB7c2l0ZX0iCnNlYXJjaF9ub3NjcmlwdDog
+            U2VhcmNoaW5nIG5lZWRzIEphdmFTY3JpcHQsIGJlY2F1c2UgdGhlIHNlYXJjaCBydW5zIGluIHlvdXIgYnJvd3Nlciwgb24gYW4g
+            aW5kZXggcHVibGlzaGVkIHdpdGggdGhlIHNpdGUuCnNlYXJjaF9mcm9tX2ZpbGU6IFNlYXJjaCB3b3JrcyB3aGVuIHRoZSBzaXRl
+            IGlzIHNlcnZlZCBvdmVyIGh0dHAocykgKGZlZWRzaXRlIHNlcnZlLCBvciBhbnkgd2ViIHNlcnZlciksIG5vdCBmcm9tIGEgZmls
+            ZS4Kc2VhcmNoX2ZhaWxlZDogVGhlIHNlYXJjaCBpbmRleCBjb3VsZCBub3QgYmUgbG9hZGVkLgpzZWFyY2hpbmc6ICJTZWFyY2hp
+            bmcgZm9yIOKAnHt3b3Jkc33igJ3igKYiCnNlYXJjaF9ub25lOiAiTm8gaXRlbXMgZm91bmQgZm9yIOKAnHt3b3Jkc33igJ0uIgpz
+            ZWFyY2hfZm91bmQ6IHtvbmU6ICJ7Y291bnR9IGl0ZW0gZm91bmQgZm9yIOKAnHt3b3Jkc33igJ06Iiwgb3RoZXI6ICJ7Y291bnR9
+            IGl0ZW1zIGZvdW5kIGZvciDigJx7d29yZHN94oCdOiJ9CnNlYXJjaF9iZXN0OiB7b25lOiAie2NvdW50fSBpdGVtcyBmb3VuZCBm
+            b3Ig4oCce3dvcmRzfeKAnTsgdGhlIHtzaG93bn0gYmVzdDoiLCBvdGhlcjogIntjb3VudH0gaXRlbXMgZm91bmQgZm9yIOKAnHt3
+            b3Jkc33igJ07IHRoZSB7c2hvd259IGJlc3Q6In0KCiMgU3RhdHVzIHBhZ2UKZmVlZF9zdGF0dXM6IEZlZWQgc3RhdHVzCnN0YXR1
+            c19mZWVkOiBGZWVkCnN0YXR1c19oZWFsdGg6IEhlYWx0aApzdGF0dXNfaHR0cDogSFRUUApzdGF0dXNfaXRlbXM6IEl0ZW1zCnN0
+            YXR1c19uZXc6IE5ldwpzdGF0dXNfbGFzdF9zdWNjZXNzOiBMYXN0IHN1Y2Nlc3MKc3RhdHVzX2ZhaWx1cmVzOiBGYWlsdXJlcyBp
+            biBhIHJvdwpzdGF0dXNfbGFzdF9lcnJvcjogTGFzdCBlcnJvcgpoZWFsdGhfb2s6IG9rCmhlYWx0aF9zdGFsZTogc3RhbGUKaGVh
+            bHRoX2ZhaWxpbmc6IGZhaWxpbmcKaGVhbHRoX3BlbmRpbmc6IHBlbmRpbmcKbmV2ZXI6IG5ldmVyCnN0YXR1c193ZWJfcGFnZTog
+            ZmVlZHMueW1sIG5hbWVzIHRoZSB3ZWIgcGFnZQpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIk1hY2hpbmUtcmVhZGFibGU6Igpz
+            dGF0dXNfc2F2ZWRfc3RhdGU6ICJTYXZlZCBzdGF0ZSBmb3IgdGhlIG5leHQgYnVpbGQ6IgpzdGF0dXNfYWxsOiAie29rfSBvZiB7
+            dG90YWx9IGZlZWRzIHJlZnJlc2hlZCBpbiB0aGUgbGFzdCBidWlsZCIKc3RhdHVzX3NvbWU6ICJ7b2t9IG9mIHtmZXRjaGVkfSBm
+            ZXRjaGVkIGZlZWRzIHJlZnJlc2hlZCBpbiB0aGlzIGJ1aWxkOyB7cmVzdH0gbW9yZSByZW5kZXJlZCBmcm9tIHNhdmVkIHN0YXRl
+            IChub3QgZmV0Y2hlZCBpbiB0aGlzIGJ1aWxkKS4iCnN0YXR1c19ub25lOiAiUmVuZGVyZWQgZnJvbSBzYXZlZCBzdGF0ZTogbm8g
+            ZmVlZCB3YXMgZmV0Y2hlZCBpbiB0aGlzIGJ1aWxkLiBIZWFsdGggYW5kIGVycm9ycyBhcmUgdGhvc2Ugb2YgZWFjaCBmZWVkJ3Mg
+            bGFzdCBmZXRjaC4iCg==
             """
         ),
         (
@@ -661,34 +681,35 @@ enum BuiltInTheme {
             e25vdGV9KTsgc2UgbXVlc3RyYW4gbGFzIGVudHJhZGFzIGd1YXJkYWRhcyBhbnRlcy4iCmZlZWRfbm9faXRlbXM6ICJFc3RlIGZl
             ZWQgbm8gdGllbmUgZW50cmFkYXMuIgpyZWFkaW5nX3RpbWU6IHtvbmU6ICJ7Y291bnR9IG1pbiBkZSBsZWN0dXJhIiwgb3RoZXI6
             ICJ7Y291bnR9IG1pbiBkZSBsZWN0dXJhIn0KYXR0YWNobWVudHM6ICJBZGp1bnRvcyIKZG93bmxvYWQ6ICJEZXNjYXJnYXIge2Zp
-            bGV9IgpmaWxlZF91bmRlcjogIkFyY2hpdmFkbyBlbjoiCnJlYWRfb3JpZ2luYWw6ICJMZWVyIGVsIG9yaWdpbmFsIgptb3JlX2Zy
-            b206ICJNw6FzIGRlIHtmZWVkfSIKYXJjaGl2ZTogIkFyY2hpdm8iCmFsbF9tb250aHM6ICJUb2RvcyBsb3MgbWVzZXMiCm1vbnRo
-            c19sYWJlbDogIk1lc2VzIgpub3RfZm91bmQ6ICJQw6FnaW5hIG5vIGVuY29udHJhZGEiCm5vdF9mb3VuZF9sZWFkOiAiTm8gaGF5
-            IG5pbmd1bmEgcMOhZ2luYSBlbiBlc3RhIGRpcmVjY2nDs24uIFB1ZWRlIHF1ZSBzZSBoYXlhIG1vdmlkbyBvIHF1ZSBlbCBlbmxh
-            Y2UgdGVuZ2EgdW5hIGVycmF0YS4iCnNlYXJjaDogIkLDunNxdWVkYSIKc2VhcmNoX3dvcmRzOiAiUGFsYWJyYXMgcXVlIGJ1c2Nh
-            ciBlbiBsYXMgZW50cmFkYXMgZGUge3NpdGV9IgpzZWFyY2hfbm9zY3JpcHQ6ICJMYSBiw7pzcXVlZGEgbmVjZXNpdGEgSmF2YVNj
-            cmlwdCwgcG9ycXVlIHNlIGVqZWN1dGEgZW4gc3UgbmF2ZWdhZG9yLCBzb2JyZSB1biDDrW5kaWNlIHB1YmxpY2FkbyBjb24gZWwg
-            c2l0aW8uIgpzZWFyY2hfZnJvbV9maWxlOiAiTGEgYsO6c3F1ZWRhIGZ1bmNpb25hIGN1YW5kbyBlbCBzaXRpbyBzZSBzaXJ2ZSBw
-            b3IgaHR0cChzKSAoZmVlZHNpdGUgc2VydmUgbyBjdWFscXVpZXIgc2Vydmlkb3Igd2ViKSwgbm8gZGVzZGUgdW4gYXJjaGl2by4i
-            CnNlYXJjaF9mYWlsZWQ6ICJObyBzZSBwdWRvIGNhcmdhciBlbCDDrW5kaWNlIGRlIGLDunNxdWVkYS4iCnNlYXJjaGluZzogIkJ1
-            c2NhbmRvIMKre3dvcmRzfcK74oCmIgpzZWFyY2hfbm9uZTogIk5vIHNlIGVuY29udHJhcm9uIGVudHJhZGFzIHBhcmEgwqt7d29y
-            ZHN9wrsuIgpzZWFyY2hfZm91bmQ6IHtvbmU6ICJ7Y291bnR9IGVudHJhZGEgZW5jb250cmFkYSBwYXJhIMKre3dvcmRzfcK7OiIs
-            IG90aGVyOiAie2NvdW50fSBlbnRyYWRhcyBlbmNvbnRyYWRhcyBwYXJhIMKre3dvcmRzfcK7OiJ9CnNlYXJjaF9iZXN0OiB7b25l
-            OiAie2NvdW50fSBlbnRyYWRhIGVuY29udHJhZGEgcGFyYSDCq3t3b3Jkc33CuzsgbGFzIHtzaG93bn0gbWVqb3JlczoiLCBvdGhl
-            cjogIntjb3VudH0gZW50cmFkYXMgZW5jb250cmFkYXMgcGFyYSDCq3t3b3Jkc33CuzsgbGFzIHtzaG93bn0gbWVqb3JlczoifQpm
-            ZWVkX3N0YXR1czogIkVzdGFkbyBkZSBsb3MgZmVlZHMiCnN0YXR1c19mZWVkOiAiRmVlZCIKc3RhdHVzX2hlYWx0aDogIkVzdGFk
-            byIKc3RhdHVzX2h0dHA6ICJIVFRQIgpzdGF0dXNfaXRlbXM6ICJFbnRyYWRhcyIKc3RhdHVzX25ldzogIk51ZXZhcyIKc3RhdHVz
-            X2xhc3Rfc3VjY2VzczogIsOabHRpbW8gw6l4aXRvIgpzdGF0dXNfZmFpbHVyZXM6ICJGYWxsb3Mgc2VndWlkb3MiCnN0YXR1c19s
-            YXN0X2Vycm9yOiAiw5psdGltbyBlcnJvciIKaGVhbHRoX29rOiAiY29ycmVjdG8iCmhlYWx0aF9zdGFsZTogImRlc2FjdHVhbGl6
-            YWRvIgpoZWFsdGhfZmFpbGluZzogImNvbiBmYWxsb3MiCmhlYWx0aF9wZW5kaW5nOiAicGVuZGllbnRlIgpuZXZlcjogIm51bmNh
-            IgpzdGF0dXNfd2ViX3BhZ2U6ICJmZWVkcy55bWwgaW5kaWNhIGxhIHDDoWdpbmEgd2ViIgpzdGF0dXNfbWFjaGluZV9yZWFkYWJs
-            ZTogIkxlZ2libGUgcG9yIG3DoXF1aW5hOiIKc3RhdHVzX3NhdmVkX3N0YXRlOiAiRXN0YWRvIGd1YXJkYWRvIHBhcmEgbGEgcHLD
-            s3hpbWEgY29tcGlsYWNpw7NuOiIKc3RhdHVzX2FsbDogIntva30gZGUge3RvdGFsfSBmZWVkcyBhY3R1YWxpemFkb3MgZW4gbGEg
-            w7psdGltYSBjb21waWxhY2nDs24iCnN0YXR1c19zb21lOiAie29rfSBkZSB7ZmV0Y2hlZH0gZmVlZHMgZGVzY2FyZ2Fkb3MgYWN0
-            dWFsaXphZG9zIGVuIGVzdGEgY29tcGlsYWNpw7NuOyB7cmVzdH0gbcOhcyBtb3N0cmFkb3MgZGVzZGUgZWwgZXN0YWRvIGd1YXJk
-            YWRvIChubyBkZXNjYXJnYWRvcyBlbiBlc3RhIGNvbXBpbGFjacOzbikuIgpzdGF0dXNfbm9uZTogIkdlbmVyYWRvIGRlc2RlIGVs
-            IGVzdGFkbyBndWFyZGFkbzogbm8gc2UgZGVzY2FyZ8OzIG5pbmfDum4gZmVlZCBlbiBlc3RhIGNvbXBpbGFjacOzbi4gRWwgZXN0
-            YWRvIHkgbG9zIGVycm9yZXMgc29uIGxvcyBkZSBsYSDDumx0aW1hIGRlc2NhcmdhIGRlIGNhZGEgZmVlZC4iCg==
+            bGV9IgpmaWxlZF91bmRlcjogIkFyY2hpdmFkbyBlbjoiCnJlYWRfb3JpZ2luYWw6ICJMZWVyIGVsIG9yaWdpbmFsIgp3YXRjaF9v
+            bjogIlZlciBlbiB7c2l0ZX0iCm1vcmVfZnJvbTogIk3DoXMgZGUge2ZlZWR9IgphcmNoaXZlOiAiQXJjaGl2byIKYWxsX21vbnRo
+            czogIlRvZG9zIGxvcyBtZXNlcyIKbW9udGhzX2xhYmVsOiAiTWVzZXMiCm5vdF9mb3VuZDogIlDDoWdpbmEgbm8gZW5jb250cmFk
+            YSIKbm90X2ZvdW5kX2xlYWQ6ICJObyBoYXkgbmluZ3VuYSBww6FnaW5hIGVuIGVzdGEgZGlyZWNjacOzbi4gUHVlZGUgcXVlIHNl
+            IGhheWEgbW92aWRvIG8gcXVlIGVsIGVubGFjZSB0ZW5nYSB1bmEgZXJyYXRhLiIKc2VhcmNoOiAiQsO6c3F1ZWRhIgpzZWFyY2hf
+            d29yZHM6ICJQYWxhYnJhcyBxdWUgYnVzY2FyIGVuIGxhcyBlbnRyYWRhcyBkZSB7c2l0ZX0iCnNlYXJjaF9ub3NjcmlwdDogIkxh
+            IGLDunNxdWVkYSBuZWNlc2l0YSBKYXZhU2NyaXB0LCBwb3JxdWUgc2UgZWplY3V0YSBlbiBzdSBuYXZlZ2Fkb3IsIHNvYnJlIHVu
+            IMOtbmRpY2UgcHVibGljYWRvIGNvbiBlbCBzaXRpby4iCnNlYXJjaF9mcm9tX2ZpbGU6ICJMYSBiw7pzcXVlZGEgZnVuY2lvbmEg
+            Y3VhbmRvIGVsIHNpdGlvIHNlIHNpcnZlIHBvciBodHRwKHMpIChmZWVkc2l0ZSBzZXJ2ZSBvIGN1YWxxdWllciBzZXJ2aWRvciB3
+            ZWIpLCBubyBkZXNkZSB1biBhcmNoaXZvLiIKc2VhcmNoX2ZhaWxlZDogIk5vIHNlIHB1ZG8gY2FyZ2FyIGVsIMOtbmRpY2UgZGUg
+            YsO6c3F1ZWRhLiIKc2VhcmNoaW5nOiAiQnVzY2FuZG8gwqt7d29yZHN9wrvigKYiCnNlYXJjaF9ub25lOiAiTm8gc2UgZW5jb250
+            cmFyb24gZW50cmFkYXMgcGFyYSDCq3t3b3Jkc33Cuy4iCnNlYXJjaF9mb3VuZDoge29uZTogIntjb3VudH0gZW50cmFkYSBlbmNv
+            bnRyYWRhIHBhcmEgwqt7d29yZHN9wrs6Iiwgb3RoZXI6ICJ7Y291bnR9IGVudHJhZGFzIGVuY29udHJhZGFzIHBhcmEgwqt7d29y
+            ZHN9wrs6In0Kc2VhcmNoX2Jlc3Q6IHtvbmU6ICJ7Y291bnR9IGVudHJhZGEgZW5jb250cmFkYSBwYXJhIMKre3dvcmRzfcK7OyBs
+            YXMge3Nob3dufSBtZWpvcmVzOiIsIG90aGVyOiAie2NvdW50fSBlbnRyYWRhcyBlbmNvbnRyYWRhcyBwYXJhIMKre3dvcmRzfcK7
+            OyBsYXMge3Nob3dufSBtZWpvcmVzOiJ9CmZlZWRfc3RhdHVzOiAiRXN0YWRvIGRlIGxvcyBmZWVkcyIKc3RhdHVzX2ZlZWQ6ICJG
+            ZWVkIgpzdGF0dXNfaGVhbHRoOiAiRXN0YWRvIgpzdGF0dXNfaHR0cDogIkhUVFAiCnN0YXR1c19pdGVtczogIkVudHJhZGFzIgpz
+            dGF0dXNfbmV3OiAiTnVldmFzIgpzdGF0dXNfbGFzdF9zdWNjZXNzOiAiw5psdGltbyDDqXhpdG8iCnN0YXR1c19mYWlsdXJlczog
+            IkZhbGxvcyBzZWd1aWRvcyIKc3RhdHVzX2xhc3RfZXJyb3I6ICLDmmx0aW1vIGVycm9yIgpoZWFsdGhfb2s6ICJjb3JyZWN0byIK
+            aGVhbHRoX3N0YWxlOiAiZGVzYWN0dWFsaXphZG8iCmhlYWx0aF9mYWlsaW5nOiAiY29uIGZhbGxvcyIKaGVhbHRoX3BlbmRpbmc6
+            ICJwZW5kaWVudGUiCm5ldmVyOiAibnVuY2EiCnN0YXR1c193ZWJfcGFnZTogImZlZWRzLnltbCBpbmRpY2EgbGEgcMOhZ2luYSB3
+            ZWIiCnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlOiAiTGVnaWJsZSBwb3IgbcOhcXVpbmE6IgpzdGF0dXNfc2F2ZWRfc3RhdGU6ICJF
+            c3RhZG8gZ3VhcmRhZG8gcGFyYSBsYSBwcsOzeGltYSBjb21waWxhY2nDs246IgpzdGF0dXNfYWxsOiAie29rfSBkZSB7dG90YWx9
+            IGZlZWRzIGFjdHVhbGl6YWRvcyBlbiBsYSDDumx0aW1hIGNvbXBpbGFjacOzbiIKc3RhdHVzX3NvbWU6ICJ7b2t9IGRlIHtmZXRj
+            aGVkfSBmZWVkcyBkZXNjYXJnYWRvcyBhY3R1YWxpemFkb3MgZW4gZXN0YSBjb21waWxhY2nDs247IHtyZXN0fSBtw6FzIG1vc3Ry
+            YWRvcyBkZXNkZSBlbCBlc3RhZG8gZ3VhcmRhZG8gKG5vIGRlc2NhcmdhZG9zIGVuIGVzdGEgY29tcGlsYWNpw7NuKS4iCnN0YXR1
+            c19ub25lOiAiR2VuZXJhZG8gZGVzZGUgZWwgZXN0YWRvIGd1YXJkYWRvOiBubyBzZSBkZXNjYXJnw7MgbmluZ8O6biBmZWVkIGVu
+            IGVzdGEgY29tcGlsYWNpw7NuLiBFbCBlc3RhZG8geSBsb3MgZXJyb3JlcyBzb24gbG9zIGRlIGxhIMO6bHRpbWEgZGVzY2FyZ2Eg
+            ZGUgY2FkYSBmZWVkLiIK
             """
         ),
         (
@@ -726,36 +747,36 @@ enum BuiltInTheme {
             cyBlbnJlZ2lzdHLDqXMgYXVwYXJhdmFudCBzb250IGFmZmljaMOpcy4iCmZlZWRfbm9faXRlbXM6ICJDZSBmbHV4IG7igJlhIGF1
             Y3VuIGFydGljbGUuIgpyZWFkaW5nX3RpbWU6IHtvbmU6ICJ7Y291bnR9IG1pbiBkZSBsZWN0dXJlIiwgb3RoZXI6ICJ7Y291bnR9
             IG1pbiBkZSBsZWN0dXJlIn0KYXR0YWNobWVudHM6ICJQacOoY2VzIGpvaW50ZXMiCmRvd25sb2FkOiAiVMOpbMOpY2hhcmdlciB7
-            ZmlsZX0iCmZpbGVkX3VuZGVyOiAiQ2xhc3PDqSBkYW5zIDoiCnJlYWRfb3JpZ2luYWw6ICJMaXJlIGzigJlvcmlnaW5hbCIKbW9y
-            ZV9mcm9tOiAiUGx1cyBkZSB7ZmVlZH0iCmFyY2hpdmU6ICJBcmNoaXZlcyIKYWxsX21vbnRoczogIlRvdXMgbGVzIG1vaXMiCm1v
-            bnRoc19sYWJlbDogIk1vaXMiCm5vdF9mb3VuZDogIlBhZ2UgaW50cm91dmFibGUiCm5vdF9mb3VuZF9sZWFkOiAiSWwgbuKAmXkg
-            YSBhdWN1bmUgcGFnZSDDoCBjZXR0ZSBhZHJlc3NlLiBFbGxlIGEgcGV1dC3DqnRyZSDDqXTDqSBkw6lwbGFjw6llLCBvdSBsZSBs
-            aWVuIGNvbnRpZW50IHVuZSBmYXV0ZSBkZSBmcmFwcGUuIgpzZWFyY2g6ICJSZWNoZXJjaGUiCnNlYXJjaF93b3JkczogIk1vdHMg
-            w6AgY2hlcmNoZXIgZGFucyBsZXMgYXJ0aWNsZXMgZGUge3NpdGV9IgpzZWFyY2hfbm9zY3JpcHQ6ICJMYSByZWNoZXJjaGUgbsOp
-            Y2Vzc2l0ZSBKYXZhU2NyaXB0LCBjYXIgZWxsZSBz4oCZZXjDqWN1dGUgZGFucyB2b3RyZSBuYXZpZ2F0ZXVyLCBzdXIgdW4gaW5k
-            ZXggcHVibGnDqSBhdmVjIGxlIHNpdGUuIgpzZWFyY2hfZnJvbV9maWxlOiAiTGEgcmVjaGVyY2hlIGZvbmN0aW9ubmUgbG9yc3F1
-            ZSBsZSBzaXRlIGVzdCBzZXJ2aSBlbiBodHRwKHMpIChmZWVkc2l0ZSBzZXJ2ZSBvdSB0b3V0IHNlcnZldXIgd2ViKSwgcGFzIGRl
-            cHVpcyB1biBmaWNoaWVyLiIKc2VhcmNoX2ZhaWxlZDogIkzigJlpbmRleCBkZSByZWNoZXJjaGUgbuKAmWEgcGFzIHB1IMOqdHJl
-            IGNoYXJnw6kuIgpzZWFyY2hpbmc6ICJSZWNoZXJjaGUgZGUgwqsge3dvcmRzfSDCu+KApiIKc2VhcmNoX25vbmU6ICJBdWN1biBh
-            cnRpY2xlIHRyb3V2w6kgcG91ciDCqyB7d29yZHN9IMK7LiIKc2VhcmNoX2ZvdW5kOiB7b25lOiAie2NvdW50fSBhcnRpY2xlIHRy
-            b3V2w6kgcG91ciDCqyB7d29yZHN9IMK7IDoiLCBvdGhlcjogIntjb3VudH0gYXJ0aWNsZXMgdHJvdXbDqXMgcG91ciDCqyB7d29y
-            ZHN9IMK7IDoifQpzZWFyY2hfYmVzdDoge29uZTogIntjb3VudH0gYXJ0aWNsZSB0cm91dsOpIHBvdXIgwqsge3dvcmRzfSDCuyA7
-            IGxlcyB7c2hvd259IG1laWxsZXVycyA6Iiwgb3RoZXI6ICJ7Y291bnR9IGFydGljbGVzIHRyb3V2w6lzIHBvdXIgwqsge3dvcmRz
-            fSDCuyA7IGxlcyB7c2hvd259IG1laWxsZXVycyA6In0KZmVlZF9zdGF0dXM6ICLDiXRhdCBkZXMgZmx1eCIKc3RhdHVzX2ZlZWQ6
-            ICJGbHV4IgpzdGF0dXNfaGVhbHRoOiAiw4l0YXQiCnN0YXR1c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1zOiAiQXJ0aWNsZXMi
-            CnN0YXR1c19uZXc6ICJOb3V2ZWF1eCIKc3RhdHVzX2xhc3Rfc3VjY2VzczogIkRlcm5pZXIgc3VjY8OocyIKc3RhdHVzX2ZhaWx1
-            cmVzOiAiw4ljaGVjcyBjb25zw6ljdXRpZnMiCnN0YXR1c19sYXN0X2Vycm9yOiAiRGVybmnDqHJlIGVycmV1ciIKaGVhbHRoX29r
-            OiAib2siCmhlYWx0aF9zdGFsZTogInDDqXJpbcOpIgpoZWFsdGhfZmFpbGluZzogImVuIMOpY2hlYyIKaGVhbHRoX3BlbmRpbmc6
-            ICJlbiBhdHRlbnRlIgpuZXZlcjogImphbWFpcyIKc3RhdHVzX3dlYl9wYWdlOiAiZmVlZHMueW1sIGluZGlxdWUgbGEgcGFnZSB3
-            ZWIiCnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlOiAiTGlzaWJsZSBwYXIgbWFjaGluZSA6IgpzdGF0dXNfc2F2ZWRfc3RhdGU6ICLD
-            iXRhdCBlbnJlZ2lzdHLDqSBwb3VyIGxhIHByb2NoYWluZSBjb25zdHJ1Y3Rpb24gOiIKc3RhdHVzX2FsbDogIntva30gZmx1eCBz
-            dXIge3RvdGFsfSBhY3R1YWxpc8OpcyBsb3JzIGRlIGxhIGRlcm5pw6hyZSBjb25zdHJ1Y3Rpb24iCnN0YXR1c19zb21lOiAie29r
-            fSBmbHV4IHN1ciB7ZmV0Y2hlZH0gcsOpY3Vww6lyw6lzIGFjdHVhbGlzw6lzIGxvcnMgZGUgY2V0dGUgY29uc3RydWN0aW9uIDsg
-            e3Jlc3R9IGF1dHJlcyBhZmZpY2jDqXMgZGVwdWlzIGzigJnDqXRhdCBlbnJlZ2lzdHLDqSAobm9uIHLDqWN1cMOpcsOpcyBsb3Jz
-            IGRlIGNldHRlIGNvbnN0cnVjdGlvbikuIgpzdGF0dXNfbm9uZTogIkFmZmljaMOpIGRlcHVpcyBs4oCZw6l0YXQgZW5yZWdpc3Ry
-            w6kgOiBhdWN1biBmbHV4IG7igJlhIMOpdMOpIHLDqWN1cMOpcsOpIGxvcnMgZGUgY2V0dGUgY29uc3RydWN0aW9uLiBM4oCZw6l0
-            YXQgZXQgbGVzIGVycmV1cnMgc29udCBjZXV4IGRlIGxhIGRlcm5pw6hyZSByw6ljdXDDqXJhdGlvbiBkZSBjaGFxdWUgZmx1eC4i
-            Cg==
+            ZmlsZX0iCmZpbGVkX3VuZGVyOiAiQ2xhc3PDqSBkYW5zIDoiCnJlYWRfb3JpZ2luYWw6ICJMaXJlIGzigJlvcmlnaW5hbCIKd2F0
+            Y2hfb246ICJSZWdhcmRlciBzdXIge3NpdGV9Igptb3JlX2Zyb206ICJQbHVzIGRlIHtmZWVkfSIKYXJjaGl2ZTogIkFyY2hpdmVz
+            IgphbGxfbW9udGhzOiAiVG91cyBsZXMgbW9pcyIKbW9udGhzX2xhYmVsOiAiTW9pcyIKbm90X2ZvdW5kOiAiUGFnZSBpbnRyb3V2
+            YWJsZSIKbm90X2ZvdW5kX2xlYWQ6ICJJbCBu4oCZeSBhIGF1Y3VuZSBwYWdlIMOgIGNldHRlIGFkcmVzc2UuIEVsbGUgYSBwZXV0
+            LcOqdHJlIMOpdMOpIGTDqXBsYWPDqWUsIG91IGxlIGxpZW4gY29udGllbnQgdW5lIGZhdXRlIGRlIGZyYXBwZS4iCnNlYXJjaDog
+            IlJlY2hlcmNoZSIKc2VhcmNoX3dvcmRzOiAiTW90cyDDoCBjaGVyY2hlciBkYW5zIGxlcyBhcnRpY2xlcyBkZSB7c2l0ZX0iCnNl
+            YXJjaF9ub3NjcmlwdDogIkxhIHJlY2hlcmNoZSBuw6ljZXNzaXRlIEphdmFTY3JpcHQsIGNhciBlbGxlIHPigJlleMOpY3V0ZSBk
+            YW5zIHZvdHJlIG5hdmlnYXRldXIsIHN1ciB1biBpbmRleCBwdWJsacOpIGF2ZWMgbGUgc2l0ZS4iCnNlYXJjaF9mcm9tX2ZpbGU6
+            ICJMYSByZWNoZXJjaGUgZm9uY3Rpb25uZSBsb3JzcXVlIGxlIHNpdGUgZXN0IHNlcnZpIGVuIGh0dHAocykgKGZlZWRzaXRlIHNl
+            cnZlIG91IHRvdXQgc2VydmV1ciB3ZWIpLCBwYXMgZGVwdWlzIHVuIGZpY2hpZXIuIgpzZWFyY2hfZmFpbGVkOiAiTOKAmWluZGV4
+            IGRlIHJlY2hlcmNoZSBu4oCZYSBwYXMgcHUgw6p0cmUgY2hhcmfDqS4iCnNlYXJjaGluZzogIlJlY2hlcmNoZSBkZSDCqyB7d29y
+            ZHN9IMK74oCmIgpzZWFyY2hfbm9uZTogIkF1Y3VuIGFydGljbGUgdHJvdXbDqSBwb3VyIMKrIHt3b3Jkc30gwrsuIgpzZWFyY2hf
+            Zm91bmQ6IHtvbmU6ICJ7Y291bnR9IGFydGljbGUgdHJvdXbDqSBwb3VyIMKrIHt3b3Jkc30gwrsgOiIsIG90aGVyOiAie2NvdW50
+            fSBhcnRpY2xlcyB0cm91dsOpcyBwb3VyIMKrIHt3b3Jkc30gwrsgOiJ9CnNlYXJjaF9iZXN0OiB7b25lOiAie2NvdW50fSBhcnRp
+            Y2xlIHRyb3V2w6kgcG91ciDCqyB7d29yZHN9IMK7IDsgbGVzIHtzaG93bn0gbWVpbGxldXJzIDoiLCBvdGhlcjogIntjb3VudH0g
+            YXJ0aWNsZXMgdHJvdXbDqXMgcG91ciDCqyB7d29yZHN9IMK7IDsgbGVzIHtzaG93bn0gbWVpbGxldXJzIDoifQpmZWVkX3N0YXR1
+            czogIsOJdGF0IGRlcyBmbHV4IgpzdGF0dXNfZmVlZDogIkZsdXgiCnN0YXR1c19oZWFsdGg6ICLDiXRhdCIKc3RhdHVzX2h0dHA6
+            ICJIVFRQIgpzdGF0dXNfaXRlbXM6ICJBcnRpY2xlcyIKc3RhdHVzX25ldzogIk5vdXZlYXV4IgpzdGF0dXNfbGFzdF9zdWNjZXNz
+            OiAiRGVybmllciBzdWNjw6hzIgpzdGF0dXNfZmFpbHVyZXM6ICLDiWNoZWNzIGNvbnPDqWN1dGlmcyIKc3RhdHVzX2xhc3RfZXJy
+            b3I6ICJEZXJuacOocmUgZXJyZXVyIgpoZWFsdGhfb2s6ICJvayIKaGVhbHRoX3N0YWxlOiAicMOpcmltw6kiCmhlYWx0aF9mYWls
+            aW5nOiAiZW4gw6ljaGVjIgpoZWFsdGhfcGVuZGluZzogImVuIGF0dGVudGUiCm5ldmVyOiAiamFtYWlzIgpzdGF0dXNfd2ViX3Bh
+            Z2U6ICJmZWVkcy55bWwgaW5kaXF1ZSBsYSBwYWdlIHdlYiIKc3RhdHVzX21hY2hpbmVfcmVhZGFibGU6ICJMaXNpYmxlIHBhciBt
+            YWNoaW5lIDoiCnN0YXR1c19zYXZlZF9zdGF0ZTogIsOJdGF0IGVucmVnaXN0csOpIHBvdXIgbGEgcHJvY2hhaW5lIGNvbnN0cnVj
+            dGlvbiA6IgpzdGF0dXNfYWxsOiAie29rfSBmbHV4IHN1ciB7dG90YWx9IGFjdHVhbGlzw6lzIGxvcnMgZGUgbGEgZGVybmnDqHJl
+            IGNvbnN0cnVjdGlvbiIKc3RhdHVzX3NvbWU6ICJ7b2t9IGZsdXggc3VyIHtmZXRjaGVkfSByw6ljdXDDqXLDqXMgYWN0dWFsaXPD
+            qXMgbG9ycyBkZSBjZXR0ZSBjb25zdHJ1Y3Rpb24gOyB7cmVzdH0gYXV0cmVzIGFmZmljaMOpcyBkZXB1aXMgbOKAmcOpdGF0IGVu
+            cmVnaXN0csOpIChub24gcsOpY3Vww6lyw6lzIGxvcnMgZGUgY2V0dGUgY29uc3RydWN0aW9uKS4iCnN0YXR1c19ub25lOiAiQWZm
+            aWNow6kgZGVwdWlzIGzigJnDqXRhdCBlbnJlZ2lzdHLDqSA6IGF1Y3VuIGZsdXggbuKAmWEgw6l0w6kgcsOpY3Vww6lyw6kgbG9y
+            cyBkZSBjZXR0ZSBjb25zdHJ1Y3Rpb24uIEzigJnDqXRhdCBldCBsZXMgZXJyZXVycyBzb250IGNldXggZGUgbGEgZGVybmnDqHJl
+            IHLDqWN1cMOpcmF0aW9uIGRlIGNoYXF1ZSBmbHV4LiIK
             """
         ),
         (
@@ -799,37 +820,37 @@ enum BuiltInTheme {
             15nXkyDXlNeW15QuIgpyZWFkaW5nX3RpbWU6IHtvbmU6ICLXk9en16og16fXqNeZ15DXlCDXkNeX16oiLCB0d286ICLXqdeq15kg
             15PXp9eV16og16fXqNeZ15DXlCIsIG90aGVyOiAie2NvdW50fSDXk9en15XXqiDXp9eo15nXkNeUIn0KYXR0YWNobWVudHM6ICLX
             p9eR16bXmdedINee16bXldeo16TXmdedIgpkb3dubG9hZDogIteU15XXqNeT16oge2ZpbGV9IgpmaWxlZF91bmRlcjogIteq15XX
-            mdenINeq15fXqjoiCnJlYWRfb3JpZ2luYWw6ICLXnNen16jXmdeQ16og15TXnten15XXqCIKbW9yZV9mcm9tOiAi16LXldeTINee
-            1r57ZmVlZH0iCmFyY2hpdmU6ICLXkNeo15vXmdeV158iCmFsbF9tb250aHM6ICLXm9ecINeU15fXldeT16nXmdedIgptb250aHNf
-            bGFiZWw6ICLXl9eV15PXqdeZ150iCm5vdF9mb3VuZDogIteU15PXoyDXnNeQINeg157XpteQIgpub3RfZm91bmRfbGVhZDogIteQ
-            15nXnyDXk9ejINeR15vXqteV15HXqiDXlNeW15UuINeZ15nXqteb158g16nXlNeV15Ag15TXldei15HXqCwg15DXlSDXqdeZ16kg
-            15jXoteV16og15HXp9eZ16nXldeoLiIKc2VhcmNoOiAi15fXmdek15XXqSIKc2VhcmNoX3dvcmRzOiAi157Xmdec15nXnSDXnNeX
-            15nXpNeV16kg15HXqNep15XXnteV16og16nXnCB7c2l0ZX0iCnNlYXJjaF9ub3NjcmlwdDogIteU15fXmdek15XXqSDXk9eV16jX
-            qSBKYXZhU2NyaXB0LCDXm9eZINeU15XXkCDXnteq15HXpteiINeR15PXpNeT16TXnyDXqdec15osINeR15DXmdeg15PXp9ehINep
-            157Xqtek16jXodedINei150g15TXkNeq16guIgpzZWFyY2hfZnJvbV9maWxlOiAi15TXl9eZ16TXldepINei15XXkdeTINeb16nX
-            lNeQ16rXqCDXnteV15LXqSDXkda+aHR0cChzKSAoZmVlZHNpdGUgc2VydmUg15DXlSDXm9ecINep16jXqiDXkNeZ16DXmNeo16DX
-            mCksINec15Ag157Xp9eV15HXpS4iCnNlYXJjaF9mYWlsZWQ6ICLXnNeQINeg15nXqtefINec15jXoteV158g15DXqiDXkNeZ16DX
-            k9en16Eg15TXl9eZ16TXldepLiIKc2VhcmNoaW5nOiAi157Xl9ek16kg15DXqiDigJ57d29yZHN94oCd4oCmIgpzZWFyY2hfbm9u
-            ZTogItec15Ag16DXntem15DXlSDXqNep15XXnteV16og16LXkdeV16gg4oCee3dvcmRzfeKAnS4iCnNlYXJjaF9mb3VuZDoge29u
-            ZTogIteg157XpteQ15Qg16jXqdeV157XlCDXkNeX16og16LXkdeV16gg4oCee3dvcmRzfeKAnToiLCB0d286ICLXoNee16bXkNeV
-            INep16rXmSDXqNep15XXnteV16og16LXkdeV16gg4oCee3dvcmRzfeKAnToiLCBvdGhlcjogIteg157XpteQ15Uge2NvdW50fSDX
-            qNep15XXnteV16og16LXkdeV16gg4oCee3dvcmRzfeKAnToifQpzZWFyY2hfYmVzdDoge290aGVyOiAi16DXntem15DXlSB7Y291
-            bnR9INeo16nXldee15XXqiDXoteR15XXqCDigJ57d29yZHN94oCdOyB7c2hvd259INeU15jXldeR15XXqiDXkdeZ15XXqteoOiJ9
-            CmZlZWRfc3RhdHVzOiAi157XpteRINeU16TXmdeT15nXnSIKc3RhdHVzX2ZlZWQ6ICLXpNeZ15MiCnN0YXR1c19oZWFsdGg6ICLX
-            ntem15EiCnN0YXR1c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1zOiAi16jXqdeV157XldeqIgpzdGF0dXNfbmV3OiAi15fXk9ep
-            15XXqiIKc3RhdHVzX2xhc3Rfc3VjY2VzczogIteU16bXnNeX15Qg15DXl9eo15XXoNeUIgpzdGF0dXNfZmFpbHVyZXM6ICLXm9ep
-            15zXldeg15XXqiDXkdeo16bXoyIKc3RhdHVzX2xhc3RfZXJyb3I6ICLXqdeS15nXkNeUINeQ15fXqNeV16DXlCIKaGVhbHRoX29r
-            OiAi16rXp9eZ158iCmhlYWx0aF9zdGFsZTogItec15Ag157XoteV15PXm9efIgpoZWFsdGhfZmFpbGluZzogIteg15vXqdecIgpo
-            ZWFsdGhfcGVuZGluZzogItee157XqteZ158iCm5ldmVyOiAi15DXoyDXpNei150iCnN0YXR1c193ZWJfcGFnZTogImZlZWRzLnlt
-            bCDXntem15nXmdefINeQ16og15PXoyDXlNeQ15nXoNeY16jXoNeYIgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIten16jXmdeQ
-            INec157Xm9eV16DXlDoiCnN0YXR1c19zYXZlZF9zdGF0ZTogIteU157XpteRINeU16nXnteV16gg15zXkdeg15nXmdeUINeU15HX
-            kNeUOiIKc3RhdHVzX2FsbDogIntva30g157XqteV15oge3RvdGFsfSDXpNeZ15PXmdedINei15XXk9eb16DXlSDXkdeR16DXmdeZ
-            15Qg15TXkNeX16jXldeg15QiCnN0YXR1c19zb21lOiAie29rfSDXnteq15XXmiB7ZmV0Y2hlZH0g15TXpNeZ15PXmdedINep16DX
-            mNei16DXlSDXoteV15PXm9eg15Ug15HXkdeg15nXmdeUINeU15bXlTsg16LXldeTIHtyZXN0fSDXnteV16bXkteZ150g157XlNee
-            16bXkSDXlNep157XldeoICjXnNeQINeg15jXoteg15Ug15HXkdeg15nXmdeUINeU15bXlSkuIgpzdGF0dXNfbm9uZTogIteg15HX
-            oNeUINee15TXntem15Eg15TXqdee15XXqDog15DXoyDXpNeZ15Mg15zXkCDXoNeY16LXnyDXkdeR16DXmdeZ15Qg15TXlteVLiDX
-            lNee16bXkSDXldeU16nXkteZ15DXldeqINeU150g15DXnNeUINep15wg15TXmNei15nXoNeUINeU15DXl9eo15XXoNeUINep15wg
-            15vXnCDXpNeZ15MuIgo=
+            mdenINeq15fXqjoiCnJlYWRfb3JpZ2luYWw6ICLXnNen16jXmdeQ16og15TXnten15XXqCIKd2F0Y2hfb246ICLXnNem16TXmdeZ
+            15Qg15HWvntzaXRlfSIKbW9yZV9mcm9tOiAi16LXldeTINee1r57ZmVlZH0iCmFyY2hpdmU6ICLXkNeo15vXmdeV158iCmFsbF9t
+            b250aHM6ICLXm9ecINeU15fXldeT16nXmdedIgptb250aHNfbGFiZWw6ICLXl9eV15PXqdeZ150iCm5vdF9mb3VuZDogIteU15PX
+            oyDXnNeQINeg157XpteQIgpub3RfZm91bmRfbGVhZDogIteQ15nXnyDXk9ejINeR15vXqteV15HXqiDXlNeW15UuINeZ15nXqteb
+            158g16nXlNeV15Ag15TXldei15HXqCwg15DXlSDXqdeZ16kg15jXoteV16og15HXp9eZ16nXldeoLiIKc2VhcmNoOiAi15fXmdek
+            15XXqSIKc2VhcmNoX3dvcmRzOiAi157Xmdec15nXnSDXnNeX15nXpNeV16kg15HXqNep15XXnteV16og16nXnCB7c2l0ZX0iCnNl
+            YXJjaF9ub3NjcmlwdDogIteU15fXmdek15XXqSDXk9eV16jXqSBKYXZhU2NyaXB0LCDXm9eZINeU15XXkCDXnteq15HXpteiINeR
+            15PXpNeT16TXnyDXqdec15osINeR15DXmdeg15PXp9ehINep157Xqtek16jXodedINei150g15TXkNeq16guIgpzZWFyY2hfZnJv
+            bV9maWxlOiAi15TXl9eZ16TXldepINei15XXkdeTINeb16nXlNeQ16rXqCDXnteV15LXqSDXkda+aHR0cChzKSAoZmVlZHNpdGUg
+            c2VydmUg15DXlSDXm9ecINep16jXqiDXkNeZ16DXmNeo16DXmCksINec15Ag157Xp9eV15HXpS4iCnNlYXJjaF9mYWlsZWQ6ICLX
+            nNeQINeg15nXqtefINec15jXoteV158g15DXqiDXkNeZ16DXk9en16Eg15TXl9eZ16TXldepLiIKc2VhcmNoaW5nOiAi157Xl9ek
+            16kg15DXqiDigJ57d29yZHN94oCd4oCmIgpzZWFyY2hfbm9uZTogItec15Ag16DXntem15DXlSDXqNep15XXnteV16og16LXkdeV
+            16gg4oCee3dvcmRzfeKAnS4iCnNlYXJjaF9mb3VuZDoge29uZTogIteg157XpteQ15Qg16jXqdeV157XlCDXkNeX16og16LXkdeV
+            16gg4oCee3dvcmRzfeKAnToiLCB0d286ICLXoNee16bXkNeVINep16rXmSDXqNep15XXnteV16og16LXkdeV16gg4oCee3dvcmRz
+            feKAnToiLCBvdGhlcjogIteg157XpteQ15Uge2NvdW50fSDXqNep15XXnteV16og16LXkdeV16gg4oCee3dvcmRzfeKAnToifQpz
+            ZWFyY2hfYmVzdDoge290aGVyOiAi16DXntem15DXlSB7Y291bnR9INeo16nXldee15XXqiDXoteR15XXqCDigJ57d29yZHN94oCd
+            OyB7c2hvd259INeU15jXldeR15XXqiDXkdeZ15XXqteoOiJ9CmZlZWRfc3RhdHVzOiAi157XpteRINeU16TXmdeT15nXnSIKc3Rh
+            dHVzX2ZlZWQ6ICLXpNeZ15MiCnN0YXR1c19oZWFsdGg6ICLXntem15EiCnN0YXR1c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1z
+            OiAi16jXqdeV157XldeqIgpzdGF0dXNfbmV3OiAi15fXk9ep15XXqiIKc3RhdHVzX2xhc3Rfc3VjY2VzczogIteU16bXnNeX15Qg
+            15DXl9eo15XXoNeUIgpzdGF0dXNfZmFpbHVyZXM6ICLXm9ep15zXldeg15XXqiDXkdeo16bXoyIKc3RhdHVzX2xhc3RfZXJyb3I6
+            ICLXqdeS15nXkNeUINeQ15fXqNeV16DXlCIKaGVhbHRoX29rOiAi16rXp9eZ158iCmhlYWx0aF9zdGFsZTogItec15Ag157XoteV
+            15PXm9efIgpoZWFsdGhfZmFpbGluZzogIteg15vXqdecIgpoZWFsdGhfcGVuZGluZzogItee157XqteZ158iCm5ldmVyOiAi15DX
+            oyDXpNei150iCnN0YXR1c193ZWJfcGFnZTogImZlZWRzLnltbCDXntem15nXmdefINeQ16og15PXoyDXlNeQ15nXoNeY16jXoNeY
+            IgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIten16jXmdeQINec157Xm9eV16DXlDoiCnN0YXR1c19zYXZlZF9zdGF0ZTogIteU
+            157XpteRINeU16nXnteV16gg15zXkdeg15nXmdeUINeU15HXkNeUOiIKc3RhdHVzX2FsbDogIntva30g157XqteV15oge3RvdGFs
+            fSDXpNeZ15PXmdedINei15XXk9eb16DXlSDXkdeR16DXmdeZ15Qg15TXkNeX16jXldeg15QiCnN0YXR1c19zb21lOiAie29rfSDX
+            nteq15XXmiB7ZmV0Y2hlZH0g15TXpNeZ15PXmdedINep16DXmNei16DXlSDXoteV15PXm9eg15Ug15HXkdeg15nXmdeUINeU15bX
+            lTsg16LXldeTIHtyZXN0fSDXnteV16bXkteZ150g157XlNee16bXkSDXlNep157XldeoICjXnNeQINeg15jXoteg15Ug15HXkdeg
+            15nXmdeUINeU15bXlSkuIgpzdGF0dXNfbm9uZTogIteg15HXoNeUINee15TXntem15Eg15TXqdee15XXqDog15DXoyDXpNeZ15Mg
+            15zXkCDXoNeY16LXnyDXkdeR16DXmdeZ15Qg15TXlteVLiDXlNee16bXkSDXldeU16nXkteZ15DXldeqINeU150g15DXnNeUINep
+            15wg15TXmNei15nXoNeUINeU15DXl9eo15XXoNeUINep15wg15vXnCDXpNeZ15MuIgo=
             """
         ),
         (
@@ -866,33 +887,33 @@ enum BuiltInTheme {
             ZmVlZF9ub19pdGVtczogIlF1ZXN0byBmZWVkIG5vbiBoYSBhcnRpY29saS4iCnJlYWRpbmdfdGltZToge29uZTogIntjb3VudH0g
             bWluIGRpIGxldHR1cmEiLCBvdGhlcjogIntjb3VudH0gbWluIGRpIGxldHR1cmEifQphdHRhY2htZW50czogIkFsbGVnYXRpIgpk
             b3dubG9hZDogIlNjYXJpY2Ege2ZpbGV9IgpmaWxlZF91bmRlcjogIkFyY2hpdmlhdG8gaW46IgpyZWFkX29yaWdpbmFsOiAiTGVn
-            Z2kgbOKAmW9yaWdpbmFsZSIKbW9yZV9mcm9tOiAiQWx0cm8gZGEge2ZlZWR9IgphcmNoaXZlOiAiQXJjaGl2aW8iCmFsbF9tb250
-            aHM6ICJUdXR0aSBpIG1lc2kiCm1vbnRoc19sYWJlbDogIk1lc2kiCm5vdF9mb3VuZDogIlBhZ2luYSBub24gdHJvdmF0YSIKbm90
-            X2ZvdW5kX2xlYWQ6ICJOb24gY+KAmcOoIG5lc3N1bmEgcGFnaW5hIGEgcXVlc3RvIGluZGlyaXp6by4gUG90cmViYmUgZXNzZXJl
-            IHN0YXRhIHNwb3N0YXRhLCBvIGlsIGxpbmsgY29udGllbmUgdW4gZXJyb3JlLiIKc2VhcmNoOiAiUmljZXJjYSIKc2VhcmNoX3dv
-            cmRzOiAiUGFyb2xlIGRhIGNlcmNhcmUgbmVnbGkgYXJ0aWNvbGkgZGkge3NpdGV9IgpzZWFyY2hfbm9zY3JpcHQ6ICJMYSByaWNl
-            cmNhIHJpY2hpZWRlIEphdmFTY3JpcHQsIHBlcmNow6kgYXZ2aWVuZSBuZWwgdHVvIGJyb3dzZXIsIHN1IHVuIGluZGljZSBwdWJi
-            bGljYXRvIGNvbiBpbCBzaXRvLiIKc2VhcmNoX2Zyb21fZmlsZTogIkxhIHJpY2VyY2EgZnVuemlvbmEgcXVhbmRvIGlsIHNpdG8g
-            w6ggc2Vydml0byB2aWEgaHR0cChzKSAoZmVlZHNpdGUgc2VydmUgbyBxdWFsc2lhc2kgc2VydmVyIHdlYiksIG5vbiBkYSB1biBm
-            aWxlLiIKc2VhcmNoX2ZhaWxlZDogIkltcG9zc2liaWxlIGNhcmljYXJlIGzigJlpbmRpY2UgZGkgcmljZXJjYS4iCnNlYXJjaGlu
-            ZzogIlJpY2VyY2EgZGkgwqt7d29yZHN9wrvigKYiCnNlYXJjaF9ub25lOiAiTmVzc3VuIGFydGljb2xvIHRyb3ZhdG8gcGVyIMKr
-            e3dvcmRzfcK7LiIKc2VhcmNoX2ZvdW5kOiB7b25lOiAie2NvdW50fSBhcnRpY29sbyB0cm92YXRvIHBlciDCq3t3b3Jkc33Cuzoi
-            LCBvdGhlcjogIntjb3VudH0gYXJ0aWNvbGkgdHJvdmF0aSBwZXIgwqt7d29yZHN9wrs6In0Kc2VhcmNoX2Jlc3Q6IHtvbmU6ICJ7
-            Y291bnR9IGFydGljb2xvIHRyb3ZhdG8gcGVyIMKre3dvcmRzfcK7OyBpIHtzaG93bn0gbWlnbGlvcmk6Iiwgb3RoZXI6ICJ7Y291
-            bnR9IGFydGljb2xpIHRyb3ZhdGkgcGVyIMKre3dvcmRzfcK7OyBpIHtzaG93bn0gbWlnbGlvcmk6In0KZmVlZF9zdGF0dXM6ICJT
-            dGF0byBkZWkgZmVlZCIKc3RhdHVzX2ZlZWQ6ICJGZWVkIgpzdGF0dXNfaGVhbHRoOiAiU3RhdG8iCnN0YXR1c19odHRwOiAiSFRU
-            UCIKc3RhdHVzX2l0ZW1zOiAiQXJ0aWNvbGkiCnN0YXR1c19uZXc6ICJOdW92aSIKc3RhdHVzX2xhc3Rfc3VjY2VzczogIlVsdGlt
-            byBzdWNjZXNzbyIKc3RhdHVzX2ZhaWx1cmVzOiAiRXJyb3JpIGNvbnNlY3V0aXZpIgpzdGF0dXNfbGFzdF9lcnJvcjogIlVsdGlt
-            byBlcnJvcmUiCmhlYWx0aF9vazogIm9rIgpoZWFsdGhfc3RhbGU6ICJub24gYWdnaW9ybmF0byIKaGVhbHRoX2ZhaWxpbmc6ICJp
-            biBlcnJvcmUiCmhlYWx0aF9wZW5kaW5nOiAiaW4gYXR0ZXNhIgpuZXZlcjogIm1haSIKc3RhdHVzX3dlYl9wYWdlOiAiZmVlZHMu
-            eW1sIGluZGljYSBsYSBwYWdpbmEgd2ViIgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIkxlZ2dpYmlsZSBkYSBtYWNjaGluYToi
-            CnN0YXR1c19zYXZlZF9zdGF0ZTogIlN0YXRvIHNhbHZhdG8gcGVyIGxhIHByb3NzaW1hIGdlbmVyYXppb25lOiIKc3RhdHVzX2Fs
-            bDogIntva30gZmVlZCBzdSB7dG90YWx9IGFnZ2lvcm5hdGkgbmVsbOKAmXVsdGltYSBnZW5lcmF6aW9uZSIKc3RhdHVzX3NvbWU6
-            ICJ7b2t9IGZlZWQgc3Uge2ZldGNoZWR9IHNjYXJpY2F0aSBhZ2dpb3JuYXRpIGluIHF1ZXN0YSBnZW5lcmF6aW9uZTsgYWx0cmkg
-            e3Jlc3R9IG1vc3RyYXRpIGRhbGxvIHN0YXRvIHNhbHZhdG8gKG5vbiBzY2FyaWNhdGkgaW4gcXVlc3RhIGdlbmVyYXppb25lKS4i
-            CnN0YXR1c19ub25lOiAiR2VuZXJhdG8gZGFsbG8gc3RhdG8gc2FsdmF0bzogbmVzc3VuIGZlZWQgw6ggc3RhdG8gc2NhcmljYXRv
-            IGluIHF1ZXN0YSBnZW5lcmF6aW9uZS4gU3RhdG8gZWQgZXJyb3JpIHNvbm8gcXVlbGxpIGRlbGzigJl1bHRpbW8gZG93bmxvYWQg
-            ZGkgY2lhc2N1biBmZWVkLiIK
+            Z2kgbOKAmW9yaWdpbmFsZSIKd2F0Y2hfb246ICJHdWFyZGEgc3Uge3NpdGV9Igptb3JlX2Zyb206ICJBbHRybyBkYSB7ZmVlZH0i
+            CmFyY2hpdmU6ICJBcmNoaXZpbyIKYWxsX21vbnRoczogIlR1dHRpIGkgbWVzaSIKbW9udGhzX2xhYmVsOiAiTWVzaSIKbm90X2Zv
+            dW5kOiAiUGFnaW5hIG5vbiB0cm92YXRhIgpub3RfZm91bmRfbGVhZDogIk5vbiBj4oCZw6ggbmVzc3VuYSBwYWdpbmEgYSBxdWVz
+            dG8gaW5kaXJpenpvLiBQb3RyZWJiZSBlc3NlcmUgc3RhdGEgc3Bvc3RhdGEsIG8gaWwgbGluayBjb250aWVuZSB1biBlcnJvcmUu
+            IgpzZWFyY2g6ICJSaWNlcmNhIgpzZWFyY2hfd29yZHM6ICJQYXJvbGUgZGEgY2VyY2FyZSBuZWdsaSBhcnRpY29saSBkaSB7c2l0
+            ZX0iCnNlYXJjaF9ub3NjcmlwdDogIkxhIHJpY2VyY2EgcmljaGllZGUgSmF2YVNjcmlwdCwgcGVyY2jDqSBhdnZpZW5lIG5lbCB0
+            dW8gYnJvd3Nlciwgc3UgdW4gaW5kaWNlIHB1YmJsaWNhdG8gY29uIGlsIHNpdG8uIgpzZWFyY2hfZnJvbV9maWxlOiAiTGEgcmlj
+            ZXJjYSBmdW56aW9uYSBxdWFuZG8gaWwgc2l0byDDqCBzZXJ2aXRvIHZpYSBodHRwKHMpIChmZWVkc2l0ZSBzZXJ2ZSBvIHF1YWxz
+            aWFzaSBzZXJ2ZXIgd2ViKSwgbm9uIGRhIHVuIGZpbGUuIgpzZWFyY2hfZmFpbGVkOiAiSW1wb3NzaWJpbGUgY2FyaWNhcmUgbOKA
+            mWluZGljZSBkaSByaWNlcmNhLiIKc2VhcmNoaW5nOiAiUmljZXJjYSBkaSDCq3t3b3Jkc33Cu+KApiIKc2VhcmNoX25vbmU6ICJO
+            ZXNzdW4gYXJ0aWNvbG8gdHJvdmF0byBwZXIgwqt7d29yZHN9wrsuIgpzZWFyY2hfZm91bmQ6IHtvbmU6ICJ7Y291bnR9IGFydGlj
+            b2xvIHRyb3ZhdG8gcGVyIMKre3dvcmRzfcK7OiIsIG90aGVyOiAie2NvdW50fSBhcnRpY29saSB0cm92YXRpIHBlciDCq3t3b3Jk
+            c33CuzoifQpzZWFyY2hfYmVzdDoge29uZTogIntjb3VudH0gYXJ0aWNvbG8gdHJvdmF0byBwZXIgwqt7d29yZHN9wrs7IGkge3No
+            b3dufSBtaWdsaW9yaToiLCBvdGhlcjogIntjb3VudH0gYXJ0aWNvbGkgdHJvdmF0aSBwZXIgwqt7d29yZHN9wrs7IGkge3Nob3du
+            fSBtaWdsaW9yaToifQpmZWVkX3N0YXR1czogIlN0YXRvIGRlaSBmZWVkIgpzdGF0dXNfZmVlZDogIkZlZWQiCnN0YXR1c19oZWFs
+            dGg6ICJTdGF0byIKc3RhdHVzX2h0dHA6ICJIVFRQIgpzdGF0dXNfaXRlbXM6ICJBcnRpY29saSIKc3RhdHVzX25ldzogIk51b3Zp
+            IgpzdGF0dXNfbGFzdF9zdWNjZXNzOiAiVWx0aW1vIHN1Y2Nlc3NvIgpzdGF0dXNfZmFpbHVyZXM6ICJFcnJvcmkgY29uc2VjdXRp
+            dmkiCnN0YXR1c19sYXN0X2Vycm9yOiAiVWx0aW1vIGVycm9yZSIKaGVhbHRoX29rOiAib2siCmhlYWx0aF9zdGFsZTogIm5vbiBh
+            Z2dpb3JuYXRvIgpoZWFsdGhfZmFpbGluZzogImluIGVycm9yZSIKaGVhbHRoX3BlbmRpbmc6ICJpbiBhdHRlc2EiCm5ldmVyOiAi
+            bWFpIgpzdGF0dXNfd2ViX3BhZ2U6ICJmZWVkcy55bWwgaW5kaWNhIGxhIHBhZ2luYSB3ZWIiCnN0YXR1c19tYWNoaW5lX3JlYWRh
+            YmxlOiAiTGVnZ2liaWxlIGRhIG1hY2NoaW5hOiIKc3RhdHVzX3NhdmVkX3N0YXRlOiAiU3RhdG8gc2FsdmF0byBwZXIgbGEgcHJv
+            c3NpbWEgZ2VuZXJhemlvbmU6IgpzdGF0dXNfYWxsOiAie29rfSBmZWVkIHN1IHt0b3RhbH0gYWdnaW9ybmF0aSBuZWxs4oCZdWx0
+            aW1hIGdlbmVyYXppb25lIgpzdGF0dXNfc29tZTogIntva30gZmVlZCBzdSB7ZmV0Y2hlZH0gc2NhcmljYXRpIGFnZ2lvcm5hdGkg
+            aW4gcXVlc3RhIGdlbmVyYXppb25lOyBhbHRyaSB7cmVzdH0gbW9zdHJhdGkgZGFsbG8gc3RhdG8gc2FsdmF0byAobm9uIHNjYXJp
+            Y2F0aSBpbiBxdWVzdGEgZ2VuZXJhemlvbmUpLiIKc3RhdHVzX25vbmU6ICJHZW5lcmF0byBkYWxsbyBzdGF0byBzYWx2YXRvOiBu
+            ZXNzdW4gZmVlZCDDqCBzdGF0byBzY2FyaWNhdG8gaW4gcXVlc3RhIGdlbmVyYXppb25lLiBTdGF0byBlZCBlcnJvcmkgc29ubyBx
+            dWVsbGkgZGVsbOKAmXVsdGltbyBkb3dubG9hZCBkaSBjaWFzY3VuIGZlZWQuIgo=
             """
         ),
         (
@@ -932,37 +953,37 @@ enum BuiltInTheme {
             IuOBk+OBruODleOCo+ODvOODieOBq+OBr+iomOS6i+OBjOOBguOCiuOBvuOBm+OCk+OAgiIKcmVhZGluZ190aW1lOiB7b3RoZXI6
             ICJ7Y291bnR9IOWIhuOBp+iqreOCgeOBvuOBmSJ9CmF0dGFjaG1lbnRzOiAi5re75LuY44OV44Kh44Kk44OrIgpkb3dubG9hZDog
             IntmaWxlfSDjgpLjg4Djgqbjg7Pjg63jg7zjg4kiCmZpbGVkX3VuZGVyOiAi44Kr44OG44K044Oq44O877yaIgpyZWFkX29yaWdp
-            bmFsOiAi5YWD44Gu6KiY5LqL44KS6Kqt44KAIgptb3JlX2Zyb206ICJ7ZmVlZH0g44Gu5LuW44Gu6KiY5LqLIgphcmNoaXZlOiAi
-            44Ki44O844Kr44Kk44OWIgphbGxfbW9udGhzOiAi44GZ44G544Gm44Gu5pyIIgptb250aHNfbGFiZWw6ICLmnIgiCm5vdF9mb3Vu
-            ZDogIuODmuODvOOCuOOBjOimi+OBpOOBi+OCiuOBvuOBm+OCkyIKbm90X2ZvdW5kX2xlYWQ6ICLjgZPjga7jgqLjg4njg6zjgrnj
-            gavjga/jg5rjg7zjgrjjgYzjgYLjgorjgb7jgZvjgpPjgILnp7vli5XjgZfjgZ/jgYvjgIHjg6rjg7Pjgq/jgYzplpPpgZXjgaPj
-            gabjgYTjgovlj6/og73mgKfjgYzjgYLjgorjgb7jgZnjgIIiCnNlYXJjaDogIuaknOe0oiIKc2VhcmNoX3dvcmRzOiAie3NpdGV9
-            IOOBruiomOS6i+OBi+OCieaOouOBmeiqnuWPpSIKc2VhcmNoX25vc2NyaXB0OiAi5qSc57Si44Gr44GvIEphdmFTY3JpcHQg44GM
-            5b+F6KaB44Gn44GZ44CC5qSc57Si44Gv44K144Kk44OI44Go5LiA57eS44Gr5YWs6ZaL44GV44KM44Gf57Si5byV44KS5L2/44Gj
-            44Gm44CB44OW44Op44Km44K244O844Gu5Lit44Gn6KGM44KP44KM44G+44GZ44CCIgpzZWFyY2hfZnJvbV9maWxlOiAi5qSc57Si
-            44Gv44CB44K144Kk44OI44GMIGh0dHAocykg44Gn6YWN5L+h44GV44KM44Gm44GE44KL44Go44GN77yIZmVlZHNpdGUgc2VydmUg
-            44KE5Lu75oSP44Gu44Km44Kn44OW44K144O844OQ44O877yJ44Gr5L2/44GI44G+44GZ44CC44OV44Kh44Kk44Or44GL44KJ44Gv
-            5L2/44GI44G+44Gb44KT44CCIgpzZWFyY2hfZmFpbGVkOiAi5qSc57Si57Si5byV44KS6Kqt44G/6L6844KB44G+44Gb44KT44Gn
-            44GX44Gf44CCIgpzZWFyY2hpbmc6ICLjgIx7d29yZHN944CN44KS5qSc57Si44GX44Gm44GE44G+44GZ4oCmIgpzZWFyY2hfbm9u
-            ZTogIuOAjHt3b3Jkc33jgI3jgavkuIDoh7TjgZnjgovoqJjkuovjga/jgYLjgorjgb7jgZvjgpPjgIIiCnNlYXJjaF9mb3VuZDog
-            e290aGVyOiAi44CMe3dvcmRzfeOAjeOBq+S4gOiHtOOBmeOCi+iomOS6i+OBjCB7Y291bnR9IOS7tuimi+OBpOOBi+OCiuOBvuOB
-            l+OBn++8miJ9CnNlYXJjaF9iZXN0OiB7b3RoZXI6ICLjgIx7d29yZHN944CN44Gr5LiA6Ie044GZ44KL6KiY5LqL44GMIHtjb3Vu
-            dH0g5Lu26KaL44Gk44GL44KK44G+44GX44Gf44CC5LiK5L2NIHtzaG93bn0g5Lu277yaIn0KZmVlZF9zdGF0dXM6ICLjg5XjgqPj
-            g7zjg4njga7nirbmhYsiCnN0YXR1c19mZWVkOiAi44OV44Kj44O844OJIgpzdGF0dXNfaGVhbHRoOiAi54q25oWLIgpzdGF0dXNf
-            aHR0cDogIkhUVFAiCnN0YXR1c19pdGVtczogIuiomOS6iyIKc3RhdHVzX25ldzogIuaWsOedgCIKc3RhdHVzX2xhc3Rfc3VjY2Vz
-            czogIuacgOe1guaIkOWKnyIKc3RhdHVzX2ZhaWx1cmVzOiAi6YCj57aa5aSx5pWXIgpzdGF0dXNfbGFzdF9lcnJvcjogIuacgOW+
-            jOOBruOCqOODqeODvCIKaGVhbHRoX29rOiAi5q2j5bi4IgpoZWFsdGhfc3RhbGU6ICLmnKrmm7TmlrAiCmhlYWx0aF9mYWlsaW5n
-            OiAi5aSx5pWXIgpoZWFsdGhfcGVuZGluZzogIuacquWPluW+lyIKbmV2ZXI6ICLjgarjgZciCnN0YXR1c193ZWJfcGFnZTogImZl
-            ZWRzLnltbCDjgavmm7jjgYvjgozjgZ/jgqbjgqfjg5bjg5rjg7zjgrgiCnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlOiAi5qmf5qKw
-            5Y+v6Kqt77yaIgpzdGF0dXNfc2F2ZWRfc3RhdGU6ICLmrKHlm57jga7jg5Pjg6vjg4nnlKjjgavkv53lrZjjgZXjgozjgZ/nirbm
-            hYvvvJoiCnN0YXR1c19hbGw6ICLliY3lm57jga7jg5Pjg6vjg4njgacge3RvdGFsfSDku7bkuK0ge29rfSDku7bjga7jg5XjgqPj
-            g7zjg4njgpLmm7TmlrDjgZfjgb7jgZfjgZ8iCnN0YXR1c19zb21lOiAi44GT44Gu44OT44Or44OJ44Gn5Y+W5b6X44GX44GfIHtm
-            ZXRjaGVkfSDku7bkuK0ge29rfSDku7bjga7jg5XjgqPjg7zjg4njgpLmm7TmlrDjgZfjgb7jgZfjgZ/jgILjgbvjgYvjga4ge3Jl
-            c3R9IOS7tuOBr+S/neWtmOOBleOCjOOBn+eKtuaFi+OBi+OCieihqOekuuOBl+OBpuOBhOOBvuOBme+8iOOBk+OBruODk+ODq+OD
-            ieOBp+OBr+acquWPluW+l++8ieOAgiIKc3RhdHVzX25vbmU6ICLkv53lrZjjgZXjgozjgZ/nirbmhYvjgYvjgonkvZzmiJDjgZfj
-            gb7jgZfjgZ/jgILjgZPjga7jg5Pjg6vjg4njgafjga/jg5XjgqPjg7zjg4njgpLlj5blvpfjgZfjgabjgYTjgb7jgZvjgpPjgILn
-            irbmhYvjgajjgqjjg6njg7zjga/lkITjg5XjgqPjg7zjg4njga7mnIDlvozjga7lj5blvpfmmYLjga7jgoLjga7jgafjgZnjgIIi
-            Cg==
+            bmFsOiAi5YWD44Gu6KiY5LqL44KS6Kqt44KAIgp3YXRjaF9vbjogIntzaXRlfSDjgafopovjgosiCm1vcmVfZnJvbTogIntmZWVk
+            fSDjga7ku5bjga7oqJjkuosiCmFyY2hpdmU6ICLjgqLjg7zjgqvjgqTjg5YiCmFsbF9tb250aHM6ICLjgZnjgbnjgabjga7mnIgi
+            Cm1vbnRoc19sYWJlbDogIuaciCIKbm90X2ZvdW5kOiAi44Oa44O844K444GM6KaL44Gk44GL44KK44G+44Gb44KTIgpub3RfZm91
+            bmRfbGVhZDogIuOBk+OBruOCouODieODrOOCueOBq+OBr+ODmuODvOOCuOOBjOOBguOCiuOBvuOBm+OCk+OAguenu+WLleOBl+OB
+            n+OBi+OAgeODquODs+OCr+OBjOmWk+mBleOBo+OBpuOBhOOCi+WPr+iDveaAp+OBjOOBguOCiuOBvuOBmeOAgiIKc2VhcmNoOiAi
+            5qSc57SiIgpzZWFyY2hfd29yZHM6ICJ7c2l0ZX0g44Gu6KiY5LqL44GL44KJ5o6i44GZ6Kqe5Y+lIgpzZWFyY2hfbm9zY3JpcHQ6
+            ICLmpJzntKLjgavjga8gSmF2YVNjcmlwdCDjgYzlv4XopoHjgafjgZnjgILmpJzntKLjga/jgrXjgqTjg4jjgajkuIDnt5Ljgavl
+            hazplovjgZXjgozjgZ/ntKLlvJXjgpLkvb/jgaPjgabjgIHjg5bjg6njgqbjgrbjg7zjga7kuK3jgafooYzjgo/jgozjgb7jgZnj
+            gIIiCnNlYXJjaF9mcm9tX2ZpbGU6ICLmpJzntKLjga/jgIHjgrXjgqTjg4jjgYwgaHR0cChzKSDjgafphY3kv6HjgZXjgozjgabj
+            gYTjgovjgajjgY3vvIhmZWVkc2l0ZSBzZXJ2ZSDjgoTku7vmhI/jga7jgqbjgqfjg5bjgrXjg7zjg5Djg7zvvInjgavkvb/jgYjj
+            gb7jgZnjgILjg5XjgqHjgqTjg6vjgYvjgonjga/kvb/jgYjjgb7jgZvjgpPjgIIiCnNlYXJjaF9mYWlsZWQ6ICLmpJzntKLntKLl
+            vJXjgpLoqq3jgb/ovrzjgoHjgb7jgZvjgpPjgafjgZfjgZ/jgIIiCnNlYXJjaGluZzogIuOAjHt3b3Jkc33jgI3jgpLmpJzntKLj
+            gZfjgabjgYTjgb7jgZnigKYiCnNlYXJjaF9ub25lOiAi44CMe3dvcmRzfeOAjeOBq+S4gOiHtOOBmeOCi+iomOS6i+OBr+OBguOC
+            iuOBvuOBm+OCk+OAgiIKc2VhcmNoX2ZvdW5kOiB7b3RoZXI6ICLjgIx7d29yZHN944CN44Gr5LiA6Ie044GZ44KL6KiY5LqL44GM
+            IHtjb3VudH0g5Lu26KaL44Gk44GL44KK44G+44GX44Gf77yaIn0Kc2VhcmNoX2Jlc3Q6IHtvdGhlcjogIuOAjHt3b3Jkc33jgI3j
+            gavkuIDoh7TjgZnjgovoqJjkuovjgYwge2NvdW50fSDku7bopovjgaTjgYvjgorjgb7jgZfjgZ/jgILkuIrkvY0ge3Nob3dufSDk
+            u7bvvJoifQpmZWVkX3N0YXR1czogIuODleOCo+ODvOODieOBrueKtuaFiyIKc3RhdHVzX2ZlZWQ6ICLjg5XjgqPjg7zjg4kiCnN0
+            YXR1c19oZWFsdGg6ICLnirbmhYsiCnN0YXR1c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1zOiAi6KiY5LqLIgpzdGF0dXNfbmV3
+            OiAi5paw552AIgpzdGF0dXNfbGFzdF9zdWNjZXNzOiAi5pyA57WC5oiQ5YqfIgpzdGF0dXNfZmFpbHVyZXM6ICLpgKPntprlpLHm
+            lZciCnN0YXR1c19sYXN0X2Vycm9yOiAi5pyA5b6M44Gu44Ko44Op44O8IgpoZWFsdGhfb2s6ICLmraPluLgiCmhlYWx0aF9zdGFs
+            ZTogIuacquabtOaWsCIKaGVhbHRoX2ZhaWxpbmc6ICLlpLHmlZciCmhlYWx0aF9wZW5kaW5nOiAi5pyq5Y+W5b6XIgpuZXZlcjog
+            IuOBquOBlyIKc3RhdHVzX3dlYl9wYWdlOiAiZmVlZHMueW1sIOOBq+abuOOBi+OCjOOBn+OCpuOCp+ODluODmuODvOOCuCIKc3Rh
+            dHVzX21hY2hpbmVfcmVhZGFibGU6ICLmqZ/morDlj6/oqq3vvJoiCnN0YXR1c19zYXZlZF9zdGF0ZTogIuasoeWbnuOBruODk+OD
+            q+ODieeUqOOBq+S/neWtmOOBleOCjOOBn+eKtuaFi++8miIKc3RhdHVzX2FsbDogIuWJjeWbnuOBruODk+ODq+ODieOBpyB7dG90
+            YWx9IOS7tuS4rSB7b2t9IOS7tuOBruODleOCo+ODvOODieOCkuabtOaWsOOBl+OBvuOBl+OBnyIKc3RhdHVzX3NvbWU6ICLjgZPj
+            ga7jg5Pjg6vjg4njgaflj5blvpfjgZfjgZ8ge2ZldGNoZWR9IOS7tuS4rSB7b2t9IOS7tuOBruODleOCo+ODvOODieOCkuabtOaW
+            sOOBl+OBvuOBl+OBn+OAguOBu+OBi+OBriB7cmVzdH0g5Lu244Gv5L+d5a2Y44GV44KM44Gf54q25oWL44GL44KJ6KGo56S644GX
+            44Gm44GE44G+44GZ77yI44GT44Gu44OT44Or44OJ44Gn44Gv5pyq5Y+W5b6X77yJ44CCIgpzdGF0dXNfbm9uZTogIuS/neWtmOOB
+            leOCjOOBn+eKtuaFi+OBi+OCieS9nOaIkOOBl+OBvuOBl+OBn+OAguOBk+OBruODk+ODq+ODieOBp+OBr+ODleOCo+ODvOODieOC
+            kuWPluW+l+OBl+OBpuOBhOOBvuOBm+OCk+OAgueKtuaFi+OBqOOCqOODqeODvOOBr+WQhOODleOCo+ODvOODieOBruacgOW+jOOB
+            ruWPluW+l+aZguOBruOCguOBruOBp+OBmeOAgiIK
             """
         ),
         (
@@ -998,33 +1019,33 @@ enum BuiltInTheme {
             YXJkZSBiZXJpY2h0ZW4gd29yZGVuIGdldG9vbmQuIgpmZWVkX25vX2l0ZW1zOiAiRGV6ZSBmZWVkIGhlZWZ0IGdlZW4gYmVyaWNo
             dGVuLiIKcmVhZGluZ190aW1lOiB7b25lOiAie2NvdW50fSBtaW4gbGV6ZW4iLCBvdGhlcjogIntjb3VudH0gbWluIGxlemVuIn0K
             YXR0YWNobWVudHM6ICJCaWpsYWdlbiIKZG93bmxvYWQ6ICJ7ZmlsZX0gZG93bmxvYWRlbiIKZmlsZWRfdW5kZXI6ICJHZWFyY2hp
-            dmVlcmQgb25kZXI6IgpyZWFkX29yaWdpbmFsOiAiTGVlcyBoZXQgb3JpZ2luZWVsIgptb3JlX2Zyb206ICJNZWVyIHZhbiB7ZmVl
-            ZH0iCmFyY2hpdmU6ICJBcmNoaWVmIgphbGxfbW9udGhzOiAiQWxsZSBtYWFuZGVuIgptb250aHNfbGFiZWw6ICJNYWFuZGVuIgpu
-            b3RfZm91bmQ6ICJQYWdpbmEgbmlldCBnZXZvbmRlbiIKbm90X2ZvdW5kX2xlYWQ6ICJPcCBkaXQgYWRyZXMgc3RhYXQgZ2VlbiBw
-            YWdpbmEuIE1pc3NjaGllbiBpcyB6ZSB2ZXJwbGFhdHN0LCBvZiBiZXZhdCBkZSBsaW5rIGVlbiB0eXBmb3V0LiIKc2VhcmNoOiAi
-            Wm9la2VuIgpzZWFyY2hfd29yZHM6ICJXb29yZGVuIG9tIHRlIHpvZWtlbiBpbiBkZSBiZXJpY2h0ZW4gdmFuIHtzaXRlfSIKc2Vh
-            cmNoX25vc2NyaXB0OiAiWm9la2VuIHZlcmVpc3QgSmF2YVNjcmlwdCwgb21kYXQgaGV0IHpvZWtlbiBpbiB1dyBicm93c2VyIGdl
-            YmV1cnQsIGluIGVlbiBpbmRleCBkaWUgbWV0IGRlIHNpdGUgaXMgZ2VwdWJsaWNlZXJkLiIKc2VhcmNoX2Zyb21fZmlsZTogIlpv
-            ZWtlbiB3ZXJrdCBhbHMgZGUgc2l0ZSB2aWEgaHR0cChzKSB3b3JkdCBhYW5nZWJvZGVuIChmZWVkc2l0ZSBzZXJ2ZSBvZiBlZW4g
-            d2Vic2VydmVyKSwgbmlldCB2YW51aXQgZWVuIGJlc3RhbmQuIgpzZWFyY2hfZmFpbGVkOiAiRGUgem9la2luZGV4IGtvbiBuaWV0
-            IHdvcmRlbiBnZWxhZGVuLiIKc2VhcmNoaW5nOiAiWm9la2VuIG5hYXIg4oCYe3dvcmRzfeKAmeKApiIKc2VhcmNoX25vbmU6ICJH
-            ZWVuIGJlcmljaHRlbiBnZXZvbmRlbiB2b29yIOKAmHt3b3Jkc33igJkuIgpzZWFyY2hfZm91bmQ6IHtvbmU6ICJ7Y291bnR9IGJl
-            cmljaHQgZ2V2b25kZW4gdm9vciDigJh7d29yZHN94oCZOiIsIG90aGVyOiAie2NvdW50fSBiZXJpY2h0ZW4gZ2V2b25kZW4gdm9v
-            ciDigJh7d29yZHN94oCZOiJ9CnNlYXJjaF9iZXN0OiB7b25lOiAie2NvdW50fSBiZXJpY2h0IGdldm9uZGVuIHZvb3Ig4oCYe3dv
-            cmRzfeKAmTsgZGUge3Nob3dufSBiZXN0ZToiLCBvdGhlcjogIntjb3VudH0gYmVyaWNodGVuIGdldm9uZGVuIHZvb3Ig4oCYe3dv
-            cmRzfeKAmTsgZGUge3Nob3dufSBiZXN0ZToifQpmZWVkX3N0YXR1czogIkZlZWRzdGF0dXMiCnN0YXR1c19mZWVkOiAiRmVlZCIK
-            c3RhdHVzX2hlYWx0aDogIlRvZXN0YW5kIgpzdGF0dXNfaHR0cDogIkhUVFAiCnN0YXR1c19pdGVtczogIkJlcmljaHRlbiIKc3Rh
-            dHVzX25ldzogIk5pZXV3IgpzdGF0dXNfbGFzdF9zdWNjZXNzOiAiTGFhdHN0IGdlbHVrdCIKc3RhdHVzX2ZhaWx1cmVzOiAiTWlz
-            bHVrdCBvcCByaWoiCnN0YXR1c19sYXN0X2Vycm9yOiAiTGFhdHN0ZSBmb3V0IgpoZWFsdGhfb2s6ICJvayIKaGVhbHRoX3N0YWxl
-            OiAidmVyb3VkZXJkIgpoZWFsdGhfZmFpbGluZzogIm1pc2x1a3QiCmhlYWx0aF9wZW5kaW5nOiAiaW4gYWZ3YWNodGluZyIKbmV2
-            ZXI6ICJub29pdCIKc3RhdHVzX3dlYl9wYWdlOiAiZmVlZHMueW1sIG5vZW10IGRlIHdlYnBhZ2luYSIKc3RhdHVzX21hY2hpbmVf
-            cmVhZGFibGU6ICJNYWNoaW5lbGVlc2JhYXI6IgpzdGF0dXNfc2F2ZWRfc3RhdGU6ICJCZXdhYXJkZSB0b2VzdGFuZCB2b29yIGRl
-            IHZvbGdlbmRlIGJ1aWxkOiIKc3RhdHVzX2FsbDogIntva30gdmFuIHt0b3RhbH0gZmVlZHMgYmlqZ2V3ZXJrdCBiaWogZGUgbGFh
-            dHN0ZSBidWlsZCIKc3RhdHVzX3NvbWU6ICJ7b2t9IHZhbiB7ZmV0Y2hlZH0gb3BnZWhhYWxkZSBmZWVkcyBiaWpnZXdlcmt0IGlu
-            IGRlemUgYnVpbGQ7IG5vZyB7cmVzdH0gZ2V0b29uZCB1aXQgZGUgYmV3YWFyZGUgdG9lc3RhbmQgKG5pZXQgb3BnZWhhYWxkIGlu
-            IGRlemUgYnVpbGQpLiIKc3RhdHVzX25vbmU6ICJHZW1hYWt0IHVpdCBkZSBiZXdhYXJkZSB0b2VzdGFuZDogaW4gZGV6ZSBidWls
-            ZCBpcyBnZWVuIGZlZWQgb3BnZWhhYWxkLiBUb2VzdGFuZCBlbiBmb3V0ZW4gemlqbiBkaWUgdmFuIGRlIGxhYXRzdGUga2VlciBk
-            YXQgZWxrZSBmZWVkIHdlcmQgb3BnZWhhYWxkLiIK
+            dmVlcmQgb25kZXI6IgpyZWFkX29yaWdpbmFsOiAiTGVlcyBoZXQgb3JpZ2luZWVsIgp3YXRjaF9vbjogIkJla2lqayBvcCB7c2l0
+            ZX0iCm1vcmVfZnJvbTogIk1lZXIgdmFuIHtmZWVkfSIKYXJjaGl2ZTogIkFyY2hpZWYiCmFsbF9tb250aHM6ICJBbGxlIG1hYW5k
+            ZW4iCm1vbnRoc19sYWJlbDogIk1hYW5kZW4iCm5vdF9mb3VuZDogIlBhZ2luYSBuaWV0IGdldm9uZGVuIgpub3RfZm91bmRfbGVh
+            ZDogIk9wIGRpdCBhZHJlcyBzdGFhdCBnZWVuIHBhZ2luYS4gTWlzc2NoaWVuIGlzIHplIHZlcnBsYWF0c3QsIG9mIGJldmF0IGRl
+            IGxpbmsgZWVuIHR5cGZvdXQuIgpzZWFyY2g6ICJab2VrZW4iCnNlYXJjaF93b3JkczogIldvb3JkZW4gb20gdGUgem9la2VuIGlu
+            IGRlIGJlcmljaHRlbiB2YW4ge3NpdGV9IgpzZWFyY2hfbm9zY3JpcHQ6ICJab2VrZW4gdmVyZWlzdCBKYXZhU2NyaXB0LCBvbWRh
+            dCBoZXQgem9la2VuIGluIHV3IGJyb3dzZXIgZ2ViZXVydCwgaW4gZWVuIGluZGV4IGRpZSBtZXQgZGUgc2l0ZSBpcyBnZXB1Ymxp
+            Y2VlcmQuIgpzZWFyY2hfZnJvbV9maWxlOiAiWm9la2VuIHdlcmt0IGFscyBkZSBzaXRlIHZpYSBodHRwKHMpIHdvcmR0IGFhbmdl
+            Ym9kZW4gKGZlZWRzaXRlIHNlcnZlIG9mIGVlbiB3ZWJzZXJ2ZXIpLCBuaWV0IHZhbnVpdCBlZW4gYmVzdGFuZC4iCnNlYXJjaF9m
+            YWlsZWQ6ICJEZSB6b2VraW5kZXgga29uIG5pZXQgd29yZGVuIGdlbGFkZW4uIgpzZWFyY2hpbmc6ICJab2VrZW4gbmFhciDigJh7
+            d29yZHN94oCZ4oCmIgpzZWFyY2hfbm9uZTogIkdlZW4gYmVyaWNodGVuIGdldm9uZGVuIHZvb3Ig4oCYe3dvcmRzfeKAmS4iCnNl
+            YXJjaF9mb3VuZDoge29uZTogIntjb3VudH0gYmVyaWNodCBnZXZvbmRlbiB2b29yIOKAmHt3b3Jkc33igJk6Iiwgb3RoZXI6ICJ7
+            Y291bnR9IGJlcmljaHRlbiBnZXZvbmRlbiB2b29yIOKAmHt3b3Jkc33igJk6In0Kc2VhcmNoX2Jlc3Q6IHtvbmU6ICJ7Y291bnR9
+            IGJlcmljaHQgZ2V2b25kZW4gdm9vciDigJh7d29yZHN94oCZOyBkZSB7c2hvd259IGJlc3RlOiIsIG90aGVyOiAie2NvdW50fSBi
+            ZXJpY2h0ZW4gZ2V2b25kZW4gdm9vciDigJh7d29yZHN94oCZOyBkZSB7c2hvd259IGJlc3RlOiJ9CmZlZWRfc3RhdHVzOiAiRmVl
+            ZHN0YXR1cyIKc3RhdHVzX2ZlZWQ6ICJGZWVkIgpzdGF0dXNfaGVhbHRoOiAiVG9lc3RhbmQiCnN0YXR1c19odHRwOiAiSFRUUCIK
+            c3RhdHVzX2l0ZW1zOiAiQmVyaWNodGVuIgpzdGF0dXNfbmV3OiAiTmlldXciCnN0YXR1c19sYXN0X3N1Y2Nlc3M6ICJMYWF0c3Qg
+            Z2VsdWt0IgpzdGF0dXNfZmFpbHVyZXM6ICJNaXNsdWt0IG9wIHJpaiIKc3RhdHVzX2xhc3RfZXJyb3I6ICJMYWF0c3RlIGZvdXQi
+            CmhlYWx0aF9vazogIm9rIgpoZWFsdGhfc3RhbGU6ICJ2ZXJvdWRlcmQiCmhlYWx0aF9mYWlsaW5nOiAibWlzbHVrdCIKaGVhbHRo
+            X3BlbmRpbmc6ICJpbiBhZndhY2h0aW5nIgpuZXZlcjogIm5vb2l0IgpzdGF0dXNfd2ViX3BhZ2U6ICJmZWVkcy55bWwgbm9lbXQg
+            ZGUgd2VicGFnaW5hIgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIk1hY2hpbmVsZWVzYmFhcjoiCnN0YXR1c19zYXZlZF9zdGF0
+            ZTogIkJld2FhcmRlIHRvZXN0YW5kIHZvb3IgZGUgdm9sZ2VuZGUgYnVpbGQ6IgpzdGF0dXNfYWxsOiAie29rfSB2YW4ge3RvdGFs
+            fSBmZWVkcyBiaWpnZXdlcmt0IGJpaiBkZSBsYWF0c3RlIGJ1aWxkIgpzdGF0dXNfc29tZTogIntva30gdmFuIHtmZXRjaGVkfSBv
+            cGdlaGFhbGRlIGZlZWRzIGJpamdld2Vya3QgaW4gZGV6ZSBidWlsZDsgbm9nIHtyZXN0fSBnZXRvb25kIHVpdCBkZSBiZXdhYXJk
+            ZSB0b2VzdGFuZCAobmlldCBvcGdlaGFhbGQgaW4gZGV6ZSBidWlsZCkuIgpzdGF0dXNfbm9uZTogIkdlbWFha3QgdWl0IGRlIGJl
+            d2FhcmRlIHRvZXN0YW5kOiBpbiBkZXplIGJ1aWxkIGlzIGdlZW4gZmVlZCBvcGdlaGFhbGQuIFRvZXN0YW5kIGVuIGZvdXRlbiB6
+            aWpuIGRpZSB2YW4gZGUgbGFhdHN0ZSBrZWVyIGRhdCBlbGtlIGZlZWQgd2VyZCBvcGdlaGFhbGQuIgo=
             """
         ),
         (
@@ -1063,34 +1084,34 @@ enum BuiltInTheme {
             X25vX2l0ZW1zOiAiRXN0ZSBmZWVkIG7Do28gdGVtIHB1YmxpY2HDp8O1ZXMuIgpyZWFkaW5nX3RpbWU6IHtvbmU6ICJ7Y291bnR9
             IG1pbiBkZSBsZWl0dXJhIiwgb3RoZXI6ICJ7Y291bnR9IG1pbiBkZSBsZWl0dXJhIn0KYXR0YWNobWVudHM6ICJBbmV4b3MiCmRv
             d25sb2FkOiAiRGVzY2FycmVnYXIge2ZpbGV9IgpmaWxlZF91bmRlcjogIkFycXVpdmFkbyBlbToiCnJlYWRfb3JpZ2luYWw6ICJM
-            ZXIgbyBvcmlnaW5hbCIKbW9yZV9mcm9tOiAiTWFpcyBkZSB7ZmVlZH0iCmFyY2hpdmU6ICJBcnF1aXZvIgphbGxfbW9udGhzOiAi
-            VG9kb3Mgb3MgbWVzZXMiCm1vbnRoc19sYWJlbDogIk1lc2VzIgpub3RfZm91bmQ6ICJQw6FnaW5hIG7Do28gZW5jb250cmFkYSIK
-            bm90X2ZvdW5kX2xlYWQ6ICJOw6NvIGjDoSBuZW5odW1hIHDDoWdpbmEgbmVzdGUgZW5kZXJlw6dvLiBQb2RlIHRlciBzaWRvIG1v
-            dmlkYSwgb3UgbyBsaW5rIHRlbSB1bSBlcnJvLiIKc2VhcmNoOiAiUGVzcXVpc2EiCnNlYXJjaF93b3JkczogIlBhbGF2cmFzIGEg
-            cHJvY3VyYXIgbmFzIHB1YmxpY2HDp8O1ZXMgZGUge3NpdGV9IgpzZWFyY2hfbm9zY3JpcHQ6ICJBIHBlc3F1aXNhIHByZWNpc2Eg
-            ZGUgSmF2YVNjcmlwdCwgcG9ycXVlIMOpIGZlaXRhIG5vIHNldSBuYXZlZ2Fkb3IsIG51bSDDrW5kaWNlIHB1YmxpY2FkbyBjb20g
-            byBzaXRlLiIKc2VhcmNoX2Zyb21fZmlsZTogIkEgcGVzcXVpc2EgZnVuY2lvbmEgcXVhbmRvIG8gc2l0ZSDDqSBzZXJ2aWRvIHBv
-            ciBodHRwKHMpIChmZWVkc2l0ZSBzZXJ2ZSBvdSBxdWFscXVlciBzZXJ2aWRvciB3ZWIpLCBuw6NvIGEgcGFydGlyIGRlIHVtIGZp
-            Y2hlaXJvLiIKc2VhcmNoX2ZhaWxlZDogIk7Do28gZm9pIHBvc3PDrXZlbCBjYXJyZWdhciBvIMOtbmRpY2UgZGUgcGVzcXVpc2Eu
-            IgpzZWFyY2hpbmc6ICJBIHBlc3F1aXNhciDCq3t3b3Jkc33Cu+KApiIKc2VhcmNoX25vbmU6ICJOZW5odW1hIHB1YmxpY2HDp8Oj
-            byBlbmNvbnRyYWRhIHBhcmEgwqt7d29yZHN9wrsuIgpzZWFyY2hfZm91bmQ6IHtvbmU6ICJ7Y291bnR9IHB1YmxpY2HDp8OjbyBl
-            bmNvbnRyYWRhIHBhcmEgwqt7d29yZHN9wrs6Iiwgb3RoZXI6ICJ7Y291bnR9IHB1YmxpY2HDp8O1ZXMgZW5jb250cmFkYXMgcGFy
-            YSDCq3t3b3Jkc33CuzoifQpzZWFyY2hfYmVzdDoge29uZTogIntjb3VudH0gcHVibGljYcOnw6NvIGVuY29udHJhZGEgcGFyYSDC
-            q3t3b3Jkc33CuzsgYXMge3Nob3dufSBtZWxob3JlczoiLCBvdGhlcjogIntjb3VudH0gcHVibGljYcOnw7VlcyBlbmNvbnRyYWRh
-            cyBwYXJhIMKre3dvcmRzfcK7OyBhcyB7c2hvd259IG1lbGhvcmVzOiJ9CmZlZWRfc3RhdHVzOiAiRXN0YWRvIGRvcyBmZWVkcyIK
-            c3RhdHVzX2ZlZWQ6ICJGZWVkIgpzdGF0dXNfaGVhbHRoOiAiRXN0YWRvIgpzdGF0dXNfaHR0cDogIkhUVFAiCnN0YXR1c19pdGVt
-            czogIlB1YmxpY2HDp8O1ZXMiCnN0YXR1c19uZXc6ICJOb3ZhcyIKc3RhdHVzX2xhc3Rfc3VjY2VzczogIsOabHRpbW8gc3VjZXNz
-            byIKc3RhdHVzX2ZhaWx1cmVzOiAiRmFsaGFzIHNlZ3VpZGFzIgpzdGF0dXNfbGFzdF9lcnJvcjogIsOabHRpbW8gZXJybyIKaGVh
-            bHRoX29rOiAib2siCmhlYWx0aF9zdGFsZTogImRlc2F0dWFsaXphZG8iCmhlYWx0aF9mYWlsaW5nOiAiY29tIGZhbGhhcyIKaGVh
-            bHRoX3BlbmRpbmc6ICJwZW5kZW50ZSIKbmV2ZXI6ICJudW5jYSIKc3RhdHVzX3dlYl9wYWdlOiAiZmVlZHMueW1sIGluZGljYSBh
-            IHDDoWdpbmEgd2ViIgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIkxlZ8OtdmVsIHBvciBtw6FxdWluYToiCnN0YXR1c19zYXZl
-            ZF9zdGF0ZTogIkVzdGFkbyBndWFyZGFkbyBwYXJhIGEgcHLDs3hpbWEgY29tcGlsYcOnw6NvOiIKc3RhdHVzX2FsbDogIntva30g
-            ZGUge3RvdGFsfSBmZWVkcyBhdHVhbGl6YWRvcyBuYSDDumx0aW1hIGNvbXBpbGHDp8OjbyIKc3RhdHVzX3NvbWU6ICJ7b2t9IGRl
-            IHtmZXRjaGVkfSBmZWVkcyBvYnRpZG9zIGF0dWFsaXphZG9zIG5lc3RhIGNvbXBpbGHDp8OjbzsgbWFpcyB7cmVzdH0gbW9zdHJh
-            ZG9zIGEgcGFydGlyIGRvIGVzdGFkbyBndWFyZGFkbyAobsOjbyBvYnRpZG9zIG5lc3RhIGNvbXBpbGHDp8OjbykuIgpzdGF0dXNf
-            bm9uZTogIkdlcmFkbyBhIHBhcnRpciBkbyBlc3RhZG8gZ3VhcmRhZG86IG5lbmh1bSBmZWVkIGZvaSBvYnRpZG8gbmVzdGEgY29t
-            cGlsYcOnw6NvLiBPIGVzdGFkbyBlIG9zIGVycm9zIHPDo28gb3MgZGEgw7psdGltYSBvYnRlbsOnw6NvIGRlIGNhZGEgZmVlZC4i
-            Cg==
+            ZXIgbyBvcmlnaW5hbCIKd2F0Y2hfb246ICJWZXIgbm8ge3NpdGV9Igptb3JlX2Zyb206ICJNYWlzIGRlIHtmZWVkfSIKYXJjaGl2
+            ZTogIkFycXVpdm8iCmFsbF9tb250aHM6ICJUb2RvcyBvcyBtZXNlcyIKbW9udGhzX2xhYmVsOiAiTWVzZXMiCm5vdF9mb3VuZDog
+            IlDDoWdpbmEgbsOjbyBlbmNvbnRyYWRhIgpub3RfZm91bmRfbGVhZDogIk7Do28gaMOhIG5lbmh1bWEgcMOhZ2luYSBuZXN0ZSBl
+            bmRlcmXDp28uIFBvZGUgdGVyIHNpZG8gbW92aWRhLCBvdSBvIGxpbmsgdGVtIHVtIGVycm8uIgpzZWFyY2g6ICJQZXNxdWlzYSIK
+            c2VhcmNoX3dvcmRzOiAiUGFsYXZyYXMgYSBwcm9jdXJhciBuYXMgcHVibGljYcOnw7VlcyBkZSB7c2l0ZX0iCnNlYXJjaF9ub3Nj
+            cmlwdDogIkEgcGVzcXVpc2EgcHJlY2lzYSBkZSBKYXZhU2NyaXB0LCBwb3JxdWUgw6kgZmVpdGEgbm8gc2V1IG5hdmVnYWRvciwg
+            bnVtIMOtbmRpY2UgcHVibGljYWRvIGNvbSBvIHNpdGUuIgpzZWFyY2hfZnJvbV9maWxlOiAiQSBwZXNxdWlzYSBmdW5jaW9uYSBx
+            dWFuZG8gbyBzaXRlIMOpIHNlcnZpZG8gcG9yIGh0dHAocykgKGZlZWRzaXRlIHNlcnZlIG91IHF1YWxxdWVyIHNlcnZpZG9yIHdl
+            YiksIG7Do28gYSBwYXJ0aXIgZGUgdW0gZmljaGVpcm8uIgpzZWFyY2hfZmFpbGVkOiAiTsOjbyBmb2kgcG9zc8OtdmVsIGNhcnJl
+            Z2FyIG8gw61uZGljZSBkZSBwZXNxdWlzYS4iCnNlYXJjaGluZzogIkEgcGVzcXVpc2FyIMKre3dvcmRzfcK74oCmIgpzZWFyY2hf
+            bm9uZTogIk5lbmh1bWEgcHVibGljYcOnw6NvIGVuY29udHJhZGEgcGFyYSDCq3t3b3Jkc33Cuy4iCnNlYXJjaF9mb3VuZDoge29u
+            ZTogIntjb3VudH0gcHVibGljYcOnw6NvIGVuY29udHJhZGEgcGFyYSDCq3t3b3Jkc33CuzoiLCBvdGhlcjogIntjb3VudH0gcHVi
+            bGljYcOnw7VlcyBlbmNvbnRyYWRhcyBwYXJhIMKre3dvcmRzfcK7OiJ9CnNlYXJjaF9iZXN0OiB7b25lOiAie2NvdW50fSBwdWJs
+            aWNhw6fDo28gZW5jb250cmFkYSBwYXJhIMKre3dvcmRzfcK7OyBhcyB7c2hvd259IG1lbGhvcmVzOiIsIG90aGVyOiAie2NvdW50
+            fSBwdWJsaWNhw6fDtWVzIGVuY29udHJhZGFzIHBhcmEgwqt7d29yZHN9wrs7IGFzIHtzaG93bn0gbWVsaG9yZXM6In0KZmVlZF9z
+            dGF0dXM6ICJFc3RhZG8gZG9zIGZlZWRzIgpzdGF0dXNfZmVlZDogIkZlZWQiCnN0YXR1c19oZWFsdGg6ICJFc3RhZG8iCnN0YXR1
+            c19odHRwOiAiSFRUUCIKc3RhdHVzX2l0ZW1zOiAiUHVibGljYcOnw7VlcyIKc3RhdHVzX25ldzogIk5vdmFzIgpzdGF0dXNfbGFz
+            dF9zdWNjZXNzOiAiw5psdGltbyBzdWNlc3NvIgpzdGF0dXNfZmFpbHVyZXM6ICJGYWxoYXMgc2VndWlkYXMiCnN0YXR1c19sYXN0
+            X2Vycm9yOiAiw5psdGltbyBlcnJvIgpoZWFsdGhfb2s6ICJvayIKaGVhbHRoX3N0YWxlOiAiZGVzYXR1YWxpemFkbyIKaGVhbHRo
+            X2ZhaWxpbmc6ICJjb20gZmFsaGFzIgpoZWFsdGhfcGVuZGluZzogInBlbmRlbnRlIgpuZXZlcjogIm51bmNhIgpzdGF0dXNfd2Vi
+            X3BhZ2U6ICJmZWVkcy55bWwgaW5kaWNhIGEgcMOhZ2luYSB3ZWIiCnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlOiAiTGVnw612ZWwg
+            cG9yIG3DoXF1aW5hOiIKc3RhdHVzX3NhdmVkX3N0YXRlOiAiRXN0YWRvIGd1YXJkYWRvIHBhcmEgYSBwcsOzeGltYSBjb21waWxh
+            w6fDo286IgpzdGF0dXNfYWxsOiAie29rfSBkZSB7dG90YWx9IGZlZWRzIGF0dWFsaXphZG9zIG5hIMO6bHRpbWEgY29tcGlsYcOn
+            w6NvIgpzdGF0dXNfc29tZTogIntva30gZGUge2ZldGNoZWR9IGZlZWRzIG9idGlkb3MgYXR1YWxpemFkb3MgbmVzdGEgY29tcGls
+            YcOnw6NvOyBtYWlzIHtyZXN0fSBtb3N0cmFkb3MgYSBwYXJ0aXIgZG8gZXN0YWRvIGd1YXJkYWRvIChuw6NvIG9idGlkb3MgbmVz
+            dGEgY29tcGlsYcOnw6NvKS4iCnN0YXR1c19ub25lOiAiR2VyYWRvIGEgcGFydGlyIGRvIGVzdGFkbyBndWFyZGFkbzogbmVuaHVt
+            IGZlZWQgZm9pIG9idGlkbyBuZXN0YSBjb21waWxhw6fDo28uIE8gZXN0YWRvIGUgb3MgZXJyb3Mgc8OjbyBvcyBkYSDDumx0aW1h
+            IG9idGVuw6fDo28gZGUgY2FkYSBmZWVkLiIK
             """
         ),
         (
@@ -1126,31 +1147,31 @@ enum BuiltInTheme {
             iuasoeaehOW7uuaXtuacquiDveabtOaWsO+8iHtub3Rlfe+8ie+8m+aYvuekuueahOaYr+S5i+WJjeS/neWtmOeahOaWh+eroOOA
             giIKZmVlZF9ub19pdGVtczogIui/meS4quiuoumYhea6kOayoeacieaWh+eroOOAgiIKcmVhZGluZ190aW1lOiB7b3RoZXI6ICLp
             mIXor7vnuqbpnIAge2NvdW50fSDliIbpkp8ifQphdHRhY2htZW50czogIumZhOS7tiIKZG93bmxvYWQ6ICLkuIvovb0ge2ZpbGV9
-            IgpmaWxlZF91bmRlcjogIuWIhuexu++8miIKcmVhZF9vcmlnaW5hbDogIumYheivu+WOn+aWhyIKbW9yZV9mcm9tOiAie2ZlZWR9
-            IOeahOabtOWkmuaWh+eroCIKYXJjaGl2ZTogIuW9kuahoyIKYWxsX21vbnRoczogIuaJgOacieaciOS7vSIKbW9udGhzX2xhYmVs
-            OiAi5pyI5Lu9Igpub3RfZm91bmQ6ICLmib7kuI3liLDpobXpnaIiCm5vdF9mb3VuZF9sZWFkOiAi6L+Z5Liq5Zyw5Z2A5rKh5pyJ
-            6aG16Z2i44CC5a6D5Y+v6IO95bey6KKr56e75Yqo77yM5oiW6ICF6ZO+5o6l5pyJ6K+v44CCIgpzZWFyY2g6ICLmkJzntKIiCnNl
-            YXJjaF93b3JkczogIuWcqCB7c2l0ZX0g55qE5paH56ug5Lit5pCc57Si55qE6K+NIgpzZWFyY2hfbm9zY3JpcHQ6ICLmkJzntKLp
-            nIDopoEgSmF2YVNjcmlwdO+8jOWboOS4uuaQnOe0ouWcqOaCqOeahOa1j+iniOWZqOS4rei/m+ihjO+8jOS9v+eUqOS4jue9keer
-            meS4gOWQjOWPkeW4g+eahOe0ouW8leOAgiIKc2VhcmNoX2Zyb21fZmlsZTogIue9keermemAmui/hyBodHRwKHMpIOaPkOS+m+aX
-            tu+8iGZlZWRzaXRlIHNlcnZlIOaIluS7u+S9lee9kemhteacjeWKoeWZqO+8ieaJjeiDveaQnOe0ou+8jOS7juaWh+S7tuaJk+W8
-            gOaXtuS4jeiDveOAgiIKc2VhcmNoX2ZhaWxlZDogIuaXoOazleWKoOi9veaQnOe0oue0ouW8leOAgiIKc2VhcmNoaW5nOiAi5q2j
-            5Zyo5pCc57Si4oCce3dvcmRzfeKAneKApiIKc2VhcmNoX25vbmU6ICLmsqHmnInmib7liLDkuI7igJx7d29yZHN94oCd55u45YWz
-            55qE5paH56ug44CCIgpzZWFyY2hfZm91bmQ6IHtvdGhlcjogIuaJvuWIsCB7Y291bnR9IOevh+S4juKAnHt3b3Jkc33igJ3nm7jl
-            hbPnmoTmlofnq6DvvJoifQpzZWFyY2hfYmVzdDoge290aGVyOiAi5om+5YiwIHtjb3VudH0g56+H5LiO4oCce3dvcmRzfeKAneeb
-            uOWFs+eahOaWh+eroO+8m+acgOebuOWFs+eahCB7c2hvd259IOevh++8miJ9CmZlZWRfc3RhdHVzOiAi6K6i6ZiF5rqQ54q25oCB
-            IgpzdGF0dXNfZmVlZDogIuiuoumYhea6kCIKc3RhdHVzX2hlYWx0aDogIueKtuaAgSIKc3RhdHVzX2h0dHA6ICJIVFRQIgpzdGF0
-            dXNfaXRlbXM6ICLmlofnq6AiCnN0YXR1c19uZXc6ICLmlrDlop4iCnN0YXR1c19sYXN0X3N1Y2Nlc3M6ICLkuIrmrKHmiJDlip8i
-            CnN0YXR1c19mYWlsdXJlczogIui/nue7reWksei0pSIKc3RhdHVzX2xhc3RfZXJyb3I6ICLkuIrmrKHplJnor68iCmhlYWx0aF9v
-            azogIuato+W4uCIKaGVhbHRoX3N0YWxlOiAi6L+H5pe2IgpoZWFsdGhfZmFpbGluZzogIuWksei0pSIKaGVhbHRoX3BlbmRpbmc6
-            ICLlvoXojrflj5YiCm5ldmVyOiAi5LuO5pyqIgpzdGF0dXNfd2ViX3BhZ2U6ICJmZWVkcy55bWwg5aGr5YaZ55qE572R6aG1Igpz
-            dGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIuacuuWZqOWPr+ivu++8miIKc3RhdHVzX3NhdmVkX3N0YXRlOiAi5Li65LiL5qyh5p6E
-            5bu65L+d5a2Y55qE54q25oCB77yaIgpzdGF0dXNfYWxsOiAi5LiK5qyh5p6E5bu65pu05paw5LqGIHt0b3RhbH0g5Liq6K6i6ZiF
-            5rqQ5Lit55qEIHtva30g5LiqIgpzdGF0dXNfc29tZTogIuacrOasoeaehOW7uuiOt+WPlueahCB7ZmV0Y2hlZH0g5Liq6K6i6ZiF
-            5rqQ5Lit5pu05paw5LqGIHtva30g5Liq77yb5Y+m5pyJIHtyZXN0fSDkuKrmnaXoh6rkv53lrZjnmoTnirbmgIHvvIjmnKzmrKHm
-            noTlu7rmnKrojrflj5bvvInjgIIiCnN0YXR1c19ub25lOiAi5qC55o2u5L+d5a2Y55qE54q25oCB55Sf5oiQ77ya5pys5qyh5p6E
-            5bu65rKh5pyJ6I635Y+W5Lu75L2V6K6i6ZiF5rqQ44CC54q25oCB5ZKM6ZSZ6K+v5Li65q+P5Liq6K6i6ZiF5rqQ5LiK5qyh6I63
-            5Y+W5pe255qE57uT5p6c44CCIgo=
+            IgpmaWxlZF91bmRlcjogIuWIhuexu++8miIKcmVhZF9vcmlnaW5hbDogIumYheivu+WOn+aWhyIKd2F0Y2hfb246ICLlnKgge3Np
+            dGV9IOS4iuingueciyIKbW9yZV9mcm9tOiAie2ZlZWR9IOeahOabtOWkmuaWh+eroCIKYXJjaGl2ZTogIuW9kuahoyIKYWxsX21v
+            bnRoczogIuaJgOacieaciOS7vSIKbW9udGhzX2xhYmVsOiAi5pyI5Lu9Igpub3RfZm91bmQ6ICLmib7kuI3liLDpobXpnaIiCm5v
+            dF9mb3VuZF9sZWFkOiAi6L+Z5Liq5Zyw5Z2A5rKh5pyJ6aG16Z2i44CC5a6D5Y+v6IO95bey6KKr56e75Yqo77yM5oiW6ICF6ZO+
+            5o6l5pyJ6K+v44CCIgpzZWFyY2g6ICLmkJzntKIiCnNlYXJjaF93b3JkczogIuWcqCB7c2l0ZX0g55qE5paH56ug5Lit5pCc57Si
+            55qE6K+NIgpzZWFyY2hfbm9zY3JpcHQ6ICLmkJzntKLpnIDopoEgSmF2YVNjcmlwdO+8jOWboOS4uuaQnOe0ouWcqOaCqOeahOa1
+            j+iniOWZqOS4rei/m+ihjO+8jOS9v+eUqOS4jue9keermeS4gOWQjOWPkeW4g+eahOe0ouW8leOAgiIKc2VhcmNoX2Zyb21fZmls
+            ZTogIue9keermemAmui/hyBodHRwKHMpIOaPkOS+m+aXtu+8iGZlZWRzaXRlIHNlcnZlIOaIluS7u+S9lee9kemhteacjeWKoeWZ
+            qO+8ieaJjeiDveaQnOe0ou+8jOS7juaWh+S7tuaJk+W8gOaXtuS4jeiDveOAgiIKc2VhcmNoX2ZhaWxlZDogIuaXoOazleWKoOi9
+            veaQnOe0oue0ouW8leOAgiIKc2VhcmNoaW5nOiAi5q2j5Zyo5pCc57Si4oCce3dvcmRzfeKAneKApiIKc2VhcmNoX25vbmU6ICLm
+            sqHmnInmib7liLDkuI7igJx7d29yZHN94oCd55u45YWz55qE5paH56ug44CCIgpzZWFyY2hfZm91bmQ6IHtvdGhlcjogIuaJvuWI
+            sCB7Y291bnR9IOevh+S4juKAnHt3b3Jkc33igJ3nm7jlhbPnmoTmlofnq6DvvJoifQpzZWFyY2hfYmVzdDoge290aGVyOiAi5om+
+            5YiwIHtjb3VudH0g56+H5LiO4oCce3dvcmRzfeKAneebuOWFs+eahOaWh+eroO+8m+acgOebuOWFs+eahCB7c2hvd259IOevh++8
+            miJ9CmZlZWRfc3RhdHVzOiAi6K6i6ZiF5rqQ54q25oCBIgpzdGF0dXNfZmVlZDogIuiuoumYhea6kCIKc3RhdHVzX2hlYWx0aDog
+            IueKtuaAgSIKc3RhdHVzX2h0dHA6ICJIVFRQIgpzdGF0dXNfaXRlbXM6ICLmlofnq6AiCnN0YXR1c19uZXc6ICLmlrDlop4iCnN0
+            YXR1c19sYXN0X3N1Y2Nlc3M6ICLkuIrmrKHmiJDlip8iCnN0YXR1c19mYWlsdXJlczogIui/nue7reWksei0pSIKc3RhdHVzX2xh
+            c3RfZXJyb3I6ICLkuIrmrKHplJnor68iCmhlYWx0aF9vazogIuato+W4uCIKaGVhbHRoX3N0YWxlOiAi6L+H5pe2IgpoZWFsdGhf
+            ZmFpbGluZzogIuWksei0pSIKaGVhbHRoX3BlbmRpbmc6ICLlvoXojrflj5YiCm5ldmVyOiAi5LuO5pyqIgpzdGF0dXNfd2ViX3Bh
+            Z2U6ICJmZWVkcy55bWwg5aGr5YaZ55qE572R6aG1IgpzdGF0dXNfbWFjaGluZV9yZWFkYWJsZTogIuacuuWZqOWPr+ivu++8miIK
+            c3RhdHVzX3NhdmVkX3N0YXRlOiAi5Li65LiL5qyh5p6E5bu65L+d5a2Y55qE54q25oCB77yaIgpzdGF0dXNfYWxsOiAi5LiK5qyh
+            5p6E5bu65pu05paw5LqGIHt0b3RhbH0g5Liq6K6i6ZiF5rqQ5Lit55qEIHtva30g5LiqIgpzdGF0dXNfc29tZTogIuacrOasoeae
+            hOW7uuiOt+WPlueahCB7ZmV0Y2hlZH0g5Liq6K6i6ZiF5rqQ5Lit5pu05paw5LqGIHtva30g5Liq77yb5Y+m5pyJIHtyZXN0fSDk
+            uKrmnaXoh6rkv53lrZjnmoTnirbmgIHvvIjmnKzmrKHmnoTlu7rmnKrojrflj5bvvInjgIIiCnN0YXR1c19ub25lOiAi5qC55o2u
+            5L+d5a2Y55qE54q25oCB55Sf5oiQ77ya5pys5qyh5p6E5bu65rKh5pyJ6I635Y+W5Lu75L2V6K6i6ZiF5rqQ44CC54q25oCB5ZKM
+            6ZSZ6K+v5Li65q+P5Liq6K6i6ZiF5rqQ5LiK5qyh6I635Y+W5pe255qE57uT5p6c44CCIgo=
             """
         ),
         (

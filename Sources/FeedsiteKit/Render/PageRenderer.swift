@@ -143,7 +143,14 @@ public struct PageRenderer: Sendable {
                 content: item.content.withAlignmentClasses, categories: item.categories,
                 hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item, from: path),
                 tags: context.tags(ofFeed: feed.slug, from: path), enclosures: enclosures,
-                hasEnclosures: !enclosures.isEmpty, newer: newer, older: older,
+                hasEnclosures: !enclosures.isEmpty,
+                video: link.flatMap { link in
+                    VideoSite.name(of: link).map {
+                        VideoView(
+                            url: link, poster: item.image.flatMap(Self.httpURL),
+                            label: messages.format("watch_on", ["site": $0]))
+                    }
+                }, newer: newer, older: older,
                 moreFrom: messages.format("more_from", ["feed": feed.name])))
         files[path] = try render("item", page, context)
     }
@@ -394,6 +401,8 @@ public struct PageRenderer: Sendable {
     }
 
     static func enclosureView(_ enclosure: Enclosure, messages: MessageCatalogue = .english) -> EnclosureView? {
+        // Flash and torrent files are never offered: no browser plays them.
+        guard !VideoSite.isUnplayable(type: enclosure.type, url: enclosure.url) else { return nil }
         guard let safe = URLPolicy.resolve(enclosure.url, against: nil, for: .image), let url = URL(string: safe)
         else { return nil }
         var size: String?

@@ -13,9 +13,9 @@ enum TemplateKey: String, Sendable {
     case isAudio, isCategories, isCategory, isFetched, isFirstPage, isNeeded, isRightToLeft, isStale, isVideo, iso
     case item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess, line, link, long
     case maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next, noindex, note, older, olderMonth
-    case page, pageTitle, pageURL, pagination, prev, read, readingTime, repeatedId, root, rule, scriptMessages, site
-    case siteLink, size, staleBanner, staleNote, summary, tags, terms, timeZone, title, total, type, url, warnings
-    case year, years
+    case page, pageTitle, pageURL, pagination, poster, prev, read, readingTime, repeatedId, root, rule, scriptMessages
+    case site, siteLink, size, staleBanner, staleNote, summary, tags, terms, thumbnail, timeZone, title, total, type
+    case url, video, warnings, year, years
 }
 
 extension SearchPage: TemplateObject {
@@ -163,6 +163,8 @@ extension ItemSummaryView: TemplateObject {
         case .authors?: self.authors?.value(name, after: position)
         case .lang?: self.lang?.value(name, after: position)
         case .dir?: self.dir.value(name, after: position)
+        case .thumbnail?: self.thumbnail?.value(name, after: position)
+        case .isVideo?: self.isVideo.value(name, after: position)
         case .categories?: self.categories.value(name, after: position)
         case .hasCategories?: self.hasCategories.value(name, after: position)
         default: nil
@@ -216,6 +218,17 @@ extension EnclosureView: TemplateObject {
         case .isAudio?: self.isAudio.value(name, after: position)
         case .isVideo?: self.isVideo.value(name, after: position)
         case .download?: self.download.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension VideoView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .url?: self.url.value(name, after: position)
+        case .poster?: self.poster?.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
         default: nil
         }
     }
@@ -319,6 +332,7 @@ extension ItemView: TemplateObject {
         case .hasTags?: self.hasTags.value(name, after: position)
         case .enclosures?: self.enclosures.value(name, after: position)
         case .hasEnclosures?: self.hasEnclosures.value(name, after: position)
+        case .video?: self.video?.value(name, after: position)
         case .newer?: self.newer?.value(name, after: position)
         case .older?: self.older?.value(name, after: position)
         case .moreFrom?: self.moreFrom.value(name, after: position)
@@ -566,6 +580,8 @@ extension TemplateSchema {
             "authors": .optional(.string),
             "lang": .optional(.string),
             "dir": .string,
+            "thumbnail": .optional(.string),
+            "isVideo": .bool,
             "categories": .list(.object("TermView")),
             "hasCategories": .bool,
         ],
@@ -595,6 +611,11 @@ extension TemplateSchema {
             "isAudio": .bool,
             "isVideo": .bool,
             "download": .string,
+        ],
+        "VideoView": [
+            "url": .string,
+            "poster": .optional(.string),
+            "label": .string,
         ],
         "IndexPage": [
             "site": .object("SiteView"),
@@ -662,6 +683,7 @@ extension TemplateSchema {
             "hasTags": .bool,
             "enclosures": .list(.object("EnclosureView")),
             "hasEnclosures": .bool,
+            "video": .optional(.object("VideoView")),
             "newer": .optional(.object("ItemLinkView")),
             "older": .optional(.object("ItemLinkView")),
             "moreFrom": .string,

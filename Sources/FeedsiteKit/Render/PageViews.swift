@@ -82,6 +82,12 @@ struct ItemSummaryView {
     /// `rtl` when the feed declares a right-to-left language, else `auto`: `dir` on the title and
     /// excerpt, so Urdu reads right to left beside English.
     var dir: String = "auto"
+    /// The item's picture (http(s)), shown small beside it: `media:thumbnail`, an image
+    /// `media:content`, `itunes:image`, an image enclosure, JSON Feed `image`, else the content's
+    /// first image; nil when there is none.
+    var thumbnail: String?
+    /// The item links to a video page (YouTube, Vimeo, PeerTube): its thumbnail is the poster.
+    var isVideo: Bool = false
     /// The item's own categories (linked with `category_pages: true`).
     var categories: [TermView] = []
     /// It has categories.
@@ -133,6 +139,16 @@ struct EnclosureView {
     var isVideo: Bool
     /// `Download episode.mp3`, in the site's language.
     var download: String = ""
+}
+
+/// A video item's poster linking to where it plays.
+struct VideoView {
+    /// The video's page.
+    var url: String
+    /// The poster image (http(s)); nil when the feed gives none (then only the link is shown).
+    var poster: String?
+    /// `Watch on YouTube`, in the site's language.
+    var label: String
 }
 
 struct IndexPage {
@@ -229,6 +245,8 @@ struct ItemView {
     var hasTags: Bool { !tags.isEmpty }
     var enclosures: [EnclosureView]
     var hasEnclosures: Bool
+    /// The video this item is (its link is a YouTube, Vimeo or PeerTube page): its poster, linking there.
+    var video: VideoView?
     /// The next newer item of the same feed.
     var newer: ItemLinkView?
     /// The next older item of the same feed.

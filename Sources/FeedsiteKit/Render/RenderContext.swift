@@ -70,7 +70,8 @@ struct RenderContext: Sendable {
             date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
             authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug],
             dir: TextDirection.attribute(forLanguage: languages[item.feedSlug]),
-            categories: categories(of: item, from: path))
+            thumbnail: item.image.flatMap(PageRenderer.httpURL),
+            isVideo: item.link.flatMap(VideoSite.name) != nil, categories: categories(of: item, from: path))
     }
 
     /// An item's categories as written (blank and repeated ones left out), each linked to its page

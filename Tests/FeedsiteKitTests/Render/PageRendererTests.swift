@@ -86,7 +86,7 @@ struct PageRendererTests {
     func escaping() throws {
         let files = try Self.render()
         let item = String(decoding: files["items/alpha/hello-world/index.html"] ?? Data(), as: UTF8.self)
-        #expect(item.contains("<h1 lang=\"en-GB\">Hello &lt;World&gt;</h1>"))
+        #expect(item.contains("<h1 lang=\"en-GB\" dir=\"auto\">Hello &lt;World&gt;</h1>"))
         #expect(item.contains("Ada &lt;Lovelace&gt;"))
         #expect(item.contains("href=\"https://blog.example/about\""))
         #expect(item.contains("https://cdn.example/ep1.mp3"))

@@ -11,6 +11,7 @@ struct PageViewsTests {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
     static let summary = ItemSummaryView(
         title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de",
+        thumbnail: "https://i.example/t.jpg", isVideo: true,
         categories: [term])
     static let term = TermView(name: "swift", pageURL: "categories/swift/index.html")
     static let termLink = TermLinkView(
@@ -42,17 +43,18 @@ struct PageViewsTests {
     static let item = ItemView(
         title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
         authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
-        categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true,
+        categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true, video: video,
         newer: ItemLinkView(title: "nt", url: "nu"),
         older: ItemLinkView(title: "ot", url: "ou"))
     static let enclosure = EnclosureView(url: "u", type: "t", size: "s", label: "l", isAudio: true, isVideo: false)
+    static let video = VideoView(url: "https://v.example/w/abc", poster: "https://v.example/p.jpg", label: "Watch")
     static let month = ArchiveMonthLinkView(name: "November 2026", url: "u", itemCount: 3)
     static let year = ArchiveYearView(year: "2026", months: [month])
 
     static var views: [any TemplateObject] {
         [
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
-            filtered, day, term, termLink, alternate,
+            filtered, day, term, termLink, alternate, video,
             TermIndexPage(
                 site: site, root: "", pageTitle: "p", meta: meta, heading: "Tags", isCategories: false,
                 terms: [termLink]),
