@@ -213,18 +213,23 @@ enum BuiltInTheme {
             ICI+IjsgZm9udC1zaXplOiAuOGVtOyB3b3JkLWJyZWFrOiBicmVhay1hbGw7IH0KICAuc3VtbWFyeSwgLmVuY2xvc3VyZSwgcHJl
             LCBibG9ja3F1b3RlLCBpbWcgeyBicmVhay1pbnNpZGU6IGF2b2lkOyB9CiAgaDEsIGgyIHsgYnJlYWstYWZ0ZXI6IGF2b2lkOyB9
             Cn0KCi8qIFBpY3R1cmVzIGluIGxpc3RzOiBvbmUgdGh1bWJuYWlsIHBlciBpdGVtIChpbnNpZGUgaXRzIHRpdGxlJ3MgbGluayks
-            IGluIGEgZml4ZWQgMTY6OSBib3ggc28KICAgbm90aGluZyBtb3ZlcyBhcyBpdCBsb2Fkcy4gKi8KLnN1bW1hcnkuaGFzLXRodW1i
-            IHsgZGlzcGxheTogZmxvdy1yb290OyB9Ci5zdW1tYXJ5IC50aHVtYiB7IGZsb2F0OiBpbmxpbmUtZW5kOyB3aWR0aDogMTYwcHg7
-            IGhlaWdodDogOTBweDsgYXNwZWN0LXJhdGlvOiAxNiAvIDk7IG9iamVjdC1maXQ6IGNvdmVyOyBtYXJnaW4taW5saW5lLXN0YXJ0
-            OiAxcmVtOyBtYXJnaW4tYmxvY2s6IC4ycmVtIC41cmVtOyBib3JkZXItcmFkaXVzOiA0cHg7IGJhY2tncm91bmQ6IHZhcigtLXJ1
-            bGUpOyB9Ci5zdW1tYXJ5IC50aHVtYi52aWRlbyB7IG91dGxpbmU6IDNweCBzb2xpZCB2YXIoLS1hY2NlbnQpOyBvdXRsaW5lLW9m
-            ZnNldDogLTNweDsgfQpAbWVkaWEgKG1heC13aWR0aDogNjAwcHgpIHsgLnN1bW1hcnkgLnRodW1iIHsgd2lkdGg6IDk2cHg7IGhl
-            aWdodDogNTRweDsgfSB9Ci8qIEEgdmlkZW8gaXRlbTogaXRzIHBvc3RlciBsaW5rcyB0byB3aGVyZSBpdCBwbGF5cy4gKi8KLnZp
-            ZGVvLXBvc3RlciBhIHsgZGlzcGxheTogYmxvY2s7IHBvc2l0aW9uOiByZWxhdGl2ZTsgbWF4LXdpZHRoOiA2NDBweDsgdGV4dC1k
-            ZWNvcmF0aW9uOiBub25lOyB9Ci52aWRlby1wb3N0ZXIgaW1nIHsgZGlzcGxheTogYmxvY2s7IHdpZHRoOiAxMDAlOyBoZWlnaHQ6
-            IGF1dG87IGFzcGVjdC1yYXRpbzogMTYgLyA5OyBvYmplY3QtZml0OiBjb3ZlcjsgYm9yZGVyLXJhZGl1czogNnB4OyBiYWNrZ3Jv
-            dW5kOiB2YXIoLS1ydWxlKTsgfQoudmlkZW8tcG9zdGVyIC53YXRjaCB7IGRpc3BsYXk6IGlubGluZS1ibG9jazsgbWFyZ2luLWJs
-            b2NrLXN0YXJ0OiAuNXJlbTsgZm9udC13ZWlnaHQ6IDYwMDsgfQo=
+            IGluIGEgZml4ZWQgMTY6OSBib3ggc28KICAgbm90aGluZyBtb3ZlcyBhcyBpdCBsb2FkczsgYSB2aWRlbydzIGNhcnJpZXMgYSBw
+            bGF5IG1hcmsgKGRyYXduLCBub3QgdGV4dDogdGhlIGxpbmsncyBuYW1lCiAgIHN0YXlzIHRoZSB0aXRsZSkuICovCi5zdW1tYXJ5
+            Lmhhcy10aHVtYiB7IGRpc3BsYXk6IGZsb3ctcm9vdDsgfQouc3VtbWFyeSAudGh1bWIgeyBmbG9hdDogaW5saW5lLWVuZDsgcG9z
+            aXRpb246IHJlbGF0aXZlOyBtYXJnaW4taW5saW5lLXN0YXJ0OiAxcmVtOyBtYXJnaW4tYmxvY2s6IC4ycmVtIC41cmVtOyBsaW5l
+            LWhlaWdodDogMDsgfQouc3VtbWFyeSAudGh1bWIgaW1nIHsgd2lkdGg6IDE2MHB4OyBoZWlnaHQ6IDkwcHg7IGFzcGVjdC1yYXRp
+            bzogMTYgLyA5OyBvYmplY3QtZml0OiBjb3ZlcjsgYm9yZGVyLXJhZGl1czogNHB4OyBiYWNrZ3JvdW5kOiB2YXIoLS1ydWxlKTsg
+            fQouc3VtbWFyeSAudGh1bWIudmlkZW86OmFmdGVyIHsgY29udGVudDogIiI7IHBvc2l0aW9uOiBhYnNvbHV0ZTsgaW5zZXQtYmxv
+            Y2stZW5kOiAuNHJlbTsgaW5zZXQtaW5saW5lLXN0YXJ0OiAuNHJlbTsgYm9yZGVyLXN0eWxlOiBzb2xpZDsgYm9yZGVyLXdpZHRo
+            OiAuNDVyZW0gMCAuNDVyZW0gLjc1cmVtOyBib3JkZXItY29sb3I6IHRyYW5zcGFyZW50IHRyYW5zcGFyZW50IHRyYW5zcGFyZW50
+            ICNmZmY7IGZpbHRlcjogZHJvcC1zaGFkb3coMCAwIDJweCByZ2IoMCAwIDAgLyAuOCkpOyB9CkBtZWRpYSAobWF4LXdpZHRoOiA2
+            MDBweCkgeyAuc3VtbWFyeSAudGh1bWIgaW1nIHsgd2lkdGg6IDk2cHg7IGhlaWdodDogNTRweDsgfSB9Ci8qIEEgdmlkZW8gaXRl
+            bTogaXRzIHBvc3RlciBsaW5rcyB0byB3aGVyZSBpdCBwbGF5cy4gKi8KLnZpZGVvLXBvc3RlciBhIHsgZGlzcGxheTogYmxvY2s7
+            IHBvc2l0aW9uOiByZWxhdGl2ZTsgbWF4LXdpZHRoOiA2NDBweDsgdGV4dC1kZWNvcmF0aW9uOiBub25lOyB9Ci52aWRlby1wb3N0
+            ZXIgaW1nIHsgZGlzcGxheTogYmxvY2s7IHdpZHRoOiAxMDAlOyBoZWlnaHQ6IGF1dG87IGFzcGVjdC1yYXRpbzogMTYgLyA5OyBv
+            YmplY3QtZml0OiBjb3ZlcjsgYm9yZGVyLXJhZGl1czogNnB4OyBiYWNrZ3JvdW5kOiB2YXIoLS1ydWxlKTsgfQoudmlkZW8tcG9z
+            dGVyIC53YXRjaCB7IGRpc3BsYXk6IGlubGluZS1ibG9jazsgbWFyZ2luLWJsb2NrLXN0YXJ0OiAuNXJlbTsgZm9udC13ZWlnaHQ6
+            IDYwMDsgfQo=
             """
         ),
         (
@@ -274,18 +279,18 @@ enum BuiltInTheme {
             "item-summary.mustache",
             """
             PGFydGljbGUgY2xhc3M9InN1bW1hcnl7eyN0aHVtYm5haWx9fSBoYXMtdGh1bWJ7ey90aHVtYm5haWx9fSI+CjxoM3t7I2xhbmd9
-            fSBsYW5nPSJ7ey59fSJ7ey9sYW5nfX0gZGlyPSJ7e2Rpcn19Ij48YSBocmVmPSJ7e3VybH19Ij57eyN0aHVtYm5haWx9fTxpbWcg
-            Y2xhc3M9InRodW1ie3sjaXNWaWRlb319IHZpZGVve3svaXNWaWRlb319IiBzcmM9Int7Ln19IiBhbHQ9IiIgd2lkdGg9IjE2MCIg
-            aGVpZ2h0PSI5MCIgbG9hZGluZz0ibGF6eSIgZGVjb2Rpbmc9ImFzeW5jIiByZWZlcnJlcnBvbGljeT0ibm8tcmVmZXJyZXIiPnt7
-            L3RodW1ibmFpbH19e3t0aXRsZX19PC9hPjwvaDM+CjxwIGNsYXNzPSJtZXRhIj48YSBjbGFzcz0ic291cmNlIiBocmVmPSJ7e2Zl
-            ZWRVUkx9fSI+PGJkaT57e2ZlZWROYW1lfX08L2JkaT48L2E+e3sjYXV0aG9yc319PHNwYW4gY2xhc3M9ImF1dGhvciI+PGJkaT57
-            ey59fTwvYmRpPjwvc3Bhbj57ey9hdXRob3JzfX17eyNkYXRlfX08dGltZSBkYXRldGltZT0ie3tpc299fSI+e3tkaXNwbGF5fX08
-            L3RpbWU+e3svZGF0ZX19PC9wPgp7eyNleGNlcnB0fX08cCBjbGFzcz0iZXhjZXJwdCJ7eyNsYW5nfX0gbGFuZz0ie3sufX0ie3sv
-            bGFuZ319IGRpcj0ie3tkaXJ9fSI+e3sufX08L3A+e3svZXhjZXJwdH19Cnt7I2hhc0NhdGVnb3JpZXN9fQo8cCBjbGFzcz0iY2F0
-            ZWdvcmllcyI+e3sjY2F0ZWdvcmllc319e3sjcGFnZVVSTH19PGEgY2xhc3M9ImNhdGVnb3J5IiBocmVmPSJ7ey59fSI+PGJkaT57
-            e25hbWV9fTwvYmRpPjwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0iY2F0ZWdvcnkiPjxiZGk+e3tuYW1l
-            fX08L2JkaT48L3NwYW4+e3svcGFnZVVSTH19IHt7L2NhdGVnb3JpZXN9fTwvcD4Ke3svaGFzQ2F0ZWdvcmllc319CjwvYXJ0aWNs
-            ZT4K
+            fSBsYW5nPSJ7ey59fSJ7ey9sYW5nfX0gZGlyPSJ7e2Rpcn19Ij48YSBocmVmPSJ7e3VybH19Ij57eyN0aHVtYm5haWx9fTxzcGFu
+            IGNsYXNzPSJ0aHVtYnt7I2lzVmlkZW99fSB2aWRlb3t7L2lzVmlkZW99fSI+PGltZyBzcmM9Int7Ln19IiBhbHQ9IiIgd2lkdGg9
+            IjE2MCIgaGVpZ2h0PSI5MCIgbG9hZGluZz0ibGF6eSIgZGVjb2Rpbmc9ImFzeW5jIiByZWZlcnJlcnBvbGljeT0ibm8tcmVmZXJy
+            ZXIiPjwvc3Bhbj57ey90aHVtYm5haWx9fXt7dGl0bGV9fTwvYT48L2gzPgo8cCBjbGFzcz0ibWV0YSI+PGEgY2xhc3M9InNvdXJj
+            ZSIgaHJlZj0ie3tmZWVkVVJMfX0iPjxiZGk+e3tmZWVkTmFtZX19PC9iZGk+PC9hPnt7I2F1dGhvcnN9fTxzcGFuIGNsYXNzPSJh
+            dXRob3IiPjxiZGk+e3sufX08L2JkaT48L3NwYW4+e3svYXV0aG9yc319e3sjZGF0ZX19PHRpbWUgZGF0ZXRpbWU9Int7aXNvfX0i
+            Pnt7ZGlzcGxheX19PC90aW1lPnt7L2RhdGV9fTwvcD4Ke3sjZXhjZXJwdH19PHAgY2xhc3M9ImV4Y2VycHQie3sjbGFuZ319IGxh
+            bmc9Int7Ln19Int7L2xhbmd9fSBkaXI9Int7ZGlyfX0iPnt7Ln19PC9wPnt7L2V4Y2VycHR9fQp7eyNoYXNDYXRlZ29yaWVzfX0K
+            PHAgY2xhc3M9ImNhdGVnb3JpZXMiPnt7I2NhdGVnb3JpZXN9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJjYXRlZ29yeSIgaHJlZj0i
+            e3sufX0iPjxiZGk+e3tuYW1lfX08L2JkaT48L2E+e3svcGFnZVVSTH19e3tecGFnZVVSTH19PHNwYW4gY2xhc3M9ImNhdGVnb3J5
+            Ij48YmRpPnt7bmFtZX19PC9iZGk+PC9zcGFuPnt7L3BhZ2VVUkx9fSB7ey9jYXRlZ29yaWVzfX08L3A+Cnt7L2hhc0NhdGVnb3Jp
+            ZXN9fQo8L2FydGljbGU+Cg==
             """
         ),
         (

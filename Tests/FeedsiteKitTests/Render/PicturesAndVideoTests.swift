@@ -95,9 +95,9 @@ struct PicturesAndVideoTests {
         let index = site.files["index.html"] ?? ""
         #expect(
             index.contains(
-                #"<img class="thumb video" src="https://i2.ytimg.com/vi/q-6oU3jXAho/hqdefault.jpg" alt="" width="160" height="90" loading="lazy" decoding="async" referrerpolicy="no-referrer">"#
+                #"<span class="thumb video"><img src="https://i2.ytimg.com/vi/q-6oU3jXAho/hqdefault.jpg" alt="" width="160" height="90" loading="lazy" decoding="async" referrerpolicy="no-referrer"></span>"#
             ))
-        let thumbnails = index.components(separatedBy: #"<img class="thumb video""#).count - 1
+        let thumbnails = index.components(separatedBy: #"<span class="thumb video"><img"#).count - 1
         let summaries = index.components(separatedBy: #"<article class="summary"#).count - 1
         #expect(summaries > 10 && thumbnails == summaries)
         let items = site.files.filter { $0.key.hasPrefix("items/") }
