@@ -243,20 +243,20 @@ enum BuiltInTheme {
         (
             "feed.mustache",
             """
-            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57eyNmZWVkLmltYWdlfX08aW1nIGNsYXNzPSJmZWVkLWljb24iIHNyYz0ie3sufX0i
-            IGFsdD0iIiB3aWR0aD0iMzIiIGhlaWdodD0iMzIiPiB7ey9mZWVkLmltYWdlfX08YmRpPnt7ZmVlZC5uYW1lfX08L2JkaT48L2gx
-            Pgp7eyNmZWVkLmRlc2NyaXB0aW9ufX08cCBjbGFzcz0ibGVhZCIgZGlyPSJ7e2ZlZWQuZGlyfX0iPnt7Ln19PC9wPnt7L2ZlZWQu
-            ZGVzY3JpcHRpb259fQp7eyNmZWVkLnN0YWxlQmFubmVyfX08cCBjbGFzcz0ic3RhbGUiIHJvbGU9InN0YXR1cyI+e3sufX08L3A+
-            e3svZmVlZC5zdGFsZUJhbm5lcn19CjxwIGNsYXNzPSJtZXRhIj57eyNmZWVkLnNpdGVMaW5rfX08YSBocmVmPSJ7ey59fSIgcmVs
-            PSJub29wZW5lciI+e3t0LndlYl9zaXRlfX08L2E+e3sjZmVlZC5mZWVkTGlua319IMK3IHt7L2ZlZWQuZmVlZExpbmt9fXt7L2Zl
-            ZWQuc2l0ZUxpbmt9fXt7I2ZlZWQuZmVlZExpbmt9fTxhIGhyZWY9Int7Ln19IiByZWw9Im5vb3BlbmVyIj57e3QuZmVlZH19PC9h
-            Pnt7L2ZlZWQuZmVlZExpbmt9fXt7I3BhZ2luYXRpb24uaXNOZWVkZWR9fSDCtyB7e3BhZ2luYXRpb24ubGFiZWx9fXt7L3BhZ2lu
-            YXRpb24uaXNOZWVkZWR9fTwvcD4Ke3sjZmVlZC5oYXNUYWdzfX0KPHAgY2xhc3M9InRhZ3MiPnt7dC50YWdzX2xhYmVsfX0ge3sj
-            ZmVlZC50YWdzfX17eyNwYWdlVVJMfX08YSBjbGFzcz0idGFnIiBocmVmPSJ7ey59fSI+e3tuYW1lfX08L2E+e3svcGFnZVVSTH19
-            e3tecGFnZVVSTH19PHNwYW4gY2xhc3M9InRhZyI+e3tuYW1lfX08L3NwYW4+e3svcGFnZVVSTH19IHt7L2ZlZWQudGFnc319PC9w
-            Pgp7ey9mZWVkLmhhc1RhZ3N9fQo8c2VjdGlvbiBjbGFzcz0iaXRlbXMgaW4tZmVlZCIgYXJpYS1sYWJlbD0ie3t0Lml0ZW1zX2xh
-            YmVsfX0iPgp7eyNmZWVkfX0Ke3s+ZGF5LWxpc3R9fQp7ey9mZWVkfX0Ke3teZmVlZC5pdGVtc319PHA+e3t0LmZlZWRfbm9faXRl
-            bXN9fTwvcD57ey9mZWVkLml0ZW1zfX0Ke3s+cGFnaW5hdGlvbn19Cjwvc2VjdGlvbj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
+            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT48aW1nIGNsYXNzPSJmZWVkLWljb24iIHNyYz0ie3tmZWVkLmF2YXRhcn19IiBhbHQ9
+            IiIgd2lkdGg9IjMyIiBoZWlnaHQ9IjMyIj4gPGJkaT57e2ZlZWQubmFtZX19PC9iZGk+PC9oMT4Ke3sjZmVlZC5kZXNjcmlwdGlv
+            bn19PHAgY2xhc3M9ImxlYWQiIGRpcj0ie3tmZWVkLmRpcn19Ij57ey59fTwvcD57ey9mZWVkLmRlc2NyaXB0aW9ufX0Ke3sjZmVl
+            ZC5zdGFsZUJhbm5lcn19PHAgY2xhc3M9InN0YWxlIiByb2xlPSJzdGF0dXMiPnt7Ln19PC9wPnt7L2ZlZWQuc3RhbGVCYW5uZXJ9
+            fQo8cCBjbGFzcz0ibWV0YSI+e3sjZmVlZC5zaXRlTGlua319PGEgaHJlZj0ie3sufX0iIHJlbD0ibm9vcGVuZXIiPnt7dC53ZWJf
+            c2l0ZX19PC9hPnt7I2ZlZWQuZmVlZExpbmt9fSDCtyB7ey9mZWVkLmZlZWRMaW5rfX17ey9mZWVkLnNpdGVMaW5rfX17eyNmZWVk
+            LmZlZWRMaW5rfX08YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+e3t0LmZlZWR9fTwvYT57ey9mZWVkLmZlZWRMaW5rfX17
+            eyNwYWdpbmF0aW9uLmlzTmVlZGVkfX0gwrcge3twYWdpbmF0aW9uLmxhYmVsfX17ey9wYWdpbmF0aW9uLmlzTmVlZGVkfX08L3A+
+            Cnt7I2ZlZWQuaGFzVGFnc319CjxwIGNsYXNzPSJ0YWdzIj57e3QudGFnc19sYWJlbH19IHt7I2ZlZWQudGFnc319e3sjcGFnZVVS
+            TH19PGEgY2xhc3M9InRhZyIgaHJlZj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNs
+            YXNzPSJ0YWciPnt7bmFtZX19PC9zcGFuPnt7L3BhZ2VVUkx9fSB7ey9mZWVkLnRhZ3N9fTwvcD4Ke3svZmVlZC5oYXNUYWdzfX0K
+            PHNlY3Rpb24gY2xhc3M9Iml0ZW1zIGluLWZlZWQiIGFyaWEtbGFiZWw9Int7dC5pdGVtc19sYWJlbH19Ij4Ke3sjZmVlZH19Cnt7
+            PmRheS1saXN0fX0Ke3svZmVlZH19Cnt7XmZlZWQuaXRlbXN9fTxwPnt7dC5mZWVkX25vX2l0ZW1zfX08L3A+e3svZmVlZC5pdGVt
+            c319Cnt7PnBhZ2luYXRpb259fQo8L3NlY3Rpb24+Cnt7L21haW59fQp7ey9sYXlvdXR9fQo=
             """
         ),
         (
@@ -298,38 +298,38 @@ enum BuiltInTheme {
             """
             e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxhcnRpY2xlIGNsYXNzPSJpdGVtIj4KPGhlYWRlcj4KPGgxe3sjaXRlbS5sYW5nfX0gbGFu
             Zz0ie3sufX0ie3svaXRlbS5sYW5nfX0gZGlyPSJ7e2l0ZW0uZGlyfX0iPnt7aXRlbS50aXRsZX19PC9oMT4KPHAgY2xhc3M9Im1l
-            dGEiPjxzcGFuIGNsYXNzPSJzb3VyY2UiPnt7I2l0ZW0uZmVlZEltYWdlfX08aW1nIGNsYXNzPSJmZWVkLWljb24iIHNyYz0ie3su
-            fX0iIGFsdD0iIiB3aWR0aD0iMjAiIGhlaWdodD0iMjAiPiB7ey9pdGVtLmZlZWRJbWFnZX19PGEgaHJlZj0ie3tpdGVtLmZlZWRV
-            Ukx9fSI+PGJkaT57e2l0ZW0uZmVlZE5hbWV9fTwvYmRpPjwvYT48L3NwYW4+e3sjaXRlbS5hdXRob3JzfX0gwrcgPHNwYW4gY2xh
-            c3M9ImF1dGhvciI+PGJkaT57ey59fTwvYmRpPjwvc3Bhbj57ey9pdGVtLmF1dGhvcnN9fXt7I2l0ZW0uZGF0ZX19IMK3IDx0aW1l
-            IGRhdGV0aW1lPSJ7e2lzb319Ij57e2xvbmd9fTwvdGltZT57ey9pdGVtLmRhdGV9fXt7I2l0ZW0ucmVhZGluZ1RpbWV9fSDCtyA8
-            c3BhbiBjbGFzcz0icmVhZGluZy10aW1lIj57ey59fTwvc3Bhbj57ey9pdGVtLnJlYWRpbmdUaW1lfX08L3A+CjwvaGVhZGVyPgp7
-            eyNpdGVtLnZpZGVvfX0KPHAgY2xhc3M9InZpZGVvLXBvc3RlciI+PGEgaHJlZj0ie3t1cmx9fSIgcmVsPSJub29wZW5lciI+e3sj
-            cG9zdGVyfX08aW1nIHNyYz0ie3sufX0iIGFsdD0iIiB3aWR0aD0iNjQwIiBoZWlnaHQ9IjM2MCIgZGVjb2Rpbmc9ImFzeW5jIiBy
-            ZWZlcnJlcnBvbGljeT0ibm8tcmVmZXJyZXIiPnt7L3Bvc3Rlcn19PHNwYW4gY2xhc3M9IndhdGNoIj7ilrYge3tsYWJlbH19PC9z
-            cGFuPjwvYT48L3A+Cnt7L2l0ZW0udmlkZW99fQo8ZGl2IGNsYXNzPSJjb250ZW50Int7I2l0ZW0ubGFuZ319IGxhbmc9Int7Ln19
-            Int7L2l0ZW0ubGFuZ319IGRpcj0ie3tpdGVtLmRpcn19Ij4Ke3t7aXRlbS5jb250ZW50fX19CjwvZGl2Pgp7eyNpdGVtLmhhc0Vu
-            Y2xvc3VyZXN9fQo8c2VjdGlvbiBjbGFzcz0iZW5jbG9zdXJlcyIgYXJpYS1sYWJlbGxlZGJ5PSJlbmNsb3N1cmVzLWhlYWRpbmci
-            Pgo8aDIgaWQ9ImVuY2xvc3VyZXMtaGVhZGluZyI+e3t0LmF0dGFjaG1lbnRzfX08L2gyPgp7eyNpdGVtLmVuY2xvc3VyZXN9fQo8
-            ZmlndXJlIGNsYXNzPSJlbmNsb3N1cmUiPgp7eyNpc0F1ZGlvfX08YXVkaW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3JjPSJ7
-            e3VybH19Ij48L2F1ZGlvPnt7L2lzQXVkaW99fQp7eyNpc1ZpZGVvfX08dmlkZW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3Jj
-            PSJ7e3VybH19Ij48L3ZpZGVvPnt7L2lzVmlkZW99fQo8ZmlnY2FwdGlvbj48YSBocmVmPSJ7e3VybH19IiByZWw9Im5vZm9sbG93
-            IG5vb3BlbmVyIj57e2Rvd25sb2FkfX08L2E+e3sjdHlwZX19IMK3IHt7Ln19e3svdHlwZX19e3sjc2l6ZX19IMK3IHt7Ln19e3sv
-            c2l6ZX19PC9maWdjYXB0aW9uPgo8L2ZpZ3VyZT4Ke3svaXRlbS5lbmNsb3N1cmVzfX0KPC9zZWN0aW9uPgp7ey9pdGVtLmhhc0Vu
-            Y2xvc3VyZXN9fQo8Zm9vdGVyIGNsYXNzPSJpdGVtLWZvb3RlciI+Cnt7I2l0ZW0uaGFzQ2F0ZWdvcmllc319CjxwIGNsYXNzPSJj
-            YXRlZ29yaWVzIj57e3QuZmlsZWRfdW5kZXJ9fSB7eyNpdGVtLmNhdGVnb3J5TGlua3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJj
-            YXRlZ29yeSIgaHJlZj0ie3sufX0iPnt7bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJjYXRl
-            Z29yeSI+e3tuYW1lfX08L3NwYW4+e3svcGFnZVVSTH19IHt7L2l0ZW0uY2F0ZWdvcnlMaW5rc319PC9wPgp7ey9pdGVtLmhhc0Nh
-            dGVnb3JpZXN9fQp7eyNpdGVtLmhhc1RhZ3N9fQo8cCBjbGFzcz0idGFncyI+e3t0LnRhZ3NfbGFiZWx9fSB7eyNpdGVtLnRhZ3N9
-            fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJ0YWciIGhyZWY9Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJM
-            fX08c3BhbiBjbGFzcz0idGFnIj57e25hbWV9fTwvc3Bhbj57ey9wYWdlVVJMfX0ge3svaXRlbS50YWdzfX08L3A+Cnt7L2l0ZW0u
-            aGFzVGFnc319Cnt7I2l0ZW0ubGlua319PHAgY2xhc3M9Im9yaWdpbmFsIj48YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+
-            e3t0LnJlYWRfb3JpZ2luYWx9fTwvYT48L3A+e3svaXRlbS5saW5rfX0KPC9mb290ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0i
-            aXRlbS1uYXYiIGFyaWEtbGFiZWw9Int7aXRlbS5tb3JlRnJvbX19Ij4Ke3sjaXRlbS5uZXdlcn19PGEgY2xhc3M9InByZXYiIGhy
-            ZWY9Int7dXJsfX0iIHJlbD0icHJldiI+PHNwYW4gY2xhc3M9ImxhYmVsIj57e3QubmV3ZXJ9fTwvc3Bhbj4gPGJkaT57e3RpdGxl
-            fX08L2JkaT48L2E+e3svaXRlbS5uZXdlcn19Cnt7I2l0ZW0ub2xkZXJ9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7e3VybH19IiBy
-            ZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJsYWJlbCI+e3t0Lm9sZGVyfX08L3NwYW4+IDxiZGk+e3t0aXRsZX19PC9iZGk+PC9hPnt7
-            L2l0ZW0ub2xkZXJ9fQo8L25hdj4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
+            dGEiPjxzcGFuIGNsYXNzPSJzb3VyY2UiPjxpbWcgY2xhc3M9ImZlZWQtaWNvbiIgc3JjPSJ7e2l0ZW0uZmVlZEF2YXRhcn19IiBh
+            bHQ9IiIgd2lkdGg9IjIwIiBoZWlnaHQ9IjIwIj4gPGEgaHJlZj0ie3tpdGVtLmZlZWRVUkx9fSI+PGJkaT57e2l0ZW0uZmVlZE5h
+            bWV9fTwvYmRpPjwvYT48L3NwYW4+e3sjaXRlbS5hdXRob3JzfX0gwrcgPHNwYW4gY2xhc3M9ImF1dGhvciI+PGJkaT57ey59fTwv
+            YmRpPjwvc3Bhbj57ey9pdGVtLmF1dGhvcnN9fXt7I2l0ZW0uZGF0ZX19IMK3IDx0aW1lIGRhdGV0aW1lPSJ7e2lzb319Ij57e2xv
+            bmd9fTwvdGltZT57ey9pdGVtLmRhdGV9fXt7I2l0ZW0ucmVhZGluZ1RpbWV9fSDCtyA8c3BhbiBjbGFzcz0icmVhZGluZy10aW1l
+            Ij57ey59fTwvc3Bhbj57ey9pdGVtLnJlYWRpbmdUaW1lfX08L3A+CjwvaGVhZGVyPgp7eyNpdGVtLnZpZGVvfX0KPHAgY2xhc3M9
+            InZpZGVvLXBvc3RlciI+PGEgaHJlZj0ie3t1cmx9fSIgcmVsPSJub29wZW5lciI+e3sjcG9zdGVyfX08aW1nIHNyYz0ie3sufX0i
+            IGFsdD0iIiB3aWR0aD0iNjQwIiBoZWlnaHQ9IjM2MCIgZGVjb2Rpbmc9ImFzeW5jIiByZWZlcnJlcnBvbGljeT0ibm8tcmVmZXJy
+            ZXIiPnt7L3Bvc3Rlcn19PHNwYW4gY2xhc3M9IndhdGNoIj7ilrYge3tsYWJlbH19PC9zcGFuPjwvYT48L3A+Cnt7L2l0ZW0udmlk
+            ZW99fQo8ZGl2IGNsYXNzPSJjb250ZW50Int7I2l0ZW0ubGFuZ319IGxhbmc9Int7Ln19Int7L2l0ZW0ubGFuZ319IGRpcj0ie3tp
+            dGVtLmRpcn19Ij4Ke3t7aXRlbS5jb250ZW50fX19CjwvZGl2Pgp7eyNpdGVtLmhhc0VuY2xvc3VyZXN9fQo8c2VjdGlvbiBjbGFz
+            cz0iZW5jbG9zdXJlcyIgYXJpYS1sYWJlbGxlZGJ5PSJlbmNsb3N1cmVzLWhlYWRpbmciPgo8aDIgaWQ9ImVuY2xvc3VyZXMtaGVh
+            ZGluZyI+e3t0LmF0dGFjaG1lbnRzfX08L2gyPgp7eyNpdGVtLmVuY2xvc3VyZXN9fQo8ZmlndXJlIGNsYXNzPSJlbmNsb3N1cmUi
+            Pgp7eyNpc0F1ZGlvfX08YXVkaW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3JjPSJ7e3VybH19Ij48L2F1ZGlvPnt7L2lzQXVk
+            aW99fQp7eyNpc1ZpZGVvfX08dmlkZW8gY29udHJvbHMgcHJlbG9hZD0ibm9uZSIgc3JjPSJ7e3VybH19Ij48L3ZpZGVvPnt7L2lz
+            VmlkZW99fQo8ZmlnY2FwdGlvbj48YSBocmVmPSJ7e3VybH19IiByZWw9Im5vZm9sbG93IG5vb3BlbmVyIj57e2Rvd25sb2FkfX08
+            L2E+e3sjdHlwZX19IMK3IHt7Ln19e3svdHlwZX19e3sjc2l6ZX19IMK3IHt7Ln19e3svc2l6ZX19PC9maWdjYXB0aW9uPgo8L2Zp
+            Z3VyZT4Ke3svaXRlbS5lbmNsb3N1cmVzfX0KPC9zZWN0aW9uPgp7ey9pdGVtLmhhc0VuY2xvc3VyZXN9fQo8Zm9vdGVyIGNsYXNz
+            PSJpdGVtLWZvb3RlciI+Cnt7I2l0ZW0uaGFzQ2F0ZWdvcmllc319CjxwIGNsYXNzPSJjYXRlZ29yaWVzIj57e3QuZmlsZWRfdW5k
+            ZXJ9fSB7eyNpdGVtLmNhdGVnb3J5TGlua3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJjYXRlZ29yeSIgaHJlZj0ie3sufX0iPnt7
+            bmFtZX19PC9hPnt7L3BhZ2VVUkx9fXt7XnBhZ2VVUkx9fTxzcGFuIGNsYXNzPSJjYXRlZ29yeSI+e3tuYW1lfX08L3NwYW4+e3sv
+            cGFnZVVSTH19IHt7L2l0ZW0uY2F0ZWdvcnlMaW5rc319PC9wPgp7ey9pdGVtLmhhc0NhdGVnb3JpZXN9fQp7eyNpdGVtLmhhc1Rh
+            Z3N9fQo8cCBjbGFzcz0idGFncyI+e3t0LnRhZ3NfbGFiZWx9fSB7eyNpdGVtLnRhZ3N9fXt7I3BhZ2VVUkx9fTxhIGNsYXNzPSJ0
+            YWciIGhyZWY9Int7Ln19Ij57e25hbWV9fTwvYT57ey9wYWdlVVJMfX17e15wYWdlVVJMfX08c3BhbiBjbGFzcz0idGFnIj57e25h
+            bWV9fTwvc3Bhbj57ey9wYWdlVVJMfX0ge3svaXRlbS50YWdzfX08L3A+Cnt7L2l0ZW0uaGFzVGFnc319Cnt7I2l0ZW0ubGlua319
+            PHAgY2xhc3M9Im9yaWdpbmFsIj48YSBocmVmPSJ7ey59fSIgcmVsPSJub29wZW5lciI+e3t0LnJlYWRfb3JpZ2luYWx9fTwvYT48
+            L3A+e3svaXRlbS5saW5rfX0KPC9mb290ZXI+CjwvYXJ0aWNsZT4KPG5hdiBjbGFzcz0iaXRlbS1uYXYiIGFyaWEtbGFiZWw9Int7
+            aXRlbS5tb3JlRnJvbX19Ij4Ke3sjaXRlbS5uZXdlcn19PGEgY2xhc3M9InByZXYiIGhyZWY9Int7dXJsfX0iIHJlbD0icHJldiI+
+            PHNwYW4gY2xhc3M9ImxhYmVsIj57e3QubmV3ZXJ9fTwvc3Bhbj4gPGJkaT57e3RpdGxlfX08L2JkaT48L2E+e3svaXRlbS5uZXdl
+            cn19Cnt7I2l0ZW0ub2xkZXJ9fTxhIGNsYXNzPSJuZXh0IiBocmVmPSJ7e3VybH19IiByZWw9Im5leHQiPjxzcGFuIGNsYXNzPSJs
+            YWJlbCI+e3t0Lm9sZGVyfX08L3NwYW4+IDxiZGk+e3t0aXRsZX19PC9iZGk+PC9hPnt7L2l0ZW0ub2xkZXJ9fQo8L25hdj4Ke3sv
+            bWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (

@@ -100,6 +100,9 @@ public struct PageRenderer: Sendable {
 
     func renderFeed(_ feed: SiteFeed, in context: RenderContext) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
+        if feed.image.flatMap(Self.httpURL) == nil {
+            files[Monogram.path(feedSlug: feed.slug)] = Data(Monogram.svg(name: feed.name, slug: feed.slug).utf8)
+        }
         try renderFeed(feed, context, into: &files)
         for position in feed.items.indices {
             try renderItem(at: position, of: feed, context, into: &files)
@@ -135,7 +138,8 @@ public struct PageRenderer: Sendable {
             item: ItemView(
                 title: item.title, link: link, feedName: feed.name,
                 feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
-                feedImage: feed.image.flatMap(Self.httpURL), feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
+                feedImage: feed.image.flatMap(Self.httpURL), feedAvatar: Self.avatar(of: feed, from: path),
+                feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
                 lang: feed.language, dir: TextDirection.attribute(forLanguage: feed.language),
                 authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
                 date: item.date.map(context.dateView),
@@ -220,7 +224,8 @@ public struct PageRenderer: Sendable {
                     staleBanner: feed.staleNote.map { context.messages.format("stale_banner", ["note": $0]) },
                     description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: feed.image.flatMap(Self.httpURL), dir: TextDirection.attribute(forLanguage: feed.language),
+                    image: feed.image.flatMap(Self.httpURL), avatar: Self.avatar(of: feed, from: path),
+                    dir: TextDirection.attribute(forLanguage: feed.language),
                     items: summaries, days: context.days(items, summaries),
                     tags: context.tags(ofFeed: feed.slug, from: path)),
                 pagination: pagination)
@@ -391,6 +396,11 @@ public struct PageRenderer: Sendable {
     /// policy like every href in content: a feed can put `javascript:` in `<link>` too.
     static func externalLink(_ raw: String) -> String? {
         URLPolicy.resolve(raw, against: nil, for: .link)
+    }
+
+    /// A feed's icon as pages show it: its http(s) image, else its monogram (relative to `path`).
+    static func avatar(of feed: SiteFeed, from path: String) -> String {
+        feed.image.flatMap(httpURL) ?? PagePaths.link(from: path, to: Monogram.path(feedSlug: feed.slug))
     }
 
     /// An http(s) URL as it is, else nil (sharing metadata and players need web URLs).

@@ -5,17 +5,17 @@
 /// Every name a view type answers: a template's names are resolved to these once, when it is
 /// parsed, so a lookup is a `switch`, not string comparisons.
 enum TemplateKey: String, Sendable {
-    case accounting, alternates, archiveURL, authors, buildTime, bytes, canonical, categories, categoryLinks, colophon
-    case configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, dir, display
-    case download, dropped, duplicates, enclosures, excerpt, feed, feedCount, feedImage, feedLink, feedName
-    case feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories, hasEnclosures
-    case hasFeeds, hasOtherMonths, hasSearch, hasTags, heading, health, healthLabel, httpStatus, image, indexURL
-    case isAudio, isCategories, isCategory, isFetched, isFirstPage, isNeeded, isRightToLeft, isStale, isVideo, iso
-    case item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess, line, link, long
-    case maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next, noindex, note, older, olderMonth
-    case page, pageTitle, pageURL, pagination, poster, prev, read, readingTime, repeatedId, root, rule, scriptMessages
-    case site, siteLink, size, staleBanner, staleNote, summary, tags, terms, thumbnail, timeZone, title, total, type
-    case url, video, warnings, year, years
+    case accounting, alternates, archiveURL, authors, avatar, buildTime, bytes, canonical, categories, categoryLinks
+    case colophon, configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, dir
+    case display, download, dropped, duplicates, enclosures, excerpt, feed, feedAvatar, feedCount, feedImage, feedLink
+    case feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories
+    case hasEnclosures, hasFeeds, hasOtherMonths, hasSearch, hasTags, heading, health, healthLabel, httpStatus, image
+    case indexURL, isAudio, isCategories, isCategory, isFetched, isFirstPage, isNeeded, isRightToLeft, isStale, isVideo
+    case iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess, line, link
+    case long, maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next, noindex, note, older
+    case olderMonth, page, pageTitle, pageURL, pagination, poster, prev, read, readingTime, repeatedId, root, rule
+    case scriptMessages, site, siteLink, size, staleBanner, staleNote, summary, tags, terms, thumbnail, timeZone, title
+    case total, type, url, video, warnings, year, years
 }
 
 extension SearchPage: TemplateObject {
@@ -277,6 +277,7 @@ extension FeedView: TemplateObject {
         case .siteLink?: self.siteLink?.value(name, after: position)
         case .feedLink?: self.feedLink?.value(name, after: position)
         case .image?: self.image?.value(name, after: position)
+        case .avatar?: self.avatar.value(name, after: position)
         case .dir?: self.dir.value(name, after: position)
         case .items?: self.items.value(name, after: position)
         case .days?: self.days.value(name, after: position)
@@ -318,6 +319,7 @@ extension ItemView: TemplateObject {
         case .feedName?: self.feedName.value(name, after: position)
         case .feedURL?: self.feedURL.value(name, after: position)
         case .feedImage?: self.feedImage?.value(name, after: position)
+        case .feedAvatar?: self.feedAvatar.value(name, after: position)
         case .feedSiteLink?: self.feedSiteLink?.value(name, after: position)
         case .lang?: self.lang?.value(name, after: position)
         case .dir?: self.dir.value(name, after: position)
@@ -646,6 +648,7 @@ extension TemplateSchema {
             "siteLink": .optional(.string),
             "feedLink": .optional(.string),
             "image": .optional(.string),
+            "avatar": .string,
             "dir": .string,
             "items": .list(.object("ItemSummaryView")),
             "days": .list(.object("DayView")),
@@ -669,6 +672,7 @@ extension TemplateSchema {
             "feedName": .string,
             "feedURL": .string,
             "feedImage": .optional(.string),
+            "feedAvatar": .string,
             "feedSiteLink": .optional(.string),
             "lang": .optional(.string),
             "dir": .string,

@@ -191,6 +191,8 @@ struct FeedView {
     var feedLink: String?
     /// The channel's image (http(s)), shown as its icon.
     var image: String?
+    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
+    var avatar: String = ""
     /// `rtl` when the feed declares a right-to-left language, else `auto` (its name and description).
     var dir: String = "auto"
     var items: [ItemSummaryView]
@@ -224,6 +226,8 @@ struct ItemView {
     var feedURL: String
     /// The feed's image (http(s)), shown as its icon next to its name.
     var feedImage: String?
+    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
+    var feedAvatar: String = ""
     /// The feed's web site.
     var feedSiteLink: String?
     /// The feed's language (`lang` on the article).

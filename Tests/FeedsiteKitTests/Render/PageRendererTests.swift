@@ -77,6 +77,8 @@ struct PageRendererTests {
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
                 "items/beta/beta-post/index.html", "status/index.html", "status/status.json",
                 "archive/index.html", "archive/2026/11/index.html",
+                // The monogram of the feed that names no icon.
+                "avatars/beta.svg",
                 // PublishedFiles (the sample site has a base_url)
                 "atom.xml", "rss.xml", "feed.json", "opml.xml", "sitemap.xml", "robots.txt",
             ])
