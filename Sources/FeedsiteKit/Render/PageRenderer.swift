@@ -420,6 +420,7 @@ public struct PageRenderer: Sendable {
             size =
                 length >= 1_000_000
                 ? String(format: "%.1f MB", Double(length) / 1_000_000)
+                    .replacingOccurrences(of: ".", with: messages.text("decimal_separator") ?? ".")
                 : "\(max(1, length / 1000)) kB"
         }
         let name = url.lastPathComponent

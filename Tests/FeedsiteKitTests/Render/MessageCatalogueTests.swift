@@ -144,6 +144,8 @@ struct MessageCatalogueTests {
         #expect(pages["items/alpha/a2/index.html"]?.contains("2 Minuten Lesezeit") == true)
         let first = pages["items/alpha/a0/index.html"] ?? ""
         #expect(first.contains(#"rel="nofollow noopener">ep.mp3 herunterladen</a>"#))
+        // 2,000,000 bytes, with the German decimal comma.
+        #expect(first.contains("herunterladen</a> · audio/mpeg · 2,0 MB</figcaption>"))
         #expect(first.contains("<h2 id=\"enclosures-heading\">Anhänge</h2>"))
         #expect(first.contains(">Zum Original</a>"))
         #expect(pages["archive/index.html"]?.contains(">November 2026</a>") == true)
