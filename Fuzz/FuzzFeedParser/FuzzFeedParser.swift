@@ -1,7 +1,7 @@
 import Foundation
 import FuzzerDriver
 
-@testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// libFuzzer entry point: bytes → `FeedParser().parse`. Any input may be refused (a thrown
 /// `FeedParseError`); none may crash, trap or take over a second.

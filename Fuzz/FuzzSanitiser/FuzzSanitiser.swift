@@ -2,6 +2,7 @@ import Foundation
 import FuzzerDriver
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// libFuzzer entry point: bytes → `HTMLSanitiser` (the HTML and the plain-text path), asserting
 /// what must hold for every input:

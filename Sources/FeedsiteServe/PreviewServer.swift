@@ -12,26 +12,26 @@ import ServiceLifecycle
 /// How to build is injected (`Rebuild`), so the command line decides what a template edit costs
 /// (a full build today; the offline re-render once it exists) and tests can count builds. The
 /// server itself never imports the pipeline's internals.
-public struct PreviewServer: Sendable {
+package struct PreviewServer: Sendable {
     /// Where to listen and what to watch.
-    public struct Options: Sendable {
-        public var host: String
+    package struct Options: Sendable {
+        package var host: String
         /// `0` lets the system pick a free port (printed once the server listens).
-        public var port: Int
+        package var port: Int
         /// The built site (`Site/`).
-        public var siteDirectory: URL
+        package var siteDirectory: URL
         /// The configuration file; an edit to it is a `.configuration` rebuild.
-        public var configFile: URL
+        package var configFile: URL
         /// Every file or folder watched, recursively (`Templates/`, `feeds.yml`).
-        public var watchedPaths: [URL]
+        package var watchedPaths: [URL]
         /// Build before announcing the URL (`--no-build` turns it off).
-        public var buildsFirst: Bool
-        public var pollInterval: Duration
+        package var buildsFirst: Bool
+        package var pollInterval: Duration
         /// A connection whose next request header has not fully arrived this long after it opened
         /// (or after its last response) is closed, so half-sent requests cannot hold connections.
-        public var headerTimeout: Duration
+        package var headerTimeout: Duration
 
-        public init(
+        package init(
             host: String = "127.0.0.1", port: Int = 8000, siteDirectory: URL, configFile: URL, watchedPaths: [URL],
             buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300), headerTimeout: Duration = .seconds(5)
         ) {
@@ -52,7 +52,7 @@ public struct PreviewServer: Sendable {
         maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100)
 
     /// Why a build runs.
-    public enum RebuildReason: Sendable, Hashable {
+    package enum RebuildReason: Sendable, Hashable {
         /// At start-up (unless `--no-build`).
         case initial
         /// `feeds.yml` changed: feeds may have been added.
@@ -63,15 +63,15 @@ public struct PreviewServer: Sendable {
 
     /// Builds the site; returns the line to print (the build summary) or throws an error whose
     /// description is shown in the terminal and in the browser overlay.
-    public typealias Rebuild = @Sendable (RebuildReason) async throws -> String
+    package typealias Rebuild = @Sendable (RebuildReason) async throws -> String
 
-    public let options: Options
+    package let options: Options
     let rebuild: Rebuild
     let log: @Sendable (String) -> Void
     let hub = LiveReloadHub()
 
     /// - Parameter log: where progress lines go (the terminal).
-    public init(options: Options, log: @escaping @Sendable (String) -> Void, rebuild: @escaping Rebuild) {
+    package init(options: Options, log: @escaping @Sendable (String) -> Void, rebuild: @escaping Rebuild) {
         self.options = options
         self.log = log
         self.rebuild = rebuild
@@ -83,7 +83,7 @@ public struct PreviewServer: Sendable {
     /// - Parameter onReady: called once the server listens and the first build is done, with the
     ///   site's URL (the real port when `port` was 0).
     /// - Throws: `PreviewServerError` when the address cannot be bound.
-    public func run(handlesSignals: Bool, onReady: @escaping @Sendable (URL) async -> Void) async throws {
+    package func run(handlesSignals: Bool, onReady: @escaping @Sendable (URL) async -> Void) async throws {
         var logger = Logger(label: "feedsite.serve")
         logger.logLevel = .critical  // our own lines go to `log`; Hummingbird's info lines would only repeat them
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)

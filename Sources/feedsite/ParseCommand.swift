@@ -1,5 +1,7 @@
 import ArgumentParser
 import FeedsiteKit
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// `feedsite parse`: shows what feedsite reads in a feed, and why.

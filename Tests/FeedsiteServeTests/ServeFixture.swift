@@ -6,6 +6,7 @@ import ServiceLifecycleTestKit
 import Synchronization
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// A temporary project (a copy of `Templates/`, a `feeds.yml`, an output folder) and a rebuild
 /// that renders a fixed site through the real templates and writer, without any network.
@@ -81,10 +82,12 @@ final class ServeFixture: Sendable {
 
 /// Runs a preview server for the duration of `body`, then shuts it down gracefully, as SIGINT
 /// does. Cancelling the server instead would drop connections it has accepted but not yet served,
-/// which traps in NIO ("Deinited NIOAsyncWriter without calling finish()", apple/swift-nio#2637):
-/// the tests with many connections made that happen under load.
+/// which traps in NIO ("Deinited NIOAsyncWriter without calling finish()", apple/swift-nio#2637,
+/// #3481) and takes the whole test process down: so a body that overruns `limit` (a loaded
+/// machine) also ends in a graceful shutdown, and the server is only cancelled if that shutdown
+/// itself does not end within a minute.
 func withPreviewServer<T: Sendable>(
-    _ server: PreviewServer, _ body: @escaping @Sendable (URL) async throws -> T
+    _ server: PreviewServer, limit: Duration = .seconds(300), _ body: @escaping @Sendable (URL) async throws -> T
 ) async throws -> T {
     return try await testGracefulShutdown { trigger in
         let (ready, readyContinuation) = AsyncStream.makeStream(of: URL.self)
@@ -106,10 +109,10 @@ func withPreviewServer<T: Sendable>(
                 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(90))
-                throw ServeTestError("the test took longer than 90 seconds")
+                try await Task.sleep(for: limit)
+                return .overran
             }
-            // Only a timeout or a server error gets here with the server still running.
+            // Only a server error, or a shutdown that does not end, gets here with the server running.
             defer { group.cancelAll() }
             var result: Result<T, any Error>?
             while let outcome = try await group.next() {
@@ -118,6 +121,20 @@ func withPreviewServer<T: Sendable>(
                     // The body is done: stop the server as SIGINT would, and wait for it.
                     result = outcome
                     trigger.triggerGracefulShutdown()
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(60))
+                        return .shutdownOverran
+                    }
+                case .overran:
+                    guard result == nil else { continue }
+                    result = .failure(ServeTestError("the test took longer than \(limit)"))
+                    trigger.triggerGracefulShutdown()
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(60))
+                        return .shutdownOverran
+                    }
+                case .shutdownOverran:
+                    throw ServeTestError("the server did not shut down within a minute")
                 case .serverStopped:
                     guard let result else { throw ServeTestError("the server stopped before the test finished") }
                     return try result.get()
@@ -132,6 +149,10 @@ func withPreviewServer<T: Sendable>(
 enum ServeOutcome<T: Sendable>: Sendable {
     case body(Result<T, any Error>)
     case serverStopped
+    /// The body took longer than its limit.
+    case overran
+    /// The graceful shutdown did not end in time.
+    case shutdownOverran
 }
 
 struct ServeTestError: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 /// One rule of an `exclude:` or `include:` list in `feeds.yml`: a phrase, or one field and a
@@ -8,9 +9,9 @@ import Foundation
 ///   - sponsored post              # a phrase: in the title or the content, in any case
 ///   - title: '^\[(Ad|Promo)\]'    # a field and a regular expression (ICU syntax, searched)
 /// ```
-public struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
+package struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
     /// The item fields a regular expression can be matched against.
-    public enum Field: String, Sendable, Hashable, CaseIterable {
+    package enum Field: String, Sendable, Hashable, CaseIterable {
         /// The title (plain text).
         case title
         /// The content's text, without markup, whitespace collapsed.
@@ -24,7 +25,7 @@ public struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
     }
 
     /// What a rule looks for.
-    public enum Test: Sendable, Hashable {
+    package enum Test: Sendable, Hashable {
         /// A phrase, found in the title or the content regardless of case (runs of whitespace in
         /// the phrase match any run of whitespace).
         case phrase(String)
@@ -33,18 +34,18 @@ public struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
     }
 
     /// Which list a rule is in.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case exclude
         case include
     }
 
-    public var kind: Kind
-    public var test: Test
+    package var kind: Kind
+    package var test: Test
     /// Where the rule is in `feeds.yml`, so the status page can point at it.
-    public var line: Int?
-    public var column: Int?
+    package var line: Int?
+    package var column: Int?
 
-    public init(_ kind: Kind, _ test: Test, line: Int? = nil, column: Int? = nil) {
+    package init(_ kind: Kind, _ test: Test, line: Int? = nil, column: Int? = nil) {
         self.kind = kind
         self.test = test
         self.line = line
@@ -52,7 +53,7 @@ public struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
     }
 
     /// The rule as `feeds.yml` writes it: `exclude "sponsored post"`, `include title ~ /^Swift/`.
-    public var summary: String {
+    package var summary: String {
         switch test {
         case .phrase(let phrase): "\(kind.rawValue) \"\(phrase)\""
         case .pattern(let field, let pattern): "\(kind.rawValue) \(field.rawValue) ~ /\(pattern.source)/"
@@ -60,7 +61,7 @@ public struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
     }
 
     /// Stable across runs (the build fingerprint reflects the configuration).
-    public var debugDescription: String {
+    package var debugDescription: String {
         "FilterRule(\(summary), line: \(line.map(String.init) ?? "-"), column: \(column.map(String.init) ?? "-"))"
     }
 
@@ -96,9 +97,9 @@ public struct FilterRule: Sendable, Hashable, CustomDebugStringConvertible {
 
 /// A compiled regular expression (ICU, through `NSRegularExpression`), equal to another when its
 /// source is: the configuration stays `Hashable` and its reflection stable.
-public struct ItemPattern: Sendable, Hashable, CustomDebugStringConvertible {
+package struct ItemPattern: Sendable, Hashable, CustomDebugStringConvertible {
     /// The expression as written.
-    public let source: String
+    package let source: String
     private let expression: NSRegularExpression
 
     /// Compiles `source`; the error says what is wrong with it.
@@ -106,7 +107,7 @@ public struct ItemPattern: Sendable, Hashable, CustomDebugStringConvertible {
     /// ICU does the matching (it was 20 times faster than the standard library's `Regex` on item
     /// text); the standard library's parser only words the error, since ICU's says no more than
     /// "the value is invalid".
-    public init(_ source: String) throws(ItemPattern.Invalid) {
+    package init(_ source: String) throws(ItemPattern.Invalid) {
         self.source = source
         do {
             expression = try NSRegularExpression(pattern: source)
@@ -121,8 +122,8 @@ public struct ItemPattern: Sendable, Hashable, CustomDebugStringConvertible {
     }
 
     /// Why a pattern does not compile: `expected ')'`.
-    public struct Invalid: Error, Sendable, Hashable {
-        public var reason: String
+    package struct Invalid: Error, Sendable, Hashable {
+        package var reason: String
     }
 
     /// Whether the expression matches anywhere in `text`.
@@ -130,31 +131,31 @@ public struct ItemPattern: Sendable, Hashable, CustomDebugStringConvertible {
         expression.firstMatch(in: text, range: NSRange(location: 0, length: text.utf16.count)) != nil
     }
 
-    public static func == (lhs: ItemPattern, rhs: ItemPattern) -> Bool { lhs.source == rhs.source }
+    package static func == (lhs: ItemPattern, rhs: ItemPattern) -> Bool { lhs.source == rhs.source }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
-    public var debugDescription: String { "/\(source)/" }
+    package var debugDescription: String { "/\(source)/" }
 }
 
 /// The `exclude:` and `include:` rules of one level of `feeds.yml` (the site, or one feed).
 ///
 /// An item passes when it matches at least one `include` rule (if there are any) and no `exclude`
 /// rule; the site's rules and its feed's rules must both pass.
-public struct ItemFilter: Sendable, Hashable {
-    public var exclude: [FilterRule]
-    public var include: [FilterRule]
+package struct ItemFilter: Sendable, Hashable {
+    package var exclude: [FilterRule]
+    package var include: [FilterRule]
     /// The line of the `include:` key, for "matched no include rule (line 7)".
-    public var includeLine: Int?
+    package var includeLine: Int?
 
-    public init(exclude: [FilterRule] = [], include: [FilterRule] = [], includeLine: Int? = nil) {
+    package init(exclude: [FilterRule] = [], include: [FilterRule] = [], includeLine: Int? = nil) {
         self.exclude = exclude
         self.include = include
         self.includeLine = includeLine
     }
 
     /// No rule at all: every item passes.
-    public var isEmpty: Bool { exclude.isEmpty && include.isEmpty }
+    package var isEmpty: Bool { exclude.isEmpty && include.isEmpty }
 
     /// Why `item` is left out, or nil when it passes.
     func verdict(_ item: FilterSubject) -> FilterReason? {
@@ -173,11 +174,11 @@ public struct ItemFilter: Sendable, Hashable {
 }
 
 /// Why a filter left an item out: the rule (or "matched no include rule") and its line.
-public struct FilterReason: Sendable, Hashable {
+package struct FilterReason: Sendable, Hashable {
     /// `exclude "sponsored"`, `exclude title ~ /^\[Ad\]/`, `matched no include rule`.
-    public var summary: String
+    package var summary: String
     /// The rule's line in `feeds.yml` (for an include list, the `include:` key's).
-    public var line: Int?
+    package var line: Int?
 }
 
 /// What rules look at in one item.

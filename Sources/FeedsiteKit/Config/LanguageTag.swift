@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// BCP 47 language tags as HTML's `lang` attribute accepts them.

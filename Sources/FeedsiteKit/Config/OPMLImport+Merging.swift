@@ -8,7 +8,7 @@ extension OPMLImport {
     /// - Throws: `ConfigurationError` when `yaml` is not valid YAML, is not a mapping, writes
     ///   `feeds:` as a non-empty flow list (`[a, b]`), or when the result would not read back with
     ///   exactly the expected feeds.
-    public static func merge(
+    package static func merge(
         _ document: Document, into yaml: String?, configFileName: String = "feeds.yml",
         opmlFileName: String = "subscriptions.opml"
     ) throws(ConfigurationError) -> Outcome {

@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 #if canImport(FoundationXML)
@@ -12,19 +13,19 @@ import Foundation
 /// Feeds already listed are reported and skipped; outlines without a usable http(s) URL are
 /// reported and skipped. The result is parsed again before it is written, so a merge can never
 /// leave a broken `feeds.yml` behind.
-public enum OPMLImport {
+package enum OPMLImport {
     /// One feed found in an OPML file.
-    public struct Subscription: Sendable, Hashable {
-        public var url: URL
+    package struct Subscription: Sendable, Hashable {
+        package var url: URL
         /// The outline's `text` (else `title`), when it has one.
-        public var name: String?
+        package var name: String?
         /// Where the outline is in the OPML file.
-        public var line: Int?
+        package var line: Int?
         /// The folders the outline is in (outermost first), and the last part of each of its
         /// `category` paths; a feed listed in several folders has all of them.
-        public var tags: [String]
+        package var tags: [String]
 
-        public init(url: URL, name: String? = nil, line: Int? = nil, tags: [String] = []) {
+        package init(url: URL, name: String? = nil, line: Int? = nil, tags: [String] = []) {
             self.url = url
             self.name = name
             self.line = line
@@ -33,27 +34,27 @@ public enum OPMLImport {
     }
 
     /// What an OPML file holds.
-    public struct Document: Sendable, Hashable {
+    package struct Document: Sendable, Hashable {
         /// The `<head><title>`, when present.
-        public var title: String?
+        package var title: String?
         /// Feeds in document order (nested folders flattened), without repeats.
-        public var subscriptions: [Subscription]
+        package var subscriptions: [Subscription]
         /// Outlines that were skipped and other problems, as warnings.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
     }
 
     /// The result of a merge.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The new `feeds.yml` text (the old text when nothing was added).
-        public var yaml: String
+        package var yaml: String
         /// Feeds appended to the list.
-        public var added: [Subscription]
+        package var added: [Subscription]
         /// Feeds skipped because `feeds.yml` already lists them.
-        public var duplicates: [Subscription]
+        package var duplicates: [Subscription]
         /// Everything worth telling the user, OPML problems first.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
         /// False when `feeds.yml` did not exist and is created.
-        public var configExisted: Bool
+        package var configExisted: Bool
     }
 
     /// Reads `opmlFile`, merges it into `configFile` (created when missing) and writes the result
@@ -62,19 +63,10 @@ public enum OPMLImport {
     /// - Throws: `ConfigurationError` when the OPML file cannot be read or holds no feed, when
     ///   `feeds.yml` is not valid YAML or its `feeds:` cannot be appended to, or when it cannot be
     ///   written. Nothing is written then.
-    public static func importFile(_ opmlFile: URL, into configFile: URL) throws(ConfigurationError) -> Outcome {
+    package static func importFile(_ opmlFile: URL, into configFile: URL) throws(ConfigurationError) -> Outcome {
         let opmlName = opmlFile.lastPathComponent
         let configName = configFile.lastPathComponent
-        let data: Data
-        do {
-            data = try Data(contentsOf: opmlFile)
-        } catch {
-            throw ConfigurationError([
-                .error(
-                    file: opmlName,
-                    "cannot read the OPML file at \(opmlFile.path): it does not exist or is not readable")
-            ])
-        }
+        let data = try ConfigurationError.contents(of: opmlFile, what: "the OPML file")
         let document = try read(data, fileName: opmlName)
         var existing: String?
         if FileManager.default.fileExists(atPath: configFile.path) {
@@ -108,7 +100,7 @@ public enum OPMLImport {
     ///
     /// - Throws: `ConfigurationError` when the bytes are not XML even after repair, the root is
     ///   not `<opml>`, or no outline has a feed URL.
-    public static func read(_ data: Data, fileName: String) throws(ConfigurationError) -> Document {
+    package static func read(_ data: Data, fileName: String) throws(ConfigurationError) -> Document {
         let decoded = FeedParser.decodeToUTF8(data, contentType: nil)
         var bytes = decoded.bytes
         var lineOffset = 0

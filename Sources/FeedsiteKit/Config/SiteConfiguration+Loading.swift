@@ -19,19 +19,10 @@ extension SiteConfiguration {
     ///
     /// - Returns: the configuration and any warnings (unknown keys).
     /// - Throws: `ConfigurationError` listing every error found, each with `file:line:column`.
-    public static func load(contentsOf url: URL) throws(ConfigurationError) -> (SiteConfiguration, [Diagnostic]) {
+    package static func load(contentsOf url: URL) throws(ConfigurationError) -> (SiteConfiguration, [Diagnostic]) {
         let fileName = url.lastPathComponent
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ConfigurationError([
-                .error(
-                    file: fileName,
-                    "cannot read the configuration file at \(url.path): it does not exist or is not readable; pass --config PATH"
-                )
-            ])
-        }
+        let data = try ConfigurationError.contents(
+            of: url, what: "the configuration file", advice: "pass --config PATH")
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError([.error(file: fileName, "the file is not UTF-8 text")])
         }
@@ -40,7 +31,7 @@ extension SiteConfiguration {
 
     /// Validates YAML text; `fileName` is only used in diagnostics. Feed paths are relative to
     /// `directory` (the folder holding `feeds.yml`; nil: the current directory).
-    public static func parse(
+    package static func parse(
         yaml: String, fileName: String = "feeds.yml", directory: URL? = nil
     ) throws(ConfigurationError) -> (
         SiteConfiguration, [Diagnostic]

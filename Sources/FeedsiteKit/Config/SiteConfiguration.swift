@@ -1,79 +1,79 @@
 import Foundation
 
 /// Everything `feeds.yml` says, with every default in one place (`SiteConfiguration.Defaults`).
-public struct SiteConfiguration: Sendable, Hashable {
+package struct SiteConfiguration: Sendable, Hashable {
     /// The site's title, shown in every page header.
-    public var title: String
+    package var title: String
     /// A line under the title on the index page.
-    public var description: String
+    package var description: String
     /// Where the site is published. Pages link relatively and do not need it; it is used for the
     /// User-Agent and for the absolute URLs in the planet's own feeds and sitemap, which are only
     /// published when it is set.
-    public var baseURL: URL?
+    package var baseURL: URL?
     /// Items per page on the index and on each feed page (`page/2/index.html`…).
-    public var pageSize: Int
+    package var pageSize: Int
     /// The most items of one feed on the first index page (the rest move to later pages, so one
     /// busy feed cannot take the front page over); 0: no limit.
-    public var frontPagePerFeed: Int
+    package var frontPagePerFeed: Int
     /// The time zone dates are shown in (`datetime` attributes stay in UTC) and archive months
     /// are counted in.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// The language of the site's own text (`<html lang>`); items carry their feed's language.
-    public var language: String
+    package var language: String
     /// Length, in characters, of the plain-text excerpts on the index and feed pages.
-    public var excerptLength: Int
+    package var excerptLength: Int
     /// How many of the newest items the planet's own feeds (`atom.xml`, `rss.xml`, `feed.json`) carry.
-    public var feedItems: Int
+    package var feedItems: Int
     /// Asks search engines not to index the site: `robots.txt` disallows everything and pages get
     /// `<meta name="robots" content="noindex">`.
-    public var noindex: Bool
+    package var noindex: Bool
     /// The feeds, in `feeds.yml` order (the order decides ties, e.g. which feed keeps a duplicate).
-    public var feeds: [FeedSource]
+    package var feeds: [FeedSource]
     /// Where state between builds lives (validators, last good items, first-seen times, health).
-    public var stateDirectory: String
+    package var stateDirectory: String
     /// The folder whose files are published at the site root as they are (`CNAME`, `.nojekyll`,
     /// `_headers`), relative to the folder holding `feeds.yml`.
-    public var staticDirectory: String
+    package var staticDirectory: String
     /// Where to seed the state from when the state directory is missing (the live site's
     /// `status/state.json`), so ephemeral CI runners keep history.
-    public var stateURL: String?
+    package var stateURL: String?
     /// Items that dropped out of their feed stay this many days (counted from their date).
-    public var keepDays: Int
+    package var keepDays: Int
     /// The most items one feed contributes (newest first); nil: no limit.
-    public var maxItems: Int?
+    package var maxItems: Int?
     /// What to do with items dated in the future.
-    public var futureDates: FutureDatePolicy
+    package var futureDates: FutureDatePolicy
     /// How feeds are fetched.
-    public var fetch: FetchPolicy
+    package var fetch: FetchPolicy
     /// Print the build time in the page footer (off: builds stay byte-for-byte reproducible).
-    public var showBuildTime: Bool
+    package var showBuildTime: Bool
     /// The site's `exclude:` and `include:` rules, applied to every feed (with each feed's own).
-    public var filter: ItemFilter
+    package var filter: ItemFilter
     /// Give the items' own categories pages under `categories/` (tags from `feeds.yml` always have
     /// pages under `tags/`).
-    public var categoryPages: Bool
+    package var categoryPages: Bool
     /// Publish a search page and index (with Pagefind, when it is installed).
-    public var search: Bool
+    package var search: Bool
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
-    public enum Defaults {
-        public static let title = "feedsite"
-        public static let description = ""
-        public static let pageSize = 25
+    package enum Defaults {
+        package static let title = "feedsite"
+        package static let description = ""
+        package static let pageSize = 25
         /// A fifth of a default page: at least five feeds share the front page when they can.
-        public static let frontPagePerFeed = 5
-        public static let timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
-        public static let language = "en"
-        public static let excerptLength = 280
-        public static let feedItems = 50
-        public static let noindex = false
-        public static let stateDirectory = ".feedsite"
-        public static let staticDirectory = "static"
-        public static let keepDays = 90
-        public static let futureDates = FutureDatePolicy.clamp
+        package static let frontPagePerFeed = 5
+        package static let timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+        package static let language = "en"
+        package static let excerptLength = 280
+        package static let feedItems = 50
+        package static let noindex = false
+        package static let stateDirectory = ".feedsite"
+        package static let staticDirectory = "static"
+        package static let keepDays = 90
+        package static let futureDates = FutureDatePolicy.clamp
     }
 
-    public init(
+    package init(
         title: String = Defaults.title,
         description: String = Defaults.description,
         baseURL: URL? = nil,
@@ -124,7 +124,7 @@ public struct SiteConfiguration: Sendable, Hashable {
 
 /// What to do with an item whose date is in the future (a wrong clock or time zone on the server,
 /// or a scheduled post published early): such items would otherwise stick to the top for days.
-public enum FutureDatePolicy: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FutureDatePolicy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Use the time feedsite first saw the item instead.
     case clamp
     /// Show the date as given.
@@ -134,28 +134,28 @@ public enum FutureDatePolicy: String, Sendable, Hashable, Codable, CaseIterable 
 }
 
 /// How feeds are fetched: limits, politeness, retries.
-public struct FetchPolicy: Sendable, Hashable {
+package struct FetchPolicy: Sendable, Hashable {
     /// Seconds for a whole request, connect to last byte.
-    public var timeoutSeconds: Int
+    package var timeoutSeconds: Int
     /// Seconds to establish a connection.
-    public var connectTimeoutSeconds: Int
+    package var connectTimeoutSeconds: Int
     /// Seconds without receiving a byte before giving up.
-    public var readTimeoutSeconds: Int
+    package var readTimeoutSeconds: Int
     /// Extra attempts after a connection error, timeout or HTTP 502/503/504.
-    public var retries: Int
+    package var retries: Int
     /// Requests in flight to one host at a time; nil: 2 for every host but loopback ones
     /// (127.0.0.0/8, ::1, localhost), which are your own machine and are not limited.
-    public var perHostConcurrency: Int?
+    package var perHostConcurrency: Int?
     /// The longest `Retry-After` (seconds) honoured; a longer one skips the feed this run.
-    public var maxRetryAfterSeconds: Int
+    package var maxRetryAfterSeconds: Int
     /// Largest body accepted, after decompression.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Refuse loopback, private and link-local addresses (an SSRF guard for shared CI).
-    public var denyPrivateNetworks: Bool
+    package var denyPrivateNetworks: Bool
     /// Replaces the default `feedsite/<version> (+<base_url>)` for every feed.
-    public var userAgent: String?
+    package var userAgent: String?
 
-    public init(
+    package init(
         timeoutSeconds: Int = 30, connectTimeoutSeconds: Int = 10, readTimeoutSeconds: Int = 20, retries: Int = 2,
         perHostConcurrency: Int? = nil, maxRetryAfterSeconds: Int = 30, maxBodyBytes: Int = 50_000_000,
         denyPrivateNetworks: Bool = false, userAgent: String? = nil
@@ -172,10 +172,10 @@ public struct FetchPolicy: Sendable, Hashable {
     }
 
     /// The politeness default for remote hosts.
-    public static let defaultPerHostConcurrency = 2
+    package static let defaultPerHostConcurrency = 2
 
     /// How many requests may be in flight to `host` at a time.
-    public func perHostLimit(for host: String) -> Int {
+    package func perHostLimit(for host: String) -> Int {
         if let perHostConcurrency { return max(1, perHostConcurrency) }
         let bare = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let isLoopback = bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
@@ -184,34 +184,34 @@ public struct FetchPolicy: Sendable, Hashable {
 }
 
 /// One `feeds:` entry.
-public struct FeedSource: Sendable, Hashable {
+package struct FeedSource: Sendable, Hashable {
     /// The feed as `feeds.yml` names it, and its key in the saved state: an http(s) URL, a `file:`
     /// URL, or a path relative to the folder holding `feeds.yml` (kept relative, so the state stays
     /// valid when the project folder moves or a CI runner restores it elsewhere).
-    public var url: URL
+    package var url: URL
     /// Where the feed is read from: `url` itself, or, for a path, the absolute `file:` URL it
     /// names.
-    public var location: URL
+    package var location: URL
     /// The display name from `feeds.yml`; when absent, the channel's own title is used.
-    public var name: String?
+    package var name: String?
     /// The line of this entry in `feeds.yml`, so warnings about the feed can point at it.
-    public var line: Int?
+    package var line: Int?
     /// Overrides the site's `keep_days` for this feed.
-    public var keepDays: Int?
+    package var keepDays: Int?
     /// Overrides the site's `max_items` for this feed.
-    public var maxItems: Int?
+    package var maxItems: Int?
     /// Overrides the User-Agent for this feed (some CDNs block unknown agents).
-    public var userAgent: String?
+    package var userAgent: String?
     /// Extra request headers for this feed (an API key, `Accept-Language`…).
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// This feed's `exclude:` and `include:` rules (the site's apply too).
-    public var filter: ItemFilter
+    package var filter: ItemFilter
     /// `tags: [rust, news]`: the feed and its items are listed on these tags' pages, in this
     /// order (spaces collapsed; tags that differ only in case are one tag).
-    public var tags: [String]
+    package var tags: [String]
 
     /// `location`: nil means `url` (an http(s) or `file:` URL).
-    public init(
+    package init(
         url: URL, location: URL? = nil, name: String? = nil, line: Int? = nil, keepDays: Int? = nil,
         maxItems: Int? = nil, userAgent: String? = nil, headers: [String: String] = [:],
         filter: ItemFilter = ItemFilter(), tags: [String] = []
@@ -229,14 +229,14 @@ public struct FeedSource: Sendable, Hashable {
     }
 
     /// True for a local feed file (a path or a `file:` URL): read from disk, never over the network.
-    public var isLocal: Bool { location.isFileURL }
+    package var isLocal: Bool { location.isFileURL }
 
     /// The feed's address to publish (page links, `opml.xml`, the status page): nil for a local
     /// file, which has none on the web (a relative path would be a broken link on the site).
-    public var publicURL: URL? { isLocal ? nil : url }
+    package var publicURL: URL? { isLocal ? nil : url }
 
     /// The label used in diagnostics: `feed 'Name' (url)`.
-    public var label: String {
+    package var label: String {
         "feed '\(name ?? url.host ?? url.absoluteString)' (\(url.absoluteString))"
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// What `feedsite init` writes: a commented starter `feeds.yml` and, on request, the built-in
 /// theme as a `Templates/` folder to edit. Never overwrites a file: an existing `feeds.yml` is an
 /// error (unless only the theme is wanted), an existing theme file is kept and reported.
-public enum StarterProject {
+package enum StarterProject {
     /// The starter configuration: a few real feeds and every common key, commented.
-    public static let configuration = """
+    package static let configuration = """
         # feedsite configuration. Every key, with its default, is documented in feedsite's README
         # ("feeds.yml reference"); `feedsite build --help` lists the command-line options.
 
@@ -32,19 +32,19 @@ public enum StarterProject {
         """
 
     /// What was written and what was kept.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Paths written, relative to the project folder (`feeds.yml`, `Templates/item.mustache`…).
-        public var written: [String] = []
+        package var written: [String] = []
         /// Paths that existed already and were left as they were.
-        public var kept: [String] = []
+        package var kept: [String] = []
     }
 
     /// `feedsite init` could not do what was asked; reads like a compiler diagnostic.
-    public struct InitError: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var message: String
+    package struct InitError: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var message: String
 
-        public var description: String { Diagnostic.error(file: path, message).description }
+        package var description: String { Diagnostic.error(file: path, message).description }
     }
 
     /// Writes `feeds.yml` (and with `theme`, every file of the built-in theme under `Templates/`)
@@ -52,7 +52,7 @@ public enum StarterProject {
     ///
     /// - Throws: `InitError` when `feeds.yml` exists and no theme was asked for, or a file or
     ///   folder cannot be created.
-    public static func write(into folder: URL, theme: Bool) throws(InitError) -> Outcome {
+    package static func write(into folder: URL, theme: Bool) throws(InitError) -> Outcome {
         let fileManager = FileManager.default
         let configFile = folder.appendingPathComponent("feeds.yml")
         if fileManager.fileExists(atPath: configFile.path) && !theme {

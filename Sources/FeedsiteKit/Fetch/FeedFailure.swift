@@ -1,9 +1,10 @@
+import FeedsiteParse
 import Foundation
 
 /// Why a feed gave the site nothing this run, kept typed from the stage that found it to the
 /// report: the status page, `status.json`, the build's warnings and the failure policy read it.
 /// The text completes the sentence `warning: feed 'Name' (url): …`.
-public enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// It could not be downloaded (or, for a local source, read).
     case fetch(FetchError)
     /// What was downloaded is not a feed feedsite can read.
@@ -19,7 +20,7 @@ public enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// more often a broken export than a blog that deleted every post, so the items are kept.
     case emptied(previousCount: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .fetch(let error):
             return error.description

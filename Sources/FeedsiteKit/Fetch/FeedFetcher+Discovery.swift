@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 extension FeedFetcher {
@@ -7,7 +8,7 @@ extension FeedFetcher {
     ///
     /// The one place feed discovery happens: `feedsite build` and `feedsite parse` both read
     /// through it. A page never leads to a local file: only http(s) links are followed.
-    public func read(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) async -> FeedReading {
+    package func read(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) async -> FeedReading {
         let pageError: FeedParseError
         do {
             let feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)

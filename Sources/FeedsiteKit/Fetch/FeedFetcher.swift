@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FeedsiteParse
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -22,30 +23,30 @@ import NIOPosix
 /// Retrying is feedsite's alone (`retries`, with backoff): the client is told not to retry
 /// connection establishment, so a refused connection fails at once instead of being retried until
 /// `connect_timeout`.
-public struct FeedFetcher: Sendable {
+package struct FeedFetcher: Sendable {
     /// Limits applied to every request.
-    public struct Options: Sendable, Hashable {
-        public var policy: FetchPolicy
+    package struct Options: Sendable, Hashable {
+        package var policy: FetchPolicy
         /// Redirects followed before giving up.
-        public var maxRedirects: Int
+        package var maxRedirects: Int
         /// Requests the caller runs at once (`--concurrency`): the connection pool allows that many
         /// connections to one host, so its own default (8) does not quietly cap the caller's limit
         /// (`per_host` is what limits requests to one host).
-        public var concurrency: Int
+        package var concurrency: Int
 
-        public init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5, concurrency: Int = 64) {
+        package init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5, concurrency: Int = 64) {
             self.policy = policy
             self.maxRedirects = maxRedirects
             self.concurrency = concurrency
         }
 
         /// `feedsite/<version> (+<base_url or the project URL>)`: tells a server's owner who polls it.
-        public static func userAgent(baseURL: URL?) -> String {
+        package static func userAgent(baseURL: URL?) -> String {
             "feedsite/\(Feedsite.version) (+\(baseURL?.absoluteString ?? Feedsite.projectURL))"
         }
     }
 
-    public let options: Options
+    package let options: Options
     private let client: HTTPClient
 
     private init(client: HTTPClient, options: Options) {
@@ -54,7 +55,7 @@ public struct FeedFetcher: Sendable {
     }
 
     /// Runs `body` with a fetcher whose HTTP client is shut down when `body` returns or throws.
-    public static func withFetcher<Result: Sendable>(
+    package static func withFetcher<Result: Sendable>(
         options: Options,
         _ body: (FeedFetcher) async throws -> Result
     ) async throws -> Result {
@@ -86,7 +87,7 @@ public struct FeedFetcher: Sendable {
     /// Fetches one feed, with retries; a `file:` URL is read from disk instead (no network, no
     /// retries). Never throws: every failure is a `FetchError` value, so one feed can never cancel
     /// or fail another.
-    public func fetch(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
+    package func fetch(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
         if request.url.isFileURL {
             if Task.isCancelled { return .failure(.cancelled) }
             return LocalFeedReader.read(request, maxBodyBytes: options.policy.maxBodyBytes)

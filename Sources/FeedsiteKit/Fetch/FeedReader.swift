@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// Fetches and reads every feed of a build: fetch → parse → sanitise, in one task group whose

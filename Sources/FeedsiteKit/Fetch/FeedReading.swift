@@ -1,7 +1,7 @@
 import Foundation
 
 /// What reading a fetched body came to.
-public enum FeedReading: Sendable {
+package enum FeedReading: Sendable {
     case read(FeedDocument)
     /// The source is a web page whose feed answered 304 to the validators saved from it.
     case notModified(FetchInfo, discoveredFeedURL: URL)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What happened to one feed this run.
-public struct FeedRun: Sendable, Hashable {
-    public enum Outcome: Sendable, Hashable {
+package struct FeedRun: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// New content was fetched and read.
         case fresh(ReadFeed)
         /// HTTP 304: nothing changed since last time.
@@ -13,23 +13,23 @@ public struct FeedRun: Sendable, Hashable {
         case skipped
     }
 
-    public var source: FeedSource
-    public var outcome: Outcome
+    package var source: FeedSource
+    package var outcome: Outcome
     /// What the final response said (absent when no response arrived).
-    public var info: FetchInfo?
+    package var info: FetchInfo?
     /// The HTTP status of the last response, also for failed ones (nil when none arrived).
-    public var status: Int?
+    package var status: Int?
     /// Bytes received (decompressed).
-    public var bytes: Int?
-    public var etag: String?
-    public var lastModified: String?
+    package var bytes: Int?
+    package var etag: String?
+    package var lastModified: String?
     /// Advice about the `feeds.yml` entry itself (printed after `feeds.yml:LINE: `), such as
     /// "… is a web page; its feed is … — use that".
-    public var notices: [String]
+    package var notices: [String]
     /// When the `feeds.yml` URL is a web page: the feed it links to, which this run read.
-    public var discoveredURL: URL?
+    package var discoveredURL: URL?
 
-    public init(
+    package init(
         source: FeedSource, outcome: Outcome, info: FetchInfo? = nil, status: Int? = nil, bytes: Int? = nil,
         etag: String? = nil, lastModified: String? = nil, notices: [String] = [], discoveredURL: URL? = nil
     ) {

@@ -1,6 +1,6 @@
 /// Why one feed could not be downloaded (or, for a local source, read). The text completes the
 /// sentence `warning: feed 'Name' (url): …`.
-public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a non-2xx status.
     case http(status: Int, reason: String)
     /// The server asked to wait (HTTP 429, or 503 with `Retry-After`) and feedsite did not get the
@@ -32,7 +32,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case offline
 
     /// Which time limit ran out; each names its `feeds.yml` key and the value in force.
-    public enum TimeLimit: Sendable, Hashable {
+    package enum TimeLimit: Sendable, Hashable {
         /// `timeout`: the whole request, connection to last body byte, redirects included.
         case whole(seconds: Int)
         /// `connect_timeout`: establishing the connection.
@@ -42,7 +42,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why feedsite gave up on a server that asked it to wait.
-    public enum RetryLaterCause: Sendable, Hashable {
+    package enum RetryLaterCause: Sendable, Hashable {
         /// Every attempt `retries` allows was answered this way; `retryAfter` is the server's last
         /// `Retry-After`, when it sent one.
         case retriesUsedUp(attempts: Int, retryAfter: Int?)
@@ -51,7 +51,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What is wrong with a local feed file.
-    public enum LocalFileProblem: Sendable, Hashable {
+    package enum LocalFileProblem: Sendable, Hashable {
         case missing
         case notPermitted
         case directory
@@ -60,7 +60,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable(reason: String)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .http(let status, let reason):
             return "HTTP \(status) \(reason)"
@@ -128,7 +128,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The HTTP status the server answered with, when the failure was an HTTP answer.
-    public var httpStatus: Int? {
+    package var httpStatus: Int? {
         switch self {
         case .http(let status, _), .retryLater(let status, _): return status
         default: return nil

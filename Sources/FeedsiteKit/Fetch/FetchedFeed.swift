@@ -1,22 +1,22 @@
 import Foundation
 
 /// What to ask a server (or the file system) for one feed.
-public struct FetchRequest: Sendable, Hashable {
+package struct FetchRequest: Sendable, Hashable {
     /// An http(s) URL, or a `file:` URL for a local feed file (never reached by a redirect).
-    public var url: URL
+    package var url: URL
     /// Validators from the last good response: sent back so an unchanged feed costs a 304. For a
     /// local file, its content digest (`etag`) and its modification time and size (`lastModified`).
-    public var etag: String?
-    public var lastModified: String?
+    package var etag: String?
+    package var lastModified: String?
     /// The URL that issued the validators (the last good response's final URL, after redirects):
     /// they are sent on the request to that URL only, wherever the redirect chain reaches it.
     /// Nil: `url` itself.
-    public var validatorURL: URL?
-    public var userAgent: String
+    package var validatorURL: URL?
+    package var userAgent: String
     /// Extra headers from `feeds.yml`.
-    public var headers: [String: String]
+    package var headers: [String: String]
 
-    public init(
+    package init(
         url: URL, etag: String? = nil, lastModified: String? = nil, validatorURL: URL? = nil, userAgent: String,
         headers: [String: String] = [:]
     ) {
@@ -35,14 +35,14 @@ public struct FetchRequest: Sendable, Hashable {
 }
 
 /// A server's answer for one feed (or what a local feed file holds).
-public enum FetchResponse: Sendable, Hashable {
+package enum FetchResponse: Sendable, Hashable {
     /// New bytes (HTTP 200; a local file that changed).
     case fetched(FetchedFeed)
     /// HTTP 304: the feed did not change since the validators were saved (a local file: the same
     /// modification time and size, or the same content).
     case notModified(FetchInfo)
 
-    public var info: FetchInfo {
+    package var info: FetchInfo {
         switch self {
         case .fetched(let feed): return feed.info
         case .notModified(let info): return info
@@ -51,18 +51,18 @@ public enum FetchResponse: Sendable, Hashable {
 }
 
 /// Facts about a response that the status page and the advice need.
-public struct FetchInfo: Sendable, Hashable {
+package struct FetchInfo: Sendable, Hashable {
     /// The URL after redirects: the base for relative links in the feed.
-    public var finalURL: URL
+    package var finalURL: URL
     /// The HTTP status of the final response. A local file reports 200 when read and 304 when
     /// unchanged, so the status page and `status.json` read the same for both kinds of source.
-    public var status: Int
+    package var status: Int
     /// Where the feed now lives when the server answered with a permanent redirect (301/308).
-    public var permanentRedirect: URL?
+    package var permanentRedirect: URL?
     /// Attempts made (1 when the first one succeeded).
-    public var attempts: Int
+    package var attempts: Int
 
-    public init(finalURL: URL, status: Int, permanentRedirect: URL? = nil, attempts: Int = 1) {
+    package init(finalURL: URL, status: Int, permanentRedirect: URL? = nil, attempts: Int = 1) {
         self.finalURL = finalURL
         self.status = status
         self.permanentRedirect = permanentRedirect
@@ -72,17 +72,17 @@ public struct FetchInfo: Sendable, Hashable {
 
 /// The bytes of one feed as the server sent them (decompressed), with what the response said
 /// about them. Nothing here is trusted yet: the parser decides what the bytes are.
-public struct FetchedFeed: Sendable, Hashable {
-    public var info: FetchInfo
+package struct FetchedFeed: Sendable, Hashable {
+    package var info: FetchInfo
     /// The `Content-Type` header, when there was one (a hint for the charset, never for the format).
-    public var contentType: String?
-    public var etag: String?
-    public var lastModified: String?
-    public var body: Data
+    package var contentType: String?
+    package var etag: String?
+    package var lastModified: String?
+    package var body: Data
 
-    public var finalURL: URL { info.finalURL }
+    package var finalURL: URL { info.finalURL }
 
-    public init(info: FetchInfo, contentType: String?, etag: String? = nil, lastModified: String? = nil, body: Data) {
+    package init(info: FetchInfo, contentType: String?, etag: String? = nil, lastModified: String? = nil, body: Data) {
         self.info = info
         self.contentType = contentType
         self.etag = etag

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a build did not replace the site.
-public enum BuildError: Error, Sendable, CustomStringConvertible {
+package enum BuildError: Error, Sendable, CustomStringConvertible {
     /// More feeds failed than the failure policy allows; the previous site was left as it was.
     case tooManyFailures(BuildReport, FailurePolicy)
     /// `--offline` with no saved state: there is nothing to render.
@@ -17,12 +17,12 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     /// cases above); the stage's name says where.
     case stageFailed(BuildStage, reason: String)
 
-    public var description: String { "error: \(message)" }
+    package var description: String { "error: \(message)" }
 
-    public var diagnostics: [Diagnostic] { [.error(message)] }
+    package var diagnostics: [Diagnostic] { [.error(message)] }
 
     /// The description without `error: `, for annotations and summaries.
-    public var message: String {
+    package var message: String {
         switch self {
         case .tooManyFailures(let report, let policy):
             return Self.tooManyFailuresMessage(report, policy)
@@ -44,18 +44,19 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         let failed = report.records.filter { $0.failure != nil }
         // A feed without a name or title yet is named by its URL: its host alone may be shared.
         var reasons = failed.prefix(5).map { record in
-            let hasName = !(record.source.name ?? "").isEmpty || !record.state.channel.title.isEmpty
-            let name = hasName ? "'\(record.displayName)'" : record.source.url.absoluteString
+            let name = record.givenName.map { "'\($0)'" } ?? record.source.url.absoluteString
             return "\(name): \(record.failure?.description ?? "")"
         }
         if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
+        let folder = report.outputDirectory.path
+        let kept = report.hadSite ? "\(folder) was left unchanged" : "no site was written to \(folder)"
         return
-            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(report.outputDirectory.path) was left unchanged"
+            "\(failed.count) of \(report.records.count) feeds failed (\(policy.limitDescription)): \(reasons.joined(separator: "; ")); \(kept)"
     }
 }
 
 extension BuildError: ExitStatusError {
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch self {
         case .tooManyFailures: .feedsFailed
         case .nothingSaved: .usage

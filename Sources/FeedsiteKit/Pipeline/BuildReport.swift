@@ -1,27 +1,30 @@
+import FeedsiteShared
 import Foundation
 
 /// What one build did: per-feed records, every diagnostic, and what was written where.
-public struct BuildReport: Sendable {
+package struct BuildReport: Sendable {
     /// One per configured feed, in `feeds.yml` order.
-    public var records: [FeedRecord]
+    package var records: [FeedRecord]
     /// Configuration and state warnings, per-feed failures, advice and parse warnings.
-    public var diagnostics: [Diagnostic]
-    public var itemCount: Int
-    public var pageCount: Int
-    public var write: SiteWriter.Report?
-    public var outputDirectory: URL
+    package var diagnostics: [Diagnostic]
+    package var itemCount: Int
+    package var pageCount: Int
+    package var write: SiteWriter.Report?
+    package var outputDirectory: URL
     /// Wall time of each stage, in order.
-    public var timings: [(stage: String, duration: Duration)] = []
+    package var timings: [(stage: String, duration: Duration)] = []
     /// Why the published state could not be restored, when `--allow-fresh-state` let the build go
     /// on without the site's history.
-    public var stateNotRestored: String?
+    package var stateNotRestored: String?
     /// What became of each feed's items, in `feeds.yml` order (empty when the site was not
     /// assembled: the build stopped, or nothing changed and rendering was skipped).
-    public var accounts: [FeedAccount] = []
+    package var accounts: [FeedAccount] = []
     /// Why the site was not replaced (the failure threshold was crossed); nil when it was.
-    public var stopReason: String?
+    package var stopReason: String?
+    /// Whether the output folder held a site when the build began (what a stopped build keeps).
+    var hadSite = true
 
-    public init(
+    package init(
         records: [FeedRecord], diagnostics: [Diagnostic], itemCount: Int, pageCount: Int, write: SiteWriter.Report?,
         outputDirectory: URL
     ) {
@@ -33,17 +36,17 @@ public struct BuildReport: Sendable {
         self.outputDirectory = outputDirectory
     }
 
-    public var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
-    public var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
+    package var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
+    package var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
 
     /// `1 new entry`, `3 new entries`: entries first seen in a feed (some may be dropped, so not shown).
     static func newEntries(_ count: Int) -> String { count == 1 ? "1 new entry" : "\(count) new entries" }
     /// Feeds this build fetched (`--offline` and `serve`'s re-renders fetch none or only new ones).
-    public var fetchedFeedCount: Int { records.filter(\.isFetched).count }
+    package var fetchedFeedCount: Int { records.filter(\.isFetched).count }
 
     /// `built 212 pages from 5 of 6 feeds (197 items, 3 new) into Site (14 of 214 files changed)`;
     /// `rendered … from saved state` when nothing was fetched; the failure when the build stopped.
-    public var summary: String {
+    package var summary: String {
         if let stopReason { return "error: site not updated: \(stopReason)" }
         let fetched = fetchedFeedCount
         let okFeeds = records.filter { $0.isFetched && $0.failure == nil }.count

@@ -1,9 +1,9 @@
 /// The stages of `SiteGenerator.build()`, in order, named as `--verbose` times them and as a
 /// `BuildError.stageFailed` names where a build stopped.
-public enum BuildStage: String, Sendable, Hashable, CaseIterable {
+package enum BuildStage: String, Sendable, Hashable, CaseIterable {
     /// `feeds.yml`, the templates, the output folder's check, the saved (or restored) state.
     case load
-    /// Every feed fetched, parsed and sanitised (`Fetch/`, `Parse/`, `Sanitise/`).
+    /// Every feed fetched, parsed and sanitised (`Fetch/`, `FeedsiteParse`, `FeedsiteSanitise`).
     case fetch = "fetch+parse+sanitise"
     /// This run's outcomes merged into the saved state (`SiteState.merge`).
     case merge

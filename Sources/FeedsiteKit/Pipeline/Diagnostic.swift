@@ -3,20 +3,20 @@
 ///
 /// Stages collect diagnostics and keep going (swift-format's `DiagnosticsEngine` model): a broken
 /// feed is a warning in the build report, never an abort.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable {
+package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    package enum Severity: String, Sendable, Hashable {
         case error
         case warning
     }
 
-    public var severity: Severity
+    package var severity: Severity
     /// The file the problem is in (`feeds.yml`), when it is in one.
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
-    public var message: String
+    package var file: String?
+    package var line: Int?
+    package var column: Int?
+    package var message: String
 
-    public init(_ severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) {
+    package init(_ severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) {
         self.severity = severity
         self.file = file
         self.line = line
@@ -24,11 +24,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public static func error(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) -> Self {
+    package static func error(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) -> Self {
         Diagnostic(.error, file: file, line: line, column: column, message)
     }
 
-    public static func warning(
+    package static func warning(
         file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String
     )
         -> Self
@@ -37,7 +37,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line:column: ` (as much of it as is known), empty when the problem has no location.
-    public var location: String {
+    package var location: String {
         guard let file else { return "" }
         var text = file
         if let line {
@@ -47,7 +47,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         return text + ": "
     }
 
-    public var description: String {
+    package var description: String {
         "\(location)\(severity.rawValue): \(message)"
     }
 }

@@ -1,6 +1,6 @@
 /// How a command ends when it cannot do its job: the codes of BSD's `sysexits.h` that feedsite
 /// documents (`feedsite --help`, README "Exit status").
-public enum ExitStatus: Int32, Sendable, Hashable {
+package enum ExitStatus: Int32, Sendable, Hashable {
     /// More feeds failed than the failure policy allows; the previous site was left as it was.
     case feedsFailed = 1
     /// A usage, configuration (`feeds.yml`) or template error: nothing was fetched or written.

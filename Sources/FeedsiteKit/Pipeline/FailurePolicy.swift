@@ -1,7 +1,7 @@
 import Foundation
 
 /// When failed feeds stop a build from replacing the site (`--max-failed`, `--strict`).
-public enum FailurePolicy: Sendable, Hashable, CustomStringConvertible {
+package enum FailurePolicy: Sendable, Hashable, CustomStringConvertible {
     /// Only when every feed failed (the default: a partial site beats a stale one).
     case allFailed
     /// When more than this many feeds failed (`--max-failed 3`; `--strict` is 0).
@@ -10,7 +10,7 @@ public enum FailurePolicy: Sendable, Hashable, CustomStringConvertible {
     case percent(Double)
 
     /// Parses `N` or `P%`.
-    public init?(argument: String) {
+    package init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)
         if text.hasSuffix("%"), let value = Double(text.dropLast()), (0...100).contains(value) {
             self = .percent(value)
@@ -22,7 +22,7 @@ public enum FailurePolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when `failed` of `total` feeds is too many.
-    public func isCrossed(failed: Int, total: Int) -> Bool {
+    package func isCrossed(failed: Int, total: Int) -> Bool {
         guard total > 0 else { return false }
         switch self {
         case .allFailed: return failed == total
@@ -40,5 +40,5 @@ public enum FailurePolicy: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { limitDescription }
+    package var description: String { limitDescription }
 }

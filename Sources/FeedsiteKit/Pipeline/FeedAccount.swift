@@ -6,61 +6,64 @@ import Foundation
 ///
 /// `read − repeated + kept = shown + filtered + duplicates + overMaxItems + future` always holds; `expired`
 /// counts items that left the archive this build (they were no longer in the feed).
-public struct FeedAccount: Sendable, Hashable {
+package struct FeedAccount: Sendable, Hashable {
     /// One item not shown because another feed shows the same post.
-    public struct Duplicate: Sendable, Hashable {
-        public var title: String
+    package struct Duplicate: Sendable, Hashable {
+        package var title: String
         /// The item's link (the form under which it was recognised may be its id instead).
-        public var link: String?
+        package var link: String?
         /// The feed that shows the post: its name and the URL in `feeds.yml`.
-        public var feedName: String
-        public var feedURL: String
+        package var feedName: String
+        package var feedURL: String
     }
 
     /// Items one filter rule left out.
-    public struct Filtered: Sendable, Hashable {
+    package struct Filtered: Sendable, Hashable {
         /// `exclude "sponsored"`, `exclude title ~ /^Ad:/`, `matched no include rule`.
-        public var rule: String
+        package var rule: String
         /// The rule's line in `feeds.yml`.
-        public var line: Int?
-        public var count: Int
+        package var line: Int?
+        package var count: Int
     }
 
     /// The URL in `feeds.yml`.
-    public var source: URL
+    package var source: URL
     /// The feed read for it: `source`, or the feed a web page at `source` links to.
-    public var feedURL: URL
+    package var feedURL: URL
     /// Entries in the feed as read this build; for a feed not read this build (not fetched, 304,
     /// failed), the items saved from its last read (repeated ids are not saved, so not counted).
-    public var read: Int = 0
+    package var read: Int = 0
+    /// Whether this build read the feed's document (false: not fetched, 304, failed), which is
+    /// what `read` counts.
+    package var isReadThisBuild = false
     /// Entries that repeated an earlier entry's id in the same document: one post, shown once.
-    public var repeated: Int = 0
+    package var repeated: Int = 0
     /// Items no longer in the feed, kept from earlier builds for `keep_days`.
-    public var kept: Int = 0
-    public var shown: Int = 0
+    package var kept: Int = 0
+    package var shown: Int = 0
     /// Items the `exclude:`/`include:` rules left out, per rule, in the order of their lines.
-    public var filtered: [Filtered] = []
+    package var filtered: [Filtered] = []
     /// Items another feed (earlier in `feeds.yml`) shows.
-    public var duplicates: [Duplicate] = []
+    package var duplicates: [Duplicate] = []
     /// Items beyond the feed's `max_items` newest.
-    public var overMaxItems: Int = 0
+    package var overMaxItems: Int = 0
     /// Items dated in the future under `future_dates: drop`.
-    public var future: Int = 0
+    package var future: Int = 0
     /// Items that had left the feed and passed `keep_days`: removed from the archive this build.
-    public var expired: Int = 0
+    package var expired: Int = 0
     /// The `feeds.yml` entry that reads the same feed first (this one then shows nothing of its own).
-    public var sameFeedAs: String?
+    package var sameFeedAs: String?
 
-    public init(source: URL, feedURL: URL) {
+    package init(source: URL, feedURL: URL) {
         self.source = source
         self.feedURL = feedURL
     }
 
     /// Items read or kept that are not shown.
-    public var droppedCount: Int { filteredCount + duplicates.count + overMaxItems + future }
+    package var droppedCount: Int { filteredCount + duplicates.count + overMaxItems + future }
 
     /// Items the filter rules left out.
-    public var filteredCount: Int { filtered.reduce(0) { $0 + $1.count } }
+    package var filteredCount: Int { filtered.reduce(0) { $0 + $1.count } }
 
     /// Counts one item left out for `reason`.
     mutating func countFiltered(_ reason: FilterReason) {
@@ -73,9 +76,10 @@ public struct FeedAccount: Sendable, Hashable {
     }
 
     /// `read 25, shown 23; dropped: 2 duplicates (of 'First'), 1 over max_items`: one line for the
-    /// terminal and the status page.
-    public var summary: String {
-        var text = "read \(read)"
+    /// terminal and the status page; `25 in the feed when last read, shown 23` when this build did
+    /// not read it.
+    package var summary: String {
+        var text = isReadThisBuild ? "read \(read)" : "\(read) in the feed when last read"
         if repeated > 0 { text += " (\(repeated) repeating an id)" }
         if kept > 0 { text += ", kept \(kept) from earlier builds" }
         text += ", shown \(shown)"

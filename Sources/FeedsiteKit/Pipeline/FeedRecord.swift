@@ -1,69 +1,72 @@
+import FeedsiteShared
 import Foundation
 
 /// One feed after this run's outcome was merged into what was remembered: what the site shows
 /// for it and what the status page says about it.
-public struct FeedRecord: Sendable, Hashable {
-    public var source: FeedSource
+package struct FeedRecord: Sendable, Hashable {
+    package var source: FeedSource
     /// The remembered state after this run.
-    public var state: FeedState
-    public var run: FeedRun
+    package var state: FeedState
+    package var run: FeedRun
     /// True when this run did not refresh the feed and older items are shown instead.
-    public var isStale: Bool
+    package var isStale: Bool
     /// Items this run saw for the first time.
-    public var newItemCount: Int
+    package var newItemCount: Int
     /// Why this run failed the feed (nil when it did not).
-    public var failure: FeedFailure?
+    package var failure: FeedFailure?
     /// Parse warnings from this run.
-    public var warnings: [String]
+    package var warnings: [String]
     /// Items that had left the feed and passed `keep_days`, removed this run.
-    public var expiredCount: Int = 0
+    package var expiredCount: Int = 0
     /// Added to `feeds.yml` while builds did not fetch: nothing is known about it yet, so it has
     /// no page, no slug and no health until it is fetched.
-    public var isPending: Bool = false
+    package var isPending: Bool = false
     /// The saved item count when the items themselves were not loaded (a build that changed
     /// nothing skips them); nil once `state.items` holds them.
     var unloadedItemCount: Int?
 
     /// Items kept for the feed.
-    public var itemCount: Int { unloadedItemCount ?? state.items.count }
+    package var itemCount: Int { unloadedItemCount ?? state.items.count }
 
     /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
-    public var staleNote: String? {
+    package var staleNote: String? {
         guard isStale else { return nil }
         let since = state.health.lastSuccess.map { "unchanged since \(DayFormat.string($0))" } ?? "not refreshed"
         return "\(since): \(failure?.description ?? state.health.lastError ?? "the last fetch failed")"
     }
 
     /// The name from `feeds.yml`, else the channel's title, else the host.
-    public var displayName: String {
+    package var displayName: String { givenName ?? source.url.host ?? source.url.absoluteString }
+
+    /// The name from `feeds.yml`, else the channel's title; nil until the feed has one.
+    var givenName: String? {
         if let name = source.name, !name.isEmpty { return name }
-        if !state.channel.title.isEmpty { return state.channel.title }
-        return source.url.host ?? source.url.absoluteString
+        return state.channel.title.isEmpty ? nil : state.channel.title
     }
 
     /// `feed 'Swift.org' (https://…)`: the feed in diagnostics, by its title once it is known.
-    public var label: String {
+    package var label: String {
         "feed '\(displayName)' (\(source.url.absoluteString))"
     }
 
     /// Whether this build fetched the feed (`--offline` and `serve`'s re-renders do not).
-    public var isFetched: Bool { run.outcome != .skipped }
+    package var isFetched: Bool { run.outcome != .skipped }
 
     /// The feed read for the `feeds.yml` entry: its URL, or the feed its web page links to.
-    public var feedURL: URL {
+    package var feedURL: URL {
         if case .fresh = run.outcome { return run.discoveredURL ?? source.url }
         return run.discoveredURL ?? state.discoveredURL.flatMap(URL.init(string:)) ?? source.url
     }
 
     /// The feed's address to publish (feed page, status page, `opml.xml`): `feedURL`; for a local
     /// file, the address the feed gives itself, if any (a path would be a broken link on the site).
-    public var publishedFeedURL: URL? {
+    package var publishedFeedURL: URL? {
         source.isLocal ? state.channel.feedLink.flatMap(URL.init(string:)) : feedURL
     }
 
     /// `ok`, `stale` (failing, older items shown), `failing` (nothing to show) or `pending` (not
     /// fetched yet). A build that did not fetch keeps the health of the last one that did.
-    public var health: String {
+    package var health: String {
         if isPending { return "pending" }
         let isFailing = failure != nil || (!isFetched && state.health.consecutiveFailures > 0)
         guard isFailing else { return "ok" }
@@ -71,7 +74,7 @@ public struct FeedRecord: Sendable, Hashable {
     }
 
     /// The HTTP status of this run's last response; for a feed not fetched, the last one known.
-    public var httpStatus: Int? {
+    package var httpStatus: Int? {
         isFetched ? run.status : state.health.lastStatus
     }
 

@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// When two entries are the same post (README, "Identity").

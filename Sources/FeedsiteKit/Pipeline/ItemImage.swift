@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// The one picture an item is shown with in lists (and shared with, `og:image`): the feed's own

@@ -1,21 +1,23 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// One feed after fetch → parse → sanitise: everything the site needs from it, with the raw
 /// HTML already dropped (only sanitised content travels further).
-public struct ReadFeed: Sendable, Hashable {
+package struct ReadFeed: Sendable, Hashable {
     /// One item and its identity across runs.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The item's identity within its feed, unique in the feed (`ItemIdentity.keys`).
-        public var key: String
+        package var key: String
         /// Slug and feed fields are filled in when the site is assembled.
-        public var item: SiteItem
+        package var item: SiteItem
         /// Whether the feed gave the item an id (then `key` is that id, and only it matches).
-        public var hasID: Bool
+        package var hasID: Bool
         /// The key feedsite gave an item without id before keys told every such item apart (its
         /// link, else `title#position`): state saved then is matched by it.
-        public var formerKey: String?
+        package var formerKey: String?
 
-        public init(key: String, item: SiteItem, hasID: Bool = true, formerKey: String? = nil) {
+        package init(key: String, item: SiteItem, hasID: Bool = true, formerKey: String? = nil) {
             self.key = key
             self.item = item
             self.hasID = hasID
@@ -23,16 +25,16 @@ public struct ReadFeed: Sendable, Hashable {
         }
     }
 
-    public var channel: ChannelInfo
+    package var channel: ChannelInfo
     /// Items in feed order, already sanitised, one per post: an entry that repeats an earlier
     /// entry's id is the same post and is left out (counted in `readCount`).
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// Entries in the document, repeated ids included.
-    public var readCount: Int
+    package var readCount: Int
     /// Parse warnings, as the parser wrote them (printed after `feed 'Name' (url): `).
-    public var warnings: [String]
+    package var warnings: [String]
 
-    public init(channel: ChannelInfo, entries: [Entry], warnings: [String], readCount: Int? = nil) {
+    package init(channel: ChannelInfo, entries: [Entry], warnings: [String], readCount: Int? = nil) {
         self.channel = channel
         self.entries = entries
         self.warnings = warnings
@@ -40,14 +42,14 @@ public struct ReadFeed: Sendable, Hashable {
     }
 
     /// Entries left out because they repeat an earlier entry's id.
-    public var repeatedCount: Int { readCount - entries.count }
+    package var repeatedCount: Int { readCount - entries.count }
 
     /// Sanitises every item of a parsed feed. Pure: no I/O.
     ///
     /// - Parameters:
     ///   - feed: the parsed feed (raw values).
     ///   - finalURL: the URL the feed was fetched from after redirects, the last base for relative URLs.
-    public init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
+    package init(feed: Feed, finalURL: URL, sanitiser: HTMLSanitiser, excerptLength: Int) {
         let finalURL = Self.base(of: feed, readFrom: finalURL)
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
@@ -112,7 +114,7 @@ public struct ReadFeed: Sendable, Hashable {
     /// An item's body: its content, else its description, as HTML or plain text as the feed said,
     /// with relative URLs resolved against the content's `xml:base`, else the item's link, else
     /// the feed's URL.
-    public static func sanitisedBody(of item: FeedItem, finalURL: URL?, sanitiser: HTMLSanitiser) -> SanitisedContent {
+    package static func sanitisedBody(of item: FeedItem, finalURL: URL?, sanitiser: HTMLSanitiser) -> SanitisedContent {
         let base = item.contentBase.flatMap(URL.init(string:)) ?? item.link.flatMap(URL.init(string:)) ?? finalURL
         let (text, kind): (String?, FeedItem.TextKind) =
             item.content?.isEmpty == false ? (item.content, item.contentKind) : (item.description, item.descriptionKind)

@@ -1,11 +1,12 @@
+import FeedsiteParse
 import Foundation
 
 /// How a build's diagnostics and summary are worded for a terminal, for GitHub Actions and for
 /// its step summary. Pure text; the command line does the printing.
-public enum ReportFormatter {
+package enum ReportFormatter {
     /// A diagnostic line, with `warning`/`error` in colour when `color` is on (a terminal without
     /// `NO_COLOR`).
-    public static func line(_ diagnostic: Diagnostic, color: Bool) -> String {
+    package static func line(_ diagnostic: Diagnostic, color: Bool) -> String {
         guard color else { return diagnostic.description }
         let code = diagnostic.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;35m"
         return "\(diagnostic.location)\(code)\(diagnostic.severity.rawValue):\u{1B}[0m \(diagnostic.message)"
@@ -13,7 +14,7 @@ public enum ReportFormatter {
 
     /// A GitHub Actions workflow command, so the warning is shown on the run and on `feeds.yml`:
     /// `::warning file=feeds.yml,line=12::feed 'Name' (…): HTTP 404 Not Found`.
-    public static func annotation(_ diagnostic: Diagnostic) -> String {
+    package static func annotation(_ diagnostic: Diagnostic) -> String {
         var properties: [String] = []
         if let file = diagnostic.file { properties.append("file=\(escapeProperty(file))") }
         if let line = diagnostic.line { properties.append("line=\(line)") }
@@ -24,7 +25,7 @@ public enum ReportFormatter {
 
     /// A Markdown table for `$GITHUB_STEP_SUMMARY`: the summary line (or why the site was not
     /// updated) and one row per feed, named by its title once known.
-    public static func stepSummary(_ report: BuildReport) -> String {
+    package static func stepSummary(_ report: BuildReport) -> String {
         var text: String
         if let reason = report.stopReason {
             text = "### feedsite: site not updated\n\n**Error:** \(escapeCell(reason))\n\n"
@@ -48,7 +49,7 @@ public enum ReportFormatter {
     }
 
     /// A `--verbose` line per feed: what this build did with it and what became of its items.
-    public static func feedLines(_ report: BuildReport) -> [String] {
+    package static func feedLines(_ report: BuildReport) -> [String] {
         let accounts = report.accounts.count == report.records.count ? report.accounts : []
         return report.records.enumerated().map { index, record in
             let outcome: String
@@ -74,7 +75,7 @@ public enum ReportFormatter {
     }
 
     /// `fetching 37/120…`
-    public static func progress(done: Int, total: Int) -> String {
+    package static func progress(done: Int, total: Int) -> String {
         "fetching \(done)/\(total)…"
     }
 

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 extension Site {
@@ -12,7 +13,7 @@ extension Site {
     /// merged here (its entries were told apart when it was read). Items are ordered by date
     /// (newest first), then by feed order, then by position in the feed. Every item is shown or
     /// counted in its feed's `FeedAccount`.
-    public static func assemble(configuration: SiteConfiguration, records: [FeedRecord], now: Date) -> Site {
+    package static func assemble(configuration: SiteConfiguration, records: [FeedRecord], now: Date) -> Site {
         var feeds: [SiteFeed] = []
         var accounts: [FeedAccount] = []
         accounts.reserveCapacity(records.count)
@@ -40,6 +41,7 @@ extension Site {
                 // Entries repeating an id were read but never stored.
                 account.repeated = read.repeatedCount
                 account.read = read.repeatedCount
+                account.isReadThisBuild = true
             }
             if record.isPending {
                 accounts.append(account)

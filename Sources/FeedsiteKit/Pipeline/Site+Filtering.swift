@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 extension Site {

@@ -1,29 +1,29 @@
 import Foundation
 
 /// One channel as the site shows it.
-public struct SiteFeed: Sendable, Hashable {
-    public var source: FeedSource
+package struct SiteFeed: Sendable, Hashable {
+    package var source: FeedSource
     /// `feeds/<slug>/`, unique across the site.
-    public var slug: String
+    package var slug: String
     /// The name from `feeds.yml`, else the channel's title, else the host.
-    public var name: String
+    package var name: String
     /// The channel's description as plain text.
-    public var description: String?
+    package var description: String?
     /// The web site the feed belongs to.
-    public var siteLink: String?
+    package var siteLink: String?
     /// Newest first.
-    public var items: [SiteItem]
+    package var items: [SiteItem]
     /// Set when this run could not refresh the feed: "unchanged since 2026-11-19: HTTP 503".
-    public var staleNote: String?
+    package var staleNote: String?
     /// The channel's language (BCP 47), for the `lang` of its items.
-    public var language: String?
+    package var language: String?
     /// The channel's image or icon (http(s) URL).
-    public var image: String?
+    package var image: String?
     /// The feed's address to publish (`FeedRecord.publishedFeedURL`; by default the source's
     /// public URL); nil for a local file that names none.
-    public var feedLink: String?
+    package var feedLink: String?
 
-    public init(
+    package init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
         staleNote: String? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
     ) {

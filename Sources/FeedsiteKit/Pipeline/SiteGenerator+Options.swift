@@ -2,38 +2,38 @@ import Foundation
 
 extension SiteGenerator {
     /// Where things are and how hard to work.
-    public struct Options: Sendable {
-        public var configFile: URL
-        public var outputDirectory: URL
+    package struct Options: Sendable {
+        package var configFile: URL
+        package var outputDirectory: URL
         /// A folder whose files override the built-in theme; nil: `Templates/` beside the
         /// configuration file, when there is one.
-        public var templatesDirectory: URL?
+        package var templatesDirectory: URL?
         /// Overrides `state_dir` from `feeds.yml`.
-        public var stateDirectory: URL?
+        package var stateDirectory: URL?
         /// Seeds a missing state directory from this URL or path (overrides `state_url`).
-        public var restoreState: String?
+        package var restoreState: String?
         /// Build even when the state cannot be restored (`--allow-fresh-state`): the site then
         /// starts without its history. Without it such a build fails (`BuildError.stateNotRestored`).
-        public var allowFreshState: Bool
+        package var allowFreshState: Bool
         /// The largest state restored or loaded (`StateLimits.fileBytes`; smaller in tests).
         var stateSizeLimit = StateLimits.fileBytes
         /// Feeds fetched (and parsed, and sanitised) at the same time.
-        public var concurrency: Int
+        package var concurrency: Int
         /// Overrides `timeout` from `feeds.yml`.
-        public var timeoutSeconds: Int?
+        package var timeoutSeconds: Int?
         /// Re-render from saved state without touching the network.
-        public var offline: Bool
+        package var offline: Bool
         /// Fetch only feeds that have no saved state yet (`feedsite serve` after a `feeds.yml` edit);
         /// the others render from their saved items.
-        public var onlyNewFeeds: Bool = false
+        package var onlyNewFeeds: Bool = false
         /// When failed feeds keep the site from being replaced.
-        public var failurePolicy: FailurePolicy
+        package var failurePolicy: FailurePolicy
         /// "Now", injected so builds are reproducible and testable.
-        public var now: Date
+        package var now: Date
         /// Called as feeds finish: (done, total). For the terminal's progress line.
-        public var progress: (@Sendable (Int, Int) -> Void)?
+        package var progress: (@Sendable (Int, Int) -> Void)?
 
-        public init(
+        package init(
             configFile: URL, outputDirectory: URL, templatesDirectory: URL? = nil, stateDirectory: URL? = nil,
             restoreState: String? = nil, allowFreshState: Bool = false, concurrency: Int = 64,
             timeoutSeconds: Int? = nil, offline: Bool = false, failurePolicy: FailurePolicy = .allFailed,

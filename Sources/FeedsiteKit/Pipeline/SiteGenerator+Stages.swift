@@ -94,7 +94,8 @@ extension SiteGenerator {
     }
 
     /// Too many feeds failed (`--max-failed`): the site is not replaced.
-    func stop(_ report: inout BuildReport) -> BuildError {
+    func stop(_ report: inout BuildReport, _ inputs: BuildInputs) -> BuildError {
+        if case .absent = inputs.publication.output.contents { report.hadSite = false }
         report.stopReason = BuildError.tooManyFailuresMessage(report, options.failurePolicy)
         return .tooManyFailures(report, options.failurePolicy)
     }

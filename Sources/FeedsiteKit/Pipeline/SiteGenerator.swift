@@ -5,13 +5,14 @@ import Foundation
 ///
 /// Start reading here. `build()` says which stage runs when, which run side by side, and when a
 /// build stops or is skipped; each stage's work lives in its folder (`Config/`, `Fetch/`,
-/// `Parse/`, `Sanitise/`, `Pipeline/` for the model, `Render/`, `Write/`), and the glue between
-/// them in `SiteGenerator+Stages.swift`. Only Fetch and Write do I/O (plus loading the inputs:
+/// `Pipeline/` for the model, `Render/`, `Write/`) or, for the two stages with a C library, in its
+/// own target (`FeedsiteParse`, `FeedsiteSanitise`), and the glue between them in
+/// `SiteGenerator+Stages.swift`. Only Fetch and Write do I/O (plus loading the inputs:
 /// `feeds.yml`, `Templates/` and the saved state).
-public struct SiteGenerator: Sendable {
-    public var options: Options
+package struct SiteGenerator: Sendable {
+    package var options: Options
 
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
     }
 
@@ -22,7 +23,7 @@ public struct SiteGenerator: Sendable {
     ///   cannot be made or a stage failed in a way its own errors do not cover; `StateError` or
     ///   `SiteWriter.WriteError` when the state or the site cannot be written. Each is an
     ///   `ExitStatusError`.
-    public func build() async throws -> BuildReport {
+    package func build() async throws -> BuildReport {
         var clock = StageClock()
         var inputs = try await clock.time(.load) { try await BuildInputs.load(options) }
         // A first build cannot be skipped: its staging folder (the previous site, listed) is got
@@ -46,7 +47,7 @@ public struct SiteGenerator: Sendable {
                 // The old site stays, but what was fetched is kept.
                 _ = try await clock.time(.saveState) { try await savedDigest() }
                 if case .success(let staging)? = earlyStaging { await staging.discard() }
-                throw stop(&report)
+                throw stop(&report, inputs)
             }
             let (site, begun) = try await clock.time(.assemble) { try await assemble(&report, inputs, earlyStaging) }
             var staging = begun

@@ -1,31 +1,33 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// One item, sanitised and ready to render.
-public struct SiteItem: Sendable, Hashable, Codable {
+package struct SiteItem: Sendable, Hashable, Codable {
     /// `items/<feedSlug>/<slug>/`; `slug` is unique within its feed and stable across runs.
-    public var slug: String
-    public var feedSlug: String
-    public var feedName: String
+    package var slug: String
+    package var feedSlug: String
+    package var feedName: String
     /// Plain text.
-    public var title: String
+    package var title: String
     /// The original article.
-    public var link: String?
+    package var link: String?
     /// Display names (or e-mail addresses when a feed gives no name).
-    public var authors: [String]
+    package var authors: [String]
     /// `published`, else `updated`.
-    public var date: Date?
-    public var content: SanitisedHTML
+    package var date: Date?
+    package var content: SanitisedHTML
     /// Plain text, cut at a word boundary.
-    public var excerpt: String
-    public var categories: [String]
-    public var enclosures: [Enclosure]
+    package var excerpt: String
+    package var categories: [String]
+    package var enclosures: [Enclosure]
     /// The item's own image (http(s) URL), for sharing previews.
-    public var image: String?
+    package var image: String?
     /// Words in the content's plain text, for the reading time (0 when unknown: state saved by an
     /// older feedsite).
-    public var wordCount: Int
+    package var wordCount: Int
 
-    public init(
+    package init(
         slug: String, feedSlug: String, feedName: String, title: String, link: String?, authors: [String],
         date: Date?, content: SanitisedHTML, excerpt: String, categories: [String], enclosures: [Enclosure],
         image: String? = nil, wordCount: Int = 0
@@ -53,7 +55,7 @@ extension SiteItem {
     }
 
     /// Decodes state saved before `image` and `wordCount` existed (they default to nil and 0).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             slug: try container.decode(String.self, forKey: .slug),

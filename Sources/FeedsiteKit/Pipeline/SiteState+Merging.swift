@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 extension SiteState {
@@ -8,7 +9,7 @@ extension SiteState {
     ///
     /// - Returns: (old URL, new URL) for each feed moved.
     @discardableResult
-    public mutating func adoptMovedFeeds(_ sources: [FeedSource]) -> [(from: String, to: String)] {
+    package mutating func adoptMovedFeeds(_ sources: [FeedSource]) -> [(from: String, to: String)] {
         let configured = Set(sources.map(\.url.absoluteString))
         var orphans: [String: String] = [:]
         for key in feeds.keys.sorted() where !configured.contains(key) {
@@ -40,7 +41,7 @@ extension SiteState {
     /// longer in `feeds.yml` are forgotten.
     ///
     /// - Returns: one record per configured feed, in `feeds.yml` order.
-    public mutating func merge(_ runs: [FeedRun], configuration: SiteConfiguration, now: Date) -> [FeedRecord] {
+    package mutating func merge(_ runs: [FeedRun], configuration: SiteConfiguration, now: Date) -> [FeedRecord] {
         var records: [FeedRecord] = []
         var kept: [String: FeedState] = [:]
         for run in runs {
@@ -129,10 +130,16 @@ extension SiteState {
     }
 
     /// Gives every feed and item a slug, keeping the ones assigned in earlier runs.
+    ///
+    /// An entry that reads the same feed as another (`FeedRecord.sameFeeds`: a web page and its
+    /// feed, both listed) has no page, so it neither gets a slug nor keeps one: the feed's page
+    /// stays where it was whichever entry showed it before.
     private mutating func assignSlugs(_ records: inout [FeedRecord]) {
+        let twins = FeedRecord.sameFeeds(records)
+        let paged = records.indices.filter { !records[$0].isPending && twins[$0] == nil }
         let feedSlugs = Slug.assign(
-            records.filter { !$0.isPending }.map { (key: $0.source.url.absoluteString, text: $0.displayName) },
-            existing: records.reduce(into: [:]) { $0[$1.source.url.absoluteString] = $1.state.slug },
+            paged.map { (key: records[$0].source.url.absoluteString, text: records[$0].displayName) },
+            existing: paged.reduce(into: [:]) { $0[records[$1].source.url.absoluteString] = records[$1].state.slug },
             fallback: "feed")
         // Item slugs are per feed: assigned on all cores (the bulk of the merge's work).
         let itemSlugs = records.concurrentMap { record in

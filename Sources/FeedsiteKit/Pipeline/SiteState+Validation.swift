@@ -1,3 +1,5 @@
+import FeedsiteSanitise
+import FeedsiteShared
 import Foundation
 
 /// The bounds every value of a saved or restored state is held to.
@@ -6,11 +8,11 @@ import Foundation
 /// be edited or damaged. Each value is checked once, when it is loaded, so that no later stage can
 /// trap on a number, write outside the site through a slug, or publish a URL a fresh read would
 /// have refused.
-public enum StateLimits {
+package enum StateLimits {
     /// The largest state file read or restored: 512 MiB. A planet's state takes about 3 KB per item
     /// (sanitised HTML is most of it; 89 MB for the benchmark's 30,000), so this holds about
     /// 180,000 items, well past the 100,000 a large planet keeps.
-    public static let fileBytes = 512 << 20
+    package static let fileBytes = 512 << 20
     /// URLs (links, images, enclosures, the feed's final URL) and item keys, in UTF-8 bytes.
     static let urlBytes = 16 << 10
     /// Titles, names, categories, errors: longer ones are cut.

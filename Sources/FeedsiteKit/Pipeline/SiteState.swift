@@ -7,42 +7,42 @@ import Foundation
 ///
 /// The types are plain `Codable` values: `StateFile` decides how they are laid out on disk, so a
 /// field added here is saved, published and restored without further work.
-public struct SiteState: Sendable, Hashable, Codable {
+package struct SiteState: Sendable, Hashable, Codable {
     /// The format `StateStore` writes. Version 1 (one object per feed, items inside) is still read;
     /// version 2 keeps every feed's items apart from its validators and health, so a build where
     /// every feed answered 304 decodes almost nothing. A newer file is kept aside, never overwritten.
-    public static let currentVersion = 2
+    package static let currentVersion = 2
 
-    public var version: Int
+    package var version: Int
     /// Feed URL (as written in `feeds.yml`) → what is known about it.
-    public var feeds: [String: FeedState]
+    package var feeds: [String: FeedState]
 
-    public init(version: Int = SiteState.currentVersion, feeds: [String: FeedState] = [:]) {
+    package init(version: Int = SiteState.currentVersion, feeds: [String: FeedState] = [:]) {
         self.version = version
         self.feeds = feeds
     }
 }
 
 /// Everything remembered about one feed.
-public struct FeedState: Sendable, Hashable, Codable {
+package struct FeedState: Sendable, Hashable, Codable {
     /// `ETag` of the last 200 response, sent back as `If-None-Match`.
-    public var etag: String?
+    package var etag: String?
     /// `Last-Modified` of the last 200 response, sent back as `If-Modified-Since`.
-    public var lastModified: String?
+    package var lastModified: String?
     /// The URL the feed was last read from, after redirects.
-    public var finalURL: String?
+    package var finalURL: String?
     /// When the URL in `feeds.yml` is a web page: the feed it links to, read directly from then on
     /// (until `feeds.yml` names it).
-    public var discoveredURL: String?
+    package var discoveredURL: String?
     /// The channel as last read.
-    public var channel: ChannelInfo
+    package var channel: ChannelInfo
     /// `feeds/<slug>/`, kept once assigned so the feed's URLs never change.
-    public var slug: String?
+    package var slug: String?
     /// The items to publish: the feed's current ones and older ones kept for `keep_days`.
-    public var items: [StoredItem]
-    public var health: FeedHealth
+    package var items: [StoredItem]
+    package var health: FeedHealth
 
-    public init(
+    package init(
         etag: String? = nil, lastModified: String? = nil, finalURL: String? = nil, channel: ChannelInfo = .init(),
         slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init(), discoveredURL: String? = nil
     ) {
@@ -58,19 +58,19 @@ public struct FeedState: Sendable, Hashable, Codable {
 }
 
 /// A channel's own fields, as the site shows them.
-public struct ChannelInfo: Sendable, Hashable, Codable {
-    public var title: String
-    public var description: String?
-    public var siteLink: String?
+package struct ChannelInfo: Sendable, Hashable, Codable {
+    package var title: String
+    package var description: String?
+    package var siteLink: String?
     /// The channel's language as a BCP 47 tag (`en-US`), when it gives a valid one.
-    public var language: String?
+    package var language: String?
     /// The channel's image or icon (an http(s) URL), shown next to its name.
-    public var image: String?
+    package var image: String?
     /// The address the feed gives itself (`atom:link rel="self"`, an http(s) URL): what the site
     /// links as the feed when it is read from a local file.
-    public var feedLink: String?
+    package var feedLink: String?
 
-    public init(
+    package init(
         title: String = "", description: String? = nil, siteLink: String? = nil, language: String? = nil,
         image: String? = nil, feedLink: String? = nil
     ) {
@@ -84,18 +84,18 @@ public struct ChannelInfo: Sendable, Hashable, Codable {
 }
 
 /// One remembered item.
-public struct StoredItem: Sendable, Hashable, Codable {
+package struct StoredItem: Sendable, Hashable, Codable {
     /// The item's identity within its feed across runs (`ItemIdentity.keys`: its id, else its link,
     /// else link, title and date).
-    public var key: String
+    package var key: String
     /// When feedsite first saw the item: the date of items that have none.
-    public var firstSeen: Date
+    package var firstSeen: Date
     /// Whether the item was in the feed the last time the feed was read.
-    public var isInFeed: Bool
+    package var isInFeed: Bool
     /// The item as published (slug and feed fields are filled in when the site is assembled).
-    public var item: SiteItem
+    package var item: SiteItem
 
-    public init(key: String, firstSeen: Date, isInFeed: Bool, item: SiteItem) {
+    package init(key: String, firstSeen: Date, isInFeed: Bool, item: SiteItem) {
         self.key = key
         self.firstSeen = firstSeen
         self.isInFeed = isInFeed
@@ -104,22 +104,22 @@ public struct StoredItem: Sendable, Hashable, Codable {
 }
 
 /// How a feed has been doing, for the status page and the stale marks.
-public struct FeedHealth: Sendable, Hashable, Codable {
+package struct FeedHealth: Sendable, Hashable, Codable {
     /// The UTC day (midnight) the feed was last read successfully (a 200 that parsed, or a 304).
-    public var lastSuccess: Date?
+    package var lastSuccess: Date?
     /// Failed runs in a row (0 when the last run succeeded), at most `maxConsecutiveFailures`.
-    public var consecutiveFailures: Int
+    package var consecutiveFailures: Int
     /// Why the last failed run failed.
-    public var lastError: String?
+    package var lastError: String?
     /// The HTTP status of the last response other than a 304 (which confirms it), nil when none
     /// arrived; shown again by a build that does not fetch.
-    public var lastStatus: Int?
+    package var lastStatus: Int?
 
     /// Where `consecutiveFailures` stops counting (hourly builds for a century stay below it), so
     /// adding one can never overflow, whatever a restored state said.
-    public static let maxConsecutiveFailures = 1_000_000
+    package static let maxConsecutiveFailures = 1_000_000
 
-    public init(
+    package init(
         lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil
     ) {
         self.lastSuccess = lastSuccess

@@ -2,35 +2,19 @@ import Foundation
 
 /// URL path segments for feeds and items: readable, ASCII, and stable across runs (derived only
 /// from the feed's or item's own data, never from its position).
-public enum Slug {
+package enum Slug {
     /// `"Hello, Wörld! 2026"` → `"hello-world-2026"`; empty when the text has no Latin letter
     /// (CJK titles, punctuation, digits alone: `建国35周年` would give a bare `35`), in which case
     /// callers fall back to a hash.
-    public static func make(_ text: String, maxLength: Int = 60) -> String {
-        // Latin text (most titles) is folded a scalar at a time from a table, without
-        // `folding(options:)` (hot path: every new item's title; see Benchmarks/RESULTS.md).
-        // Anything beyond Latin Extended-B takes the general path.
+    package static func make(_ text: String, maxLength: Int = 60) -> String {
+        // Folded (diacritics, case, width) first, so `Wörld` gives `world`.
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
         var slug = ""
         var pendingDash = false
-        for scalar in text.unicodeScalars {
-            guard scalar.value < 0x250 else { return make(folding: text, maxLength: maxLength) }
-            if scalar.value < 0x80 {
-                let lower = scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(scalar.value + 32)! : scalar
-                append(lower, to: &slug, &pendingDash)
-                continue
-            }
-            for part in Self.latinFolds[Int(scalar.value) - 0x80].unicodeScalars {
-                append(part, to: &slug, &pendingDash)
-            }
+        for scalar in folded.unicodeScalars {
+            append(scalar, to: &slug, &pendingDash)
         }
         return finished(slug, maxLength: maxLength)
-    }
-
-    /// Each scalar from U+0080 to U+024F as `make(folding:)` folds it.
-    private static let latinFolds: [String] = (0x80..<0x250).map { value in
-        Unicode.Scalar(UInt32(value)).map {
-            String($0).folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-        } ?? ""
     }
 
     /// One folded scalar of a slug: letters and digits kept, `ß` as `ss`, anything else a dash.
@@ -47,17 +31,6 @@ public enum Slug {
         } else {
             pendingDash = true
         }
-    }
-
-    /// `make` for any text: folded (diacritics, case, width) first, so `Wörld` gives `world`.
-    static func make(folding text: String, maxLength: Int = 60) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-        var slug = ""
-        var pendingDash = false
-        for scalar in folded.unicodeScalars {
-            append(scalar, to: &slug, &pendingDash)
-        }
-        return finished(slug, maxLength: maxLength)
     }
 
     /// `slug` cut to `maxLength`, or empty when it has no letter: digits alone (the `35` of a
@@ -79,7 +52,7 @@ public enum Slug {
 
     /// A short, stable hash of `text` (FNV-1a, 64 bit, base 36, 6 characters): deterministic across
     /// runs and machines, unlike Swift's seeded `Hasher`.
-    public static func hash(_ text: String) -> String {
+    package static func hash(_ text: String) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             value ^= UInt64(byte)
@@ -98,7 +71,7 @@ public enum Slug {
     ///   - entries: `(key, text)` pairs; `key` must be unique and stable (feed URL, item id).
     ///   - existing: slugs assigned in earlier runs, by key.
     ///   - fallback: the prefix used when `text` yields no readable slug (`item`, `feed`).
-    public static func assign(
+    package static func assign(
         _ entries: [(key: String, text: String)], existing: [String: String] = [:], fallback: String
     ) -> [String: String] {
         var slugs: [String: String] = [:]

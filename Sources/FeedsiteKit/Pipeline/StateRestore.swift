@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// Restores the state a live site published (`status/state.json`, named by `--restore-state` or

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// One calendar month of items, in the configured time zone.

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// The interface strings of one language: what the theme's `{{t.key}}` tags print and what

@@ -31,19 +31,8 @@ enum PagePaths {
 
     /// The way back to the site root from a page: `""`, `../../`…
     static func root(of page: String) -> String {
-        // Folders are the non-empty components before the last. Hot path (once per page): counted
-        // over the bytes, without `split`'s array of substrings.
-        var components = 0
-        var inComponent = false
-        for byte in page.utf8 {
-            if byte == UInt8(ascii: "/") {
-                inComponent = false
-            } else if !inComponent {
-                inComponent = true
-                components += 1
-            }
-        }
-        return String(repeating: "../", count: max(components - 1, 0))
+        // Folders are the non-empty components before the last.
+        String(repeating: "../", count: max(page.split(separator: "/").count - 1, 0))
     }
 
     /// A link from `page` to the site path `target`.

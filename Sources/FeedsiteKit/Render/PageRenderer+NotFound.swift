@@ -2,7 +2,7 @@ import Foundation
 
 extension SiteTemplates {
     /// Whether the theme has `404.mustache` (a theme copied before it existed gets no `404.html`).
-    public var hasNotFoundPage: Bool { templates[PageRenderer.notFoundTemplate] != nil }
+    package var hasNotFoundPage: Bool { templates[PageRenderer.notFoundTemplate] != nil }
 }
 
 extension PageRenderer {

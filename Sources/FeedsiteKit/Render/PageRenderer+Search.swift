@@ -18,7 +18,10 @@ extension PageRenderer {
             meta: PageMeta(url: context.absoluteURL(path)),
             label: context.messages.format("search_words", ["site": context.site.configuration.title]),
             scriptMessages: context.messages.json(
-                ["search_from_file", "search_failed", "searching", "search_none", "search_found", "search_best"]))
+                [
+                    "search_from_file", "search_failed", "searching", "search_none", "search_found", "search_best",
+                    "search_more",
+                ]))
         files[path] = try templates.render(Self.searchTemplate, page, messages: context.messages)
     }
 }

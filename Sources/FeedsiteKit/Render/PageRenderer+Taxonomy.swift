@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 extension PageRenderer {

@@ -1,16 +1,19 @@
+import FeedsiteParse
+import FeedsiteSanitise
+import FeedsiteShared
 import Foundation
 
 /// Turns the site model into files: `[site-relative path: bytes]`. Pure: the same `Site`, templates
 /// and `now` always give the same bytes, so a whole-site golden test is one comparison.
-public struct PageRenderer: Sendable {
-    public let templates: SiteTemplates
+package struct PageRenderer: Sendable {
+    package let templates: SiteTemplates
     /// Injected; not printed in pages (that would make every build differ).
-    public let now: Date
+    package let now: Date
     /// The build publishes a search index (Pagefind is there and `search` is on): pages get the
     /// search form and `search/index.html` is rendered.
-    public let hasSearch: Bool
+    package let hasSearch: Bool
 
-    public init(templates: SiteTemplates, now: Date, hasSearch: Bool = false) {
+    package init(templates: SiteTemplates, now: Date, hasSearch: Bool = false) {
         self.templates = templates
         self.now = now
         self.hasSearch = hasSearch
@@ -18,7 +21,7 @@ public struct PageRenderer: Sendable {
 
     /// - Parameters:
     ///   - records: this build's per-feed records, for the status page (`status/`).
-    public func render(_ site: Site, records: [FeedRecord] = []) throws(TemplateError) -> [String: Data] {
+    package func render(_ site: Site, records: [FeedRecord] = []) throws(TemplateError) -> [String: Data] {
         var files = try renderShared(site, records: records)
         for feed in site.feeds {
             files.merge(try renderFeed(feed, in: site)) { page, _ in page }
@@ -28,7 +31,7 @@ public struct PageRenderer: Sendable {
 
     /// Everything but the feed and item pages: assets, the index and its pages, the archive, the
     /// status page and the planet's own feeds (all of `sharedJobs`, rendered one after another).
-    public func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
+    package func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
         let context = context(for: site)
         for job in sharedJobs(site) {
@@ -41,7 +44,7 @@ public struct PageRenderer: Sendable {
     /// `renderFeed` per feed in parallel, streaming each result to the writer: one job per 100
     /// index pages keeps a large planet's index (1,000 pages of 100 kB at 30,000 items) from being
     /// held in memory at once.
-    public enum SharedJob: Sendable, Hashable {
+    package enum SharedJob: Sendable, Hashable {
         /// Assets, `status/`, `404.html`, the planet's feeds, OPML, sitemap, robots.txt.
         case assetsStatusAndPublished
         /// Index pages with these 1-based numbers.
@@ -53,13 +56,14 @@ public struct PageRenderer: Sendable {
     }
 
     /// The jobs that together render the shared pages.
-    public func sharedJobs(_ site: Site) -> [SharedJob] {
+    package func sharedJobs(_ site: Site) -> [SharedJob] {
         let pageCount = PagePaths.pages(site.items, size: site.configuration.pageSize).count
         let chunks = stride(from: 1, through: pageCount, by: 100).map { SharedJob.index($0...min($0 + 99, pageCount)) }
         return [.assetsStatusAndPublished, .archive, .taxonomies] + chunks
     }
 
-    public func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
+    package func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data]
+    {
         try render(job, in: context(for: site), records: records)
     }
 
@@ -94,7 +98,7 @@ public struct PageRenderer: Sendable {
     }
 
     /// One feed's pages and the pages of its items.
-    public func renderFeed(_ feed: SiteFeed, in site: Site) throws(TemplateError) -> [String: Data] {
+    package func renderFeed(_ feed: SiteFeed, in site: Site) throws(TemplateError) -> [String: Data] {
         try renderFeed(feed, in: context(for: site))
     }
 

@@ -1,3 +1,4 @@
+import FeedsiteSanitise
 import Foundation
 
 // View models: plain values the templates read. Each property is a template variable, declared

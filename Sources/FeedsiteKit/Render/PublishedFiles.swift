@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteSanitise
 import Foundation
 
 /// The files a site publishes besides its pages: the planet's own feeds (`atom.xml`, `rss.xml`,
@@ -11,9 +13,9 @@ import Foundation
 /// and both formats require absolute links), so they are only published when `feeds.yml` sets
 /// `base_url`; without it the site still works from any folder or `file://`, but has no address to
 /// put in them. `opml.xml` (which lists the feeds' own URLs) and `robots.txt` are always published.
-public enum PublishedFiles {
+package enum PublishedFiles {
     /// Every extra file, keyed by its site path (`atom.xml`, `robots.txt`…).
-    public static func render(_ site: Site) -> [String: Data] {
+    package static func render(_ site: Site) -> [String: Data] {
         var files: [String: Data] = [:]
         files["opml.xml"] = Data(SubscriptionList.opml(site).utf8)
         guard let published = PublishedSite(site) else {
@@ -30,7 +32,7 @@ public enum PublishedFiles {
     }
 
     /// Whether `render` publishes the planet's feeds (the layout's autodiscovery links need them).
-    public static func hasFeeds(_ site: Site) -> Bool {
+    package static func hasFeeds(_ site: Site) -> Bool {
         site.configuration.baseURL != nil
     }
 }

@@ -1,3 +1,5 @@
+import FeedsiteParse
+import FeedsiteShared
 import Foundation
 
 /// What every page of one render shares: the site, its layout fields, the time zone dates are

@@ -5,7 +5,7 @@ extension SiteTemplates {
     /// variable here; did you mean 'title'?`). Warnings, not errors: an older theme still builds.
     ///
     /// - Parameter folder: how the messages name the templates folder (`Templates`).
-    public func checkNames(folder: String) -> [Diagnostic] {
+    package func checkNames(folder: String) -> [Diagnostic] {
         Template.checkNames(templates).map { warning in
             .warning(
                 file: "\(folder)/\(warning.template).mustache", line: warning.location.line,
@@ -22,7 +22,7 @@ extension SiteTemplates {
     /// - Parameters:
     ///   - configFile: how the messages name `feeds.yml`.
     ///   - folder: how they name the templates folder.
-    public func checkCatalogues(language: String, configFile: String, folder: String) -> [Diagnostic] {
+    package func checkCatalogues(language: String, configFile: String, folder: String) -> [Diagnostic] {
         var diagnostics = catalogueWarnings
         if !hasCatalogue(for: language) {
             let available = catalogues.keys.sorted().joined(separator: ", ")

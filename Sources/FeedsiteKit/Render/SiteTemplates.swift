@@ -4,14 +4,14 @@ import Foundation
 /// parents under their file name) and static assets (`assets/…`, copied into the site as they
 /// are). The default theme is compiled into the binary (`BuiltInTheme`, generated from
 /// `Templates/` by `scripts/embed-theme.py`); a templates folder overrides it file by file.
-public struct SiteTemplates: Sendable {
+package struct SiteTemplates: Sendable {
     /// The templates every site needs; `layout` is the parent the pages inherit from.
-    public static let requiredTemplates = ["layout", "index", "feed", "item", "status", "archive", "archive-index"]
+    package static let requiredTemplates = ["layout", "index", "feed", "item", "status", "archive", "archive-index"]
 
     /// Compiled templates by name (file name without `.mustache`).
     let templates: [String: Template]
     /// Asset files keyed by their site path (`assets/style.css`).
-    public let assets: [String: Data]
+    package let assets: [String: Data]
     /// Every template's and asset's name and bytes, in order: what the output depends on.
     let sources: [(name: String, bytes: Data)]
     /// The interface strings by language (lowercased, as the catalogue's file is named): the
@@ -49,7 +49,7 @@ public struct SiteTemplates: Sendable {
     /// The folder whose files override the built-in theme when `--templates` is not given:
     /// `Templates/` beside the configuration file (not in the current directory, so feedsite
     /// works from any folder).
-    public static func defaultFolder(besides configFile: URL) -> URL {
+    package static func defaultFolder(besides configFile: URL) -> URL {
         configFile.deletingLastPathComponent().appendingPathComponent("Templates", isDirectory: true)
     }
 
@@ -60,7 +60,7 @@ public struct SiteTemplates: Sendable {
     ///   - folder: the overriding folder; nil means `defaultFolder(besides: configFile)`, which
     ///     need not exist (then the built-in theme is used as it is). A folder named explicitly
     ///     (`--templates DIR`) must exist.
-    public static func load(overriding folder: URL?, besides configFile: URL) throws(TemplateError) -> SiteTemplates {
+    package static func load(overriding folder: URL?, besides configFile: URL) throws(TemplateError) -> SiteTemplates {
         var files: [String: ThemeFile] = [:]
         for (path, base64) in BuiltInTheme.files {
             guard let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
@@ -77,13 +77,13 @@ public struct SiteTemplates: Sendable {
 
     /// Reads and compiles exactly the templates in `directory` (no built-in fallback), reporting
     /// the file, line and column of a syntax error.
-    public static func load(from directory: URL) throws(TemplateError) -> SiteTemplates {
+    package static func load(from directory: URL) throws(TemplateError) -> SiteTemplates {
         try compile(readFolder(directory), in: directory.lastPathComponent)
     }
 
     /// Every file of the built-in theme, by path relative to `Templates/`: what `feedsite init
     /// --theme` writes out for editing.
-    public static func builtInFiles() -> [(path: String, bytes: Data)] {
+    package static func builtInFiles() -> [(path: String, bytes: Data)] {
         BuiltInTheme.files.compactMap { path, base64 in
             Data(base64Encoded: base64, options: .ignoreUnknownCharacters).map { (path, $0) }
         }
@@ -208,20 +208,20 @@ public struct SiteTemplates: Sendable {
 }
 
 /// A template could not be loaded; reads like a compiler diagnostic.
-public struct TemplateError: Error, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var column: Int?
-    public var message: String
+package struct TemplateError: Error, Sendable, CustomStringConvertible {
+    package var file: String
+    package var line: Int?
+    package var column: Int?
+    package var message: String
 
-    public init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
+    package init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         Diagnostic.error(file: file, line: line, column: column, message).description
     }
 }

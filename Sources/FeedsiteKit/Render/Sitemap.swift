@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// `sitemap.xml` (sitemaps.org protocol 0.9) and `robots.txt`.

@@ -1,3 +1,4 @@
+import FeedsiteSanitise
 import Foundation
 
 /// `opml.xml`: the planet's subscription list as OPML 2.0, one `<outline type="rss">` per feed

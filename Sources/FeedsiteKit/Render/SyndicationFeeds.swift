@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// The planet's own feeds: the newest `feed_items` items as Atom 1.0 (RFC 4287), RSS 2.0 and

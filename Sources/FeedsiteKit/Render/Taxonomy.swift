@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 /// The tags of a site (from `feeds.yml`: a feed's tags apply to all its items) or its categories

@@ -1,3 +1,5 @@
+import FeedsiteSanitise
+
 /// What a template can read: the view models (`PageViews.swift`) answer names with these.
 enum TemplateValue {
     /// Text: HTML-escaped by every tag, `{{{name}}}` included.

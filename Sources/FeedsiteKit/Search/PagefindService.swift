@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// Drives Pagefind (https://pagefind.app) in its service mode, `pagefind --service`: feedsite hands
-/// it one record per item (no HTML page is parsed again) and gets the search bundle back as files,
-/// which go into the staging folder like every page (unchanged files keep their inodes).
+/// it small HTML pages of its own making (`Record`: several items each; no page of the site is
+/// parsed again) and gets the search bundle back as files, which go into the staging folder like
+/// every page (unchanged files keep their inodes). One process indexes one shard.
 ///
 /// The protocol (Pagefind's `src/service`): each message is JSON, base64-encoded, followed by a
 /// comma, on stdin (requests) and stdout (responses). Requests are pipelined: the first index of a
@@ -20,17 +21,14 @@ struct PagefindService: Sendable {
     /// Longest a whole run may take before Pagefind is stopped.
     var timeout: Duration = .seconds(900)
 
-    /// One search result: an item page and what is searched in it.
-    struct Record: Sendable, Hashable, Encodable {
-        /// The page, relative to the site root (`items/swift-org/hello/index.html`).
+    /// One page of the index: an HTML document Pagefind reads as if it were a page of the site at
+    /// `url` (feedsite writes no such page: each holds several items, one heading with an `id`
+    /// each, which Pagefind turns into a sub-result per item).
+    struct Record: Sendable, Hashable {
+        /// Where Pagefind believes the page is (unique in one index).
         var url: String
-        /// Plain text: what is searched and what excerpts are cut from.
-        var content: String
-        /// One language for every record: Pagefind keeps one index per language and searches
-        /// only the one of the search page.
-        var language: String
-        /// Shown with a result: `title`, `feed`, `date`.
-        var meta: [String: String]
+        /// The document: `<html lang="…"><body>…</body></html>`.
+        var html: String
     }
 
     /// Why indexing failed (the site is still published, without a fresh search index).
@@ -135,13 +133,11 @@ struct PagefindService: Sendable {
             var payload: Payload
         }
         struct NewIndex: Encodable { var type = "NewIndex" }
-        struct AddRecord: Encodable {
-            var type = "AddRecord"
+        struct AddFile: Encodable {
+            var type = "AddFile"
             var index_id = 0
             var url: String
-            var content: String
-            var language: String
-            var meta: [String: String]
+            var file_contents: String
         }
         struct GetFiles: Encodable {
             var type = "GetFiles"
@@ -161,8 +157,7 @@ struct PagefindService: Sendable {
                 message(
                     Request(
                         message_id: index + 1,
-                        payload: AddRecord(
-                            url: record.url, content: record.content, language: record.language, meta: record.meta))
+                        payload: AddFile(url: record.url, file_contents: record.html))
                 ))
         }
         messages.append(message(Request(message_id: records.count + 1, payload: GetFiles())))
@@ -244,8 +239,9 @@ struct PagefindService: Sendable {
     }
 
     /// Where Pagefind is: `FEEDSITE_PAGEFIND`, else `pagefind_extended` or `pagefind` on `PATH`,
-    /// else where `make` installs it (`.build/venv/bin/pagefind`, found beside the feedsite
-    /// executable of a source checkout or under the current directory). Nil when it is nowhere.
+    /// else where `make` installs it (`.build/pagefind/pagefind`, or `.build/venv/bin/pagefind`
+    /// where an older checkout pip-installed it), found beside the feedsite executable of a source
+    /// checkout or under the current directory. Nil when it is nowhere.
     static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL? = Bundle.main.executableURL,
@@ -269,13 +265,15 @@ struct PagefindService: Sendable {
         if let executable {
             // `.build/release/feedsite` is a link to `.build/<triple>/release/feedsite`.
             let folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-            candidates += [
-                folder.appendingPathComponent("../venv/bin/pagefind").standardizedFileURL.path,
-                folder.appendingPathComponent("../../venv/bin/pagefind").standardizedFileURL.path,
-            ]
+            for relative in [
+                "../pagefind/pagefind", "../../pagefind/pagefind", "../venv/bin/pagefind", "../../venv/bin/pagefind",
+            ] {
+                candidates.append(folder.appendingPathComponent(relative).standardizedFileURL.path)
+            }
         }
-        candidates.append(
-            URL(fileURLWithPath: currentDirectory).appendingPathComponent(".build/venv/bin/pagefind").path)
+        for relative in [".build/pagefind/pagefind", ".build/venv/bin/pagefind"] {
+            candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent(relative).path)
+        }
         return candidates.lazy.compactMap(usable).first
     }
 }

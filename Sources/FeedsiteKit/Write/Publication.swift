@@ -23,9 +23,8 @@ package struct Publication: Sendable {
         let outputPath = try OutputFolder.resolve(requested)
         let staticFolder = configuration.staticFolder(besides: configFile)
         // A static folder named in feeds.yml must exist: else its files would silently vanish from the site.
-        if configuration.staticDirectory != SiteConfiguration.Defaults.staticDirectory,
-            await SiteWriter.info(staticFolder.standardizedFileURL.path) == nil
-        {
+        let staticExists = await SiteWriter.info(staticFolder.standardizedFileURL.path) != nil
+        if configuration.staticDirectory != SiteConfiguration.Defaults.staticDirectory, !staticExists {
             throw ConfigurationError([
                 .error(
                     file: configFile.lastPathComponent,
@@ -46,7 +45,7 @@ package struct Publication: Sendable {
         ]
         // Everything in the static folder is published: it must not hold the project's own files.
         let staticPath = real(staticFolder)
-        if await SiteWriter.info(staticFolder.standardizedFileURL.path) != nil {
+        if staticExists {
             for (path, what, _) in project.dropLast() where OutputFolder.contains(staticPath, path) {
                 throw ConfigurationError([
                     .error(

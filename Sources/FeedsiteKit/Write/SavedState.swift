@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// The state a build starts from, as `StateStore` loaded it: every feed's validators, channel,

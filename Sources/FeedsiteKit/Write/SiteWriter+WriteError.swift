@@ -9,9 +9,9 @@ import _NIOFileSystem
 
 extension SiteWriter {
     /// The site could not be written; the old site (if any) is untouched.
-    public struct WriteError: Error, Sendable, CustomStringConvertible {
+    package struct WriteError: Error, Sendable, CustomStringConvertible {
         /// What went wrong, for the exit status.
-        public enum Kind: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable {
             /// The output folder cannot be created, or is not feedsite's to write (exit 73).
             case refused
             /// Reading or writing failed: a full disk, an I/O error (exit 74).
@@ -20,17 +20,17 @@ extension SiteWriter {
             case invalidSite
         }
 
-        public var path: String
-        public var message: String
-        public var kind: Kind
+        package var path: String
+        package var message: String
+        package var kind: Kind
 
-        public init(path: String, message: String, kind: Kind = .io) {
+        package init(path: String, message: String, kind: Kind = .io) {
             self.path = path
             self.message = message
             self.kind = kind
         }
 
-        public var description: String { "error: \(path): \(message)" }
+        package var description: String { "error: \(path): \(message)" }
 
         /// A failed system call on `path`: `doing` (`cannot write the new site`), the system's
         /// reason, and what to do. Lack of space or an I/O error is `.io` (exit 74) unless `kind`

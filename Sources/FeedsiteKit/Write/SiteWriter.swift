@@ -27,12 +27,12 @@ import Foundation
 ///   failed or killed build leaves is deleted, never reused as the previous site (a build that
 ///   failed on a full disk frees its space at once, and the next build that fits succeeds).
 ///   Folders beside the site are reused or deleted only when marked; links are never followed into.
-public struct SiteWriter: Sendable {
+package struct SiteWriter: Sendable {
     /// What a write did.
-    public struct Report: Sendable, Hashable {
-        public var totalFiles: Int
+    package struct Report: Sendable, Hashable {
+        package var totalFiles: Int
         /// Files that are new or whose bytes changed.
-        public var changedFiles: Int
+        package var changedFiles: Int
     }
 
     /// Tests only: an `errno` to fail the writing of a site path with (a full disk, say), or nil.

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 #if canImport(Glibc)

@@ -2,9 +2,9 @@ import Foundation
 
 /// The state folder cannot be used. Thrown before anything is fetched (a folder that is refused)
 /// or while saving (an I/O error); the site on disk is left as it was.
-public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure, for the exit status.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The state folder cannot be created or is refused (a file stands where it should be):
         /// exit status 73, like an output folder that is refused.
         case refused
@@ -12,19 +12,19 @@ public struct StateError: Error, Sendable, Hashable, CustomStringConvertible {
         case io
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The file or folder concerned.
-    public var path: String
+    package var path: String
     /// What went wrong and what to do.
-    public var message: String
+    package var message: String
 
-    public init(_ kind: Kind, path: String, _ message: String) {
+    package init(_ kind: Kind, path: String, _ message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
-    public var description: String { "error: \(path): \(message)" }
+    package var description: String { "error: \(path): \(message)" }
 }
 
 extension StateError {

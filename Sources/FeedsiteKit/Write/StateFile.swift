@@ -1,3 +1,4 @@
+import FeedsiteSanitise
 import Foundation
 
 /// The state file's JSON, through `JSONEncoder` and `JSONDecoder` only.

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 #if canImport(Glibc)
@@ -19,14 +20,14 @@ import Foundation
 /// read is overwritten: an unreadable state file is moved aside (`state.json.unreadable-<day>`,
 /// `state.v<N>.json` for a newer version), and one whose records were partly skipped or repaired is
 /// kept as `state.json.damaged-<day>` before the repaired state replaces it.
-public struct StateStore: Sendable {
-    public let directory: URL
+package struct StateStore: Sendable {
+    package let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
-    public var file: URL { directory.appendingPathComponent("state.json") }
+    package var file: URL { directory.appendingPathComponent("state.json") }
 
     /// Where `state.json`'s parts lie.
     var indexFile: URL { directory.appendingPathComponent("state-index.json") }
@@ -34,13 +35,13 @@ public struct StateStore: Sendable {
     /// Where the last build's fingerprint is kept.
     var lastBuildFile: URL { directory.appendingPathComponent("last-build") }
 
-    public var exists: Bool { FileManager.default.fileExists(atPath: file.path) }
+    package var exists: Bool { FileManager.default.fileExists(atPath: file.path) }
 
     // MARK: The folder
 
     /// Refuses a state folder path that holds something other than a folder (a file named
     /// `.feedsite`): nothing may be fetched or written when the state has nowhere to go.
-    public func checkFolder() throws(StateError) {
+    package func checkFolder() throws(StateError) {
         var info = stat()
         guard stat(directory.path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -149,7 +150,7 @@ public struct StateStore: Sendable {
     }
 
     /// Loads the whole saved state at once (what `feedsite serve` and tests need).
-    public func loadAll(now: Date = Date()) -> (SiteState, [String]) {
+    package func loadAll(now: Date = Date()) -> (SiteState, [String]) {
         var (saved, warnings) = load(now: now)
         warnings += saved?.loadAllItems() ?? []
         return (saved?.state ?? SiteState(), warnings)
@@ -164,7 +165,7 @@ public struct StateStore: Sendable {
     ///
     /// - Parameter trusted: false for state from elsewhere (`--restore-state`): every item's HTML is
     ///   sanitised again while decoding, so a tampered file cannot smuggle markup into the site.
-    public static func decode(_ data: Data, origin: String, trusted: Bool) -> (SiteState, [String]) {
+    package static func decode(_ data: Data, origin: String, trusted: Bool) -> (SiteState, [String]) {
         let decoded = StateFile.decode(data, origin: origin, trusted: trusted, now: Date())
         switch decoded.failure {
         case .unreadable(let reason)?:
@@ -182,7 +183,7 @@ public struct StateStore: Sendable {
     }
 
     /// The bytes saved and published (`StateFile`): equal states are equal files.
-    public static func encode(_ state: SiteState) -> Data {
+    package static func encode(_ state: SiteState) -> Data {
         var data = Data()
         _ = try? StateFile.write(state) { data.append($0) }
         return data
@@ -196,7 +197,7 @@ public struct StateStore: Sendable {
     ///
     /// - Parameter unchanged: feeds whose items are exactly as saved in the current `state.json`
     ///   (`SavedState.unchangedItems`): their bytes are copied, not encoded again.
-    public func save(_ state: SiteState) throws(StateError) -> String {
+    package func save(_ state: SiteState) throws(StateError) -> String {
         try save(state, unchanged: nil)
     }
 

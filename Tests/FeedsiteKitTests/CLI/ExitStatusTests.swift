@@ -49,12 +49,33 @@ struct ExitStatusTests {
         #expect(run.stdout.contains("::error::\(reason)"), "\(run.stdout)")
         let lastLine = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
         #expect(lastLine.hasPrefix("error: \(reason)"), "\(lastLine)")
-        #expect(lastLine.hasSuffix("was left unchanged"))
+        // The first build: there was no site to keep, and none is written.
+        #expect(
+            lastLine.hasSuffix("; no site was written to \(work.appendingPathComponent("Site").path)"), "\(lastLine)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
         let markdown = try String(contentsOf: summary, encoding: .utf8)
         #expect(markdown.contains("site not updated"), "\(markdown)")
         #expect(markdown.contains(reason))
         #expect(!markdown.contains("built 0 pages"))
         #expect(!run.stdout.contains("built 0 pages") && !run.stderr.contains("built 0 pages"))
+    }
+
+    @Test("the failure threshold over an existing output folder says the folder was left unchanged")
+    func thresholdKeepsExistingFolder() async throws {
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: [:])
+        try Data("feeds:\n  - url: \(server.url("/gone"))\n    name: Gone\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let site = work.appendingPathComponent("Site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: false)
+        try Data().write(to: site.appendingPathComponent(".gitkeep"))
+        let run = try Self.run(["build", "--templates", Self.templates], in: work)
+        try await server.shutdown()
+        #expect(run.status == 1)
+        let lastLine = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.hasSuffix("; \(site.path) was left unchanged"), "\(lastLine)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.path) == [".gitkeep"])
     }
 
     @Test("an output folder that cannot be created exits 73 and names it")

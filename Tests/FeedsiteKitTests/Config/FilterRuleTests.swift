@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 @Suite("Filters: exclude and include")
 struct FilterRuleTests {

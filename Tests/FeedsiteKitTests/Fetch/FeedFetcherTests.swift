@@ -4,6 +4,7 @@ import NIOHTTP1
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 @Suite("Feed fetcher", .serialized)
 struct FeedFetcherTests {

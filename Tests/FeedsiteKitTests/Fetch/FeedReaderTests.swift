@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// `FeedReader` runs `FeedSchedule`'s actions against a real local server: outcomes in
 /// `feeds.yml` order, skipped feeds untouched, and a cancelled build ends with every feed

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// `FeedSchedule` without a network: which fetch or read starts when, under the overall, per-host,
 /// per-core and waiting-body bounds, and how it ends.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 #if canImport(Glibc)
     import Glibc

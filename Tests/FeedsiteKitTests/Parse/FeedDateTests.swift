@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// Date strings as feeds write them → the instant they denote (ISO 8601 UTC, converted by
 /// Foundation's `ISO8601DateFormatter`, so the oracle is independent of the scanner under test).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 @Suite struct FeedParserDiscoveryTests {
     private func discover(_ html: String, base: String? = "https://blog.example/posts/page.html") -> [String] {

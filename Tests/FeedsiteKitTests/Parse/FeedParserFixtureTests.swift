@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// What a real-world fixture must parse to. Every expected value was read from the file itself
 /// (grep/sed/iconv, noted per fixture), never copied from the parser's output.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// Each repair rule on its own, in a document where only that rule applies, so the warning (with
 /// the line of the first fix) and the repaired text can be checked exactly.

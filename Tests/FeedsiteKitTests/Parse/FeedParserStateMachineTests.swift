@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// The state machine fed events directly, as the `XMLParser` delegate would, with no XML involved.
 @Suite struct FeedParserStateMachineTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// Behaviour on small hand-made documents: one rule per test.
 @Suite struct FeedParserTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// Feeds over libxml2's default 10 MB limits (lookup and text node sizes) parse whole: long-running
 /// podcasts with full show notes reach 10–30 MB. The documents are generated here, not committed.

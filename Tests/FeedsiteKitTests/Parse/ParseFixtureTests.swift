@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// What one of the hand-written fixtures in `Fixtures/parse/` must parse to. Every expected value
 /// was read from the fixture itself (its README says what each one is for; the bytes of the

@@ -147,6 +147,13 @@ struct AccountingTests {
         #expect(Self.dropped(row)["keepDays"] as? Int == 3)
         let page = build.site.files["status/index.html"] ?? ""
         #expect(page.contains("read 1, shown 1; dropped: 3 older than keep_days"), "\(page)")
+
+        // A build that reads nothing (--offline) does not say it read the feed.
+        _ = try await build.run(yaml: yaml, offline: true, now: Self.now.addingTimeInterval(40 * 86_400))
+        let offlinePage = build.site.files["status/index.html"] ?? ""
+        #expect(offlinePage.contains("1 in the feed when last read, shown 1"), "\(offlinePage)")
+        #expect(!offlinePage.contains("read 1,"), "\(offlinePage)")
+        #expect(try Self.status(build)["Counted"]?["read"] as? Int == 1)
     }
 
     @Test("a title without Latin letters gets the hash slug, not its digits")

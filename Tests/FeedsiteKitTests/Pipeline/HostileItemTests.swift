@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// Issue 23: one hostile item costs at most that item's content — never its feed, never the build.
 @Suite("Hostile items: an item that cannot be sanitised loses its content, not its feed")

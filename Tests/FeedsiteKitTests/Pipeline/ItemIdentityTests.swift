@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// `ItemIdentity` on items written by hand: which entries of one feed are one post, and under which
 /// forms a post is recognised in another feed.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// No post lost: one site built from every real capture that parses, served from 127.0.0.1, shows
 /// per feed every distinct item read from it (items are distinct by id within the feed, else by

@@ -4,6 +4,7 @@ import NIOHTTP1
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// Issue 5: nothing already published disappears because a server misbehaved.
 @Suite("Resilience", .serialized)

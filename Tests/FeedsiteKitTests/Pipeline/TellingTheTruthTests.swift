@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// What the site and the terminal say about feeds is true: a build that did not fetch says so and
 /// keeps each feed's last health, a web page's feed is remembered and listed, a twin entry is
@@ -161,6 +162,34 @@ struct TellingTheTruthTests {
         #expect(both.diagnostics.contains { $0.message.contains("reads the same feed as line 5") })
         let twinOPML = build.site.files["opml.xml"] ?? ""
         #expect(twinOPML.components(separatedBy: "<outline ").count - 1 == 1)
+    }
+
+    @Test("a feed listed beside the web page that was listed before keeps the page's slug")
+    func twinKeepsSlug() async throws {
+        let html = """
+            <!doctype html><html><head><title>Found</title>
+            <link rel="alternate" type="application/rss+xml" title="Feed" href="/feed.xml"></head><body>Hi</body></html>
+            """
+        let server = try await FixtureServer(routes: [
+            "/page": FixtureServer.Route(headers: [("Content-Type", "text/html")], body: Data(html.utf8)),
+            "/feed.xml": .feed(Self.rss("Found Blog", ["f1", "f2"])),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let page = server.url("/page").absoluteString
+        let feed = server.url("/feed.xml").absoluteString
+        _ = try await build.run(yaml: "title: T\nretries: 0\nfeeds:\n  - url: \(page)\n")
+        let itemPages = build.site.itemPages
+        #expect(itemPages.count == 2 && itemPages.allSatisfy { $0.hasPrefix("items/found-blog/") }, "\(itemPages)")
+        #expect(build.site.files["feeds/found-blog/index.html"] != nil)
+
+        // The feed itself is added below the page: it shows the feed now, at the same addresses.
+        _ = try await build.run(yaml: "title: T\nretries: 0\nfeeds:\n  - url: \(page)\n  - url: \(feed)\n")
+        try await server.shutdown()
+        #expect(build.site.itemPages == itemPages)
+        #expect(build.site.files["feeds/found-blog/index.html"] != nil)
+        let index = build.site.files["index.html"] ?? ""
+        #expect(index.components(separatedBy: "<li><a href=\"feeds/").count - 1 == 1, "\(index)")
     }
 
     @Test("warnings name a feed by its title once known, not by its host")

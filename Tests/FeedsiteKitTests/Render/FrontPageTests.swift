@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// The front page's per-feed cap and the day headings of list pages.
 @Suite("Front page and day headings")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// The view models' template glue (`PageViews+Template.swift`) is generated from their
 /// properties: check that it is up to date, that every property is answered with its own value,

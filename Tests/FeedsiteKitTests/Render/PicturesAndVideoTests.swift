@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// One picture per item in lists, chosen in a fixed order; video items shown by their poster
 /// linking to where they play; Flash and torrent files never offered; audio keeps its player.

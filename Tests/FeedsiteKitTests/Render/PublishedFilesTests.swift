@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
+@testable import FeedsiteShared
 
 @Suite("Published files: the planet's feeds, OPML, sitemap, robots.txt")
 struct PublishedFilesTests {

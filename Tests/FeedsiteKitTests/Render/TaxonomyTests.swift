@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 
 /// Tags from `feeds.yml` and the items' categories: their pages, the tags' own feeds, `opml.xml`
 /// grouped by tag, and what the item pages show.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// The rules the default templates must keep, checked on the files in `Templates/`.
 @Suite("Template rules")

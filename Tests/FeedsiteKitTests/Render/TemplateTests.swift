@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// feedsite's Mustache implementation: the spec's interpolation, sections, whitespace and
 /// inheritance rules, the escaping policy, and located syntax errors.

@@ -1,4 +1,5 @@
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// Re-parses sanitiser output with the same HTML5 parser a browser-like consumer would use and
 /// reports anything outside the published allowlist. Deliberately independent of the sanitiser's

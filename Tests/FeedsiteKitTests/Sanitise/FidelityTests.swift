@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
 
 /// One test per fidelity rule of the sanitiser (issue 4, "Fidelity"): what it keeps matters as
 /// much as what it drops. Every output is also held to the allowlist oracle and idempotence.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// Replays every input the fuzz targets found (`Fixtures/fuzz-regressions/<target>/`) through the
 /// same code and checks as the target, so no crash, hang or escape comes back.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// `HTMLSubsetParser` may only answer when its tree is exactly gumbo's: every test here parses
 /// with both and compares whenever the subset parser answers. The acceptance checks make sure it

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// The hostile corpus (`Fixtures/hostile/vectors.txt`) run through every way a body reaches the
 /// sanitiser.

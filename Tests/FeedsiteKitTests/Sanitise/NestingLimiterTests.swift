@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// Deep nesting is flattened before gumbo builds a tree, and the limit holds for gumbo's own tree:
 /// every depth here is measured by parsing the limiter's output with gumbo (iteratively).
@@ -181,6 +183,46 @@ struct NestingLimiterTests {
             content.plainText.components(separatedBy: "<" + after).count - 1 == 1_000, "\(content.plainText.prefix(80))"
         )
         #expect(content.plainText.hasSuffix("end"))
+    }
+
+    @Test(
+        "an end tag with anything after its name closes no SVG or MathML element, as in gumbo 0.10",
+        arguments: ["</tr/>", "</tr >", "</tr x=\"1\">", "</tr\t>", "</mrow/>"])
+    func foreignEndTagWithTrailingText(end: String) throws {
+        // Gumbo 0.10 matches an end tag in foreign content by its whole original text, so `</tr/>`
+        // leaves the SVG `tr` open and every repetition nests three levels deeper; a model that
+        // closed it let the nesting past the limit (fuzzing found it).
+        let limit = 8
+        let open = end.hasPrefix("</mrow") ? "<math><mrow><msub><mrow>" : "<svg><tr><h><v>"
+        let html = String(repeating: open + end + "x ", count: 1_000) + "end"
+        let limited = NestingLimiter.limited(html, maxDepth: limit, opaqueElements: Self.opaque) ?? html
+        let depth = try #require(HTMLFragment.gumboDepth(parsing: limited))
+        #expect(depth <= limit + 1, "gumbo's depth \(depth)")
+        // It does nest: without the limiter gumbo goes far deeper.
+        #expect(HTMLFragment.gumboDepth(parsing: html).map { $0 > 100 } == true)
+    }
+
+    @Test(
+        "</> is left out, so gumbo cannot count it into the next tag and leave foreign elements open",
+        arguments: ["<math><f></></math><t><a>", "<svg></><g></g>"])
+    func emptyEndTagIsLeftOut(piece: String) throws {
+        // `</>` is no token, but gumbo 0.10 starts the next tag's original text at it, and matches
+        // foreign end tags by that text: `</></math>` then closes no `math`, and everything after
+        // nests inside it (fuzzing found it).
+        let limit = 8
+        let html = String(repeating: piece, count: 1_000)
+        #expect(HTMLFragment.gumboDepth(parsing: html).map { $0 > 100 } == true)
+        let limited = try #require(NestingLimiter.limited(html, maxDepth: limit, opaqueElements: Self.opaque))
+        #expect(!limited.contains("</>"))
+        let depth = try #require(HTMLFragment.gumboDepth(parsing: limited))
+        #expect(depth <= limit + 1, "gumbo's depth \(depth)")
+    }
+
+    @Test("leaving </> out keeps a < before it as text")
+    func emptyEndTagAfterLessThan() throws {
+        let html = String(repeating: "<div>", count: 200) + "a <</>b> c"
+        let content = Self.sanitiser.sanitise(html: html, baseURL: nil)
+        #expect(content.plainText == "a <b> c")
     }
 
     @Test("an element over the limit keeps its text, images and line breaks; its end tag goes with it")

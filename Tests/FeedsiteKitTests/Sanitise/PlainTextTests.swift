@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// `PlainText` replaces a second cmark build: excerpts and word counts made from it must be exactly
 /// those made from cmark's plain-text renderer.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// Golden files over real captures: the sanitised body of the first two items of each feed
 /// (Substack and Ghost captures hold one), pinned under `Snapshots/sanitise/<fixture>-<n>.html`.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
+@testable import FeedsiteShared
 
 @Suite("URLPolicy")
 struct URLPolicyTests {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteSanitise
+@testable import FeedsiteShared
 
 @Suite("Byte scans")
 struct ByteScanTests {

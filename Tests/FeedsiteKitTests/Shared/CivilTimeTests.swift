@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteShared
 
 /// `CivilTime` stands in for `Calendar.dateComponents` on the render's hot path and in the state
 /// writer: it must give the same fields, in every zone the site can be configured with, and

@@ -1,6 +1,9 @@
 import Foundation
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
+@testable import FeedsiteShared
 
 /// Valid states to save, load and tamper with: every value already passes `StateValidator`, so a
 /// state that goes through a file comes back equal.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
+@testable import FeedsiteSanitise
 
 /// The state file and its index: one JSON path (`JSONEncoder`/`JSONDecoder`), atomic saves, a load
 /// that decodes each feed's items only when asked, and nothing unreadable ever overwritten.

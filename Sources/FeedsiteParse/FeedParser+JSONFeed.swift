@@ -1,0 +1,128 @@
+import FeedsiteShared
+import Foundation
+
+extension FeedParser {
+    /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
+    ///
+    /// Read through `JSONSerialization` rather than `Codable` because real JSON feeds vary the
+    /// types of fields (`id` as a number, `size_in_bytes` as a string) and one odd field must not
+    /// lose the whole feed. 1.0's `author` and 1.1's `authors` are both accepted.
+    func parseJSONFeed(_ data: Data, url: URL?) throws(FeedParseError) -> Feed {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw Self.jsonError(error, data: data)
+        }
+        guard let root = object as? [String: Any] else {
+            throw FeedParseError(message: "the JSON document is not a JSON Feed: its top level is not an object")
+        }
+        let versionURL = root["version"] as? String
+        guard versionURL != nil || root["items"] is [Any] else {
+            throw FeedParseError(
+                message: "the JSON document is not a JSON Feed: it has neither \"version\" nor \"items\"")
+        }
+        // `https://jsonfeed.org/version/1` → "1.0", `…/1.1` → "1.1".
+        var version = versionURL.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "1.0"
+        if !version.contains(".") { version += ".0" }
+
+        func string(_ object: [String: Any], _ key: String) -> String? {
+            if let value = object[key] as? String {
+                return value.trimmingWhitespace.nilIfEmpty
+            }
+            if let number = object[key] as? NSNumber { return number.stringValue }
+            return nil
+        }
+        func link(_ object: [String: Any], _ key: String) -> String? {
+            string(object, key).flatMap { FeedText.resolve($0, against: url) }
+        }
+        func authors(_ object: [String: Any]) -> [Person] {
+            let list =
+                (object["authors"] as? [[String: Any]]) ?? (object["author"] as? [String: Any]).map { [$0] } ?? []
+            return list.compactMap { author in
+                let person = Person(
+                    name: string(author, "name").map(FeedText.collapseWhitespace), uri: link(author, "url"))
+                return person.name == nil && person.uri == nil ? nil : person
+            }
+        }
+
+        var warnings: [String] = []
+        func date(_ object: [String: Any], _ key: String, context: String) -> Date? {
+            guard let text = string(object, key) else { return nil }
+            if let date = FeedDate.parse(text) { return date }
+            warnings.append("\(context): unparseable date '\(text.prefix(80))'")
+            return nil
+        }
+
+        var feed = Feed(format: .json, version: version)
+        feed.title = string(root, "title").map(FeedText.collapseWhitespace) ?? ""
+        feed.description = string(root, "description")
+        feed.link = link(root, "home_page_url")
+        feed.feedLink = link(root, "feed_url")
+        feed.language = string(root, "language")
+        feed.authors = authors(root)
+        if let icon = link(root, "icon") ?? link(root, "favicon") { feed.image = FeedImage(url: icon) }
+
+        let rawItems = root["items"] as? [Any] ?? []
+        for (offset, raw) in rawItems.enumerated() {
+            guard let object = raw as? [String: Any] else {
+                warnings.append("item \(offset + 1): not a JSON object; skipped")
+                continue
+            }
+            let context = "item \(offset + 1)"
+            var item = FeedItem()
+            item.id = string(object, "id") ?? ""
+            item.link = link(object, "url") ?? link(object, "external_url")
+            if let html = string(object, "content_html") {
+                (item.content, item.contentKind) = (html, .html)
+            } else if let text = string(object, "content_text") {
+                (item.content, item.contentKind) = (text, .text)
+            }
+            if let summary = string(object, "summary") {
+                (item.description, item.descriptionKind) = (summary, .text)
+            }
+            item.published = date(object, "date_published", context: context)
+            item.updated = date(object, "date_modified", context: context)
+            if item.published == nil { item.published = item.updated }
+            item.authors = authors(object)
+            if item.authors.isEmpty { item.authors = feed.authors }
+            item.categories = (object["tags"] as? [Any] ?? []).compactMap {
+                ($0 as? String).map(FeedText.collapseWhitespace)?.nilIfEmpty
+            }
+            if let image = link(object, "image") ?? link(object, "banner_image") { item.image = FeedImage(url: image) }
+            item.enclosures = (object["attachments"] as? [[String: Any]] ?? []).compactMap { attachment in
+                guard let url = link(attachment, "url") else { return nil }
+                let size =
+                    (attachment["size_in_bytes"] as? NSNumber)?.intValue
+                    ?? string(attachment, "size_in_bytes").flatMap { Int($0) }
+                return Enclosure(url: url, length: size, type: string(attachment, "mime_type"))
+            }
+            if let title = string(object, "title") {
+                item.title = FeedParser.StateMachine.plainTitle(title, isHTML: false) ?? ""
+            }
+            if item.title.isEmpty, let source = item.content ?? item.description {
+                let kind = item.content != nil ? item.contentKind : item.descriptionKind
+                item.title = FeedText.derivedTitle(fromHTML: kind == .html ? source : FeedText.escapeText(source))
+                item.isTitleDerived = !item.title.isEmpty
+            }
+            feed.items.append(item)
+        }
+        feed.warnings = warnings
+        return feed
+    }
+
+    /// A `JSONSerialization` failure as a diagnostic with the line, when Foundation gives an offset.
+    private static func jsonError(_ error: any Error, data: Data) -> FeedParseError {
+        let nsError = error as NSError
+        let detail =
+            (nsError.userInfo[NSDebugDescriptionErrorKey] as? String)
+            ?? (nsError.userInfo["NSDebugDescription"] as? String) ?? nsError.localizedDescription
+        var line: Int?
+        if let index = nsError.userInfo["NSJSONSerializationErrorIndex"] as? Int, index <= data.count {
+            line = data.prefix(index).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        }
+        let truncated = !data.reversed().drop(while: { isXMLSpace($0) }).starts(with: [UInt8(ascii: "}")])
+        let hint = truncated ? "; the document ends early (cut off?)" : ""
+        return FeedParseError(line: line, message: "malformed JSON Feed: \(detail)\(hint)")
+    }
+}

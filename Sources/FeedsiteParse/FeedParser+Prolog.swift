@@ -1,0 +1,244 @@
+import FeedsiteShared
+import Foundation
+
+extension FeedParser {
+    /// An XML document made ready for the XML parser: UTF-8, leading noise stripped, DOCTYPE removed.
+    package struct PreparedXML {
+        package var bytes: [UInt8]
+        /// Lines removed from the top, so reported line numbers match the original document.
+        package var lineOffset: Int
+        package var warnings: [String]
+    }
+
+    /// Drops whitespace before the document (the byte order mark is gone after decoding): strict
+    /// parsers reject `\n<?xml …` (the declaration must come first), but it is common in the wild.
+    package static func stripLeadingNoise(_ bytes: inout [UInt8], lineOffset: inout Int) {
+        var start = 0
+        while start < bytes.count, isXMLSpace(bytes[start]) {
+            if bytes[start] == 0x0A { lineOffset += 1 }
+            start += 1
+        }
+        if start > 0 { bytes.removeFirst(start) }
+    }
+
+    /// Checks the prolog and root element without parsing, so that HTML pages and non-XML get a
+    /// clear error even when they are far from well-formed, removes the DOCTYPE (never loaded, and
+    /// its internal subset is where entity-expansion and external-entity attacks live). `input` is
+    /// already UTF-8 (`decodeToUTF8`).
+    package static func prepareXML(_ input: [UInt8], lineOffset: Int) throws(FeedParseError) -> PreparedXML {
+        var bytes = input
+        var warnings: [String] = []
+        var i = 0
+        func position(_ offset: Int) -> (line: Int, column: Int) {
+            let before = bytes[..<offset]
+            let line = before.lazy.filter { $0 == 0x0A }.count + 1 + lineOffset
+            let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            return (line, offset - lineStart + 1)
+        }
+        while true {
+            while i < bytes.count, isXMLSpace(bytes[i]) { i += 1 }
+            guard i < bytes.count else {
+                throw FeedParseError(message: "the document has no root element; it is not a feed")
+            }
+            if matches(bytes, at: i, "<?") {
+                i = (find(bytes, "?>", from: i + 2) ?? bytes.count) + 2
+            } else if matches(bytes, at: i, "<!--") {
+                i = (find(bytes, "-->", from: i + 4) ?? bytes.count) + 3
+            } else if matchesCaseInsensitive(bytes, at: i, "<!DOCTYPE") {
+                let start = i
+                let end = doctypeEnd(bytes, from: i + 9)
+                let nameStart = bytes[(i + 9)...].firstIndex { !isXMLSpace($0) } ?? end
+                let nameEnd =
+                    bytes[nameStart...].firstIndex {
+                        isXMLSpace($0) || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "[")
+                    } ?? end
+                if String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self).lowercased() == "html" {
+                    let at = position(start)
+                    throw .htmlPage(line: at.line, column: at.column)
+                }
+                if bytes[start..<min(end, bytes.count)].contains(UInt8(ascii: "[")) {
+                    warnings.append(
+                        "line \(position(start).line): ignored the DOCTYPE's internal subset (its entities are not expanded)"
+                    )
+                }
+                // Blank it out but keep the newlines, so line numbers stay true.
+                for j in start..<min(end + 1, bytes.count) where bytes[j] != 0x0A { bytes[j] = 0x20 }
+                i = end + 1
+            } else if bytes[i] == UInt8(ascii: "<") {
+                let nameStart = i + 1
+                var nameEnd = nameStart
+                while nameEnd < bytes.count, !isXMLSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: ">"),
+                    bytes[nameEnd] != UInt8(ascii: "/")
+                {
+                    nameEnd += 1
+                }
+                let qualified = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+                let local = qualified.split(separator: ":").last.map(String.init) ?? qualified
+                if htmlElementNames.contains(local.lowercased()) {
+                    let at = position(i)
+                    throw .htmlPage(line: at.line, column: at.column)
+                }
+                break
+            } else {
+                let at = position(i)
+                let excerpt =
+                    String(decoding: bytes[i..<min(i + 40, bytes.count)], as: UTF8.self)
+                    .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                throw FeedParseError(
+                    line: at.line, column: at.column,
+                    message: "the document is neither XML nor JSON (it starts with \"\(excerpt)\"); it is not a feed")
+            }
+        }
+
+        blankEmptyProcessingInstructions(&bytes)
+        return PreparedXML(bytes: bytes, lineOffset: lineOffset, warnings: warnings)
+    }
+
+    /// Replaces processing instructions without data (`<?php?>`, `<?foo ?>`) with spaces.
+    ///
+    /// swift-corelibs-foundation's `XMLParser` reads a PI's data with `strlen` without checking for
+    /// NULL, so a data-less PI crashed the whole process (segfault) on Linux. `XMLEventReader` calls
+    /// libxml2 directly and handles them, but the pass stays so results do not change (a blanked PI
+    /// inside text reads as spaces). PIs never carry feed content, so removing them loses nothing;
+    /// newlines are kept so line numbers stay true. CDATA
+    /// sections and comments are skipped, since a `<?` there is text.
+    static func blankEmptyProcessingInstructions(_ bytes: inout [UInt8]) {
+        var i = 0
+        while let open = nextMarkupDeclaration(bytes, from: i) {
+            if matches(bytes, at: open, "<![CDATA[") {
+                i = (find(bytes, "]]>", from: open + 9) ?? bytes.count) + 3
+            } else if matches(bytes, at: open, "<!--") {
+                i = (find(bytes, "-->", from: open + 4) ?? bytes.count) + 3
+            } else if matches(bytes, at: open, "<?") {
+                guard let close = find(bytes, "?>", from: open + 2) else { return }
+                var j = open + 2
+                while j < close, !isXMLSpace(bytes[j]) { j += 1 }  // the target
+                if bytes[j..<close].allSatisfy(isXMLSpace) {
+                    for k in open..<(close + 2) where bytes[k] != 0x0A { bytes[k] = 0x20 }
+                }
+                i = close + 2
+            } else {
+                i = open + 1
+            }
+            guard i < bytes.count else { return }
+        }
+    }
+
+    /// The index of the next `<!` or `<?` at or after `start` (a comment, CDATA section, PI or
+    /// declaration). Hot path (every document): `memchr` skips to each `<`.
+    private static func nextMarkupDeclaration(_ bytes: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i + 1 < bytes.count, let open = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: i, to: bytes.count - 1)
+        {
+            if bytes[open + 1] == UInt8(ascii: "!") || bytes[open + 1] == UInt8(ascii: "?") { return open }
+            i = open + 1
+        }
+        return nil
+    }
+
+    /// The first `byte` in `bytes[start..<end]`.
+    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: byte, in: $0, from: start, to: end) }
+    }
+
+    /// The `>` ending a DOCTYPE, skipping quoted strings and the `[ … ]` internal subset.
+    private static func doctypeEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        var bracketDepth = 0
+        return firstUnquotedIndex(in: bytes, from: start) { byte in
+            if byte == UInt8(ascii: "[") {
+                bracketDepth += 1
+            } else if byte == UInt8(ascii: "]") {
+                bracketDepth = max(0, bracketDepth - 1)
+            }
+            return byte == UInt8(ascii: ">") && bracketDepth == 0
+        }
+    }
+
+    /// The first index from `start` at which `isEnd` holds outside a quoted string (`"…"`, `'…'`),
+    /// or `bytes.count`. `isEnd` sees every byte outside quotes, in order.
+    static func firstUnquotedIndex(in bytes: [UInt8], from start: Int, where isEnd: (UInt8) -> Bool) -> Int {
+        var quote: UInt8?
+        for index in start..<max(start, bytes.count) {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if isEnd(byte) {
+                return index
+            }
+        }
+        return bytes.count
+    }
+
+    /// `encoding="…"` inside an XML declaration.
+    static func pseudoAttribute(_ name: String, in declaration: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: declaration, as: UTF8.self)
+        guard let nameRange = text.range(of: name + "=") ?? text.range(of: name + " =") else { return nil }
+        let rest = text[nameRange.upperBound...].drop { $0 == " " }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst().prefix { $0 != quote }
+        return value.isEmpty ? nil : String(value)
+    }
+
+    /// Windows-1252 → UTF-8. Bytes 0x80–0x9F are the typographic characters Windows put there
+    /// (curly quotes, dashes, €); the rest of the range is Latin-1. The five bytes windows-1252
+    /// leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) become U+FFFD, never C1 controls.
+    static func transcodeWindows1252(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8)
+        for byte in bytes {
+            if byte < 0x80 {
+                output.append(byte)
+            } else {
+                let scalar = windows1252Scalar(byte)
+                appendUTF8((0x80...0x9F).contains(scalar) ? 0xFFFD : scalar, to: &output)
+            }
+        }
+        return output
+    }
+
+    /// The Unicode scalar a windows-1252 byte stands for (the C1 control itself for the five
+    /// undefined bytes, as the WHATWG index has it).
+    static func windows1252Scalar(_ byte: UInt8) -> UInt32 {
+        guard byte >= 0x80, byte <= 0x9F else { return UInt32(byte) }
+        let high: [UInt32] = [
+            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+            0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+            0x0153, 0x9D, 0x017E, 0x0178,
+        ]
+        return high[Int(byte - 0x80)]
+    }
+
+    static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        guard let scalar = Unicode.Scalar(scalar) else { return }
+        output.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
+    }
+
+    static func isXMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    static func matches(_ bytes: [UInt8], at index: Int, _ literal: String) -> Bool {
+        let utf8 = literal.utf8  // a view, not an array: these run once per tag of every document
+        return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
+    }
+
+    private static func matchesCaseInsensitive(_ bytes: [UInt8], at index: Int, _ literal: String) -> Bool {
+        let utf8 = Array(literal.utf8)
+        guard index + utf8.count <= bytes.count else { return false }
+        return zip(bytes[index..<index + utf8.count], utf8).allSatisfy { ($0 | 0x20) == ($1 | 0x20) }
+    }
+
+    static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {
+        let utf8 = literal.utf8
+        guard let first = utf8.first, start < bytes.count else { return nil }
+        let count = utf8.count
+        var i = start
+        while let candidate = firstIndex(of: first, in: bytes, from: i, to: bytes.count - count + 1) {
+            if bytes[candidate..<candidate + count].elementsEqual(utf8) { return candidate }
+            i = candidate + 1
+        }
+        return nil
+    }
+}

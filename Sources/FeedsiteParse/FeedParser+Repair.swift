@@ -1,0 +1,674 @@
+import FeedsiteShared
+import Foundation
+
+extension FeedParser {
+    /// The result of a repair pass: new bytes and one warning per kind of fix.
+    package struct Repair {
+        package var bytes: [UInt8]
+        package var warnings: [String]
+    }
+
+    /// Fixes what feeds most often get wrong, on the raw bytes, keeping every newline so line
+    /// numbers stay true. It runs only on a document the strict parse rejected. Characters:
+    /// - `&` that does not start a valid reference becomes `&amp;` (`?a=1&b=2`, `AT&T`);
+    /// - HTML named entities XML lacks (`&nbsp;`, `&uuml;`, `&mdash;` — the full HTML 4 set) become
+    ///   numeric references; unknown names are escaped so they show as written;
+    /// - characters XML 1.0 forbids (C0 controls, U+FFFE/U+FFFF, references to them) are dropped;
+    /// - a `<` that cannot start markup (`a < b`) becomes `&lt;`;
+    /// - bytes that are not valid UTF-8 (the document claimed UTF-8 but lied), in CDATA sections too,
+    ///   are read as windows-1252, or become U+FFFD where windows-1252 has no character;
+    ///
+    /// and structure, the way HTML parsers balance tags (so one broken tag costs no item):
+    /// - an end tag closes the open element of its name, closing (with a warning) the elements left
+    ///   open inside it (`<link>x</item>`); one that matches no open element but nearly matches one
+    ///   (`</descriptio>`, `</Title>`) is read as that element's; any other is dropped (a stray);
+    /// - an `<item>` or `<entry>` start tag closes the item of that name still open;
+    /// - attribute values are quoted (`url=http://x/a.mp3`), valueless attributes get an empty
+    ///   value, repeated attributes are dropped, `<` in values is escaped;
+    /// - comments and misplaced XML declarations inside the document are removed;
+    /// - an end tag of the root element with more of the document after it is ignored;
+    /// - a document cut off mid-way (a truncated download) has its last partial tag dropped and what
+    ///   is still open closed, after a `<?feedsite-truncated here?>` marker telling the state machine to
+    ///   drop the item it was in the middle of (its text is cut, so it is not published).
+    ///
+    /// What is still not well-formed after this is read by libxml2's recovery mode
+    /// (`XMLEventReader.isRecovering`). Returns nil when nothing needed fixing.
+    ///
+    /// `balancingTags: false` keeps the markup as written (only the character fixes and the
+    /// closing of a cut-off document apply), for readers that would rather refuse a document whose
+    /// structure is broken (the OPML import).
+    package static func repair(_ bytes: [UInt8], lineOffset: Int, balancingTags: Bool = false) -> Repair? {
+        var pass = RepairPass(input: bytes, line: 1 + lineOffset, balancesTags: balancingTags)
+        pass.run()
+        guard !pass.fixes.isEmpty else { return nil }
+        let warnings = pass.fixes.sorted { ($0.value.line, $0.key) < ($1.value.line, $1.key) }.map { fix, where_ in
+            "line \(where_.line): \(fix)" + (where_.count > 1 ? " (\(where_.count) times)" : "")
+        }
+        return Repair(bytes: pass.output, warnings: warnings)
+    }
+
+    /// The processing-instruction target the repair pass inserts where a cut-off document ends.
+    static let truncationMarker = "feedsite-truncated"
+
+    /// XML 1.0 `Char`: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+    static func isLegalXMLCharacter(_ value: UInt32) -> Bool {
+        value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+    }
+
+    /// Length of the well-formed UTF-8 sequence starting at `i`, or 0 when it is not one.
+    static func validUTF8SequenceLength(_ bytes: [UInt8], at i: Int) -> Int {
+        let lead = bytes[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, low) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE, 0xEF: length = 3
+        case 0xED: (length, high) = (3, 0x9F)
+        case 0xF0: (length, low) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, high) = (4, 0x8F)
+        default: return 0
+        }
+        guard i + length <= bytes.count else { return 0 }
+        guard bytes[i + 1] >= low, bytes[i + 1] <= high else { return 0 }
+        for k in 2..<length where bytes[i + k] < 0x80 || bytes[i + k] > 0xBF { return 0 }
+        return length
+    }
+}
+
+/// One run of `FeedParser.repair`: a cursor over the input, the output, the open elements and the
+/// fixes made (by kind: the line of the first and how many).
+private struct RepairPass {
+    let input: [UInt8]
+    var output: [UInt8] = []
+    var line: Int
+    var fixes: [String: (line: Int, count: Int)] = [:]
+    /// Qualified names of the open elements, outermost first.
+    private var open: [ArraySlice<UInt8>] = []
+    /// An end tag of the root element was skipped because the document goes on after it.
+    private var isRootEndPostponed = false
+    private var i = 0
+    private var nextByteCache: [UInt8: Int] = [:]
+    /// The index just past the document's last `>`: a root end tag before it is not the real end.
+    private let lastTagEnd: Int
+
+    /// Whether the structural repairs apply (see `FeedParser.repair`).
+    let balancesTags: Bool
+
+    init(input: [UInt8], line: Int, balancesTags: Bool) {
+        self.input = input
+        self.line = line
+        self.balancesTags = balancesTags
+        output.reserveCapacity(input.count + 256)
+        lastTagEnd = (input.lastIndex(of: UInt8(ascii: ">")) ?? -1) + 1
+    }
+
+    mutating func note(_ fix: String) {
+        if let existing = fixes[fix] {
+            fixes[fix] = (existing.line, existing.count + 1)
+        } else if fixes.count < Self.maximumKindsOfFix || fix == Self.otherFixes {
+            fixes[fix] = (line, 1)
+        } else {
+            // A hostile document can name a new element in every tag: the warnings stay bounded.
+            note(Self.otherFixes)
+        }
+    }
+
+    /// How many distinct warnings a repair reports at most (one more counts all the others).
+    static let maximumKindsOfFix = 50
+    static let otherFixes = "repaired more problems of other kinds"
+
+    /// How far down the open elements an end tag (or an item's start tag) looks for its element:
+    /// real documents need a few levels, and a bound keeps hostile nesting linear.
+    static let searchDepth = 64
+
+    /// The open element nearest the top (within `depth` levels) that `matches`.
+    private func openElement(within depth: Int = searchDepth, where matches: (ArraySlice<UInt8>) -> Bool) -> Int? {
+        let lowest = max(0, open.count - depth)
+        return open[lowest...].lastIndex(where: matches)
+    }
+
+    mutating func run() {
+        var isCutOff = false
+        scan: while i < input.count {
+            let byte = input[i]
+            switch byte {
+            case UInt8(ascii: "<"):
+                if matches("<![CDATA[") {
+                    if balancesTags, FeedParser.find(input, "]]>", from: i + 9) == nil, let top = open.last,
+                        let end = FeedParser.find(input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 9)
+                    {
+                        // Never closed: it ends where the element it is in does.
+                        note("closed a CDATA section left open")
+                        copyLiteral(to: end)
+                        output.append(contentsOf: "]]>".utf8)
+                        continue scan
+                    }
+                    guard copySection(until: "]]>", from: i) else {
+                        isCutOff = true
+                        break scan
+                    }
+                } else if !balancesTags, matches("<!--") || matches("<?") {
+                    guard copySection(until: matches("<!--") ? "-->" : "?>", from: i) else {
+                        isCutOff = true
+                        break scan
+                    }
+                } else if !balancesTags, i + 1 < input.count,
+                    Self.startsName(input[i + 1]) || input[i + 1] == UInt8(ascii: "/")
+                        || input[i + 1] == UInt8(ascii: "!")
+                {
+                    guard copyTag() else {
+                        isCutOff = true
+                        break scan
+                    }
+                } else if matches("<!--") {
+                    // Comments carry nothing a feed needs, and are where `--` and bad bytes hide.
+                    let end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
+                    if let dashes = FeedParser.find(input, "--", from: i + 4), dashes < end - 3 {
+                        note("removed a comment containing '--'")
+                    }
+                    blank(i..<end)
+                } else if matches("<?"), i + 2 < input.count, Self.startsName(input[i + 2]) {
+                    let end = FeedParser.find(input, "?>", from: i + 2).map { $0 + 2 } ?? input.count
+                    if i + 5 < input.count, input[(i + 2)..<(i + 5)].map({ $0 | 0x20 }) == Array("xml".utf8),
+                        FeedParser.isXMLSpace(input[i + 5]), i > 0
+                    {
+                        note("removed an XML declaration in the middle of the document")
+                        blank(i..<end)
+                    } else if !copySection(until: "?>", from: i) {
+                        isCutOff = true
+                        break scan
+                    }
+                } else if matches("<!") {
+                    // A declaration inside the document (a second DOCTYPE): never read, removed.
+                    let end = (FeedParser.find(input, ">", from: i + 2) ?? input.count - 1) + 1
+                    note("removed a declaration inside the document")
+                    blank(i..<min(end, input.count))
+                } else if i + 1 < input.count, input[i + 1] == UInt8(ascii: "/") {
+                    guard endTag() else {
+                        isCutOff = true
+                        break scan
+                    }
+                } else if i + 1 < input.count, Self.startsName(input[i + 1]) {
+                    guard startTag() else {
+                        isCutOff = true
+                        break scan
+                    }
+                } else {
+                    output.append(contentsOf: "&lt;".utf8)
+                    note("repaired unescaped '<'")
+                    i += 1
+                }
+            case UInt8(ascii: "]") where matches("]]>"):
+                output.append(contentsOf: "]]&gt;".utf8)
+                note("repaired ']]>' outside a CDATA section")
+                i += 3
+            default:
+                characterData(isAttribute: false)
+            }
+        }
+        if isRootEndPostponed, !isCutOff, !open.isEmpty {
+            // The root's end tag came early; it takes effect here, closing what it would have closed.
+            closeOpenElements(above: 0)
+            closeElement(open[0])
+            open.removeAll()
+        }
+        if isCutOff || !open.isEmpty {
+            let inside = open.last.map { "<\(String(decoding: $0, as: UTF8.self))>" } ?? "a tag"
+            note("repaired end of document inside \(inside), cut off (closed \(open.count) open elements)")
+            // With data: data-less PIs are blanked (see `blankEmptyProcessingInstructions`).
+            output.append(contentsOf: "<?\(FeedParser.truncationMarker) here?>".utf8)
+            for name in open.reversed() { closeElement(name) }
+        }
+    }
+
+    // MARK: - Characters
+
+    private func matches(_ literal: String) -> Bool {
+        FeedParser.matches(input, at: i, literal)
+    }
+
+    /// Replaces `range` with its newlines only, so line numbers stay true.
+    private mutating func blank(_ range: Range<Int>) {
+        for byte in input[range] where byte == 0x0A {
+            output.append(0x0A)
+            line += 1
+        }
+        i = range.upperBound
+    }
+
+    /// Copies a CDATA section or processing instruction up to and including `terminator`,
+    /// fixing its characters; false when the document ends inside it (nothing is copied then).
+    private mutating func copySection(until terminator: String, from start: Int) -> Bool {
+        guard let end = FeedParser.find(input, terminator, from: start + 2).map({ $0 + terminator.utf8.count })
+        else { return false }
+        copyLiteral(to: end)
+        return true
+    }
+
+    /// Copies up to `end` with `&` and `<` as they are (the inside of a section), fixing the rest.
+    private mutating func copyLiteral(to end: Int) {
+        while i < end {
+            let byte = input[i]
+            if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") {
+                output.append(byte)
+                i += 1
+            } else {
+                characterData(isAttribute: false, until: end)
+            }
+        }
+    }
+
+    /// Copies the character at `i` (and a run of plain bytes after it), fixing what XML forbids:
+    /// bad references, control characters, invalid UTF-8, `<` (only in attribute values here).
+    private mutating func characterData(isAttribute: Bool, until limit: Int? = nil) {
+        let end = limit ?? input.count
+        let byte = input[i]
+        switch byte {
+        case 0x0A:
+            line += 1
+            output.append(byte)
+            i += 1
+        case UInt8(ascii: "&"):
+            i += 1
+            repairReference()
+        case UInt8(ascii: "<") where isAttribute:
+            output.append(contentsOf: "&lt;".utf8)
+            note("repaired '<' in an attribute value")
+            i += 1
+        case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F:
+            note("repaired illegal control character")
+            i += 1
+        case 0x80...0xFF:
+            let length = FeedParser.validUTF8SequenceLength(input, at: i)
+            if length == 0 || i + length > end {
+                let scalar = FeedParser.windows1252Scalar(byte)
+                if (0x80...0x9F).contains(scalar) {
+                    FeedParser.appendUTF8(0xFFFD, to: &output)
+                    note("repaired invalid UTF-8 (replaced with U+FFFD)")
+                } else {
+                    FeedParser.appendUTF8(scalar, to: &output)
+                    note("repaired invalid UTF-8 (read as windows-1252)")
+                }
+                i += 1
+            } else if length == 3, byte == 0xEF, input[i + 1] == 0xBF, input[i + 2] >= 0xBE {
+                note("repaired illegal character U+FFFE/U+FFFF")
+                i += 3
+            } else {
+                output.append(contentsOf: input[i..<i + length])
+                i += length
+            }
+        default:
+            output.append(byte)
+            i += 1
+        }
+    }
+
+    /// After a `&` (at `i`): copies a valid reference, or writes its repaired form.
+    private mutating func repairReference() {
+        // Look ahead for `name;` / `#123;` / `#x1F;` within a sane length.
+        var j = i
+        while j < input.count, j - i < 40, Self.isReferenceByte(input[j]) { j += 1 }
+        guard j < input.count, input[j] == UInt8(ascii: ";"), j > i else {
+            output.append(contentsOf: "&amp;".utf8)
+            note("repaired unescaped '&'")
+            return
+        }
+        let name = String(decoding: input[i..<j], as: UTF8.self)
+        if name.hasPrefix("#") {
+            let digits = name.dropFirst()
+            let value =
+                digits.first == "x" || digits.first == "X"
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            if let value, FeedParser.isLegalXMLCharacter(value) {
+                output.append(UInt8(ascii: "&"))
+                output.append(contentsOf: input[i...j])
+            } else if value != nil {
+                note("repaired reference to an illegal character &\(name);")
+            } else {
+                output.append(contentsOf: "&amp;".utf8)
+                note("repaired unescaped '&'")
+                return
+            }
+        } else if ["amp", "lt", "gt", "quot", "apos"].contains(name) {
+            output.append(UInt8(ascii: "&"))
+            output.append(contentsOf: input[i...j])
+        } else if let codePoint = HTMLEntities.codePoints[name] {
+            output.append(contentsOf: "&#\(codePoint);".utf8)
+            note("repaired undefined entity &\(name);")
+        } else {
+            output.append(contentsOf: "&amp;".utf8)
+            note("repaired unknown entity &\(name);")
+            return
+        }
+        i = j + 1
+    }
+
+    // MARK: - Tags
+
+    /// The qualified name starting at `start` and the index after it.
+    private func name(at start: Int) -> Range<Int> {
+        var end = start
+        while end < input.count, Self.isNameByte(input[end]) { end += 1 }
+        return start..<end
+    }
+
+    private mutating func skipSpace() {
+        while i < input.count, FeedParser.isXMLSpace(input[i]) {
+            if input[i] == 0x0A { line += 1 }
+            output.append(input[i])
+            i += 1
+        }
+    }
+
+    /// The tag at `i` copied as written (`balancesTags` off), its characters fixed, the open elements
+    /// tracked for a cut-off end; false when the document ends inside it.
+    private mutating func copyTag() -> Bool {
+        let end = FeedParser.firstUnquotedIndex(in: input, from: i + 1) { $0 == UInt8(ascii: ">") }
+        guard end < input.count else { return false }
+        let tag = input[(i + 1)..<end]
+        if let first = tag.first, first != UInt8(ascii: "!") {
+            let isEndTag = first == UInt8(ascii: "/")
+            let nameStart = isEndTag ? tag.startIndex + 1 : tag.startIndex
+            let name = input[self.name(at: nameStart)]
+            if isEndTag {
+                if let index = openElement(where: { $0.elementsEqual(name) }) { open.removeSubrange(index...) }
+            } else if tag.last != UInt8(ascii: "/") {
+                open.append(name)
+            }
+        }
+        output.append(UInt8(ascii: "<"))
+        i += 1
+        while i < end { characterData(isAttribute: true, until: end) }
+        output.append(UInt8(ascii: ">"))
+        i = end + 1
+        return true
+    }
+
+    /// `<name attributes…>` or `<name …/>` at `i`; false when the document ends inside it.
+    private mutating func startTag() -> Bool {
+        let tagStart = i
+        let lineAtStart = line
+        let outputAtStart = output.count
+        let nameRange = name(at: i + 1)
+        let name = input[nameRange]
+        // An item or entry never contains another: a start tag of one closes the one left open.
+        let local = name.split(separator: UInt8(ascii: ":")).last ?? name
+        let isItem = local.elementsEqual("item".utf8) || local.elementsEqual("entry".utf8)
+        i = nameRange.upperBound
+        var attributes = Set<ArraySlice<UInt8>>()
+        var attributeOutput: [UInt8] = []
+        swap(&output, &attributeOutput)
+        var isEmptyElement = false
+        while true {
+            let hadSpace = i < input.count && FeedParser.isXMLSpace(input[i])
+            skipSpace()
+            guard i < input.count else {
+                // The document ends inside this tag: drop it, close the rest.
+                swap(&output, &attributeOutput)
+                output.removeSubrange(outputAtStart...)
+                line = lineAtStart
+                i = tagStart
+                return false
+            }
+            let byte = input[i]
+            if byte == UInt8(ascii: ">") {
+                i += 1
+                break
+            }
+            if byte == UInt8(ascii: "<") {
+                note("repaired a tag without its '>'")  // the next tag begins: end this one here
+                break
+            }
+            if byte == UInt8(ascii: "/") {
+                if i + 1 < input.count, input[i + 1] == UInt8(ascii: ">") {
+                    isEmptyElement = true
+                    i += 2
+                    break
+                }
+                i += 1  // a stray `/`
+                note("repaired a stray '/' in a tag")
+                continue
+            }
+            let attributeName = self.name(at: i)
+            guard !attributeName.isEmpty else {
+                i += 1
+                note("repaired a character that cannot start an attribute name")
+                continue
+            }
+            if !hadSpace { output.append(UInt8(ascii: " ")) }
+            i = attributeName.upperBound
+            // `name = value`, with optional space around `=` (kept as written).
+            var j = i
+            while j < input.count, FeedParser.isXMLSpace(input[j]) { j += 1 }
+            let isValidName = Self.isAttributeName(input[attributeName])
+            if !isValidName { note("dropped an attribute whose name is not an XML name") }
+            let isDuplicate = isValidName && !attributes.insert(input[attributeName]).inserted
+            if isDuplicate { note("repaired an attribute given twice (kept the first)") }
+            let outputBeforeAttribute = output.count
+            output.append(contentsOf: input[attributeName])
+            if j < input.count, input[j] == UInt8(ascii: "=") {
+                skipSpace()
+                output.append(UInt8(ascii: "="))
+                i += 1
+                skipSpace()
+                guard attributeValue() else { continue }
+            } else {
+                output.append(contentsOf: "=\"\"".utf8)
+                note("repaired an attribute without a value")
+            }
+            if isDuplicate || !isValidName {
+                // Removed, but its newlines stay so line numbers stay true.
+                let newlines = output[outputBeforeAttribute...].filter { $0 == 0x0A }.count
+                output.removeSubrange(outputBeforeAttribute...)
+                output.append(contentsOf: repeatElement(0x0A, count: newlines))
+            }
+        }
+        swap(&output, &attributeOutput)
+        if isItem, !isEmptyElement,
+            let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }),
+            !open[(index + 1)...].contains(where: Self.holdsMarkup)
+        {
+            closeOpenElements(above: index)
+            closeElement(open[index])
+            open.removeSubrange(index...)
+            note("closed <\(String(decoding: name, as: UTF8.self))> before the next one")
+        }
+        output.append(UInt8(ascii: "<"))
+        output.append(contentsOf: name)
+        output.append(contentsOf: attributeOutput)
+        // An HTML void element (`<br>`, `<img …>`) has no content and no end tag: left open, it would
+        // swallow the items after it.
+        let isVoid = !isEmptyElement && Self.htmlVoidElements.contains(name.map { $0 | 0x20 })
+        if isVoid { note("closed <\(String(decoding: name, as: UTF8.self))> (an HTML element that has no end tag)") }
+        output.append(contentsOf: isEmptyElement || isVoid ? "/>".utf8 : ">".utf8)
+        if !isEmptyElement, !isVoid { open.append(name) }
+        return true
+    }
+
+    /// The value after `=` at `i`, written quoted; false when there is none (`a= >`).
+    private mutating func attributeValue() -> Bool {
+        guard i < input.count else { return false }
+        let quote = input[i]
+        if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+            // Where the value ends: at its closing quote on the same line (HTML reads `title="a<b"`
+            // that way); failing that, the quote is missing and the value ends with the tag, at a
+            // `>` on the same line; a value spanning lines ends at its quote before the next tag.
+            // The searches are remembered, so the pass stays linear however long the line.
+            let close = next(quote, after: i)
+            let lineEnd = next(0x0A, after: i)
+            let tagEnd = next(UInt8(ascii: ">"), after: i)
+            if close < lineEnd || (tagEnd > lineEnd && close < nextLessThan(after: i)) {
+                output.append(quote)
+                i += 1
+                while i < close { characterData(isAttribute: true, until: close) }
+                output.append(quote)
+                i += 1
+                return true
+            }
+            note("repaired an attribute value without its closing quote")
+            i += 1
+        }
+        // Unquoted (HTML style): up to whitespace or `>`.
+        if !(quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")) {
+            note("repaired an unquoted attribute value")
+        }
+        output.append(UInt8(ascii: "\""))
+        while i < input.count, !FeedParser.isXMLSpace(input[i]), input[i] != UInt8(ascii: ">") {
+            if input[i] == UInt8(ascii: "\"") {
+                output.append(contentsOf: "&quot;".utf8)
+                i += 1
+            } else if input[i] == UInt8(ascii: "/"), i + 1 < input.count, input[i + 1] == UInt8(ascii: ">") {
+                break  // `url=http://x/a.mp3/>`: in a feed, `/>` ends an empty element
+            } else {
+                characterData(isAttribute: true)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+        return true
+    }
+
+    /// The index of the first `<` after `index`, or the end of the input.
+    private mutating func nextLessThan(after index: Int) -> Int {
+        next(UInt8(ascii: "<"), after: index)
+    }
+
+    /// The index of the first `byte` after `index`, or the end of the input; remembered per byte,
+    /// so that many attributes before one `<`, `>`, quote or newline cost one search (the cursor
+    /// only moves forward).
+    private mutating func next(_ byte: UInt8, after index: Int) -> Int {
+        if let known = nextByteCache[byte], known > index { return known }
+        let found =
+            input.withUnsafeBufferPointer {
+                ByteScan.firstIndex(of: byte, in: $0, from: index + 1, to: input.count)
+            } ?? input.count
+        nextByteCache[byte] = found
+        return found
+    }
+
+    /// `</name>` at `i`; false when the document ends inside it.
+    private mutating func endTag() -> Bool {
+        let nameRange = name(at: i + 2)
+        guard let found = FeedParser.find(input, ">", from: nameRange.upperBound) else { return false }
+        // `</title` without its `>`: the end tag stops where the next tag starts.
+        let nextOpen = nextLessThan(after: i)
+        let tagEnd = found < nextOpen ? found + 1 : nextOpen
+        if found >= nextOpen { note("repaired a tag without its '>'") }
+        // Whatever is between the name and `>` (spaces, or junk) is dropped with the tag.
+        for byte in input[nameRange.upperBound..<tagEnd] where byte == 0x0A { line += 1 }
+        let name = input[nameRange]
+        let written = String(decoding: name, as: UTF8.self)
+        i = tagEnd
+        if let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }) {
+            if index == 0, tagEnd < lastTagEnd {
+                note("ignored </\(written)>: the document goes on after it")
+                isRootEndPostponed = true
+                return true
+            }
+            closeOpenElements(above: index)
+            closeElement(name)
+            open.removeSubrange(index...)
+        } else if let index = openElement(within: 8, where: { Self.isMisspelling(name, of: $0) }) {
+            let meant = open[index]
+            note("repaired mismatched end tag </\(written)> (read as </\(String(decoding: meant, as: UTF8.self))>)")
+            closeOpenElements(above: index)
+            closeElement(meant)
+            open.removeSubrange(index...)
+        } else {
+            note("dropped end tag </\(written)> that closes no open element")
+        }
+        return true
+    }
+
+    /// Writes end tags for the elements open above `open[index]`, innermost first.
+    private mutating func closeOpenElements(above index: Int) {
+        guard index + 1 < open.count else { return }
+        for name in open[(index + 1)...].reversed() {
+            closeElement(name)
+            note("closed <\(String(decoding: name, as: UTF8.self))> left open")
+        }
+    }
+
+    private mutating func closeElement(_ name: ArraySlice<UInt8>) {
+        output.append(contentsOf: "</".utf8)
+        output.append(contentsOf: name)
+        output.append(UInt8(ascii: ">"))
+    }
+
+    /// `written` is a plausible misspelling of the open element `name`: the same but for case, or
+    /// one or two letters off in a name of four or more (`descriptio`, `titel`, `pubdate`).
+    private static func isMisspelling(_ written: ArraySlice<UInt8>, of name: ArraySlice<UInt8>) -> Bool {
+        guard !written.isEmpty, written.count <= 64 else { return false }
+        let a = written.map { $0 | 0x20 }
+        let b = name.map { $0 | 0x20 }
+        if a == b { return true }
+        guard a.count >= 4, b.count >= 4, abs(a.count - b.count) <= 2 else { return false }
+        return editDistance(a, b, limit: 2) <= 2
+    }
+
+    /// Levenshtein distance with adjacent transpositions, stopping early past `limit`.
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        for x in 1...a.count {
+            var current = [x] + [Int](repeating: 0, count: b.count)
+            for y in 1...b.count {
+                let cost = a[x - 1] == b[y - 1] ? 0 : 1
+                current[y] = min(previous[y] + 1, current[y - 1] + 1, previous[y - 1] + cost)
+                if x > 1, y > 1, a[x - 1] == b[y - 2], a[x - 2] == b[y - 1] {
+                    current[y] = min(current[y], previousPrevious[y - 2] + 1)
+                }
+            }
+            if current.min() ?? 0 > limit { return limit + 1 }
+            previousPrevious = previous
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    private static func isReferenceByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "#")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// A name XML accepts for an attribute: it starts with a letter or `_` (not a digit, `-`, `.`
+    /// or `:`), and a `:` in it separates two non-empty parts (`http:` or `a:b:c` are not names).
+    private static func isAttributeName(_ name: ArraySlice<UInt8>) -> Bool {
+        guard let first = name.first, startsName(first), first != UInt8(ascii: ":"),
+            name.last != UInt8(ascii: ":")
+        else { return false }
+        return name.lazy.filter { $0 == UInt8(ascii: ":") }.count <= 1
+    }
+
+    /// HTML's void elements, lowercase, but for those whose names feeds use for elements with content
+    /// (RSS `<link>` and `<source>`, `<base>`).
+    private static let htmlVoidElements: Set<[UInt8]> = Set(
+        ["br", "hr", "img", "input", "meta", "area", "col", "embed", "param", "track", "wbr"].map { Array($0.utf8) })
+
+    /// An element whose text is markup (`<description>`, `<content:encoded>`, Atom `<content>`…):
+    /// an `<item>` tag inside one is part of that markup, not the next item.
+    private static func holdsMarkup(_ name: ArraySlice<UInt8>) -> Bool {
+        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        return markupHolders.contains(local)
+    }
+
+    private static let markupHolders: Set<[UInt8]> = Set(
+        ["description", "summary", "content", "encoded", "title", "subtitle", "rights"].map { Array($0.utf8) })
+
+    /// Whether a byte can start an element name (after `<`).
+    private static func startsName(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+
+    /// Whether a byte can continue a name: letters, digits, `-_.:`, and any non-ASCII byte.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        startsName(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+    }
+}

@@ -1,0 +1,1028 @@
+import FeedsiteShared
+import Foundation
+
+extension FeedParser {
+    /// Builds a `Feed` from a stream of XML events (start element, end element, text, CDATA, error).
+    ///
+    /// This is the whole of the XML feed logic; `XMLEventReader` only forwards events here.
+    /// Being a value type fed plain values, it is unit-tested without any XML (see
+    /// `FeedParserStateMachineTests`), and a parse is one `var machine` with no shared state.
+    ///
+    /// It keeps a stack of open elements, each with a *role* decided from its parent's role and its
+    /// (namespace, name): structural elements (`channel`, `item`, `entry`, Atom `author`,
+    /// `media:group`) open a context, known leaf elements are *fields* whose text is read when they
+    /// close, and everything else is ignored together with its subtree (so `<source><title>` in an
+    /// Atom entry or `<textInput><title>` in RSS never overwrite the real titles). Child elements
+    /// of a field (`<description><em>x</em></description>`, Atom `type="xhtml"`) are re-serialised
+    /// into markup text, so naked markup, escaped markup and CDATA all produce the same HTML string.
+    struct StateMachine {
+        /// What the caller should do after an event.
+        enum Action: Equatable {
+            case proceed
+            /// The document is not a feed (or is broken); stop parsing and call `finish()`.
+            case stop
+        }
+
+        /// Where an event happened, for diagnostics.
+        struct Position: Sendable, Hashable {
+            var line: Int
+            var column: Int
+        }
+
+        /// What an open element means.
+        enum Role: Equatable {
+            /// `<rss>` or `<rdf:RDF>`: holds the channel (and, for RDF, items and image).
+            case root
+            /// RSS `channel`, or the Atom `feed` itself.
+            case channel
+            case item
+            /// RSS `channel/image` (or RDF's root-level `image`).
+            case channelImage
+            /// Atom `author`/`contributor`; `isContributor` ones are not authors.
+            case person(inItem: Bool, isContributor: Bool)
+            /// `media:group` / `media:content`: media children apply to the enclosing item.
+            case media
+            /// A leaf whose text (or re-serialised children) is read when it closes.
+            case field
+            /// Unknown element: it and its subtree are skipped.
+            case ignored
+        }
+
+        /// One open element.
+        struct Frame {
+            var name: String
+            var namespace: Namespace
+            var role: Role
+            var attributes: [String: String]
+            /// The `xml:base` in scope, already resolved; starts as the document URL.
+            var base: URL?
+            /// Whether any ancestor-or-self declared `xml:base` (`contentBase` is only set then).
+            var isBaseDeclared: Bool
+            /// Character data, decoded once by the XML parser (CDATA included verbatim).
+            var text = ""
+            /// The content re-serialised as markup; only built once a child element appears.
+            var markup = ""
+            var childElementCount = 0
+            /// UTF-8 offsets, inside `markup`, of a single wrapping xhtml `div`'s content.
+            var wrapperStart: Int?
+            var wrapperEnd: Int?
+            var hasTextOutsideWrapper = false
+
+            /// A CDF attribute (`HREF`, `LASTMOD`), whatever its case.
+            func cdfAttribute(_ lowercaseName: String) -> String? {
+                attributes.first { $0.key.lowercased() == lowercaseName }?.value
+            }
+
+            func attribute(_ localName: String) -> String? {
+                attributes[localName]
+                    ?? attributes.first { key, _ in
+                        key.hasSuffix(":" + localName) && !key.hasPrefix("xml:")
+                    }?.value
+            }
+
+            /// The field's value: re-serialised markup when it had child elements, else its text.
+            var value: String {
+                childElementCount > 0 ? markup : text
+            }
+
+            /// Markup with one wrapping xhtml `div` removed (Atom `type="xhtml"`, RFC 4287 §3.1.1.3).
+            var unwrappedMarkup: String {
+                guard childElementCount == 1, !hasTextOutsideWrapper, let start = wrapperStart, let end = wrapperEnd,
+                    start <= end
+                else { return markup }
+                let utf8 = markup.utf8
+                return String(
+                    decoding: utf8[
+                        utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)],
+                    as: UTF8.self)
+            }
+        }
+
+        private let documentURL: URL?
+        private var stack: [Frame] = []
+        /// Depth of elements open *inside* the top frame while it is a field being serialised.
+        private var captureDepth = 0
+        /// The `xml:base` declared inside the serialised markup, by the depth of its element.
+        private var capturedBases: [(depth: Int, base: URL?)] = []
+        private var format: Feed.Format?
+        private var version = ""
+        /// `<rss xmlns="…">`: that namespace then means "no namespace" (some UserLand feeds).
+        private var rssDefaultNamespace: String?
+        /// What an element in no namespace is: RSS's, except inside a `<feed>` that declared none
+        /// (an Atom feed written without its namespace), where it is Atom's.
+        private var noNamespace: Namespace = .none
+        private var namespaceCache: [String: Namespace] = [:]
+        private var channel = ChannelBuilder()
+        private var item: ItemBuilder?
+        private var person = Person()
+        private var items: [FeedItem] = []
+        private var itemCount = 0
+        private var warnings: [String] = []
+        private var failure: FeedParseError?
+        private var sawRoot = false
+        /// The document is CDF: links and dates are attributes of `CHANNEL` and `ITEM`.
+        private var isCDF = false
+        /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
+        private var isTruncated = false
+        /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
+        private(set) var sawMalformedXML = false
+
+        /// `documentURL` is the feed's final URL, the last base for relative references.
+        init(documentURL: URL?) {
+            self.documentURL = documentURL
+        }
+
+        // MARK: - Events
+
+        /// An element opened. `attributes` are keyed by qualified name (`xml:base`, `href`).
+        mutating func startElement(
+            _ name: String, namespaceURI: String?, qualifiedName: String? = nil, attributes: [String: String] = [:],
+            at position: Position? = nil
+        ) -> Action {
+            guard failure == nil else { return .stop }
+            let namespace = classify(namespaceURI, qualifiedName: qualifiedName)
+
+            // Only the parent's role, base and flag are read: copying the whole frame would retain all its strings.
+            let parent = stack.indices.last
+            let parentRole = parent.map { stack[$0].role }
+            if parentRole == .field {
+                serialiseStart(name, namespace: namespace, attributes: attributes)
+                return .proceed
+            }
+
+            let parentBase = parent.flatMap { stack[$0].base } ?? documentURL
+            var base = parentBase
+            var isBaseDeclared = parent.map { stack[$0].isBaseDeclared } ?? false
+            if let declared = attributes["xml:base"] {
+                base = FeedText.resolve(declared, against: parentBase).flatMap { URL(string: $0) } ?? parentBase
+                isBaseDeclared = true
+            }
+
+            let role: Role
+            if let parentRole {
+                role = childRole(name, namespace, parent: parentRole)
+            } else {
+                guard
+                    let rootRole = rootRole(
+                        name, namespace, namespaceURI: namespaceURI, attributes: attributes, at: position)
+                else { return .stop }
+                role = rootRole
+            }
+            var frame = Frame(
+                name: name, namespace: namespace, role: role, attributes: attributes, base: base,
+                isBaseDeclared: isBaseDeclared)
+            if role == .field { frame.text.reserveCapacity(64) }
+            open(&frame)
+            stack.append(frame)
+            return .proceed
+        }
+
+        /// The element opened last closed.
+        mutating func endElement(_ name: String, namespaceURI: String?, qualifiedName: String? = nil) {
+            guard failure == nil else { return }
+            if captureDepth > 0 {
+                serialiseEnd(name, namespace: classify(namespaceURI, qualifiedName: qualifiedName))
+                return
+            }
+            guard let frame = stack.popLast() else { return }
+            close(frame)
+        }
+
+        /// Whether `characters` and `cdata` would keep text now (the open element is a field), so a
+        /// reader can skip building strings for the whitespace between structural elements.
+        var isReadingText: Bool {
+            failure == nil && !stack.isEmpty && stack[stack.count - 1].role == .field
+        }
+
+        /// Character data (already decoded: `&amp;` arrives as `&`).
+        mutating func characters(_ string: String) {
+            guard failure == nil, let top = stack.indices.last, stack[top].role == .field else { return }
+            stack[top].text += string
+            if stack[top].childElementCount > 0 {
+                stack[top].markup += FeedText.escapeText(string)
+                if captureDepth == 0, string.contains(where: { !$0.isWhitespace }) {
+                    stack[top].hasTextOutsideWrapper = true
+                }
+            }
+        }
+
+        /// A CDATA section: its text is taken verbatim, as the markup it almost always is.
+        mutating func cdata(_ string: String) {
+            guard failure == nil, let top = stack.indices.last, stack[top].role == .field else { return }
+            stack[top].text += string
+            if stack[top].childElementCount > 0 {
+                stack[top].markup += string
+                if captureDepth == 0, string.contains(where: { !$0.isWhitespace }) {
+                    stack[top].hasTextOutsideWrapper = true
+                }
+            }
+        }
+
+        /// A processing instruction. Only the repair pass's truncation marker means anything: the
+        /// document was cut off here, so the item still open is incomplete and will be dropped.
+        mutating func processingInstruction(target: String, data: String?) {
+            guard failure == nil, target == FeedParser.truncationMarker else { return }
+            isTruncated = true
+        }
+
+        /// The XML parser found the document malformed (`message` says how); parsing ends.
+        mutating func error(_ message: String, at position: Position?) {
+            guard failure == nil else { return }
+            failure = FeedParseError(
+                line: position?.line, column: position?.column, message: "malformed XML: " + message)
+            sawMalformedXML = true
+        }
+
+        /// A warning from outside the machine (the reader's recovery notes), kept in the feed's warnings.
+        mutating func warn(_ message: String) {
+            warnings.append(message)
+        }
+
+        /// The feed built so far, or why there is none.
+        func finish() throws(FeedParseError) -> Feed {
+            if let failure { throw failure }
+            guard sawRoot, let format else {
+                throw FeedParseError(message: "the document has no root element; it is not a feed")
+            }
+            var feed = channel.build(format: format, version: version)
+            feed.items = items
+            if format == .atom, !feed.authors.isEmpty {
+                // RFC 4287 §4.2.1: an entry without authors inherits the feed's.
+                for index in feed.items.indices where feed.items[index].authors.isEmpty {
+                    feed.items[index].authors = feed.authors
+                }
+            }
+            feed.warnings = warnings
+            return feed
+        }
+
+        // MARK: - Roles
+
+        private mutating func classify(_ uri: String?, qualifiedName: String?) -> Namespace {
+            guard let uri, !uri.isEmpty else {
+                // An undeclared prefix (`<dc:creator>` without `xmlns:dc`, a common slip in hand-made
+                // feeds): the vocabularies whose prefix everyone uses are recognised by it; any other
+                // prefixed element is not ours.
+                // Looked for as a byte: this runs for every element in no namespace (all of RSS).
+                if let qualifiedName, let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                    return Self.wellKnownPrefixes[String(qualifiedName[..<colon]).lowercased()] ?? .other
+                }
+                return noNamespace
+            }
+            if uri == rssDefaultNamespace { return .none }
+            if let cached = namespaceCache[uri] { return cached }
+            let namespace = Namespace(uri: uri)
+            namespaceCache[uri] = namespace
+            return namespace
+        }
+
+        private mutating func rootRole(
+            _ name: String, _ namespace: Namespace, namespaceURI: String?, attributes: [String: String],
+            at position: Position?
+        ) -> Role? {
+            sawRoot = true
+            switch (namespace, name) {
+            case (_, "rss") where namespace != .atom:
+                format = .rss
+                version = attributes["version"].map { $0.trimmingCharacters(in: .whitespaces) } ?? "2.0"
+                if let namespaceURI, !namespaceURI.isEmpty { rssDefaultNamespace = namespaceURI }
+                return .root
+            case (.rdf, "RDF"):
+                format = .rss
+                version = "1.0"
+                return .root
+            case (.atom, "feed"), (.none, "feed"):
+                format = .atom
+                version = attributes["version"] ?? "1.0"
+                if namespace == .none { noNamespace = .atom }
+                return .channel
+            case (.atom03, "feed"):
+                format = .atom
+                version = attributes["version"] ?? "0.3"
+                return .channel
+            case (.none, "channel"):
+                // Microsoft's Channel Definition Format (1997), RSS's predecessor: `<CHANNEL HREF=…>`
+                // with `<ITEM HREF=… LASTMOD=…>`, `<TITLE>` and `<ABSTRACT>`.
+                format = .rss
+                version = "cdf"
+                isCDF = true
+                return .channel
+            default:
+                if FeedParser.htmlElementNames.contains(name.lowercased()) {
+                    failure = .htmlPage(line: position?.line, column: position?.column)
+                } else {
+                    failure = FeedParseError(
+                        line: position?.line, column: position?.column,
+                        message: "the document is XML but not a feed: its root element is <\(name)>"
+                            + " (expected <rss>, <feed> or <rdf:RDF>)")
+                }
+                return nil
+            }
+        }
+
+        private func childRole(_ name: String, _ ns: Namespace, parent: Role) -> Role {
+            switch parent {
+            case .root:
+                if ns.isRSS || ns == .rdf {
+                    switch name {
+                    case "channel": return .channel
+                    case "item": return .item  // RSS 1.0: items are siblings of the channel
+                    case "image": return .channelImage
+                    default: return .ignored
+                    }
+                }
+                return .ignored
+            case .channel:
+                if ns.isRSS {
+                    switch name {
+                    case "item": return .item
+                    case "image": return .channelImage
+                    case "title", "link", "description", "language", "copyright", "managingEditor", "webMaster",
+                        "pubDate", "lastBuildDate", "category", "generator", "abstract":
+                        return .field
+                    default: return .ignored
+                    }
+                }
+                if ns.isAtom {
+                    switch name {
+                    case "entry": return .item
+                    case "author": return .person(inItem: false, isContributor: false)
+                    case "contributor": return .person(inItem: false, isContributor: true)
+                    case "title", "subtitle", "tagline", "link", "updated", "modified", "rights", "copyright",
+                        "generator", "icon", "logo", "category", "info":
+                        return .field
+                    default: return .ignored
+                    }
+                }
+                return isField(name, ns, in: Self.channelExtensionFields) ? .field : .ignored
+            case .item:
+                if ns.isRSS {
+                    switch name {
+                    case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate",
+                        "abstract":
+                        return .field
+                    default: return .ignored
+                    }
+                }
+                if ns.isAtom {
+                    switch name {
+                    case "author": return .person(inItem: true, isContributor: false)
+                    case "contributor": return .person(inItem: true, isContributor: true)
+                    case "title", "link", "id", "published", "updated", "issued", "modified", "created", "summary",
+                        "content", "category":
+                        return .field
+                    default: return .ignored
+                    }
+                }
+                if ns == .media, name == "group" || name == "content" { return .media }
+                return isField(name, ns, in: Self.itemExtensionFields) ? .field : .ignored
+            case .media:
+                if ns == .media, name == "content" || name == "group" { return .media }
+                return ns == .media && (name == "thumbnail" || name == "description") ? .field : .ignored
+            case .channelImage:
+                return ns.isRSS && (name == "url" || name == "title" || name == "link") ? .field : .ignored
+            case .person:
+                return ns.isAtom && ["name", "email", "uri", "url"].contains(name) ? .field : .ignored
+            case .field, .ignored:
+                return .ignored
+            }
+        }
+
+        private func isField(_ name: String, _ ns: Namespace, in table: [Namespace: Set<String>]) -> Bool {
+            table[ns]?.contains(name) ?? false
+        }
+
+        /// The prefixes a vocabulary is known by, for elements whose prefix was never declared.
+        private static let wellKnownPrefixes: [String: Namespace] = [
+            "dc": .dc, "dcterms": .dcterms, "content": .content, "media": .media, "itunes": .itunes, "atom": .atom,
+            "rdf": .rdf,
+        ]
+
+        /// Fields of the channel from extension vocabularies (built once, not per element).
+        private static let channelExtensionFields: [Namespace: Set<String>] = [
+            .dc: ["title", "creator", "date", "language", "rights", "subject", "description", "publisher"],
+            .dcterms: ["modified"],
+            .itunes: ["author", "image", "summary", "category"],
+        ]
+
+        /// Fields of an item from extension vocabularies.
+        private static let itemExtensionFields: [Namespace: Set<String>] = [
+            .content: ["encoded"],
+            .dc: ["title", "creator", "date", "description", "subject"],
+            .dcterms: ["modified", "created", "issued"],
+            .itunes: ["author", "summary", "image"],
+            .media: ["thumbnail", "description"],
+        ]
+
+        // MARK: - Opening and closing contexts
+
+        private mutating func open(_ frame: inout Frame) {
+            switch frame.role {
+            case .item:
+                itemCount += 1
+                item = ItemBuilder(index: itemCount)
+                if let about = frame.attribute("about") {
+                    item?.rdfAbout = about
+                }
+                if isCDF {
+                    let link = frame.cdfAttribute("href").flatMap { resolved($0, frame) }
+                    let lastModified = frame.cdfAttribute("lastmod").flatMap { date($0, context: "item \(itemCount)") }
+                    item?.rssLink = link
+                    item?.updated = lastModified
+                }
+            case .person:
+                person = Person()
+            case .media:
+                if frame.name == "content" { applyMediaContent(frame) }
+            case .channel:
+                if frame.namespace.isAtom, let lang = frame.attributes["xml:lang"], !lang.isEmpty {
+                    channel.languages.append(lang)
+                }
+                // RSS 0.90 is RDF too, told apart from 1.0 by the namespace of its elements.
+                if frame.namespace == .rss090 { version = "0.90" }
+                if isCDF {
+                    let link = frame.cdfAttribute("href").flatMap { resolved($0, frame) }
+                    let lastModified = frame.cdfAttribute("lastmod").flatMap { date($0, context: "channel") }
+                    channel.rssLink = link
+                    channel.lastBuildDate = lastModified
+                }
+            default:
+                break
+            }
+        }
+
+        private mutating func close(_ frame: Frame) {
+            switch frame.role {
+            case .item:
+                if isTruncated {
+                    warnings.append("item \(itemCount): dropped, the document ends in the middle of it")
+                } else if let item {
+                    items.append(item.build(warnings: &warnings))
+                }
+                item = nil
+            case .person(let inItem, let isContributor):
+                guard !isContributor, person.name != nil || person.email != nil || person.uri != nil else { break }
+                if inItem { item?.authors.atom.append(person) } else { channel.authors.atom.append(person) }
+            case .field:
+                let parentRole = stack.last?.role ?? .ignored
+                switch parentRole {
+                case .channel: applyChannelField(frame)
+                case .item, .media: applyItemField(frame)
+                case .channelImage: applyImageField(frame)
+                case .person: applyPersonField(frame)
+                default: break
+                }
+            default:
+                break
+            }
+        }
+
+        // MARK: - Fields
+
+        private mutating func applyChannelField(_ frame: Frame) {
+            let value = frame.value.trimmingWhitespace
+            let ns = frame.namespace
+            switch (ns, frame.name) {
+            case (let ns, "title") where ns.isRSS || ns == .dc:
+                channel.title = channel.title ?? Self.plainTitle(value, isHTML: nil)
+            case (let ns, "title") where ns.isAtom:
+                channel.title = channel.title ?? atomTitle(frame)
+            case (let ns, "link") where ns.isRSS:
+                channel.rssLink = channel.rssLink ?? resolved(value, frame)
+            case (let ns, "link") where ns.isAtom:
+                guard let link = atomLink(frame) else { break }
+                if link.rel == "alternate" { channel.atomAlternate.offer(link.enclosure) }
+                if link.rel == "self" { channel.feedLink = channel.feedLink ?? link.enclosure.url }
+            case (.none, "description"), (.rss10, "description"), (.rss090, "description"), (.none, "abstract"):
+                channel.descriptions[0] = channel.descriptions[0] ?? value.nilIfEmpty
+            case (.dc, "description"):
+                channel.descriptions[1] = channel.descriptions[1] ?? value.nilIfEmpty
+            case (.itunes, "summary"):
+                channel.descriptions[2] = channel.descriptions[2] ?? value.nilIfEmpty
+            case (.atom, "subtitle"), (.atom03, "subtitle"), (.atom03, "tagline"):
+                channel.descriptions[3] = channel.descriptions[3] ?? textConstruct(frame)?.text
+            case (let ns, "language") where ns.isRSS || ns == .dc:
+                if let lang = value.nilIfEmpty { channel.languages.insert(lang, at: 0) }
+            case (_, "copyright"), (_, "rights"):
+                channel.copyright = channel.copyright ?? (ns.isAtom ? textConstruct(frame)?.text : value.nilIfEmpty)
+            case (_, "managingEditor"):
+                if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.rss.append(person) }
+            case (_, "webMaster"):
+                channel.webMaster = channel.webMaster ?? FeedText.person(fromRSSAuthor: value)
+            case (.dc, "publisher"):
+                channel.dcPublisher = channel.dcPublisher ?? FeedText.person(fromRSSAuthor: value)
+            case (.dc, "creator"):
+                if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.dcCreators.append(person) }
+            case (.itunes, "author"):
+                if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.itunes.append(person) }
+            case (_, "pubDate"):
+                channel.pubDate = channel.pubDate ?? date(value, context: "channel")
+            case (_, "lastBuildDate"), (.dcterms, "modified"), (.atom03, "modified"):
+                channel.lastBuildDate = channel.lastBuildDate ?? date(value, context: "channel")
+            case (.atom, "updated"):
+                channel.atomUpdated = channel.atomUpdated ?? date(value, context: "channel")
+            case (.dc, "date"):
+                channel.dcDate = channel.dcDate ?? date(value, context: "channel")
+            case (_, "generator"):
+                channel.generator =
+                    channel.generator ?? FeedText.collapseWhitespace(value).nilIfEmpty
+                    ?? frame.attribute("uri")
+            case (let ns, "category") where ns.isAtom:
+                if let term = (frame.attribute("label") ?? frame.attribute("term"))?.nilIfEmpty {
+                    channel.categories.append(FeedText.collapseWhitespace(term))
+                }
+            case (_, "category"), (.dc, "subject"):
+                if ns == .itunes {
+                    if let text = frame.attribute("text")?.nilIfEmpty { channel.categories.append(text) }
+                } else if let text = value.nilIfEmpty {
+                    channel.categories.append(FeedText.collapseWhitespace(text))
+                }
+            case (.itunes, "image"):
+                if let href = frame.attribute("href").flatMap({ resolved($0, frame) }) ?? resolved(value, frame) {
+                    channel.images[0] = channel.images[0] ?? FeedImage(url: href)
+                }
+            case (_, "logo"):
+                if let url = resolved(value, frame) { channel.images[1] = channel.images[1] ?? FeedImage(url: url) }
+            case (_, "icon"):
+                if let url = resolved(value, frame) { channel.images[2] = channel.images[2] ?? FeedImage(url: url) }
+            default:
+                break
+            }
+        }
+
+        private mutating func applyImageField(_ frame: Frame) {
+            let value = frame.text.trimmingWhitespace
+            switch frame.name {
+            case "url": channel.imageURL = channel.imageURL ?? resolved(value, frame)
+            case "title": channel.imageTitle = channel.imageTitle ?? Self.plainTitle(value, isHTML: nil)
+            case "link": channel.imageLink = channel.imageLink ?? resolved(value, frame)
+            default: break
+            }
+        }
+
+        private mutating func applyPersonField(_ frame: Frame) {
+            let value = FeedText.collapseWhitespace(frame.text)
+            guard !value.isEmpty else { return }
+            switch frame.name {
+            case "name": person.name = value
+            case "email": person.email = value
+            case "uri", "url": person.uri = resolved(value, frame)
+            default: break
+            }
+        }
+
+        private mutating func applyItemField(_ frame: Frame) {
+            // Work on a copy: `date(_:context:)` mutates `self` (warnings) while the item is written.
+            // Moved out of `self` (not copied), so writing to its arrays does not copy them.
+            guard var item = self.item.take() else { return }
+            defer { self.item = item }
+            let ns = frame.namespace
+            let raw = frame.value
+            let value = raw.trimmingWhitespace
+            let index = itemCount
+            switch (ns, frame.name) {
+            case (let ns, "title") where ns.isRSS || ns == .dc:
+                if item.title == nil { item.title = Self.plainTitle(value, isHTML: nil) }
+            case (let ns, "title") where ns.isAtom:
+                if item.title == nil { item.title = atomTitle(frame) }
+            case (let ns, "link") where ns.isRSS:
+                if item.rssLink == nil { item.rssLink = resolved(value, frame) }
+            case (let ns, "link") where ns.isAtom:
+                guard let link = atomLink(frame) else { break }
+                if link.rel == "alternate" { item.atomAlternate.offer(link.enclosure) }
+                if link.rel == "enclosure" { item.enclosures.append(link.enclosure) }
+            case (let ns, "guid") where ns.isRSS:
+                item.guid = value.nilIfEmpty
+                item.guidIsPermaLink =
+                    (frame.attribute("isPermaLink") ?? frame.attribute("ispermalink"))?.trimmingSpacesAndTabs
+                    .lowercased() != "false"
+                item.guidBase = frame.base
+            case (let ns, "id") where ns.isAtom:
+                item.atomID = item.atomID ?? value.nilIfEmpty
+            case (.none, "description"), (.rss10, "description"), (.rss090, "description"), (.none, "abstract"):
+                setDescription(&item, 0, value, .html, frame)
+            case (.dc, "description"):
+                setDescription(&item, 1, value, .html, frame)
+            case (.itunes, "summary"):
+                setDescription(&item, 2, value, .html, frame)
+            case (let ns, "summary") where ns.isAtom:
+                if item.descriptions[3] == nil, let text = textConstruct(frame) {
+                    item.descriptions[3] = TextValue(text: text.text, kind: text.kind, base: contentBase(frame))
+                }
+            case (.media, "description"):
+                let kind: FeedItem.TextKind = frame.attribute("type")?.lowercased() == "html" ? .html : .text
+                setDescription(&item, 4, value, kind, frame)
+            case (.content, "encoded"):
+                if item.contents[0] == nil, !value.isEmpty {
+                    item.contents[0] = TextValue(text: value, kind: .html, base: contentBase(frame))
+                }
+            case (let ns, "content") where ns.isAtom:
+                if item.contents[1] == nil, frame.attribute("src") == nil, let text = textConstruct(frame) {
+                    item.contents[1] = TextValue(text: text.text, kind: text.kind, base: contentBase(frame))
+                }
+            case (let ns, "pubDate") where ns.isRSS:
+                item.dates[0] = item.dates[0] ?? date(value, context: "item \(index)")
+            case (.dc, "date"):
+                item.dates[1] = item.dates[1] ?? date(value, context: "item \(index)")
+            case (.atom, "published"), (.atom03, "issued"), (.dcterms, "issued"):
+                item.dates[2] = item.dates[2] ?? date(value, context: "item \(index)")
+            case (.atom03, "created"), (.dcterms, "created"):
+                item.dates[3] = item.dates[3] ?? date(value, context: "item \(index)")
+            case (.atom, "updated"), (.atom03, "modified"), (.dcterms, "modified"):
+                item.updated = item.updated ?? date(value, context: "item \(index)")
+            case (let ns, "author") where ns.isRSS:
+                if let person = FeedText.person(fromRSSAuthor: value) { item.authors.rss.append(person) }
+            case (.dc, "creator"):
+                if let person = FeedText.person(fromRSSAuthor: value) { item.authors.dcCreators.append(person) }
+            case (.itunes, "author"):
+                if let person = FeedText.person(fromRSSAuthor: value) { item.authors.itunes.append(person) }
+            case (let ns, "category") where ns.isAtom:
+                if let term = (frame.attribute("label") ?? frame.attribute("term"))?.nilIfEmpty {
+                    item.categories.append(FeedText.collapseWhitespace(term))
+                }
+            case (let ns, "category") where ns.isRSS:
+                if let text = value.nilIfEmpty { item.categories.append(FeedText.collapseWhitespace(text)) }
+            case (.dc, "subject"):
+                if let text = value.nilIfEmpty { item.categories.append(FeedText.collapseWhitespace(text)) }
+            case (let ns, "enclosure") where ns.isRSS:
+                if let url = frame.attribute("url").flatMap({ resolved($0, frame) }) {
+                    item.enclosures.append(
+                        Enclosure(
+                            url: url, length: Self.length(frame.attribute("length")),
+                            type: frame.attribute("type")?.nilIfEmpty))
+                }
+            case (.media, "thumbnail"):
+                if item.mediaThumbnail == nil, let url = frame.attribute("url").flatMap({ resolved($0, frame) }) {
+                    item.mediaThumbnail = url
+                }
+            case (.itunes, "image"):
+                if item.itunesImage == nil,
+                    let url = frame.attribute("href").flatMap({ resolved($0, frame) }) ?? resolved(value, frame)
+                {
+                    item.itunesImage = url
+                }
+            default:
+                break
+            }
+        }
+
+        /// `media:content url=… type=… medium=… fileSize=…`: an enclosure (kept unless an RSS
+        /// enclosure has the same URL) and, for images, an item image candidate.
+        private mutating func applyMediaContent(_ frame: Frame) {
+            guard item != nil, let url = frame.attribute("url").flatMap({ resolved($0, frame) }) else { return }
+            let type = frame.attribute("type")?.nilIfEmpty
+            item?.mediaContents.append(
+                Enclosure(url: url, length: Self.length(frame.attribute("fileSize")), type: type))
+            let medium = frame.attribute("medium")?.lowercased()
+            if item?.mediaImage == nil,
+                medium == "image" || (medium == nil && type?.lowercased().hasPrefix("image/") == true)
+            {
+                item?.mediaImage = url
+            }
+        }
+
+        /// An Atom `link`: its relation (default `alternate`) and the resolved `href` as an enclosure
+        /// value (only `rel="enclosure"` uses length and type).
+        private func atomLink(_ frame: Frame) -> (rel: String, enclosure: Enclosure)? {
+            let href: String?
+            if let attribute = frame.attribute("href") {
+                // `href=""` is a same-document reference: the base itself (tbray's `rel="self"`).
+                href = attribute.isEmpty ? frame.base?.absoluteString : resolved(attribute, frame)
+            } else {
+                href = frame.text.nilIfEmpty.flatMap { resolved($0, frame) }  // Atom 0.3 drafts put it in the text
+            }
+            guard let href else { return nil }
+            var rel = frame.attribute("rel")?.trimmingSpacesAndTabs.lowercased() ?? "alternate"
+            if rel.hasPrefix("http://www.iana.org/assignments/relation/") {
+                rel = String(rel.split(separator: "/").last ?? "")
+            }
+            let enclosure = Enclosure(
+                url: href, length: Self.length(frame.attribute("length")), type: frame.attribute("type")?.nilIfEmpty)
+            return (rel.isEmpty ? "alternate" : rel, enclosure)
+        }
+
+        /// Fills description slot `slot` (see `ItemBuilder.descriptions`) unless already set.
+        private func setDescription(
+            _ item: inout ItemBuilder, _ slot: Int, _ value: String, _ kind: FeedItem.TextKind, _ frame: Frame
+        ) {
+            guard item.descriptions[slot] == nil, !value.isEmpty else { return }
+            item.descriptions[slot] = TextValue(text: value, kind: kind, base: contentBase(frame))
+        }
+
+        private func contentBase(_ frame: Frame) -> String? {
+            frame.isBaseDeclared ? frame.base?.absoluteString : nil
+        }
+
+        /// An Atom text construct (`type="text"|"html"|"xhtml"`, Atom 0.3 MIME types and `mode`).
+        ///
+        /// A `type` that is a MIME type neither text nor XML (`application/octet-stream`) means the
+        /// value is base64 (RFC 4287 §4.1.3.3), as Atom 0.3's `mode="base64"` does: decoded, it is
+        /// kept when it is UTF-8 text (as HTML for an HTML type, else as text) and dropped when it
+        /// is binary (an image), so binary never poses as text.
+        private func textConstruct(_ frame: Frame) -> (text: String, kind: FeedItem.TextKind)? {
+            let defaultType = frame.namespace == .atom03 ? "text/plain" : "text"
+            let type = (frame.attribute("type") ?? defaultType).trimmingSpacesAndTabs.lowercased()
+            let mode = frame.attribute("mode")?.trimmingSpacesAndTabs.lowercased()
+            let isHTML = type == "html" || type == "text/html"
+            let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
+            let isText = type == "text" || type.hasPrefix("text/")
+            let isXML = type.hasSuffix("/xml") || type.hasSuffix("+xml")
+            if mode == "base64" || (frame.namespace == .atom && !isHTML && !isXHTML && !isText && !isXML) {
+                let compact = String(frame.text.unicodeScalars.filter { !$0.properties.isWhitespace })
+                guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters),
+                    let decoded = String(validating: data, as: UTF8.self)
+                else { return nil }
+                let trimmed = decoded.trimmingWhitespace
+                return trimmed.isEmpty ? nil : (trimmed, isHTML || isXHTML ? .html : .text)
+            }
+            let result: (String, FeedItem.TextKind)
+            if isXHTML || frame.childElementCount > 0 {
+                result = (frame.unwrappedMarkup, .html)
+            } else if isHTML {
+                result = (frame.text, .html)
+            } else if isText || isXML {
+                result = (frame.text, .text)
+            } else {
+                return nil
+            }
+            let trimmed = result.0.trimmingWhitespace
+            return trimmed.isEmpty ? nil : (trimmed, result.1)
+        }
+
+        private func atomTitle(_ frame: Frame) -> String? {
+            guard let construct = textConstruct(frame) else { return nil }
+            return Self.plainTitle(construct.text, isHTML: construct.kind == .html)
+        }
+
+        /// Titles are plain text: HTML ones (Atom `type="html"`, or RSS titles that contain tags or
+        /// character references) have tags stripped and entities decoded once.
+        static func plainTitle(_ value: String, isHTML: Bool?) -> String? {
+            let html = isHTML ?? FeedText.looksLikeHTML(value)
+            let title = html ? FeedText.plainText(fromHTML: value) : FeedText.collapseWhitespace(value)
+            return title.nilIfEmpty
+        }
+
+        private func resolved(_ reference: String, _ frame: Frame) -> String? {
+            FeedText.resolve(reference, against: frame.base)
+        }
+
+        private mutating func date(_ value: String, context: String) -> Date? {
+            let trimmed = value.trimmingWhitespace
+            guard !trimmed.isEmpty else { return nil }
+            if let date = FeedDate.parse(trimmed) { return date }
+            warnings.append("\(context): unparseable date '\(trimmed.prefix(80))'")
+            return nil
+        }
+
+        private static func length(_ value: String?) -> Int? {
+            value.flatMap { Int($0.trimmingSpacesAndTabs) }.flatMap { $0 >= 0 ? $0 : nil }
+        }
+
+        // MARK: - Re-serialising child markup
+
+        private mutating func serialiseStart(_ name: String, namespace: Namespace, attributes: [String: String]) {
+            let top = stack.count - 1
+            if stack[top].childElementCount == 0, captureDepth == 0 {
+                stack[top].markup = FeedText.escapeText(stack[top].text)
+                stack[top].hasTextOutsideWrapper = stack[top].text.contains { !$0.isWhitespace }
+            }
+            if captureDepth == 0 { stack[top].childElementCount += 1 }
+            captureDepth += 1
+            if let declared = attributes["xml:base"] {
+                // An `xml:base` inside the markup applies to its own subtree only: the links there are
+                // resolved now, since the item keeps one base (`contentBase`, the field's) for the rest.
+                let parentBase = capturedBases.last?.base ?? stack[top].base
+                let base = FeedText.resolve(declared, against: parentBase).flatMap { URL(string: $0) } ?? parentBase
+                capturedBases.append((captureDepth, base))
+            }
+            var tag = "<" + name
+            // Sorted so output is deterministic (the XML parser hands attributes over as a dictionary).
+            for key in attributes.keys.sorted() where key != "xml:base" {
+                var value = attributes[key] ?? ""
+                if let base = capturedBases.last?.base, FeedParser.urlAttributes.contains(key.lowercased()) {
+                    value = FeedText.resolve(value, against: base) ?? value
+                }
+                tag += " \(key)=\"\(FeedText.escapeAttribute(value))\""
+            }
+            tag += ">"
+            stack[top].markup += tag
+            if captureDepth == 1, stack[top].childElementCount == 1, namespace == .xhtml, name == "div" {
+                stack[top].wrapperStart = stack[top].markup.utf8.count
+            }
+        }
+
+        private mutating func serialiseEnd(_ name: String, namespace: Namespace) {
+            let top = stack.count - 1
+            if captureDepth == 1, stack[top].wrapperStart != nil, stack[top].wrapperEnd == nil {
+                stack[top].wrapperEnd = stack[top].markup.utf8.count
+            }
+            if capturedBases.last?.depth == captureDepth { capturedBases.removeLast() }
+            captureDepth -= 1
+            if !FeedParser.voidElementNames.contains(name.lowercased()) {
+                stack[top].markup += "</" + name + ">"
+            }
+        }
+    }
+}
+
+extension FeedParser {
+    /// Root element names that mean "this is an HTML page" (an error page, a login wall, a redirect
+    /// body), including fragments like IIS's `<head><title>Document Moved</title></head>`.
+    static let htmlElementNames: Set<String> = [
+        "html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1",
+    ]
+
+    /// The element names the state machine knows, by their lowercase form: feeds written by hand
+    /// spell them in any case (`<pubdate>`, `<Title>`, `<LINK>`), and readers have always matched
+    /// them without it. `XMLEventReader` maps every element name through this once per name.
+    static let knownElementNames: [String: String] = {
+        let names = [
+            "rss", "RDF", "channel", "item", "items", "image", "textInput", "title", "link", "description",
+            "language", "copyright", "managingEditor", "webMaster", "pubDate", "lastBuildDate", "category",
+            "generator", "author", "enclosure", "guid", "url", "feed", "entry", "contributor", "subtitle", "tagline",
+            "updated", "modified", "rights", "icon", "logo", "info", "id", "published", "issued", "created",
+            "summary", "content", "name", "email", "uri", "creator", "date", "subject", "encoded", "group",
+            "thumbnail", "publisher", "source", "abstract",
+        ]
+        var table: [String: String] = [:]
+        for name in names { table[name.lowercased()] = name }
+        return table
+    }()
+
+    /// HTML attributes that hold a URL, resolved against an `xml:base` inside serialised markup.
+    static let urlAttributes: Set<String> = [
+        "href", "src", "cite", "poster", "longdesc", "action", "background", "data", "formaction", "icon",
+        "manifest", "usemap", "profile", "codebase", "classid", "xlink:href",
+    ]
+
+    /// HTML void elements: re-serialised without an end tag.
+    static let voidElementNames: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+    ]
+
+    /// Description/content text with where it came from.
+    struct TextValue: Equatable {
+        var text: String
+        var kind: FeedItem.TextKind
+        /// The declared `xml:base` in scope on the element, resolved.
+        var base: String?
+    }
+
+    /// The Atom `rel="alternate"` link to use among several: the first whose `type` is HTML (or
+    /// not given), else the first (RFC 4287 allows one alternate per type and language, and the
+    /// web page is the one a reader links to).
+    struct AlternateLink {
+        private(set) var url: String?
+        private var isHTML = false
+
+        mutating func offer(_ link: Enclosure) {
+            let type = link.type?.lowercased()
+            let isHTML = type == nil || type?.contains("html") == true
+            guard url == nil || (isHTML && !self.isHTML) else { return }
+            url = link.url
+            self.isHTML = isHTML
+        }
+    }
+
+    /// Collects one item's candidate values; `build` applies the precedence rules of DESIGN §2.
+    struct ItemBuilder {
+        var index: Int
+        var guid: String?
+        var guidIsPermaLink = true
+        var guidBase: URL?
+        var atomID: String?
+        var rdfAbout: String?
+        var title: String?
+        var rssLink: String?
+        var atomAlternate = AlternateLink()
+        /// RSS `description`, `dc:description`, `itunes:summary`, Atom `summary`, `media:description`.
+        var descriptions: [TextValue?] = [nil, nil, nil, nil, nil]
+        /// `content:encoded`, Atom `content`.
+        var contents: [TextValue?] = [nil, nil]
+        /// `pubDate`, `dc:date`, Atom `published`/0.3 `issued`, `created`.
+        var dates: [Date?] = [nil, nil, nil, nil]
+        var updated: Date?
+        var authors = AuthorCandidates()
+        var categories: [String] = []
+        var mediaThumbnail: String?
+        var mediaImage: String?
+        var itunesImage: String?
+        var enclosures: [Enclosure] = []
+        var mediaContents: [Enclosure] = []
+
+        func build(warnings: inout [String]) -> FeedItem {
+            let description = descriptions.lazy.compactMap { $0 }.first
+            let content = contents.lazy.compactMap { $0 }.first
+            var item = FeedItem()
+            item.id = guid ?? atomID ?? rdfAbout ?? ""
+            item.link = atomAlternate.url ?? rssLink ?? permaLink ?? atomIDLink
+            item.description = description?.text
+            item.descriptionKind = description?.kind ?? .html
+            item.content = content?.text
+            item.contentKind = content?.kind ?? .html
+            item.contentBase = content?.base ?? description?.base
+            item.published = dates.lazy.compactMap { $0 }.first ?? updated
+            item.updated = updated
+            item.authors = authors.chosen
+            var seen = Set<String>()
+            item.categories = categories.filter { seen.insert($0).inserted }
+            if let image = mediaThumbnail ?? mediaImage ?? itunesImage { item.image = FeedImage(url: image) }
+            var enclosures = self.enclosures
+            for media in mediaContents where !enclosures.contains(where: { $0.url == media.url }) {
+                enclosures.append(media)
+            }
+            item.enclosures = enclosures
+            if let title {
+                item.title = title
+            } else if let source = description ?? content {
+                item.title =
+                    source.kind == .html
+                    ? FeedText.derivedTitle(fromHTML: source.text)
+                    : FeedText.derivedTitle(fromHTML: FeedText.escapeText(source.text))
+                item.isTitleDerived = !item.title.isEmpty
+            }
+            return item
+        }
+
+        /// An Atom `id` that is an http(s) URL is the link of an entry that has no other (many
+        /// generators make the permalink the id); `tag:` and `urn:` ids are not links.
+        private var atomIDLink: String? {
+            guard let atomID, let scheme = URL(string: atomID)?.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else { return nil }
+            return atomID
+        }
+
+        /// A `guid` is the link when it is a permalink (the RSS default) and actually an http(s) URL:
+        /// many feeds omit `isPermaLink="false"` on opaque ids like `tag:` URIs or numbers.
+        private var permaLink: String? {
+            guard guidIsPermaLink, let guid, let scheme = URL(string: guid)?.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else { return nil }
+            return FeedText.resolve(guid, against: guidBase)
+        }
+    }
+
+    /// The authors an item or a channel names, by where they were named: the first source that
+    /// names any wins (RSS `author` or `managingEditor`, then `dc:creator`, `itunes:author`, Atom).
+    struct AuthorCandidates {
+        var rss: [Person] = []
+        var dcCreators: [Person] = []
+        var itunes: [Person] = []
+        var atom: [Person] = []
+
+        var chosen: [Person] { [rss, dcCreators, itunes, atom].first { !$0.isEmpty } ?? [] }
+    }
+
+    /// Collects the channel's candidate values.
+    struct ChannelBuilder {
+        var title: String?
+        var rssLink: String?
+        var atomAlternate = AlternateLink()
+        var feedLink: String?
+        /// RSS `description`, `dc:description`, `itunes:summary`, Atom `subtitle`.
+        var descriptions: [String?] = [nil, nil, nil, nil]
+        /// `language`/`dc:language` first, then `xml:lang` on an Atom feed.
+        var languages: [String] = []
+        var copyright: String?
+        var generator: String?
+        var pubDate: Date?
+        var lastBuildDate: Date?
+        var atomUpdated: Date?
+        var dcDate: Date?
+        var authors = AuthorCandidates()
+        var categories: [String] = []
+        var imageURL: String?
+        var imageTitle: String?
+        var imageLink: String?
+        var webMaster: Person?
+        var dcPublisher: Person?
+        /// After `image/url` (the two fields above): `itunes:image`, Atom `logo`, Atom `icon`.
+        var images: [FeedImage?] = [nil, nil, nil]
+
+        func build(format: Feed.Format, version: String) -> Feed {
+            var feed = Feed(format: format, version: version)
+            feed.title = title ?? ""
+            feed.description = descriptions.lazy.compactMap { $0 }.first
+            feed.link = rssLink ?? atomAlternate.url
+            feed.feedLink = feedLink
+            feed.language = languages.first
+            feed.copyright = copyright
+            feed.generator = generator
+            feed.updated = atomUpdated ?? lastBuildDate ?? dcDate
+            feed.published = pubDate ?? dcDate
+            feed.authors = authors.chosen
+            var seen = Set<String>()
+            feed.categories = categories.filter { seen.insert($0).inserted }
+            feed.publisher = webMaster ?? dcPublisher
+            let rssImage = imageURL.map { FeedImage(url: $0, title: imageTitle, link: imageLink) }
+            feed.image = rssImage ?? images.lazy.compactMap { $0 }.first
+            return feed
+        }
+    }
+}
+
+extension String {
+    /// Nil for an empty string, so `??` chains skip empty elements.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

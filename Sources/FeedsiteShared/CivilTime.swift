@@ -1,0 +1,96 @@
+import Foundation
+
+/// A date's calendar fields at a fixed offset from UTC: the one calendar arithmetic of the code
+/// base (Howard Hinnant's `civil_from_days` and `days_from_civil`, proleptic Gregorian).
+///
+/// Hot path (every page shows dates, every published feed entry two): fields come from arithmetic,
+/// not `Calendar.dateComponents`; see Benchmarks/RESULTS.md. Where the arithmetic and Foundation's
+/// calendar disagree (before 1582 Foundation's turns Julian), pages keep Foundation's reading:
+/// `init(_:in:)` asks it outside 1900–9999. `CivilTimeTests` compares both.
+package struct CivilTime: Equatable {
+    package var year, month, day, hour, minute, second: Int
+    /// 1 = Sunday … 7 = Saturday, as `Calendar` numbers them.
+    package var weekday: Int
+
+    package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+        (self.hour, self.minute, self.second, self.weekday) = (hour, minute, second, weekday)
+    }
+
+    /// `date` seen at `offset` seconds east of UTC, whole seconds rounded down; nil outside
+    /// 1900–9999, the years where the arithmetic agrees with Foundation's calendar.
+    package init?(_ date: Date, offset: Int = 0) {
+        let seconds = date.timeIntervalSince1970.rounded(.down) + Double(offset)
+        guard seconds >= -2_208_988_800, seconds < 253_402_300_800 else { return nil }
+        let total = Int(seconds)
+        let days = Self.floorDivide(total, 86_400)
+        let secondOfDay = total - days * 86_400
+        // `civil_from_days`.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        hour = secondOfDay / 3600
+        minute = secondOfDay / 60 % 60
+        second = secondOfDay % 60
+        // 1970-01-01 was a Thursday (5).
+        weekday = ((days % 7) + 7 + 4) % 7 + 1
+    }
+
+    /// `date` in `zone`, for any date: the arithmetic for 1900–9999, Foundation's calendar
+    /// (Julian before 1582) elsewhere.
+    package init(_ date: Date, in zone: TimeZone) {
+        if let time = CivilTime(date, offset: zone.secondsFromGMT(for: date)) {
+            self = time
+            return
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+        self.init(
+            year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0, minute: c.minute ?? 0,
+            second: c.second ?? 0, weekday: c.weekday ?? 5)
+    }
+
+    /// `date` in UTC, for any date (as `init(_:in:)`), without asking a time zone for its offset.
+    package init(utc date: Date) {
+        self = CivilTime(date) ?? CivilTime(date, in: Self.utc)
+    }
+
+    package static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// Days since 1970-01-01 of a day in the proleptic Gregorian calendar (`days_from_civil`).
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthFromMarch = (month + 9) % 12
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Days in `month` (1–12) of `year`.
+    package static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Midnight UTC of the day `date` falls on (day boundaries in UTC do not depend on the calendar).
+    package static func startOfDay(_ date: Date) -> Date {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        return Date(timeIntervalSince1970: Double(floorDivide(seconds, 86_400) * 86_400))
+    }
+
+    private static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
+        value >= 0 ? value / divisor : (value - (divisor - 1)) / divisor
+    }
+}
