@@ -10,21 +10,34 @@ const list = document.getElementById("search-results");
 const query = (new URLSearchParams(location.search).get("q") || "").trim();
 const shown = 50;
 const pagesRead = 40;
+// The page's language's texts (data-messages, from the catalogue of feeds.yml's `language`); a
+// counted text has a form per plural category, chosen as the language counts.
+const messages = JSON.parse((status && status.dataset.messages) || "{}");
+const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+function text(key, values, fallback) {
+  let message = messages[key];
+  if (message && typeof message === "object") message = message[plurals.select(values.count)] || message.other;
+  return (message || fallback).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
 
 if (input) input.value = query;
 
 if (location.protocol === "file:") {
-  status.textContent = "Search works when the site is served over http(s) (feedsite serve, or any web server), not from a file.";
+  status.textContent = text(
+    "search_from_file",
+    {},
+    "Search works when the site is served over http(s) (feedsite serve, or any web server), not from a file.",
+  );
 } else if (query) {
   search(query).catch(() => {
-    status.textContent = "The search index could not be loaded.";
+    status.textContent = text("search_failed", {}, "The search index could not be loaded.");
   });
 } else if (input) {
   input.focus();
 }
 
 async function search(words) {
-  status.textContent = `Searching for “${words}”…`;
+  status.textContent = text("searching", { words }, "Searching for “{words}”…");
   // The index is in shards (pagefind/<period>/, newest first in pagefind/shards.json): the newest
   // is loaded, the others are merged into it, and one search covers them all.
   const listed = await (await fetch(new URL("pagefind/shards.json", root))).json();
@@ -45,12 +58,15 @@ async function search(words) {
     .filter(Boolean)
     .sort((a, b) => b.score - a.score);
   const count = items.length;
-  const more = found.results.length > pagesRead ? "more than " : "";
+  const more = found.results.length > pagesRead;
   status.textContent =
     count === 0
-      ? `No items found for “${words}”.`
-      : `${more}${count} ${count === 1 && !more ? "item" : "items"} found for “${words}”` +
-        (count > shown || more ? `; the ${Math.min(shown, count)} best:` : ":");
+      ? text("search_none", { words }, "No items found for “{words}”.")
+      : more
+        ? text("search_more", { count, words, shown: Math.min(shown, count) }, "More than {count} items found for “{words}”; the {shown} best:")
+        : count > shown
+          ? text("search_best", { count, words, shown }, "{count} items found for “{words}”; the {shown} best:")
+          : text("search_found", { count, words }, "{count} items found for “{words}”:");
   list.replaceChildren(...items.slice(0, shown).map(item));
 }
 

@@ -36,6 +36,9 @@ struct BuildInputs: Sendable {
         let templates = try SiteTemplates.load(overriding: options.templatesDirectory, besides: options.configFile)
         let templatesFolder = options.templatesDirectory ?? SiteTemplates.defaultFolder(besides: options.configFile)
         diagnostics += templates.checkNames(folder: templatesFolder.lastPathComponent)
+        diagnostics += templates.checkCatalogues(
+            language: configuration.language, configFile: options.configFile.lastPathComponent,
+            folder: templatesFolder.lastPathComponent)
         let stateDirectory = options.stateDirectory ?? URL(fileURLWithPath: configuration.stateDirectory)
         let publication = try await Publication.prepare(
             output: options.outputDirectory, configFile: options.configFile, templatesDirectory: templatesFolder,

@@ -73,7 +73,8 @@ package struct ReadFeed: Sendable, Hashable {
                 date: item.published ?? item.updated, content: body.html,
                 excerpt: HTMLSanitiser.excerpt(body.plainText, maxLength: excerptLength),
                 categories: item.categories, enclosures: item.enclosures,
-                image: item.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
+                image: ItemImage.choose(
+                    own: item.image?.url, enclosures: item.enclosures, content: body.html, base: finalURL),
                 wordCount: SiteItem.wordCount(body.plainText))
             let hasID = ItemIdentity.id(of: item) != nil
             entries.append(

@@ -9,9 +9,9 @@ struct ArchiveMonth: Hashable {
     /// Newest first.
     var items: [SiteItem]
 
-    /// `November 2026`
-    var name: String {
-        "\(CalendarNames.monthNames[max(0, min(11, month - 1))]) \(year)"
+    /// `November 2026` (`month_heading` of the catalogue: `2026年11月`).
+    func name(_ messages: MessageCatalogue = .english) -> String {
+        messages.monthHeading(year: year, month: month)
     }
 
     /// The months that have items, newest first; items keep their order (newest first). Items

@@ -14,8 +14,8 @@ extension PageRenderer {
         guard templates.hasNotFoundPage else { return }
         let page = NotFoundPage(
             site: context.siteView, root: Self.hostRoot(context.site.configuration.baseURL),
-            pageTitle: "Page not found · \(context.site.configuration.title)")
-        files[Self.notFoundPath] = try templates.render(Self.notFoundTemplate, page)
+            pageTitle: "\(context.messages.format("not_found")) · \(context.site.configuration.title)")
+        files[Self.notFoundPath] = try templates.render(Self.notFoundTemplate, page, messages: context.messages)
     }
 
     /// The site's path on its host, ending in `/`: `base_url`'s path, else `/`.

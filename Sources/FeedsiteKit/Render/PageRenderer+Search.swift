@@ -14,8 +14,14 @@ extension PageRenderer {
         let path = Self.searchPath
         let page = SearchPage(
             site: context.siteView, root: PagePaths.root(of: path),
-            pageTitle: "Search · \(context.site.configuration.title)",
-            meta: PageMeta(url: context.absoluteURL(path)))
-        files[path] = try templates.render(Self.searchTemplate, page)
+            pageTitle: "\(context.messages.format("search")) · \(context.site.configuration.title)",
+            meta: PageMeta(url: context.absoluteURL(path)),
+            label: context.messages.format("search_words", ["site": context.site.configuration.title]),
+            scriptMessages: context.messages.json(
+                [
+                    "search_from_file", "search_failed", "searching", "search_none", "search_found", "search_best",
+                    "search_more",
+                ]))
+        files[path] = try templates.render(Self.searchTemplate, page, messages: context.messages)
     }
 }

@@ -23,11 +23,16 @@ extension PageRenderer {
     }
 
     /// Every term of `taxonomy` with its counts, linked from `path`.
-    func termLinks(_ taxonomy: Taxonomy, from path: String) -> [TermLinkView] {
+    func termLinks(
+        _ taxonomy: Taxonomy, from path: String, _ messages: MessageCatalogue = .english
+    ) -> [TermLinkView] {
         taxonomy.terms.map {
-            TermLinkView(
+            let feeds = messages.format("feed_count", count: $0.feedSlugs.count)
+            let items = messages.format("item_count", count: $0.items.count)
+            return TermLinkView(
                 name: $0.name, url: PagePaths.link(from: path, to: Taxonomy.path(taxonomy.kind, slug: $0.slug)),
-                feedCount: $0.feedSlugs.count, itemCount: $0.items.count)
+                feedCount: $0.feedSlugs.count, itemCount: $0.items.count,
+                counts: messages.format("term_counts", ["feeds": feeds, "items": items]))
         }
     }
 
@@ -36,13 +41,13 @@ extension PageRenderer {
     ) throws(TemplateError) {
         let path = taxonomy.indexPath
         let isCategories = taxonomy.kind == .categories
-        let heading = isCategories ? "Categories" : "Tags"
+        let heading = context.messages.format(isCategories ? "categories" : "tags")
         let page = TermIndexPage(
             site: context.siteView, root: PagePaths.root(of: path),
             pageTitle: "\(heading) · \(context.site.configuration.title)",
             meta: PageMeta(url: context.absoluteURL(path)), heading: heading, isCategories: isCategories,
-            terms: termLinks(taxonomy, from: path))
-        files[path] = try templates.render(Self.termIndexTemplate, page)
+            terms: termLinks(taxonomy, from: path, context.messages))
+        files[path] = try templates.render(Self.termIndexTemplate, page, messages: context.messages)
     }
 
     private func renderTerm(
@@ -51,14 +56,17 @@ extension PageRenderer {
     ) throws(TemplateError) {
         let site = context.site
         let title = site.configuration.title
-        let kind = taxonomy.kind == .tags ? "Tag" : "Category"
+        let messages = context.messages
+        let kind = messages.format(taxonomy.kind == .tags ? "tag" : "category")
         let folder = PagePaths.folder(Taxonomy.path(taxonomy.kind, slug: term.slug))
         let items = term.items.map { site.items[$0] }
         // A tag's own feeds, beside its first page (categories have none: there can be thousands).
         var feedFiles: [(file: String, type: String, label: String)] = []
         if taxonomy.kind == .tags, let published {
             let channel = published.channel(
-                title: "\(title): \(term.name)", description: "\(kind) \(term.name) on \(title)", folder: folder,
+                title: "\(title): \(term.name)",
+                description: messages.format("tag_feed_description", ["kind": kind, "name": term.name, "site": title]),
+                folder: folder,
                 items: items)
             files[folder + "atom.xml"] = Data(SyndicationFeeds.atom(channel).utf8)
             files[folder + "rss.xml"] = Data(SyndicationFeeds.rss(channel).utf8)
@@ -73,7 +81,7 @@ extension PageRenderer {
         for (offset, pageItems) in pages.enumerated() {
             let number = offset + 1
             let path = Taxonomy.path(taxonomy.kind, slug: term.slug, page: number)
-            let pagination = Self.pagination(number, of: pages.count, from: path) {
+            let pagination = Self.pagination(number, of: pages.count, from: path, messages) {
                 Taxonomy.path(taxonomy.kind, slug: term.slug, page: $0)
             }
             let alternates = feedFiles.map {
@@ -82,7 +90,7 @@ extension PageRenderer {
                     url: PagePaths.link(from: path, to: folder + $0.file))
             }
             let summaries = pageItems.map { context.summary($0, from: path) }
-            let heading = number == 1 ? term.name : "\(term.name), page \(number) of \(pages.count)"
+            let heading = number == 1 ? term.name : context.pageHeading(term.name, pagination)
             let page = TermPage(
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: "\(kind): \(heading) · \(title)",
@@ -98,7 +106,7 @@ extension PageRenderer {
                 },
                 items: summaries, days: context.days(pageItems, summaries), pagination: pagination,
                 alternates: alternates)
-            files[path] = try templates.render(Self.termTemplate, page)
+            files[path] = try templates.render(Self.termTemplate, page, messages: messages)
         }
     }
 }

@@ -70,7 +70,8 @@ package struct PageRenderer: Sendable {
     /// What every page of one site shares; made once per build (it indexes every feed), then
     /// passed to each job.
     func context(for site: Site) -> RenderContext {
-        RenderContext(site: site, now: now, hasSearch: hasSearch)
+        RenderContext(
+            site: site, now: now, hasSearch: hasSearch, messages: templates.catalogue(for: site.configuration.language))
     }
 
     func render(
@@ -83,7 +84,7 @@ package struct PageRenderer: Sendable {
             files = templates.assets
             if !hasSearch { files[Self.searchScript] = nil }
             try renderSearch(context, into: &files)
-            try renderStatus(site, records: records, siteView: context.siteView, into: &files)
+            try renderStatus(context, records: records, into: &files)
             try renderNotFound(context, into: &files)
             files.merge(PublishedFiles.render(site)) { page, _ in page }
         case .index(let numbers):
@@ -103,6 +104,9 @@ package struct PageRenderer: Sendable {
 
     func renderFeed(_ feed: SiteFeed, in context: RenderContext) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
+        if feed.image.flatMap(Self.httpURL) == nil {
+            files[Monogram.path(feedSlug: feed.slug)] = Data(Monogram.svg(name: feed.name, slug: feed.slug).utf8)
+        }
         try renderFeed(feed, context, into: &files)
         for position in feed.items.indices {
             try renderItem(at: position, of: feed, context, into: &files)
@@ -127,7 +131,8 @@ package struct PageRenderer: Sendable {
         let newer = neighbour(position - 1)
         let older = neighbour(position + 1)
         let link = item.link.flatMap(Self.externalLink)
-        let enclosures = item.enclosures.compactMap(Self.enclosureView)
+        let messages = context.messages
+        let enclosures = item.enclosures.compactMap { Self.enclosureView($0, messages: messages) }
         let meta = PageMeta(
             kind: "article", url: context.absoluteURL(path), canonical: link,
             description: item.excerpt.isEmpty ? nil : item.excerpt,
@@ -137,14 +142,25 @@ package struct PageRenderer: Sendable {
             item: ItemView(
                 title: item.title, link: link, feedName: feed.name,
                 feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
-                feedImage: feed.image.flatMap(Self.httpURL), feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
-                lang: feed.language, authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
-                date: item.date.map(context.dateView), readingTime: Self.readingTime(words: item.wordCount),
+                feedImage: feed.image.flatMap(Self.httpURL), feedAvatar: Self.avatar(of: feed, from: path),
+                feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
+                lang: feed.language, dir: TextDirection.attribute(forLanguage: feed.language),
+                authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
+                date: item.date.map(context.dateView),
+                readingTime: Self.readingTime(words: item.wordCount, messages: messages),
                 content: item.content.withAlignmentClasses, categories: item.categories,
                 hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item, from: path),
                 tags: context.tags(ofFeed: feed.slug, from: path), enclosures: enclosures,
-                hasEnclosures: !enclosures.isEmpty, newer: newer, older: older))
-        files[path] = try render("item", page)
+                hasEnclosures: !enclosures.isEmpty,
+                video: link.flatMap { link in
+                    VideoSite.name(of: link).map {
+                        VideoView(
+                            url: link, poster: item.image.flatMap(Self.httpURL),
+                            label: messages.format("watch_on", ["site": $0]))
+                    }
+                }, newer: newer, older: older,
+                moreFrom: messages.format("more_from", ["feed": feed.name])))
+        files[path] = try render("item", page, context)
     }
 
     /// `index.html`, `page/2/index.html`…: every item, newest first, `page_size` per page; only the
@@ -157,16 +173,18 @@ package struct PageRenderer: Sendable {
         for (offset, items) in pages.enumerated() where numbers.contains(offset + 1) {
             let number = offset + 1
             let path = PagePaths.index(page: number)
-            let pagination = Self.pagination(number, of: pages.count, from: path) { PagePaths.index(page: $0) }
+            let pagination = Self.pagination(number, of: pages.count, from: path, context.messages) {
+                PagePaths.index(page: $0)
+            }
             let title = site.configuration.title
             let summaries = items.map { context.summary($0, from: path) }
             let page = IndexPage(
                 site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: number == 1 ? title : "Page \(number) of \(pages.count) · \(title)",
+                pageTitle: number == 1 ? title : "\(pagination.label) · \(title)",
                 meta: PageMeta(
                     url: context.absoluteURL(path), description: context.siteView.description,
                     prev: pagination.prev, next: pagination.next),
-                heading: number == 1 ? title : "\(title): page \(number) of \(pages.count)", isFirstPage: number == 1,
+                heading: number == 1 ? title : context.pageHeading(title, pagination), isFirstPage: number == 1,
                 items: summaries, days: context.days(items, summaries),
                 // The feed list is on the first page only, so the index costs pages + feeds, not
                 // pages × feeds.
@@ -177,8 +195,9 @@ package struct PageRenderer: Sendable {
                             name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
                             itemCount: $0.items.count)
                     },
-                tags: number > 1 ? [] : termLinks(context.tags, from: path), pagination: pagination)
-            files[path] = try render("index", page)
+                tags: number > 1 ? [] : termLinks(context.tags, from: path, context.messages),
+                pagination: pagination)
+            files[path] = try render("index", page, context)
         }
     }
 
@@ -190,7 +209,7 @@ package struct PageRenderer: Sendable {
         for (offset, items) in pages.enumerated() {
             let number = offset + 1
             let path = PagePaths.feed(feed.slug, page: number)
-            let pagination = Self.pagination(number, of: pages.count, from: path) {
+            let pagination = Self.pagination(number, of: pages.count, from: path, context.messages) {
                 PagePaths.feed(feed.slug, page: $0)
             }
             // Already plain text, cut to length, when the feed was read (ReadFeed).
@@ -200,17 +219,21 @@ package struct PageRenderer: Sendable {
                 site: context.siteView, root: PagePaths.root(of: path),
                 pageTitle: number == 1
                     ? "\(feed.name) · \(context.site.configuration.title)"
-                    : "\(feed.name), page \(number) of \(pages.count) · \(context.site.configuration.title)",
+                    : "\(context.pageHeading(feed.name, pagination)) · \(context.site.configuration.title)",
                 meta: PageMeta(
                     url: context.absoluteURL(path), description: description,
                     image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next),
                 feed: FeedView(
-                    name: feed.name, staleNote: feed.staleNote, description: description,
+                    name: feed.name, staleNote: feed.staleNote,
+                    staleBanner: feed.staleNote.map { context.messages.format("stale_banner", ["note": $0]) },
+                    description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: feed.image.flatMap(Self.httpURL), items: summaries, days: context.days(items, summaries),
+                    image: feed.image.flatMap(Self.httpURL), avatar: Self.avatar(of: feed, from: path),
+                    dir: TextDirection.attribute(forLanguage: feed.language),
+                    items: summaries, days: context.days(items, summaries),
                     tags: context.tags(ofFeed: feed.slug, from: path)),
                 pagination: pagination)
-            files[path] = try render("feed", page)
+            files[path] = try render("feed", page, context)
         }
     }
 
@@ -219,10 +242,11 @@ package struct PageRenderer: Sendable {
         let site = context.site
         let months = ArchiveMonth.months(site.items, timeZone: site.configuration.timeZone)
         let indexPath = PagePaths.archive
+        let messages = context.messages
         var years: [ArchiveYearView] = []
         for month in months {
             let link = ArchiveMonthLinkView(
-                name: month.name, url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
+                name: month.name(messages), url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
                 itemCount: month.items.count)
             if years.last?.year == "\(month.year)" {
                 years[years.count - 1].months.append(link)
@@ -234,8 +258,8 @@ package struct PageRenderer: Sendable {
             "archive-index",
             ArchiveIndexPage(
                 site: context.siteView, root: PagePaths.root(of: indexPath),
-                pageTitle: "Archive · \(site.configuration.title)",
-                meta: PageMeta(url: context.absoluteURL(indexPath)), years: years))
+                pageTitle: "\(messages.format("archive")) · \(site.configuration.title)",
+                meta: PageMeta(url: context.absoluteURL(indexPath)), years: years), context)
         for (position, month) in months.enumerated() {
             let newer = position > 0 ? months[position - 1] : nil
             let older = position + 1 < months.count ? months[position + 1] : nil
@@ -245,17 +269,18 @@ package struct PageRenderer: Sendable {
             for (offset, items) in pages.enumerated() {
                 let number = offset + 1
                 let path = PagePaths.archive(month, page: number)
-                let pagination = Self.pagination(number, of: pages.count, from: path) {
+                let pagination = Self.pagination(number, of: pages.count, from: path, messages) {
                     PagePaths.archive(month, page: $0)
                 }
                 func monthLink(_ other: ArchiveMonth?) -> ArchiveMonthLinkView? {
                     other.map {
                         ArchiveMonthLinkView(
-                            name: $0.name, url: PagePaths.link(from: path, to: PagePaths.archive($0)),
+                            name: $0.name(messages), url: PagePaths.link(from: path, to: PagePaths.archive($0)),
                             itemCount: $0.items.count)
                     }
                 }
-                let title = number == 1 ? month.name : "\(month.name), page \(number) of \(pages.count)"
+                let name = month.name(messages)
+                let title = number == 1 ? name : context.pageHeading(name, pagination)
                 let summaries = items.map { context.summary($0, from: path) }
                 let page = ArchiveMonthPage(
                     site: context.siteView, root: PagePaths.root(of: path),
@@ -264,35 +289,39 @@ package struct PageRenderer: Sendable {
                         url: context.absoluteURL(path),
                         prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
                         next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil)),
-                    name: month.name, items: summaries, days: context.days(items, summaries),
+                    name: name, items: summaries, days: context.days(items, summaries),
                     archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
                     newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
-                files[path] = try render("archive", page)
+                files[path] = try render("archive", page, context)
             }
         }
     }
 
     /// Prev/next links for page `number` of `total`, relative to `path`.
     static func pagination(
-        _ number: Int, of total: Int, from path: String, page: (Int) -> String
+        _ number: Int, of total: Int, from path: String, _ messages: MessageCatalogue = .english,
+        page: (Int) -> String
     ) -> PaginationView {
         PaginationView(
             prev: number > 1 ? PagePaths.link(from: path, to: page(number - 1)) : nil,
             next: number < total ? PagePaths.link(from: path, to: page(number + 1)) : nil, current: number,
-            total: total)
+            total: total, label: messages.format("page_of", ["page": String(number), "pages": String(total)]))
     }
 
-    /// `4 min read` at 200 words a minute, rounded up; nil when the count is unknown (0).
-    static func readingTime(words: Int) -> String? {
+    /// `4 min read` at 200 words a minute, rounded up, in the catalogue's language (`reading_time`,
+    /// by plural form); nil when the count is unknown (0).
+    static func readingTime(words: Int, messages: MessageCatalogue = .english) -> String? {
         guard words > 0 else { return nil }
-        return "\((words + 199) / 200) min read"
+        return messages.format("reading_time", count: (words + 199) / 200)
     }
 
     /// `status/index.html` and `status/status.json`: per-feed health for the maintainer, and what
     /// became of every item read (shown, or dropped and why).
     private func renderStatus(
-        _ site: Site, records: [FeedRecord], siteView: SiteView, into files: inout [String: Data]
+        _ context: RenderContext, records: [FeedRecord], into files: inout [String: Data]
     ) throws(TemplateError) {
+        let site = context.site
+        let messages = context.messages
         // One lookup table each, not a search per feed: linear at 10,000 feeds.
         let feeds = Dictionary(site.feeds.map { ($0.source.url, $0) }, uniquingKeysWith: { a, _ in a })
         let accounts = Dictionary(site.accounts.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
@@ -315,6 +344,7 @@ package struct PageRenderer: Sendable {
                 link: record.publishedFeedURL?.absoluteString,
                 configuredURL: record.feedURL == record.source.url ? nil : record.source.url.absoluteString,
                 page: feed.map { "../feeds/\($0.slug)/index.html" }, health: record.health,
+                healthLabel: messages.text("health_\(record.health)") ?? record.health,
                 isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,
                 items: account.shown, read: account.read, kept: account.kept,
                 dropped: DroppedView(
@@ -330,9 +360,10 @@ package struct PageRenderer: Sendable {
                 warnings: record.warnings, isStale: record.isStale)
         }
         let page = StatusPage(
-            site: siteView, root: "../", pageTitle: "Feed status · \(site.configuration.title)",
-            summary: Self.statusSummary(records), feeds: rows)
-        files["status/index.html"] = try render("status", page)
+            site: context.siteView, root: "../",
+            pageTitle: "\(messages.format("feed_status")) · \(site.configuration.title)",
+            summary: Self.statusSummary(records, messages: messages), feeds: rows)
+        files["status/index.html"] = try render("status", page, context)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         files["status/status.json"] = (try? encoder.encode(["feeds": rows])) ?? Data()
@@ -340,18 +371,18 @@ package struct PageRenderer: Sendable {
 
     /// The status page's lead: how many feeds this build refreshed, and that the others were
     /// rendered from saved state (their health is the last fetch's).
-    static func statusSummary(_ records: [FeedRecord]) -> String {
+    static func statusSummary(_ records: [FeedRecord], messages: MessageCatalogue = .english) -> String {
         let fetched = records.filter(\.isFetched)
         let ok = fetched.filter { $0.failure == nil }.count
         if fetched.isEmpty && !records.isEmpty {
-            return
-                "Rendered from saved state: no feed was fetched in this build. Health and errors are those of each feed's last fetch."
+            return messages.format("status_none")
         }
         if fetched.count < records.count {
-            return
-                "\(ok) of \(fetched.count) fetched feeds refreshed in this build; \(records.count - fetched.count) more rendered from saved state (not fetched in this build)."
+            return messages.format(
+                "status_some",
+                ["ok": String(ok), "fetched": String(fetched.count), "rest": String(records.count - fetched.count)])
         }
-        return "\(ok) of \(records.count) feeds refreshed in the last build"
+        return messages.format("status_all", ["ok": String(ok), "total": String(records.count)])
     }
 
     static func buildTime(_ date: Date) -> String {
@@ -359,14 +390,21 @@ package struct PageRenderer: Sendable {
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
-    private func render(_ template: String, _ page: some TemplateObject) throws(TemplateError) -> Data {
-        try templates.render(template, page)
+    private func render(
+        _ template: String, _ page: some TemplateObject, _ context: RenderContext
+    ) throws(TemplateError) -> Data {
+        try templates.render(template, page, messages: context.messages)
     }
 
     /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL
     /// policy like every href in content: a feed can put `javascript:` in `<link>` too.
     static func externalLink(_ raw: String) -> String? {
         URLPolicy.resolve(raw, against: nil, for: .link)
+    }
+
+    /// A feed's icon as pages show it: its http(s) image, else its monogram (relative to `path`).
+    static func avatar(of feed: SiteFeed, from path: String) -> String {
+        feed.image.flatMap(httpURL) ?? PagePaths.link(from: path, to: Monogram.path(feedSlug: feed.slug))
     }
 
     /// An http(s) URL as it is, else nil (sharing metadata and players need web URLs).
@@ -376,7 +414,9 @@ package struct PageRenderer: Sendable {
         return raw
     }
 
-    static func enclosureView(_ enclosure: Enclosure) -> EnclosureView? {
+    static func enclosureView(_ enclosure: Enclosure, messages: MessageCatalogue = .english) -> EnclosureView? {
+        // Flash and torrent files are never offered: no browser plays them.
+        guard !VideoSite.isUnplayable(type: enclosure.type, url: enclosure.url) else { return nil }
         guard let safe = URLPolicy.resolve(enclosure.url, against: nil, for: .image), let url = URL(string: safe)
         else { return nil }
         var size: String?
@@ -384,14 +424,16 @@ package struct PageRenderer: Sendable {
             size =
                 length >= 1_000_000
                 ? String(format: "%.1f MB", Double(length) / 1_000_000)
+                    .replacingOccurrences(of: ".", with: messages.text("decimal_separator") ?? ".")
                 : "\(max(1, length / 1000)) kB"
         }
         let name = url.lastPathComponent
         let type = enclosure.type?.lowercased() ?? ""
         let isWeb = httpURL(url.absoluteString) != nil
+        let label = name.isEmpty || name == "/" ? (url.host ?? url.absoluteString) : name
         return EnclosureView(
-            url: url.absoluteString, type: enclosure.type, size: size,
-            label: name.isEmpty || name == "/" ? (url.host ?? url.absoluteString) : name,
-            isAudio: isWeb && type.hasPrefix("audio/"), isVideo: isWeb && type.hasPrefix("video/"))
+            url: url.absoluteString, type: enclosure.type, size: size, label: label,
+            isAudio: isWeb && type.hasPrefix("audio/"), isVideo: isWeb && type.hasPrefix("video/"),
+            download: messages.format("download", ["file": label]))
     }
 }

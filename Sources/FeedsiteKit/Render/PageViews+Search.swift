@@ -11,4 +11,9 @@ struct SearchPage {
     var root: String
     var pageTitle: String
     var meta: PageMeta
+    /// `Words to find in the items of <site>`, the search field's label in the site's language.
+    var label: String
+    /// The script's texts in the site's language, as JSON (`{"searching": "…", "search_found":
+    /// {"one": "…", "other": "…"}}`), for its `data-messages` attribute.
+    var scriptMessages: String
 }

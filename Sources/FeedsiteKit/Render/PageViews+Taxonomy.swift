@@ -19,10 +19,8 @@ struct TermLinkView {
     /// Feeds listed under it (for a category: feeds that have items in it).
     var feedCount: Int
     var itemCount: Int
-    /// `1 feed, 14 items`.
-    var counts: String {
-        "\(feedCount) \(feedCount == 1 ? "feed" : "feeds"), \(itemCount) \(itemCount == 1 ? "item" : "items")"
-    }
+    /// `1 feed, 14 items`, in the site's language.
+    var counts: String
 }
 
 /// A feed of the site offered for subscription (`<link rel="alternate">` and a visible link).

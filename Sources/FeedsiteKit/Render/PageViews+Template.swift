@@ -5,16 +5,17 @@
 /// Every name a view type answers: a template's names are resolved to these once, when it is
 /// parsed, so a lookup is a `switch`, not string comparisons.
 enum TemplateKey: String, Sendable {
-    case accounting, alternates, archiveURL, authors, buildTime, bytes, canonical, categories, categoryLinks
-    case configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, display, dropped
-    case duplicates, enclosures, excerpt, feed, feedCount, feedImage, feedLink, feedName, feedSiteLink, feedURL, feeds
-    case filtered, filteredBy, futureDate, generator, hasCategories, hasEnclosures, hasFeeds, hasOtherMonths, hasSearch
-    case hasTags, heading, health, httpStatus, image, indexURL, isAudio, isCategories, isCategory, isFetched
-    case isFirstPage, isNeeded, isStale, isVideo, iso, item, itemCount, items, keepDays, kept, kind, label, lang
-    case language, lastError, lastSuccess, line, link, long, maxItems, meta, months, name, newItems, newer, newerMonth
-    case next, noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, prev, read, readingTime
-    case repeatedId, root, rule, site, siteLink, size, staleNote, summary, tags, terms, timeZone, title, total, type
-    case url, warnings, year, years
+    case accounting, alternates, archiveURL, authors, avatar, buildTime, bytes, canonical, categories, categoryLinks
+    case colophon, configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, dir
+    case display, download, dropped, duplicates, enclosures, excerpt, feed, feedAvatar, feedCount, feedImage, feedLink
+    case feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories
+    case hasEnclosures, hasFeeds, hasOtherMonths, hasSearch, hasTags, heading, health, healthLabel, httpStatus, image
+    case indexURL, isAudio, isCategories, isCategory, isFetched, isFirstPage, isNeeded, isRightToLeft, isStale, isVideo
+    case iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess, line, link
+    case long, maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next, noindex, note, older
+    case olderMonth, page, pageTitle, pageURL, pagination, poster, prev, read, readingTime, repeatedId, root, rule
+    case scriptMessages, site, siteLink, size, staleBanner, staleNote, summary, tags, terms, thumbnail, timeZone, title
+    case total, type, url, video, warnings, year, years
 }
 
 extension SearchPage: TemplateObject {
@@ -24,6 +25,8 @@ extension SearchPage: TemplateObject {
         case .root?: self.root.value(name, after: position)
         case .pageTitle?: self.pageTitle.value(name, after: position)
         case .meta?: self.meta.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .scriptMessages?: self.scriptMessages.value(name, after: position)
         default: nil
         }
     }
@@ -110,10 +113,12 @@ extension SiteView: TemplateObject {
         case .noindex?: self.noindex.value(name, after: position)
         case .buildTime?: self.buildTime?.value(name, after: position)
         case .language?: self.language.value(name, after: position)
+        case .isRightToLeft?: self.isRightToLeft.value(name, after: position)
         case .timeZone?: self.timeZone.value(name, after: position)
         case .hasTags?: self.hasTags.value(name, after: position)
         case .hasCategories?: self.hasCategories.value(name, after: position)
         case .hasSearch?: self.hasSearch.value(name, after: position)
+        case .colophon?: self.colophon.value(name, after: position)
         default: nil
         }
     }
@@ -157,6 +162,9 @@ extension ItemSummaryView: TemplateObject {
         case .excerpt?: self.excerpt?.value(name, after: position)
         case .authors?: self.authors?.value(name, after: position)
         case .lang?: self.lang?.value(name, after: position)
+        case .dir?: self.dir.value(name, after: position)
+        case .thumbnail?: self.thumbnail?.value(name, after: position)
+        case .isVideo?: self.isVideo.value(name, after: position)
         case .categories?: self.categories.value(name, after: position)
         case .hasCategories?: self.hasCategories.value(name, after: position)
         default: nil
@@ -193,6 +201,7 @@ extension PaginationView: TemplateObject {
         case .next?: self.next?.value(name, after: position)
         case .current?: self.current.value(name, after: position)
         case .total?: self.total.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
         case .isNeeded?: self.isNeeded.value(name, after: position)
         default: nil
         }
@@ -208,6 +217,18 @@ extension EnclosureView: TemplateObject {
         case .label?: self.label.value(name, after: position)
         case .isAudio?: self.isAudio.value(name, after: position)
         case .isVideo?: self.isVideo.value(name, after: position)
+        case .download?: self.download.value(name, after: position)
+        default: nil
+        }
+    }
+}
+
+extension VideoView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .url?: self.url.value(name, after: position)
+        case .poster?: self.poster?.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
         default: nil
         }
     }
@@ -251,10 +272,13 @@ extension FeedView: TemplateObject {
         switch name.keys[position] {
         case .name?: self.name.value(name, after: position)
         case .staleNote?: self.staleNote?.value(name, after: position)
+        case .staleBanner?: self.staleBanner?.value(name, after: position)
         case .description?: self.description?.value(name, after: position)
         case .siteLink?: self.siteLink?.value(name, after: position)
         case .feedLink?: self.feedLink?.value(name, after: position)
         case .image?: self.image?.value(name, after: position)
+        case .avatar?: self.avatar.value(name, after: position)
+        case .dir?: self.dir.value(name, after: position)
         case .items?: self.items.value(name, after: position)
         case .days?: self.days.value(name, after: position)
         case .tags?: self.tags.value(name, after: position)
@@ -295,8 +319,10 @@ extension ItemView: TemplateObject {
         case .feedName?: self.feedName.value(name, after: position)
         case .feedURL?: self.feedURL.value(name, after: position)
         case .feedImage?: self.feedImage?.value(name, after: position)
+        case .feedAvatar?: self.feedAvatar.value(name, after: position)
         case .feedSiteLink?: self.feedSiteLink?.value(name, after: position)
         case .lang?: self.lang?.value(name, after: position)
+        case .dir?: self.dir.value(name, after: position)
         case .authors?: self.authors?.value(name, after: position)
         case .date?: self.date?.value(name, after: position)
         case .readingTime?: self.readingTime?.value(name, after: position)
@@ -308,8 +334,10 @@ extension ItemView: TemplateObject {
         case .hasTags?: self.hasTags.value(name, after: position)
         case .enclosures?: self.enclosures.value(name, after: position)
         case .hasEnclosures?: self.hasEnclosures.value(name, after: position)
+        case .video?: self.video?.value(name, after: position)
         case .newer?: self.newer?.value(name, after: position)
         case .older?: self.older?.value(name, after: position)
+        case .moreFrom?: self.moreFrom.value(name, after: position)
         default: nil
         }
     }
@@ -402,6 +430,7 @@ extension FeedStatusView: TemplateObject {
         case .configuredURL?: self.configuredURL?.value(name, after: position)
         case .page?: self.page?.value(name, after: position)
         case .health?: self.health.value(name, after: position)
+        case .healthLabel?: self.healthLabel.value(name, after: position)
         case .isFetched?: self.isFetched.value(name, after: position)
         case .note?: self.note?.value(name, after: position)
         case .httpStatus?: self.httpStatus?.value(name, after: position)
@@ -469,6 +498,8 @@ extension TemplateSchema {
             "root": .string,
             "pageTitle": .string,
             "meta": .object("PageMeta"),
+            "label": .string,
+            "scriptMessages": .string,
         ],
         "TermView": [
             "name": .string,
@@ -519,10 +550,12 @@ extension TemplateSchema {
             "noindex": .bool,
             "buildTime": .optional(.string),
             "language": .string,
+            "isRightToLeft": .bool,
             "timeZone": .string,
             "hasTags": .bool,
             "hasCategories": .bool,
             "hasSearch": .bool,
+            "colophon": .string,
         ],
         "PageMeta": [
             "kind": .string,
@@ -548,6 +581,9 @@ extension TemplateSchema {
             "excerpt": .optional(.string),
             "authors": .optional(.string),
             "lang": .optional(.string),
+            "dir": .string,
+            "thumbnail": .optional(.string),
+            "isVideo": .bool,
             "categories": .list(.object("TermView")),
             "hasCategories": .bool,
         ],
@@ -566,6 +602,7 @@ extension TemplateSchema {
             "next": .optional(.string),
             "current": .int,
             "total": .int,
+            "label": .string,
             "isNeeded": .bool,
         ],
         "EnclosureView": [
@@ -575,6 +612,12 @@ extension TemplateSchema {
             "label": .string,
             "isAudio": .bool,
             "isVideo": .bool,
+            "download": .string,
+        ],
+        "VideoView": [
+            "url": .string,
+            "poster": .optional(.string),
+            "label": .string,
         ],
         "IndexPage": [
             "site": .object("SiteView"),
@@ -600,10 +643,13 @@ extension TemplateSchema {
         "FeedView": [
             "name": .string,
             "staleNote": .optional(.string),
+            "staleBanner": .optional(.string),
             "description": .optional(.string),
             "siteLink": .optional(.string),
             "feedLink": .optional(.string),
             "image": .optional(.string),
+            "avatar": .string,
+            "dir": .string,
             "items": .list(.object("ItemSummaryView")),
             "days": .list(.object("DayView")),
             "tags": .list(.object("TermView")),
@@ -626,8 +672,10 @@ extension TemplateSchema {
             "feedName": .string,
             "feedURL": .string,
             "feedImage": .optional(.string),
+            "feedAvatar": .string,
             "feedSiteLink": .optional(.string),
             "lang": .optional(.string),
+            "dir": .string,
             "authors": .optional(.string),
             "date": .optional(.object("DateView")),
             "readingTime": .optional(.string),
@@ -639,8 +687,10 @@ extension TemplateSchema {
             "hasTags": .bool,
             "enclosures": .list(.object("EnclosureView")),
             "hasEnclosures": .bool,
+            "video": .optional(.object("VideoView")),
             "newer": .optional(.object("ItemLinkView")),
             "older": .optional(.object("ItemLinkView")),
+            "moreFrom": .string,
         ],
         "ArchiveIndexPage": [
             "site": .object("SiteView"),
@@ -691,6 +741,7 @@ extension TemplateSchema {
             "configuredURL": .optional(.string),
             "page": .optional(.string),
             "health": .string,
+            "healthLabel": .string,
             "isFetched": .bool,
             "note": .optional(.string),
             "httpStatus": .optional(.int),

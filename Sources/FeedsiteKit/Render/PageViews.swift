@@ -22,6 +22,8 @@ struct SiteView {
     var buildTime: String?
     /// `language` from feeds.yml (default `en`): `<html lang>`.
     var language: String = SiteConfiguration.Defaults.language
+    /// The site's language is written right to left (`ar`, `he`…): `<html dir="rtl">`.
+    var isRightToLeft: Bool = false
     /// The time zone dates are shown in (`Europe/Berlin`, `UTC`).
     var timeZone: String = "UTC"
     /// A feed in `feeds.yml` has `tags`: the site has `tags/index.html` (linked from the header).
@@ -30,6 +32,9 @@ struct SiteView {
     var hasCategories: Bool = false
     /// The site has `search/index.html` and its index: every page's header has a search form.
     var hasSearch: Bool = false
+    /// The footer's line in the site's language: `Built with feedsite 1.0. Content belongs to its
+    /// authors. Times are UTC.`
+    var colophon: String = ""
 }
 
 /// What a page puts in `<head>` beyond its title: sharing metadata and rel=prev/next.
@@ -75,6 +80,15 @@ struct ItemSummaryView {
     var authors: String?
     /// The feed's language, when it gives one (`lang` on the summary).
     var lang: String?
+    /// `rtl` when the feed declares a right-to-left language, else `auto`: `dir` on the title and
+    /// excerpt, so Urdu reads right to left beside English.
+    var dir: String = "auto"
+    /// The item's picture (http(s)), shown small beside it: `media:thumbnail`, an image
+    /// `media:content`, `itunes:image`, an image enclosure, JSON Feed `image`, else the content's
+    /// first image; nil when there is none.
+    var thumbnail: String?
+    /// The item links to a video page (YouTube, Vimeo, PeerTube): its thumbnail is the poster.
+    var isVideo: Bool = false
     /// The item's own categories (linked with `category_pages: true`).
     var categories: [TermView] = []
     /// It has categories.
@@ -107,6 +121,8 @@ struct PaginationView {
     /// 1-based.
     var current: Int
     var total: Int
+    /// `Page 2 of 5`, in the site's language.
+    var label: String = ""
     /// More than one page: the navigation is shown.
     var isNeeded: Bool { total > 1 }
 }
@@ -122,6 +138,18 @@ struct EnclosureView {
     var isAudio: Bool
     /// An http(s) `video/*` enclosure: the page shows a `<video controls>` player.
     var isVideo: Bool
+    /// `Download episode.mp3`, in the site's language.
+    var download: String = ""
+}
+
+/// A video item's poster linking to where it plays.
+struct VideoView {
+    /// The video's page.
+    var url: String
+    /// The poster image (http(s)); nil when the feed gives none (then only the link is shown).
+    var poster: String?
+    /// `Watch on YouTube`, in the site's language.
+    var label: String
 }
 
 struct IndexPage {
@@ -155,12 +183,19 @@ struct FeedView {
     var name: String
     /// "unchanged since 2026-11-19: HTTP 503" when this build could not refresh the feed.
     var staleNote: String?
+    /// The sentence shown then, in the site's language: `Not refreshed in the last build (…);
+    /// showing the items saved before.`
+    var staleBanner: String?
     var description: String?
     var siteLink: String?
     /// The feed's address (http(s)); nil for a local feed file that names none.
     var feedLink: String?
     /// The channel's image (http(s)), shown as its icon.
     var image: String?
+    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
+    var avatar: String = ""
+    /// `rtl` when the feed declares a right-to-left language, else `auto` (its name and description).
+    var dir: String = "auto"
     var items: [ItemSummaryView]
     /// The same items under day headings.
     var days: [DayView]
@@ -192,10 +227,14 @@ struct ItemView {
     var feedURL: String
     /// The feed's image (http(s)), shown as its icon next to its name.
     var feedImage: String?
+    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
+    var feedAvatar: String = ""
     /// The feed's web site.
     var feedSiteLink: String?
     /// The feed's language (`lang` on the article).
     var lang: String?
+    /// `rtl` when the feed declares a right-to-left language, else `auto` (`dir` on the title and content).
+    var dir: String = "auto"
     var authors: String?
     var date: DateView?
     /// `4 min read`; nil when the word count is unknown.
@@ -211,10 +250,14 @@ struct ItemView {
     var hasTags: Bool { !tags.isEmpty }
     var enclosures: [EnclosureView]
     var hasEnclosures: Bool
+    /// The video this item is (its link is a YouTube, Vimeo or PeerTube page): its poster, linking there.
+    var video: VideoView?
     /// The next newer item of the same feed.
     var newer: ItemLinkView?
     /// The next older item of the same feed.
     var older: ItemLinkView?
+    /// `More from <feed>` (the label of the newer/older navigation), in the site's language.
+    var moreFrom: String = ""
 }
 
 /// `archive/index.html`: every month that has items.
@@ -298,6 +341,8 @@ struct FeedStatusView: Encodable {
     /// `ok`, `stale` (showing older items), `failing` (nothing to show) or `pending` (not fetched
     /// yet). A build that does not fetch keeps the health of the last one that did.
     var health: String
+    /// `health` in the site's language (the page's; `status.json` keeps `health`).
+    var healthLabel: String = ""
     /// Whether this build fetched the feed.
     var isFetched: Bool
     /// "not fetched in this build", "not fetched yet", "reads the same feed as 'X'".

@@ -19,7 +19,8 @@ extension RenderContext {
             lastKey = .some(key)
             days.append(
                 DayView(
-                    date: time.map(Self.isoDay), display: time.map(Self.dayName) ?? "Undated", items: [summary]))
+                    date: time.map(Self.isoDay), display: time.map(messages.dayHeading) ?? messages.format("undated"),
+                    items: [summary]))
         }
         return days
     }
@@ -30,9 +31,8 @@ extension RenderContext {
         return "\(time.year)-\(two(time.month))-\(two(time.day))"
     }
 
-    /// `Tuesday, 24 November 2026`.
+    /// `Tuesday, 24 November 2026`, in English (the site's language: `messages.dayHeading`).
     static func dayName(_ time: CivilTime) -> String {
-        "\(CalendarNames.weekdayNames[max(0, min(6, time.weekday - 1))]), \(time.day) "
-            + "\(CalendarNames.monthNames[max(0, min(11, time.month - 1))]) \(time.year)"
+        MessageCatalogue.english.dayHeading(time)
     }
 }

@@ -20,10 +20,13 @@ struct RenderContext: Sendable {
     /// Each feed's tags (by feed slug), linked from the site root.
     private let feedTags: [String: [(name: String, path: String?)]]
     private let languages: [String: String]
+    /// The interface strings of the site's `language`.
+    let messages: MessageCatalogue
 
-    init(site: Site, now: Date, hasSearch: Bool = false) {
+    init(site: Site, now: Date, hasSearch: Bool = false, messages: MessageCatalogue = .english) {
         let configuration = site.configuration
         self.site = site
+        self.messages = messages
         let tags = Taxonomy(tagsOf: site)
         let categories = configuration.categoryPages ? Taxonomy(categoriesOf: site) : nil
         self.tags = tags
@@ -31,14 +34,22 @@ struct RenderContext: Sendable {
         self.feedTags = Dictionary(
             site.feeds.map { feed in (feed.slug, feed.source.tags.map { ($0, tags.path(of: $0)) }) },
             uniquingKeysWith: { a, _ in a })
-        self.siteView = SiteView(
+        var siteView = SiteView(
             title: configuration.title,
             description: configuration.description.isEmpty ? nil : configuration.description,
             generator: "feedsite \(Feedsite.version)", hasFeeds: PublishedFiles.hasFeeds(site),
             noindex: configuration.noindex,
             buildTime: configuration.showBuildTime ? PageRenderer.buildTime(now) : nil,
             language: configuration.language, timeZone: Self.zoneName(configuration.timeZone),
-            hasTags: !tags.terms.isEmpty, hasCategories: !(categories?.terms.isEmpty ?? true), hasSearch: hasSearch)
+            hasTags: !tags.terms.isEmpty, hasCategories: !(categories?.terms.isEmpty ?? true), hasSearch: hasSearch,
+            colophon: Self.colophon(configuration, now: now, messages: messages))
+        // Right to left when the catalogue says so, or when the language's own catalogue (one the
+        // user added without `direction`) is that of a right-to-left language.
+        siteView.isRightToLeft =
+            messages.isRightToLeft
+            || (TextDirection.isRightToLeft(messages.language)
+                && configuration.language.lowercased().hasPrefix(messages.language))
+        self.siteView = siteView
         self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
         self.timeZone = configuration.timeZone
         self.indexItems = FrontPage.arrange(
@@ -60,7 +71,9 @@ struct RenderContext: Sendable {
             feedName: item.feedName, feedURL: PagePaths.link(from: path, to: PagePaths.feed(item.feedSlug)),
             date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
             authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug],
-            categories: categories(of: item, from: path))
+            dir: TextDirection.attribute(forLanguage: languages[item.feedSlug]),
+            thumbnail: item.image.flatMap(PageRenderer.httpURL),
+            isVideo: item.link.flatMap(VideoSite.name) != nil, categories: categories(of: item, from: path))
     }
 
     /// An item's categories as written (blank and repeated ones left out), each linked to its page
@@ -86,17 +99,32 @@ struct RenderContext: Sendable {
         }
     }
 
-    /// `datetime` in UTC; the display in the configured time zone, without `DateFormatter` (whose
-    /// output depends on the machine's locale): `19 Nov 2026`, `19 Nov 2026, 11:00 UTC+1`.
+    /// `datetime` in UTC; the display in the configured time zone and the site's language,
+    /// without `DateFormatter` (whose output depends on the machine's locale): `19 Nov 2026`,
+    /// `19 Nov 2026, 11:00 UTC+1` (`date` and `date_time` of the catalogue).
     func dateView(_ date: Date) -> DateView {
         let offset = timeZone.secondsFromGMT(for: date)
         let time = CivilTime(date, offset: offset) ?? CivilTime(date, in: timeZone)
-        let month = CalendarNames.monthAbbreviations[max(0, min(11, time.month - 1))]
-        let display = "\(time.day) \(month) \(time.year)"
-        let minute = time.minute < 10 ? "0\(time.minute)" : "\(time.minute)"
-        let hour = time.hour < 10 ? "0\(time.hour)" : "\(time.hour)"
-        let long = "\(display), \(hour):\(minute) \(Self.offsetName(offset))"
-        return DateView(iso: InternetDate.rfc3339(date), display: display, long: long)
+        return DateView(
+            iso: InternetDate.rfc3339(date), display: messages.date(time),
+            long: messages.dateTime(time, zone: Self.offsetName(offset)))
+    }
+
+    /// The footer's line: the generator, the build time with `show_build_time`, the time zone.
+    static func colophon(_ configuration: SiteConfiguration, now: Date, messages: MessageCatalogue) -> String {
+        let generator = "feedsite \(Feedsite.version)"
+        let zone = zoneName(configuration.timeZone)
+        guard configuration.showBuildTime else {
+            return messages.format("colophon", ["generator": generator, "zone": zone])
+        }
+        return messages.format(
+            "colophon_built_on", ["generator": generator, "time": PageRenderer.buildTime(now), "zone": zone])
+    }
+
+    /// `Swift.org, page 2 of 3` (`page_heading`): a list's name on its later pages.
+    func pageHeading(_ name: String, _ pagination: PaginationView) -> String {
+        messages.format(
+            "page_heading", ["name": name, "page": String(pagination.current), "pages": String(pagination.total)])
     }
 
     /// The zone's IANA name; `UTC` for the zero-offset zone (Foundation on Linux calls it `GMT`).

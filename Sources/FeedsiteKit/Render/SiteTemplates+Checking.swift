@@ -13,3 +13,26 @@ extension SiteTemplates {
         }
     }
 }
+
+extension SiteTemplates {
+    /// What is wrong in the templates folder's catalogues (`strings/*.yml`: unknown keys with the
+    /// nearest one, values of the wrong shape), and a warning when `language` has no catalogue
+    /// (the pages are then in English).
+    ///
+    /// - Parameters:
+    ///   - configFile: how the messages name `feeds.yml`.
+    ///   - folder: how they name the templates folder.
+    package func checkCatalogues(language: String, configFile: String, folder: String) -> [Diagnostic] {
+        var diagnostics = catalogueWarnings
+        if !hasCatalogue(for: language) {
+            let available = catalogues.keys.sorted().joined(separator: ", ")
+            diagnostics.append(
+                .warning(
+                    file: configFile,
+                    "'language: \(language)' has no interface strings, so pages are in English; add "
+                        + "\(folder)/strings/\(language).yml (a copy of en.yml from 'feedsite init --theme', translated)"
+                        + " or use one of: \(available)"))
+        }
+        return diagnostics
+    }
+}

@@ -14,11 +14,36 @@ package struct SiteTemplates: Sendable {
     package let assets: [String: Data]
     /// Every template's and asset's name and bytes, in order: what the output depends on.
     let sources: [(name: String, bytes: Data)]
+    /// The interface strings by language (lowercased, as the catalogue's file is named): the
+    /// built-in catalogues with the folder's `strings/<language>.yml` laid over them.
+    let catalogues: [String: MessageCatalogue]
+    /// What is wrong in the folder's catalogues (unknown keys, wrong shapes), located.
+    let catalogueWarnings: [Diagnostic]
 
-    init(templates: [String: Template], assets: [String: Data], sources: [(name: String, bytes: Data)] = []) {
+    init(
+        templates: [String: Template], assets: [String: Data], sources: [(name: String, bytes: Data)] = [],
+        catalogues: [String: MessageCatalogue] = MessageCatalogue.builtInCatalogues,
+        catalogueWarnings: [Diagnostic] = []
+    ) {
         self.templates = templates
         self.assets = assets
         self.sources = sources
+        self.catalogues = catalogues
+        self.catalogueWarnings = catalogueWarnings
+    }
+
+    /// The catalogue for a `language:` tag: `de-CH` is `de-ch.yml` if there is one, else `de.yml`,
+    /// else English.
+    func catalogue(for language: String) -> MessageCatalogue {
+        let tag = language.lowercased()
+        let primary = String(tag.split(separator: "-").first ?? "")
+        return catalogues[tag] ?? catalogues[primary] ?? catalogues["en"] ?? MessageCatalogue.english
+    }
+
+    /// Whether there is a catalogue for `language` (else pages are in English).
+    func hasCatalogue(for language: String) -> Bool {
+        let tag = language.lowercased()
+        return catalogues[tag] != nil || catalogues[String(tag.split(separator: "-").first ?? "")] != nil
     }
 
     /// The folder whose files override the built-in theme when `--templates` is not given:
@@ -41,7 +66,7 @@ package struct SiteTemplates: Sendable {
             guard let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
                 throw TemplateError(file: "(built-in theme)/\(path)", message: "cannot be decoded; rebuild feedsite")
             }
-            files[path] = ThemeFile(displayName: "(built-in theme)/\(path)", bytes: bytes)
+            files[path] = ThemeFile(displayName: MessageCatalogue.builtInPrefix + path, bytes: bytes)
         }
         let overriding = folder ?? defaultFolder(besides: configFile)
         if folder != nil || isDirectory(overriding) {
@@ -75,7 +100,8 @@ package struct SiteTemplates: Sendable {
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// The templates (`*.mustache`) and assets (`assets/…`, hidden files skipped) of a folder.
+    /// The templates (`*.mustache`), assets (`assets/…`, hidden files skipped) and catalogues
+    /// (`strings/*.yml`) of a folder.
     private static func readFolder(_ directory: URL) throws(TemplateError) -> [String: ThemeFile] {
         let fileManager = FileManager.default
         guard isDirectory(directory) else {
@@ -92,7 +118,8 @@ package struct SiteTemplates: Sendable {
             guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
             let isAsset = path.hasPrefix("assets/")
             if isAsset && path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            guard isAsset || path.hasSuffix(".mustache") else { continue }
+            let isCatalogue = MessageCatalogue.language(ofPath: path) != nil
+            guard isAsset || isCatalogue || path.hasSuffix(".mustache") else { continue }
             let displayName = "\(directory.lastPathComponent)/\(path)"
             guard let data = fileManager.contents(atPath: url.path) else {
                 throw TemplateError(file: displayName, message: "cannot read the file")
@@ -108,8 +135,23 @@ package struct SiteTemplates: Sendable {
         var assets: [String: Data] = [:]
         var sources: [(name: String, bytes: Data)] = []
         var displayNames: [String: String] = [:]
+        var ownCatalogues: [String: [String: MessageCatalogue.Entry]] = [:]
+        var catalogueWarnings: [Diagnostic] = []
         for (path, file) in files.sorted(by: { $0.key < $1.key }) {
-            if path.hasPrefix("assets/") {
+            if let language = MessageCatalogue.language(ofPath: path) {
+                sources.append((path, file.bytes))
+                // The built-in catalogues are the layer below; only the folder's own are read here.
+                guard !file.displayName.hasPrefix(MessageCatalogue.builtInPrefix) else { continue }
+                guard let text = String(data: file.bytes, encoding: .utf8) else {
+                    catalogueWarnings.append(
+                        .warning(file: file.displayName, "cannot read the file as UTF-8 text; it is ignored"))
+                    continue
+                }
+                let (entries, warnings) = MessageCatalogue.read(
+                    yaml: text, file: file.displayName, english: MessageCatalogue.builtInEnglish)
+                ownCatalogues[language] = entries
+                catalogueWarnings += warnings
+            } else if path.hasPrefix("assets/") {
                 assets[path] = file.bytes
                 sources.append((path, file.bytes))
             } else if path.hasSuffix(".mustache") {
@@ -139,14 +181,18 @@ package struct SiteTemplates: Sendable {
                     message: "'\(missing)' is used as a partial or parent but there is no \(missing).mustache")
             }
         }
-        return SiteTemplates(templates: templates, assets: assets, sources: sources)
+        return SiteTemplates(
+            templates: templates, assets: assets, sources: sources,
+            catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings)
     }
 
     /// Renders template `name` with a page's view model.
-    func render(_ name: String, _ page: some TemplateObject) throws(TemplateError) -> Data {
+    func render(
+        _ name: String, _ page: some TemplateObject, messages: MessageCatalogue = .english
+    ) throws(TemplateError) -> Data {
         var renderer = Template.Renderer(templates: templates)
         do throws(Template.Renderer.Failure) {
-            try renderer.render(name, with: page.templateValue)
+            try renderer.render(name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)))
         } catch {
             switch error {
             case .missingTemplate(let missing):

@@ -20,13 +20,21 @@ extension Template {
     /// places is checked in each; a tag is reported when none of them provides its name.
     static func checkNames(
         _ templates: [String: Template], pageTypes: [String: String] = TemplateSchema.pageTypes,
-        viewTypes: [String: [String: TemplateSchema.Kind]] = TemplateSchema.viewTypes
+        viewTypes: [String: [String: TemplateSchema.Kind]] = TemplateSchema.viewTypesWithGlobals
     ) -> [NameWarning] {
         var checker = NameChecker(templates: templates, viewTypes: viewTypes)
+        // What every page can read under its own names (`{{t.key}}`), when the schema has it.
+        let base: [NameChecker.Scope] =
+            viewTypes[TemplateGlobals.typeName] != nil ? [.view(TemplateGlobals.typeName)] : []
         for (page, type) in pageTypes.sorted(by: { $0.key < $1.key }) {
-            checker.include(page, stack: [.view(type)], overrides: [:])
+            checker.include(page, stack: base + [.view(type)], overrides: [:])
         }
         return checker.warnings
+    }
+
+    /// The candidate a typo most likely meant (the same rule as for template names).
+    static func nearestName(_ name: String, in candidates: [String]) -> String? {
+        NameChecker.nearest(name, in: candidates)
     }
 }
 

@@ -25,11 +25,14 @@ extension Template {
             output.reserveCapacity(capacity)
         }
 
-        /// Renders template `name` with `value` as the outermost context.
-        mutating func render(_ name: String, with value: TemplateValue) throws(Failure) {
+        /// Renders template `name` with `value` as the outermost context, and `globals` (names
+        /// every page has, such as `t`) below it.
+        mutating func render(_ name: String, with value: TemplateValue, globals: TemplateValue? = nil) throws(Failure) {
             guard let template = templates[name] else { throw .missingTemplate(name) }
+            let count = stack.count
+            if let globals { stack.append(globals) }
             stack.append(value)
-            defer { stack.removeLast() }
+            defer { stack.removeSubrange(count...) }
             try render(template.nodes)
         }
 

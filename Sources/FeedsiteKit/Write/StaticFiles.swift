@@ -50,7 +50,7 @@ package struct StaticFiles: Sendable {
             ]
             if hasNotFoundPage { files.insert(PageRenderer.notFoundPath) }
             return Reserved(
-                files: files, folders: ["page", "feeds", "items", "archive", "status"], assets: Set(assets))
+                files: files, folders: ["page", "feeds", "items", "archive", "status", "avatars"], assets: Set(assets))
         }
 
         /// What generated file or folder (`items/`) a static file (or folder) at `path` would

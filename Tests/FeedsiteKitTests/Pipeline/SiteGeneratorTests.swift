@@ -62,7 +62,7 @@ struct SiteGeneratorTests {
         let report = try await build.run(server: server, feeds: [("/feed", nil)])
         try await server.shutdown()
         #expect(report.itemCount == 1)
-        #expect(build.site.files["feeds/cafe/index.html"]?.contains("<h1>Café</h1>") == true)
+        #expect(build.site.files["feeds/cafe/index.html"]?.contains("<bdi>Café</bdi></h1>") == true)
         #expect(build.site.itemPages == ["items/cafe/uber/index.html"])
     }
 }

@@ -79,6 +79,8 @@ struct PageRendererTests {
                 "items/alpha/hello-world/index.html", "items/alpha/second/index.html",
                 "items/beta/beta-post/index.html", "status/index.html", "status/status.json",
                 "archive/index.html", "archive/2026/11/index.html",
+                // The monogram of the feed that names no icon.
+                "avatars/beta.svg",
                 // PublishedFiles (the sample site has a base_url)
                 "atom.xml", "rss.xml", "feed.json", "opml.xml", "sitemap.xml", "robots.txt",
             ])
@@ -88,7 +90,7 @@ struct PageRendererTests {
     func escaping() throws {
         let files = try Self.render()
         let item = String(decoding: files["items/alpha/hello-world/index.html"] ?? Data(), as: UTF8.self)
-        #expect(item.contains("<h1 lang=\"en-GB\">Hello &lt;World&gt;</h1>"))
+        #expect(item.contains("<h1 lang=\"en-GB\" dir=\"auto\">Hello &lt;World&gt;</h1>"))
         #expect(item.contains("Ada &lt;Lovelace&gt;"))
         #expect(item.contains("href=\"https://blog.example/about\""))
         #expect(item.contains("https://cdn.example/ep1.mp3"))

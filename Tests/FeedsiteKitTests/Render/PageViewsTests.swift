@@ -12,9 +12,11 @@ struct PageViewsTests {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
     static let summary = ItemSummaryView(
         title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de",
+        thumbnail: "https://i.example/t.jpg", isVideo: true,
         categories: [term])
     static let term = TermView(name: "swift", pageURL: "categories/swift/index.html")
-    static let termLink = TermLinkView(name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9)
+    static let termLink = TermLinkView(
+        name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9, counts: "2 feeds, 9 items")
     static let alternate = AlternateView(
         type: "application/atom+xml", title: "P: rust (Atom)", label: "Atom", url: "tags/rust/atom.xml")
     static let site = SiteView(
@@ -35,23 +37,25 @@ struct PageViewsTests {
         newItems: 3, lastSuccess: "l",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
-        name: "n", staleNote: "s", description: "d", siteLink: "l", feedLink: "f", image: "i", items: [summary],
+        name: "n", staleNote: "s", staleBanner: "b", description: "d", siteLink: "l", feedLink: "f", image: "i",
+        items: [summary],
         days: [day], tags: [term])
     static let day = DayView(date: "2026-11-19", display: "Thursday, 19 November 2026", items: [summary])
     static let item = ItemView(
         title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
         authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
-        categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true,
+        categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true, video: video,
         newer: ItemLinkView(title: "nt", url: "nu"),
         older: ItemLinkView(title: "ot", url: "ou"))
     static let enclosure = EnclosureView(url: "u", type: "t", size: "s", label: "l", isAudio: true, isVideo: false)
+    static let video = VideoView(url: "https://v.example/w/abc", poster: "https://v.example/p.jpg", label: "Watch")
     static let month = ArchiveMonthLinkView(name: "November 2026", url: "u", itemCount: 3)
     static let year = ArchiveYearView(year: "2026", months: [month])
 
     static var views: [any TemplateObject] {
         [
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
-            filtered, day, term, termLink, alternate,
+            filtered, day, term, termLink, alternate, video,
             TermIndexPage(
                 site: site, root: "", pageTitle: "p", meta: meta, heading: "Tags", isCategories: false,
                 terms: [termLink]),
@@ -74,7 +78,7 @@ struct PageViewsTests {
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
             NotFoundPage(site: site, root: "/", pageTitle: "p"),
-            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta),
+            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta, label: "l", scriptMessages: "{}"),
         ]
     }
 

@@ -233,8 +233,8 @@ struct PaginationAndThemeTests {
         let middle = site.files["items/alpha/a3/index.html"] ?? ""
         #expect(SiteInspector.headLink("prev", in: middle) == "../../../items/alpha/a2/index.html")
         #expect(SiteInspector.headLink("next", in: middle) == "../../../items/alpha/a4/index.html")
-        #expect(middle.contains(#"rel="prev"><span class="label">← Newer</span> Title a2</a>"#))
-        #expect(middle.contains(#"rel="next"><span class="label">Older →</span> Title a4</a>"#))
+        #expect(middle.contains(#"rel="prev"><span class="label">← Newer</span> <bdi>Title a2</bdi></a>"#))
+        #expect(middle.contains(#"rel="next"><span class="label">Older →</span> <bdi>Title a4</bdi></a>"#))
         let newest = site.files["items/alpha/a0/index.html"] ?? ""
         #expect(SiteInspector.headLink("prev", in: newest) == nil)
         #expect(site.chain(from: "items/alpha/a0/index.html").count == 7)
@@ -245,11 +245,13 @@ struct PaginationAndThemeTests {
         let site = try Self.render()
         let item = site.files["items/alpha/a0/index.html"] ?? ""
         #expect(item.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
-        #expect(item.contains(#"<h1 lang="de">Title a0</h1>"#))
-        #expect(item.contains(#"<div class="content" lang="de">"#))
-        #expect(site.files["index.html"]?.contains(#"<h3 lang="de"><a href="items/alpha/a0/index.html">"#) == true)
+        #expect(item.contains(#"<h1 lang="de" dir="auto">Title a0</h1>"#))
+        #expect(item.contains(#"<div class="content" lang="de" dir="auto">"#))
+        #expect(
+            site.files["index.html"]?.contains(#"<h3 lang="de" dir="auto"><a href="items/alpha/a0/index.html">"#)
+                == true)
         let beta = site.files["items/beta/b0/index.html"] ?? ""
-        #expect(beta.contains("<h1>Title b0</h1>"))
+        #expect(beta.contains(#"<h1 dir="auto">Title b0</h1>"#))
         let french = try Self.render(Self.site(language: "fr")).files["index.html"] ?? ""
         #expect(french.contains("<html lang=\"fr\">"))
     }

@@ -88,8 +88,8 @@ struct TaxonomyTests {
             first.contains(
                 #"<link rel="alternate" type="application/atom+xml" title="Planet: News (Atom)" href="../../tags/news/atom.xml">"#
             ))
-        #expect(first.contains(#"<li><a href="../../feeds/rust/index.html">rust</a>"#))
-        #expect(first.contains(#"<li><a href="../../feeds/go/index.html">go</a>"#))
+        #expect(first.contains(#"<li><a href="../../feeds/rust/index.html"><bdi>rust</bdi></a>"#))
+        #expect(first.contains(#"<li><a href="../../feeds/go/index.html"><bdi>go</bdi></a>"#))
         #expect(
             (site.files["tags/news/page/2/index.html"] ?? "").contains(
                 #"<link rel="alternate" type="application/rss+xml" title="Planet: News (RSS)" href="../../../../tags/news/rss.xml">"#
@@ -209,10 +209,11 @@ struct TaxonomyTests {
         let home = site.files["index.html"] ?? ""
         #expect(
             (site.files["page/2/index.html"] ?? "").contains(
-                #"<p class="categories"><a class="category" href="../../categories/swift/index.html">swift</a> </p>"#))
+                #"<p class="categories"><a class="category" href="../../categories/swift/index.html"><bdi>swift</bdi></a> </p>"#
+            ))
         #expect(home.contains(#"<li><a href="categories/index.html">Categories</a></li>"#))
         let third = site.files["page/3/index.html"] ?? ""
-        #expect(third.contains(#"<span class="category">\#(String(repeating: "x", count: 201))</span>"#))
+        #expect(third.contains(#"<span class="category"><bdi>\#(String(repeating: "x", count: 201))</bdi></span>"#))
         let broken = site.brokenRelativeLinks().filter { !$0.hasSuffix("state.json") }
         #expect(broken.isEmpty, "\(broken)")
     }

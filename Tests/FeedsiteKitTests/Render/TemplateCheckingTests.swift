@@ -73,7 +73,7 @@ struct TemplateCheckingTests {
         try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: templates)
         let pagination = templates.appendingPathComponent("pagination.mustache")
         let text = try String(contentsOf: pagination, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "{{pagination.total}}", with: "{{pagination.totl}}").utf8)
+        try Data(text.replacingOccurrences(of: "{{pagination.label}}", with: "{{pagination.labl}}").utf8)
             .write(to: pagination)
         try Data("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(to: build.config)
         let report = try await SiteGenerator(
@@ -85,8 +85,8 @@ struct TemplateCheckingTests {
         try await server.shutdown()
         #expect(
             report.diagnostics.map(\.description) == [
-                "Templates/pagination.mustache:4:58: warning: 'pagination.totl' is not a variable here; did you mean"
-                    + " 'pagination.total'?"
+                "Templates/pagination.mustache:4:27: warning: 'pagination.labl' is not a variable here; did you mean"
+                    + " 'pagination.label'?"
             ])
         #expect(report.itemCount == 4)
         #expect(build.site.files["index.html"] != nil)
