@@ -4,8 +4,8 @@ import Synchronization
 /// The browser side of live reload, and the state it reads.
 ///
 /// Served pages get `<script src="/_feedsite/reload.js"></script>` before `</body>` (a same-origin
-/// file, because the site's Content-Security-Policy allows `script-src 'self'` only and no inline
-/// script). The script listens to `/_feedsite/events` (server-sent events): `reload` after every
+/// file: no inline script), and their Content-Security-Policy's `script-src 'none'` (every page
+/// but search's, which has `'self'`) becomes `script-src 'self'` so the browser runs it. The script listens to `/_feedsite/events` (server-sent events): `reload` after every
 /// successful rebuild, `failed` after a failed one, when it fetches `/_feedsite/status` and shows
 /// the error over the page. Nothing of this is ever written into the built site.
 enum LiveReload {
@@ -14,9 +14,17 @@ enum LiveReload {
     static let statusPath = "/_feedsite/status"
     static let scriptTag = #"<script src="/_feedsite/reload.js"></script>"#
 
-    /// `html` with the script tag inserted before its last `</body>` (appended when there is none).
+    /// `html` with the script tag inserted before its last `</body>` (appended when there is none),
+    /// and the first `script-src 'none'` (the page's own policy) allowing the site's scripts.
     static func inject(into html: Data) -> Data {
-        let bytes = [UInt8](html)
+        var bytes = [UInt8](html)
+        let closed = Array("script-src 'none'".utf8)
+        if let start = bytes.indices.dropLast(closed.count - 1).first(where: {
+            bytes[$0..<$0 + closed.count].elementsEqual(closed)
+        }) {
+            bytes.replaceSubrange(start..<start + closed.count, with: Array("script-src 'self'".utf8))
+        }
+        let html = Data(bytes)
         let needle = Array("</body".utf8)
         var index = bytes.count - needle.count
         while index >= 0 {

@@ -165,6 +165,13 @@ struct PreviewServerTests {
         #expect(
             String(decoding: LiveReload.inject(into: Data("<p>fragment".utf8)), as: UTF8.self)
                 == "<p>fragment\n<script src=\"/_feedsite/reload.js\"></script>\n")
+        // A published page allows no script; served, it allows the site's own (the reload script).
+        let page = Data(
+            #"<html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'none'; style-src 'self'"></head><body></body></html>"#
+                .utf8)
+        let served = String(decoding: LiveReload.inject(into: page), as: UTF8.self)
+        #expect(served.contains("default-src 'self'; script-src 'self'; style-src 'self'"), "\(served)")
+        #expect(!served.contains("'none'"))
     }
 
     @Test("request paths cannot leave the site folder")

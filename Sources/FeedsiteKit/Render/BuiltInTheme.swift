@@ -363,53 +363,53 @@ enum BuiltInTheme {
             PCFET0NUWVBFIGh0bWw+CjxodG1sIGxhbmc9Int7c2l0ZS5sYW5ndWFnZX19Int7I3NpdGUuaXNSaWdodFRvTGVmdH19IGRpcj0i
             cnRsInt7L3NpdGUuaXNSaWdodFRvTGVmdH19Pgo8aGVhZD4KPG1ldGEgY2hhcnNldD0idXRmLTgiPgo8bWV0YSBuYW1lPSJ2aWV3
             cG9ydCIgY29udGVudD0id2lkdGg9ZGV2aWNlLXdpZHRoLCBpbml0aWFsLXNjYWxlPTEiPgo8bWV0YSBodHRwLWVxdWl2PSJDb250
-            ZW50LVNlY3VyaXR5LVBvbGljeSIgY29udGVudD0iZGVmYXVsdC1zcmMgJ3NlbGYnOyBzY3JpcHQtc3JjICdzZWxmJzsgc3R5bGUt
-            c3JjICdzZWxmJzsgaW1nLXNyYyAnc2VsZicgaHR0cDogaHR0cHM6OyBtZWRpYS1zcmMgaHR0cDogaHR0cHM6OyBvYmplY3Qtc3Jj
-            ICdub25lJzsgZnJhbWUtc3JjICdub25lJzsgYmFzZS11cmkgJ25vbmUnOyBmb3JtLWFjdGlvbiB7eyNzaXRlLmhhc1NlYXJjaH19
-            J3NlbGYne3svc2l0ZS5oYXNTZWFyY2h9fXt7XnNpdGUuaGFzU2VhcmNofX0nbm9uZSd7ey9zaXRlLmhhc1NlYXJjaH19Ij4KPG1l
-            dGEgbmFtZT0icmVmZXJyZXIiIGNvbnRlbnQ9InN0cmljdC1vcmlnaW4td2hlbi1jcm9zcy1vcmlnaW4iPgo8bWV0YSBuYW1lPSJn
-            ZW5lcmF0b3IiIGNvbnRlbnQ9Int7c2l0ZS5nZW5lcmF0b3J9fSI+CjxtZXRhIG5hbWU9ImNvbG9yLXNjaGVtZSIgY29udGVudD0i
-            bGlnaHQgZGFyayI+Cjx0aXRsZT57e3BhZ2VUaXRsZX19PC90aXRsZT4Ke3sjbWV0YS5kZXNjcmlwdGlvbn19CjxtZXRhIG5hbWU9
-            ImRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+Cnt7L21ldGEuZGVzY3JpcHRpb259fQo8bGluayByZWw9Imljb24iIGhyZWY9
-            Int7cm9vdH19YXNzZXRzL2Zhdmljb24uc3ZnIiB0eXBlPSJpbWFnZS9zdmcreG1sIj4KPGxpbmsgcmVsPSJzdHlsZXNoZWV0IiBo
-            cmVmPSJ7e3Jvb3R9fWFzc2V0cy9zdHlsZS5jc3MiPgp7eyNtZXRhLmNhbm9uaWNhbH19CjxsaW5rIHJlbD0iY2Fub25pY2FsIiBo
-            cmVmPSJ7ey59fSI+Cnt7L21ldGEuY2Fub25pY2FsfX0Ke3sjbWV0YS5wcmV2fX0KPGxpbmsgcmVsPSJwcmV2IiBocmVmPSJ7ey59
-            fSI+Cnt7L21ldGEucHJldn19Cnt7I21ldGEubmV4dH19CjxsaW5rIHJlbD0ibmV4dCIgaHJlZj0ie3sufX0iPgp7ey9tZXRhLm5l
-            eHR9fQp7eyNtZXRhLmFsdGVybmF0ZXN9fQo8bGluayByZWw9ImFsdGVybmF0ZSIgdHlwZT0ie3t0eXBlfX0iIHRpdGxlPSJ7e3Rp
-            dGxlfX0iIGhyZWY9Int7dXJsfX0iPgp7ey9tZXRhLmFsdGVybmF0ZXN9fQp7eyNzaXRlLmhhc0ZlZWRzfX0KPGxpbmsgcmVsPSJh
-            bHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL2F0b20reG1sIiB0aXRsZT0ie3tzaXRlLnRpdGxlfX0gKEF0b20pIiBocmVmPSJ7
-            e3Jvb3R9fWF0b20ueG1sIj4KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFwcGxpY2F0aW9uL3Jzcyt4bWwiIHRpdGxlPSJ7
-            e3NpdGUudGl0bGV9fSAoUlNTKSIgaHJlZj0ie3tyb290fX1yc3MueG1sIj4KPGxpbmsgcmVsPSJhbHRlcm5hdGUiIHR5cGU9ImFw
-            cGxpY2F0aW9uL2ZlZWQranNvbiIgdGl0bGU9Int7c2l0ZS50aXRsZX19IChKU09OIEZlZWQpIiBocmVmPSJ7e3Jvb3R9fWZlZWQu
-            anNvbiI+Cnt7L3NpdGUuaGFzRmVlZHN9fQp7eyNtZXRhLmtpbmR9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6dHlwZSIgY29udGVudD0i
-            e3sufX0iPgo8bWV0YSBwcm9wZXJ0eT0ib2c6dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgo8bWV0YSBwcm9wZXJ0eT0i
-            b2c6c2l0ZV9uYW1lIiBjb250ZW50PSJ7e3NpdGUudGl0bGV9fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6Y2FyZCIgY29udGVudD0i
-            c3VtbWFyeSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6dGl0bGUiIGNvbnRlbnQ9Int7cGFnZVRpdGxlfX0iPgp7ey9tZXRhLmtpbmR9
-            fQp7eyNtZXRhLnVybH19CjxtZXRhIHByb3BlcnR5PSJvZzp1cmwiIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS51cmx9fQp7eyNt
-            ZXRhLmRlc2NyaXB0aW9ufX0KPG1ldGEgcHJvcGVydHk9Im9nOmRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+CjxtZXRhIG5h
-            bWU9InR3aXR0ZXI6ZGVzY3JpcHRpb24iIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS5kZXNjcmlwdGlvbn19Cnt7I21ldGEuaW1h
-            Z2V9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6aW1hZ2UiIGNvbnRlbnQ9Int7Ln19Ij4KPG1ldGEgbmFtZT0idHdpdHRlcjppbWFnZSIg
-            Y29udGVudD0ie3sufX0iPgp7ey9tZXRhLmltYWdlfX0Ke3sjc2l0ZS5ub2luZGV4fX0KPG1ldGEgbmFtZT0icm9ib3RzIiBjb250
-            ZW50PSJub2luZGV4Ij4Ke3svc2l0ZS5ub2luZGV4fX0KPC9oZWFkPgo8Ym9keT4KPGEgY2xhc3M9InNraXAiIGhyZWY9IiNtYWlu
-            Ij57e3Quc2tpcF90b19jb250ZW50fX08L2E+CjxoZWFkZXIgY2xhc3M9InNpdGUtaGVhZGVyIj4KPHAgY2xhc3M9InNpdGUtdGl0
-            bGUiPjxhIGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+e3tzaXRlLnRpdGxlfX08L2E+PC9wPgo8bmF2IGNsYXNzPSJzaXRlLW5h
-            diIgYXJpYS1sYWJlbD0ie3t0LnNpdGVfbmF2aWdhdGlvbn19Ij4KPHVsPgo8bGk+PGEgaHJlZj0ie3tyb290fX1pbmRleC5odG1s
-            Ij57e3QubmF2X2xhdGVzdH19PC9hPjwvbGk+CjxsaT48YSBocmVmPSJ7e3Jvb3R9fWFyY2hpdmUvaW5kZXguaHRtbCI+e3t0Lm5h
-            dl9hcmNoaXZlfX08L2E+PC9saT4Ke3sjc2l0ZS5oYXNUYWdzfX0KPGxpPjxhIGhyZWY9Int7cm9vdH19dGFncy9pbmRleC5odG1s
-            Ij57e3QubmF2X3RhZ3N9fTwvYT48L2xpPgp7ey9zaXRlLmhhc1RhZ3N9fQp7eyNzaXRlLmhhc0NhdGVnb3JpZXN9fQo8bGk+PGEg
-            aHJlZj0ie3tyb290fX1jYXRlZ29yaWVzL2luZGV4Lmh0bWwiPnt7dC5uYXZfY2F0ZWdvcmllc319PC9hPjwvbGk+Cnt7L3NpdGUu
-            aGFzQ2F0ZWdvcmllc319CjxsaT48YSBocmVmPSJ7e3Jvb3R9fXN0YXR1cy9pbmRleC5odG1sIj57e3QubmF2X3N0YXR1c319PC9h
-            PjwvbGk+CjwvdWw+CjwvbmF2Pgp7eyNzaXRlLmhhc1NlYXJjaH19Cjxmb3JtIGNsYXNzPSJzaXRlLXNlYXJjaCIgYWN0aW9uPSJ7
-            e3Jvb3R9fXNlYXJjaC9pbmRleC5odG1sIiBtZXRob2Q9ImdldCIgcm9sZT0ic2VhcmNoIj4KPGlucHV0IHR5cGU9InNlYXJjaCIg
-            bmFtZT0icSIgYXJpYS1sYWJlbD0ie3t0LnNlYXJjaF9sYWJlbH19IiBwbGFjZWhvbGRlcj0ie3t0LnNlYXJjaF9wbGFjZWhvbGRl
-            cn19Ij4KPGJ1dHRvbiB0eXBlPSJzdWJtaXQiPnt7dC5zZWFyY2hfYnV0dG9ufX08L2J1dHRvbj4KPC9mb3JtPgp7ey9zaXRlLmhh
-            c1NlYXJjaH19CjwvaGVhZGVyPgo8bWFpbiBpZD0ibWFpbiIgdGFiaW5kZXg9Ii0xIj4Ke3skbWFpbn19e3svbWFpbn19CjwvbWFp
-            bj4KPGZvb3RlciBjbGFzcz0ic2l0ZS1mb290ZXIiPgo8cD48YSBocmVmPSJ7e3Jvb3R9fWFyY2hpdmUvaW5kZXguaHRtbCI+e3t0
-            LmFyY2hpdmV9fTwvYT4gwrcgPGEgaHJlZj0ie3tyb290fX1zdGF0dXMvaW5kZXguaHRtbCI+e3t0LmZvb3Rlcl9zdGF0dXN9fTwv
-            YT57eyNzaXRlLmhhc0ZlZWRzfX0gwrcgPGEgaHJlZj0ie3tyb290fX1hdG9tLnhtbCI+QXRvbTwvYT4gwrcgPGEgaHJlZj0ie3ty
-            b290fX1yc3MueG1sIj5SU1M8L2E+IMK3IDxhIGhyZWY9Int7cm9vdH19ZmVlZC5qc29uIj5KU09OIEZlZWQ8L2E+e3svc2l0ZS5o
-            YXNGZWVkc319IMK3IDxhIGhyZWY9Int7cm9vdH19b3BtbC54bWwiPk9QTUw8L2E+PC9wPgo8cD57e3NpdGUuY29sb3Bob259fTwv
-            cD4KPC9mb290ZXI+CjwvYm9keT4KPC9odG1sPgo=
+            ZW50LVNlY3VyaXR5LVBvbGljeSIgY29udGVudD0iZGVmYXVsdC1zcmMgJ3NlbGYnOyBzY3JpcHQtc3JjIHt7JHNjcmlwdFNvdXJj
+            ZX19J25vbmUne3svc2NyaXB0U291cmNlfX07IHN0eWxlLXNyYyAnc2VsZic7IGltZy1zcmMgJ3NlbGYnIGh0dHA6IGh0dHBzOjsg
+            bWVkaWEtc3JjIGh0dHA6IGh0dHBzOjsgb2JqZWN0LXNyYyAnbm9uZSc7IGZyYW1lLXNyYyAnbm9uZSc7IGJhc2UtdXJpICdub25l
+            JzsgZm9ybS1hY3Rpb24ge3sjc2l0ZS5oYXNTZWFyY2h9fSdzZWxmJ3t7L3NpdGUuaGFzU2VhcmNofX17e15zaXRlLmhhc1NlYXJj
+            aH19J25vbmUne3svc2l0ZS5oYXNTZWFyY2h9fSI+CjxtZXRhIG5hbWU9InJlZmVycmVyIiBjb250ZW50PSJzdHJpY3Qtb3JpZ2lu
+            LXdoZW4tY3Jvc3Mtb3JpZ2luIj4KPG1ldGEgbmFtZT0iZ2VuZXJhdG9yIiBjb250ZW50PSJ7e3NpdGUuZ2VuZXJhdG9yfX0iPgo8
+            bWV0YSBuYW1lPSJjb2xvci1zY2hlbWUiIGNvbnRlbnQ9ImxpZ2h0IGRhcmsiPgo8dGl0bGU+e3twYWdlVGl0bGV9fTwvdGl0bGU+
+            Cnt7I21ldGEuZGVzY3JpcHRpb259fQo8bWV0YSBuYW1lPSJkZXNjcmlwdGlvbiIgY29udGVudD0ie3sufX0iPgp7ey9tZXRhLmRl
+            c2NyaXB0aW9ufX0KPGxpbmsgcmVsPSJpY29uIiBocmVmPSJ7e3Jvb3R9fWFzc2V0cy9mYXZpY29uLnN2ZyIgdHlwZT0iaW1hZ2Uv
+            c3ZnK3htbCI+CjxsaW5rIHJlbD0ic3R5bGVzaGVldCIgaHJlZj0ie3tyb290fX1hc3NldHMvc3R5bGUuY3NzIj4Ke3sjbWV0YS5j
+            YW5vbmljYWx9fQo8bGluayByZWw9ImNhbm9uaWNhbCIgaHJlZj0ie3sufX0iPgp7ey9tZXRhLmNhbm9uaWNhbH19Cnt7I21ldGEu
+            cHJldn19CjxsaW5rIHJlbD0icHJldiIgaHJlZj0ie3sufX0iPgp7ey9tZXRhLnByZXZ9fQp7eyNtZXRhLm5leHR9fQo8bGluayBy
+            ZWw9Im5leHQiIGhyZWY9Int7Ln19Ij4Ke3svbWV0YS5uZXh0fX0Ke3sjbWV0YS5hbHRlcm5hdGVzfX0KPGxpbmsgcmVsPSJhbHRl
+            cm5hdGUiIHR5cGU9Int7dHlwZX19IiB0aXRsZT0ie3t0aXRsZX19IiBocmVmPSJ7e3VybH19Ij4Ke3svbWV0YS5hbHRlcm5hdGVz
+            fX0Ke3sjc2l0ZS5oYXNGZWVkc319CjxsaW5rIHJlbD0iYWx0ZXJuYXRlIiB0eXBlPSJhcHBsaWNhdGlvbi9hdG9tK3htbCIgdGl0
+            bGU9Int7c2l0ZS50aXRsZX19IChBdG9tKSIgaHJlZj0ie3tyb290fX1hdG9tLnhtbCI+CjxsaW5rIHJlbD0iYWx0ZXJuYXRlIiB0
+            eXBlPSJhcHBsaWNhdGlvbi9yc3MreG1sIiB0aXRsZT0ie3tzaXRlLnRpdGxlfX0gKFJTUykiIGhyZWY9Int7cm9vdH19cnNzLnht
+            bCI+CjxsaW5rIHJlbD0iYWx0ZXJuYXRlIiB0eXBlPSJhcHBsaWNhdGlvbi9mZWVkK2pzb24iIHRpdGxlPSJ7e3NpdGUudGl0bGV9
+            fSAoSlNPTiBGZWVkKSIgaHJlZj0ie3tyb290fX1mZWVkLmpzb24iPgp7ey9zaXRlLmhhc0ZlZWRzfX0Ke3sjbWV0YS5raW5kfX0K
+            PG1ldGEgcHJvcGVydHk9Im9nOnR5cGUiIGNvbnRlbnQ9Int7Ln19Ij4KPG1ldGEgcHJvcGVydHk9Im9nOnRpdGxlIiBjb250ZW50
+            PSJ7e3BhZ2VUaXRsZX19Ij4KPG1ldGEgcHJvcGVydHk9Im9nOnNpdGVfbmFtZSIgY29udGVudD0ie3tzaXRlLnRpdGxlfX0iPgo8
+            bWV0YSBuYW1lPSJ0d2l0dGVyOmNhcmQiIGNvbnRlbnQ9InN1bW1hcnkiPgo8bWV0YSBuYW1lPSJ0d2l0dGVyOnRpdGxlIiBjb250
+            ZW50PSJ7e3BhZ2VUaXRsZX19Ij4Ke3svbWV0YS5raW5kfX0Ke3sjbWV0YS51cmx9fQo8bWV0YSBwcm9wZXJ0eT0ib2c6dXJsIiBj
+            b250ZW50PSJ7ey59fSI+Cnt7L21ldGEudXJsfX0Ke3sjbWV0YS5kZXNjcmlwdGlvbn19CjxtZXRhIHByb3BlcnR5PSJvZzpkZXNj
+            cmlwdGlvbiIgY29udGVudD0ie3sufX0iPgo8bWV0YSBuYW1lPSJ0d2l0dGVyOmRlc2NyaXB0aW9uIiBjb250ZW50PSJ7ey59fSI+
+            Cnt7L21ldGEuZGVzY3JpcHRpb259fQp7eyNtZXRhLmltYWdlfX0KPG1ldGEgcHJvcGVydHk9Im9nOmltYWdlIiBjb250ZW50PSJ7
+            ey59fSI+CjxtZXRhIG5hbWU9InR3aXR0ZXI6aW1hZ2UiIGNvbnRlbnQ9Int7Ln19Ij4Ke3svbWV0YS5pbWFnZX19Cnt7I3NpdGUu
+            bm9pbmRleH19CjxtZXRhIG5hbWU9InJvYm90cyIgY29udGVudD0ibm9pbmRleCI+Cnt7L3NpdGUubm9pbmRleH19CjwvaGVhZD4K
+            PGJvZHk+CjxhIGNsYXNzPSJza2lwIiBocmVmPSIjbWFpbiI+e3t0LnNraXBfdG9fY29udGVudH19PC9hPgo8aGVhZGVyIGNsYXNz
+            PSJzaXRlLWhlYWRlciI+CjxwIGNsYXNzPSJzaXRlLXRpdGxlIj48YSBocmVmPSJ7e3Jvb3R9fWluZGV4Lmh0bWwiPnt7c2l0ZS50
+            aXRsZX19PC9hPjwvcD4KPG5hdiBjbGFzcz0ic2l0ZS1uYXYiIGFyaWEtbGFiZWw9Int7dC5zaXRlX25hdmlnYXRpb259fSI+Cjx1
+            bD4KPGxpPjxhIGhyZWY9Int7cm9vdH19aW5kZXguaHRtbCI+e3t0Lm5hdl9sYXRlc3R9fTwvYT48L2xpPgo8bGk+PGEgaHJlZj0i
+            e3tyb290fX1hcmNoaXZlL2luZGV4Lmh0bWwiPnt7dC5uYXZfYXJjaGl2ZX19PC9hPjwvbGk+Cnt7I3NpdGUuaGFzVGFnc319Cjxs
+            aT48YSBocmVmPSJ7e3Jvb3R9fXRhZ3MvaW5kZXguaHRtbCI+e3t0Lm5hdl90YWdzfX08L2E+PC9saT4Ke3svc2l0ZS5oYXNUYWdz
+            fX0Ke3sjc2l0ZS5oYXNDYXRlZ29yaWVzfX0KPGxpPjxhIGhyZWY9Int7cm9vdH19Y2F0ZWdvcmllcy9pbmRleC5odG1sIj57e3Qu
+            bmF2X2NhdGVnb3JpZXN9fTwvYT48L2xpPgp7ey9zaXRlLmhhc0NhdGVnb3JpZXN9fQo8bGk+PGEgaHJlZj0ie3tyb290fX1zdGF0
+            dXMvaW5kZXguaHRtbCI+e3t0Lm5hdl9zdGF0dXN9fTwvYT48L2xpPgo8L3VsPgo8L25hdj4Ke3sjc2l0ZS5oYXNTZWFyY2h9fQo8
+            Zm9ybSBjbGFzcz0ic2l0ZS1zZWFyY2giIGFjdGlvbj0ie3tyb290fX1zZWFyY2gvaW5kZXguaHRtbCIgbWV0aG9kPSJnZXQiIHJv
+            bGU9InNlYXJjaCI+CjxpbnB1dCB0eXBlPSJzZWFyY2giIG5hbWU9InEiIGFyaWEtbGFiZWw9Int7dC5zZWFyY2hfbGFiZWx9fSIg
+            cGxhY2Vob2xkZXI9Int7dC5zZWFyY2hfcGxhY2Vob2xkZXJ9fSI+CjxidXR0b24gdHlwZT0ic3VibWl0Ij57e3Quc2VhcmNoX2J1
+            dHRvbn19PC9idXR0b24+CjwvZm9ybT4Ke3svc2l0ZS5oYXNTZWFyY2h9fQo8L2hlYWRlcj4KPG1haW4gaWQ9Im1haW4iIHRhYmlu
+            ZGV4PSItMSI+Cnt7JG1haW59fXt7L21haW59fQo8L21haW4+Cjxmb290ZXIgY2xhc3M9InNpdGUtZm9vdGVyIj4KPHA+PGEgaHJl
+            Zj0ie3tyb290fX1hcmNoaXZlL2luZGV4Lmh0bWwiPnt7dC5hcmNoaXZlfX08L2E+IMK3IDxhIGhyZWY9Int7cm9vdH19c3RhdHVz
+            L2luZGV4Lmh0bWwiPnt7dC5mb290ZXJfc3RhdHVzfX08L2E+e3sjc2l0ZS5oYXNGZWVkc319IMK3IDxhIGhyZWY9Int7cm9vdH19
+            YXRvbS54bWwiPkF0b208L2E+IMK3IDxhIGhyZWY9Int7cm9vdH19cnNzLnhtbCI+UlNTPC9hPiDCtyA8YSBocmVmPSJ7e3Jvb3R9
+            fWZlZWQuanNvbiI+SlNPTiBGZWVkPC9hPnt7L3NpdGUuaGFzRmVlZHN9fSDCtyA8YSBocmVmPSJ7e3Jvb3R9fW9wbWwueG1sIj5P
+            UE1MPC9hPjwvcD4KPHA+e3tzaXRlLmNvbG9waG9ufX08L3A+CjwvZm9vdGVyPgo8L2JvZHk+CjwvaHRtbD4K
             """
         ),
         (
@@ -425,14 +425,15 @@ enum BuiltInTheme {
         (
             "search.mustache",
             """
-            e3s8bGF5b3V0fX0Ke3skbWFpbn19CjxoMT57e3Quc2VhcmNofX08L2gxPgo8Zm9ybSBpZD0ic2VhcmNoLWZvcm0iIGNsYXNzPSJz
-            ZWFyY2gtcGFnZSIgYWN0aW9uPSJpbmRleC5odG1sIiBtZXRob2Q9ImdldCIgcm9sZT0ic2VhcmNoIj4KPGxhYmVsIGZvcj0ic2Vh
-            cmNoLXF1ZXJ5Ij57e2xhYmVsfX08L2xhYmVsPgo8aW5wdXQgaWQ9InNlYXJjaC1xdWVyeSIgdHlwZT0ic2VhcmNoIiBuYW1lPSJx
-            IiByZXF1aXJlZD4KPGJ1dHRvbiB0eXBlPSJzdWJtaXQiPnt7dC5zZWFyY2hfYnV0dG9ufX08L2J1dHRvbj4KPC9mb3JtPgo8cCBp
-            ZD0ic2VhcmNoLXN0YXR1cyIgY2xhc3M9Im1ldGEiIHJvbGU9InN0YXR1cyIgZGF0YS1tZXNzYWdlcz0ie3tzY3JpcHRNZXNzYWdl
-            c319Ij48L3A+CjxvbCBpZD0ic2VhcmNoLXJlc3VsdHMiIGNsYXNzPSJzZWFyY2gtcmVzdWx0cyI+PC9vbD4KPG5vc2NyaXB0Pjxw
-            Pnt7dC5zZWFyY2hfbm9zY3JpcHR9fTwvcD48L25vc2NyaXB0Pgo8c2NyaXB0IHR5cGU9Im1vZHVsZSIgc3JjPSJ7e3Jvb3R9fWFz
-            c2V0cy9zZWFyY2guanMiPjwvc2NyaXB0Pgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            e3s8bGF5b3V0fX0Ke3skc2NyaXB0U291cmNlfX0nc2VsZid7ey9zY3JpcHRTb3VyY2V9fQp7eyRtYWlufX0KPGgxPnt7dC5zZWFy
+            Y2h9fTwvaDE+Cjxmb3JtIGlkPSJzZWFyY2gtZm9ybSIgY2xhc3M9InNlYXJjaC1wYWdlIiBhY3Rpb249ImluZGV4Lmh0bWwiIG1l
+            dGhvZD0iZ2V0IiByb2xlPSJzZWFyY2giPgo8bGFiZWwgZm9yPSJzZWFyY2gtcXVlcnkiPnt7bGFiZWx9fTwvbGFiZWw+CjxpbnB1
+            dCBpZD0ic2VhcmNoLXF1ZXJ5IiB0eXBlPSJzZWFyY2giIG5hbWU9InEiIHJlcXVpcmVkPgo8YnV0dG9uIHR5cGU9InN1Ym1pdCI+
+            e3t0LnNlYXJjaF9idXR0b259fTwvYnV0dG9uPgo8L2Zvcm0+CjxwIGlkPSJzZWFyY2gtc3RhdHVzIiBjbGFzcz0ibWV0YSIgcm9s
+            ZT0ic3RhdHVzIiBkYXRhLW1lc3NhZ2VzPSJ7e3NjcmlwdE1lc3NhZ2VzfX0iPjwvcD4KPG9sIGlkPSJzZWFyY2gtcmVzdWx0cyIg
+            Y2xhc3M9InNlYXJjaC1yZXN1bHRzIj48L29sPgo8bm9zY3JpcHQ+PHA+e3t0LnNlYXJjaF9ub3NjcmlwdH19PC9wPjwvbm9zY3Jp
+            cHQ+CjxzY3JpcHQgdHlwZT0ibW9kdWxlIiBzcmM9Int7cm9vdH19YXNzZXRzL3NlYXJjaC5qcyI+PC9zY3JpcHQ+Cnt7L21haW59
+            fQp7ey9sYXlvdXR9fQo=
             """
         ),
         (

@@ -3,8 +3,8 @@ import Foundation
 // The search page's view model; see PageViews.swift for the rules every view follows.
 
 /// `search/index.html`: a form, and the results of `?q=` filled in by `assets/search.js` from the
-/// Pagefind index: the only page with a script (the site's own file, allowed by the
-/// `script-src 'self'` every page has; Pagefind compiles its WebAssembly in a web worker, whose
+/// Pagefind index: the only page with a script, and the only one whose policy allows any (the
+/// site's own: `script-src 'self'`; every other page has `'none'`); Pagefind compiles its WebAssembly in a web worker, whose
 /// policy is its own response's, so the page's policy needs no `'wasm-unsafe-eval'`).
 struct SearchPage {
     var site: SiteView

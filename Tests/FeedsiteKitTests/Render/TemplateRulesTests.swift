@@ -34,7 +34,7 @@ struct TemplateRulesTests {
         let layout = try String(
             contentsOf: Self.templatesDirectory.appendingPathComponent("layout.mustache"), encoding: .utf8)
         #expect(layout.contains("http-equiv=\"Content-Security-Policy\""))
-        #expect(layout.contains("script-src 'self'"))
+        #expect(layout.contains("script-src {{$scriptSource}}'none'{{/scriptSource}}"))
         #expect(layout.contains("object-src 'none'"))
         #expect(!layout.contains("unsafe-inline"))
         #expect(layout.contains("name=\"referrer\""))

@@ -264,6 +264,7 @@ struct SearchIndexTests {
         for (path, data) in on where path.hasSuffix(".html") && path != "search/index.html" {
             let html = String(decoding: data, as: UTF8.self)
             #expect(!html.contains("<script"), "\(path)")
+            #expect(html.contains("script-src 'none';"), "\(path): its policy allows scripts it does not have")
         }
         let home = String(decoding: on["index.html"] ?? Data(), as: UTF8.self)
         #expect(home.contains(#"<form class="site-search" action="search/index.html" method="get" role="search">"#))
