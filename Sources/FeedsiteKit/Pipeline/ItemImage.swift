@@ -1,5 +1,6 @@
 import FeedsiteParse
 import FeedsiteSanitise
+import FeedsiteShared
 import Foundation
 
 /// The one picture an item is shown with in lists (and shared with, `og:image`): the feed's own
@@ -30,11 +31,26 @@ enum ItemImage {
     /// The `src` of the first `<img>` in sanitised HTML (which only cmark wrote: `<img … src="…"`,
     /// the URL already through the URL policy, escaped as cmark escapes attributes).
     static func firstImage(in content: SanitisedHTML) -> String? {
-        let html = content.html
-        guard let tag = html.range(of: "<img ") else { return nil }
-        let rest = html[tag.upperBound...]
-        guard let end = rest.firstIndex(of: ">"), let src = rest[..<end].range(of: " src=\"") else { return nil }
-        let value = rest[src.upperBound...]
+        var html = content.html
+        // A byte search: Foundation's `range(of:)` goes through UTF-16 over the whole content, for
+        // every item, most of which have no picture.
+        let needle = Array("<img ".utf8)
+        let offset: Int? = html.withUTF8 { bytes in
+            var from = 0
+            while let found = ByteScan.firstIndex(of: needle[0], in: bytes, from: from, to: bytes.count) {
+                if found + needle.count <= bytes.count, bytes[found..<found + needle.count].elementsEqual(needle) {
+                    return found
+                }
+                from = found + 1
+            }
+            return nil
+        }
+        guard let offset else { return nil }
+        let restText = html[html.utf8.index(html.utf8.startIndex, offsetBy: offset + needle.count)...]
+        guard let end = restText.firstIndex(of: ">"), let src = restText[..<end].range(of: " src=\"") else {
+            return nil
+        }
+        let value = restText[src.upperBound...]
         guard let close = value.firstIndex(of: "\"") else { return nil }
         let url = value[..<close]
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
