@@ -115,16 +115,21 @@ struct TellingTheTruthTests {
         #expect(page.contains("1 of 1 fetched feeds refreshed in this build; 1 more rendered from saved state"))
     }
 
-    @Test("a web page's feed is remembered, read directly, listed in opml.xml and status, and warned about")
-    func webPage() async throws {
+    /// `/page`, a web page linking its feed `/feed.xml` ("Found Blog", items f1 and f2).
+    static func pageAndFeed() async throws -> FixtureServer {
         let html = """
             <!doctype html><html><head><title>Found</title>
             <link rel="alternate" type="application/rss+xml" title="Feed" href="/feed.xml"></head><body>Hi</body></html>
             """
-        let server = try await FixtureServer(routes: [
+        return try await FixtureServer(routes: [
             "/page": FixtureServer.Route(headers: [("Content-Type", "text/html")], body: Data(html.utf8)),
             "/feed.xml": .feed(Self.rss("Found Blog", ["f1", "f2"])),
         ])
+    }
+
+    @Test("a web page's feed is remembered, read directly, listed in opml.xml and status, and warned about")
+    func webPage() async throws {
+        let server = try await Self.pageAndFeed()
         let build = try TestBuild()
         defer { build.remove() }
         let page = server.url("/page").absoluteString
@@ -166,14 +171,7 @@ struct TellingTheTruthTests {
 
     @Test("a feed listed beside the web page that was listed before keeps the page's slug")
     func twinKeepsSlug() async throws {
-        let html = """
-            <!doctype html><html><head><title>Found</title>
-            <link rel="alternate" type="application/rss+xml" title="Feed" href="/feed.xml"></head><body>Hi</body></html>
-            """
-        let server = try await FixtureServer(routes: [
-            "/page": FixtureServer.Route(headers: [("Content-Type", "text/html")], body: Data(html.utf8)),
-            "/feed.xml": .feed(Self.rss("Found Blog", ["f1", "f2"])),
-        ])
+        let server = try await Self.pageAndFeed()
         let build = try TestBuild()
         defer { build.remove() }
         let page = server.url("/page").absoluteString
