@@ -72,6 +72,7 @@ let package = Package(
             name: "FeedsiteServe",
             dependencies: [
                 "FeedsiteKit",
+                "FeedsiteShared",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

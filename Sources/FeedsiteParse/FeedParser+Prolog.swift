@@ -231,14 +231,6 @@ extension FeedParser {
     }
 
     static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {
-        let utf8 = literal.utf8
-        guard let first = utf8.first, start < bytes.count else { return nil }
-        let count = utf8.count
-        var i = start
-        while let candidate = firstIndex(of: first, in: bytes, from: i, to: bytes.count - count + 1) {
-            if bytes[candidate..<candidate + count].elementsEqual(utf8) { return candidate }
-            i = candidate + 1
-        }
-        return nil
+        bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: Array(literal.utf8), in: $0, from: start) }
     }
 }

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 import Synchronization
 
@@ -5,8 +6,9 @@ import Synchronization
 ///
 /// Served pages get `<script src="/_feedsite/reload.js"></script>` before `</body>` (a same-origin
 /// file: no inline script), and their Content-Security-Policy's `script-src 'none'` (every page
-/// but search's, which has `'self'`) becomes `script-src 'self'` so the browser runs it. The script listens to `/_feedsite/events` (server-sent events): `reload` after every
-/// successful rebuild, `failed` after a failed one, when it fetches `/_feedsite/status` and shows
+/// but search's, which has `'self'`) becomes `script-src 'self'` so the browser runs it. The
+/// script listens to `/_feedsite/events` (server-sent events): `reload` after every successful
+/// rebuild, `failed` after a failed one, when it fetches `/_feedsite/status` and shows
 /// the error over the page. Nothing of this is ever written into the built site.
 enum LiveReload {
     static let scriptPath = "/_feedsite/reload.js"
@@ -19,9 +21,7 @@ enum LiveReload {
     static func inject(into html: Data) -> Data {
         var bytes = [UInt8](html)
         let closed = Array("script-src 'none'".utf8)
-        if let start = bytes.indices.dropLast(closed.count - 1).first(where: {
-            bytes[$0..<$0 + closed.count].elementsEqual(closed)
-        }) {
+        if let start = bytes.withUnsafeBufferPointer({ ByteScan.firstIndex(of: closed, in: $0, from: 0) }) {
             bytes.replaceSubrange(start..<start + closed.count, with: Array("script-src 'self'".utf8))
         }
         let html = Data(bytes)

@@ -12,6 +12,18 @@ package enum ByteScan {
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 
+    /// Where `literal` first starts in `bytes[start...]`: each candidate first byte found with
+    /// `memchr`, then the rest compared.
+    package static func firstIndex(of literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let first = literal.first, start >= 0 else { return nil }
+        var from = start
+        while let candidate = firstIndex(of: first, in: bytes, from: from, to: bytes.count - literal.count + 1) {
+            if bytes[candidate..<candidate + literal.count].elementsEqual(literal) { return candidate }
+            from = candidate + 1
+        }
+        return nil
+    }
+
     /// The index of the first byte at or after `start` that is below 0x20 or at least 0x7F (C0
     /// controls, tab and newline included; DEL; every byte of a multi-byte UTF-8 sequence), or
     /// `bytes.count` when there is none.

@@ -35,16 +35,7 @@ enum ItemImage {
         // A byte search: Foundation's `range(of:)` goes through UTF-16 over the whole content, for
         // every item, most of which have no picture.
         let needle = Array("<img ".utf8)
-        let offset: Int? = html.withUTF8 { bytes in
-            var from = 0
-            while let found = ByteScan.firstIndex(of: needle[0], in: bytes, from: from, to: bytes.count) {
-                if found + needle.count <= bytes.count, bytes[found..<found + needle.count].elementsEqual(needle) {
-                    return found
-                }
-                from = found + 1
-            }
-            return nil
-        }
+        let offset = html.withUTF8 { ByteScan.firstIndex(of: needle, in: $0, from: 0) }
         guard let offset else { return nil }
         let restText = html[html.utf8.index(html.utf8.startIndex, offsetBy: offset + needle.count)...]
         guard let end = restText.firstIndex(of: ">"), let src = restText[..<end].range(of: " src=\"") else {

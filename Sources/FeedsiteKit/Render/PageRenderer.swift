@@ -414,6 +414,13 @@ package struct PageRenderer: Sendable {
         return raw
     }
 
+    /// Media types by file name ending, for enclosures that give none.
+    static let mediaTypes: [String: String] = [
+        "mp3": "audio/mpeg", "m4a": "audio/mp4", "aac": "audio/aac", "ogg": "audio/ogg", "oga": "audio/ogg",
+        "opus": "audio/ogg", "wav": "audio/wav", "flac": "audio/flac",
+        "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "mov": "video/quicktime",
+    ]
+
     static func enclosureView(_ enclosure: Enclosure, messages: MessageCatalogue = .english) -> EnclosureView? {
         // Flash and torrent files are never offered: no browser plays them.
         guard !VideoSite.isUnplayable(type: enclosure.type, url: enclosure.url) else { return nil }
@@ -428,7 +435,11 @@ package struct PageRenderer: Sendable {
                 : "\(max(1, length / 1000)) kB"
         }
         let name = url.lastPathComponent
-        let type = enclosure.type?.lowercased() ?? ""
+        // A file without a type (some podcast feeds give only the URL and length) is typed by its
+        // name's ending, so an episode still gets its player.
+        let type =
+            enclosure.type.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.mediaTypes[url.pathExtension.lowercased()] ?? ""
         let isWeb = httpURL(url.absoluteString) != nil
         let label = name.isEmpty || name == "/" ? (url.host ?? url.absoluteString) : name
         return EnclosureView(
