@@ -40,6 +40,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // ICU's regular expressions with a bound on their work (C: ICU renames its functions per
+        // version, which only its own headers resolve). Debian's libicu-dev, which libxml2 links too.
+        .target(
+            name: "CICURegex",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+        // The `exclude:`/`include:` patterns' search. The only target that sees ICU directly.
+        .target(name: "FeedsitePattern", dependencies: ["CICURegex"]),
         // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, concurrentMap.
         .target(name: "FeedsiteShared"),
         // Parse: feed bytes → `Feed`. The only target that sees libxml2.
@@ -56,6 +64,7 @@ let package = Package(
                 "FeedsiteShared",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
+                "FeedsitePattern",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -102,6 +111,7 @@ let package = Package(
                 "FeedsiteParse",
                 "FeedsiteSanitise",
                 "FeedsiteShared",
+                "FeedsitePattern",
                 "feedsite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
