@@ -6,11 +6,10 @@ Reads every top-level `struct` and `final class` in `Sources/FeedsiteKit/Render/
 
 - `TemplateKey`, every field name the view types have, so a template's names are resolved once,
   when it is parsed;
-- each view type's `TemplateView` conformance: its `templateFields`, a table from key to the
-  field's key path (`TemplateValue.swift` does the lookup, and tells each field's kind from its
-  Swift type);
-- `TemplateSchema.viewTypes`, the list of view types whose fields the load-time check of a
-  theme's names knows (`Template+Checking.swift`).
+- each view type's `value(_:at:)`, a `switch` on that key (what `{{name}}` answers), handing the
+  rest of a dotted name to the field's own type;
+- `TemplateSchema.viewTypes`, each type's fields and what they hold, for the load-time check of
+  a theme's names (`Template+Checking.swift`).
 
 A field is a property of a view type (`let`/`var`, stored or computed; not `static`, not
 `private`) whose type is `String`, `Int`, `Bool`, `SanitisedHTML`, another view type, or an
@@ -30,8 +29,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RENDER = ROOT / "Sources" / "FeedsiteKit" / "Render"
 GENERATED = RENDER / "PageViews+Template.swift"
 
-# The types a field may have besides view types (and optionals and arrays).
-SCALARS = {"String", "Int", "Bool", "SanitisedHTML"}
+# The Swift type of a field → its `TemplateSchema.Kind` case.
+SCALARS = {"String": ".string", "Int": ".int", "Bool": ".bool", "SanitisedHTML": ".html"}
 
 TYPE_DECLARATION = re.compile(r"^(?:(?:public|package|internal)\s+)?(?:final\s+class|struct)\s+(\w+)\b")
 PROPERTY = re.compile(
@@ -70,8 +69,10 @@ def strip_code(line):
 
 
 def read_view_types(paths):
-    """[(type name, [(field name, swift type, file, line)], is a field group)] in declaration order."""
+    """[(type name, [(field name, swift type, file, line)])] in declaration order, field groups'
+    properties replaced by the group's fields (the path to such a field is `group.field`)."""
     types = []
+    groups = {}
     for path in paths:
         depth = 0
         current = None
@@ -90,35 +91,52 @@ def read_view_types(paths):
             if depth == 0:
                 match = TYPE_DECLARATION.match(code)
                 if match and "{" in code:
-                    is_group = re.search(r":[^{]*\bTemplateFieldGroup\b", code) is not None
-                    current = (match.group(1), [], is_group)
-                    types.append(current)
+                    current = (match.group(1), [])
+                    if re.search(r":[^{]*\bTemplateFieldGroup\b", code):
+                        groups[match.group(1)] = current[1]
+                    else:
+                        types.append(current)
             elif depth == 1 and current is not None and not EXCLUDED.match(code):
                 match = PROPERTY.match(code)
                 if match:
-                    current[1].append((match.group(1), match.group(2).strip(), path.name, number))
+                    current[1].append((match.group(1), match.group(2).strip(), path.name, number, match.group(1)))
             depth += code.count("{") - code.count("}")
             if depth < 0:
                 raise GlueError(f"{path.name}:{number}: unbalanced braces")
             if depth == 0:
                 current = None
-    return types
+    inlined = []
+    for name, fields in types:
+        expanded = []
+        for field, swift_type, file, number, path in fields:
+            if swift_type in groups:
+                expanded += [(inner, t, f, n, f"{field}.{inner}") for inner, t, f, n, _ in groups[swift_type]]
+            else:
+                expanded.append((field, swift_type, file, number, path))
+        if len({field for field, *_ in expanded}) != len(expanded):
+            raise GlueError(f"view type '{name}' has a field twice (its own and a group's?)")
+        inlined.append((name, expanded))
+    return inlined
 
 
-def check(swift_type, view_names, where):
-    """Raises unless a template can read a field of `swift_type`."""
+def kind(swift_type, view_names, where):
+    """The `TemplateSchema.Kind` expression for a Swift type."""
     swift_type = swift_type.replace(" ", "")
     if swift_type.endswith("?"):
-        if swift_type.endswith("??"):
+        inner = swift_type[:-1]
+        if inner.endswith("?"):
             raise GlueError(f"{where}: a double optional ('{swift_type}') cannot be read by a template")
-        return check(swift_type[:-1], view_names, where)
+        return f".optional({kind(inner, view_names, where)})"
     if swift_type.startswith("[") and swift_type.endswith("]") and ":" not in swift_type:
-        return check(swift_type[1:-1], view_names, where)
-    if swift_type not in SCALARS and swift_type not in view_names:
-        raise GlueError(
-            f"{where}: '{swift_type}' is not a type a template can read; use String, Int, Bool, SanitisedHTML, "
-            "a view type from PageViews*.swift, or an optional or array of these (or make the property private)"
-        )
+        return f".list({kind(swift_type[1:-1], view_names, where)})"
+    if swift_type in SCALARS:
+        return SCALARS[swift_type]
+    if swift_type in view_names:
+        return f'.object("{swift_type}")'
+    raise GlueError(
+        f"{where}: '{swift_type}' is not a type a template can read; use String, Int, Bool, SanitisedHTML, "
+        "a view type from PageViews*.swift, or an optional or array of these (or make the property private)"
+    )
 
 
 def wrap(words, indent, width=120):
@@ -135,59 +153,45 @@ def wrap(words, indent, width=120):
     return lines
 
 
-def inline_groups(types):
-    """[(view type, [(key, key path)])]: each field group property replaced by the group's fields."""
-    groups = {name: fields for name, fields, is_group in types if is_group}
-    view_names = {name for name, _, is_group in types if not is_group}
-    views = []
-    for name, fields, is_group in types:
-        if is_group:
-            continue
-        if not fields:
-            raise GlueError(f"view type '{name}' has no fields")
-        entries = []
-        for field, swift_type, file, number in fields:
-            if swift_type in groups:
-                entries += [(inner, f"{field}.{inner}") for inner, *_ in groups[swift_type]]
-            else:
-                check(swift_type, view_names, f"{file}:{number}")
-                entries.append((field, field))
-        keys = [key for key, _ in entries]
-        if len(set(keys)) != len(keys):
-            raise GlueError(f"view type '{name}' has a field twice (its own and a group's?)")
-        views.append((name, entries))
-    for name, fields in groups.items():
-        for field, swift_type, file, number in fields:
-            check(swift_type, view_names, f"{file}:{number}")
-    return views
-
-
 def generate(types):
-    views = inline_groups(types)
+    view_names = {name for name, _ in types}
     lines = [
         "// Generated by scripts/generate-template-glue.py from the view types in PageViews*.swift: do not edit.",
         "// A new template variable is a new property of a view type; then run",
         "// `python3 scripts/generate-template-glue.py` (PageViewsTests fails while this file is stale).",
         "",
         "/// Every name a view type answers: a template's names are resolved to these once, when it is",
-        "/// parsed, so a lookup is an index into a view type's `templateFields`.",
-        "enum TemplateKey: Int, CaseIterable, Sendable {",
+        "/// parsed, so a lookup is a `switch`, not string comparisons.",
+        "enum TemplateKey: String, Sendable {",
     ]
-    keys = sorted({key for _, entries in views for key, _ in entries})
+    keys = sorted({field for _, fields in types for field, *_ in fields})
     lines += [line.rstrip(",") for line in wrap(keys, "    case ")]
     lines.append("}")
-    for name, entries in views:
-        lines += ["", f"extension {name}: TemplateView {{", "    static let templateFields: TemplateFields<Self> = ["]
-        lines += wrap([f".{key}: .init(\\.{path})" for key, path in entries], "        ")
-        lines += ["    ]", "}"]
+    for name, fields in types:
+        if not fields:
+            raise GlueError(f"view type '{name}' has no fields")
+        lines += [
+            "",
+            f"extension {name}: TemplateObject {{",
+            "    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {",
+            "        switch name.keys[position] {",
+        ]
+        for field, swift_type, _, _, path in fields:
+            optional = "?" if swift_type.replace(" ", "").endswith("?") else ""
+            lines.append(f"        case .{field}?: self.{path}{optional}.value(name, after: position)")
+        lines += ["        default: nil", "        }", "    }", "}"]
     lines += [
         "",
         "extension TemplateSchema {",
         "    /// Each view type's fields and what they hold.",
-        "    static let viewTypes = fields(of: [",
+        "    static let viewTypes: [String: [String: Kind]] = [",
     ]
-    lines += wrap([f"{name}.self" for name, _ in views], "        ")
-    lines += ["    ])", "}", ""]
+    for name, fields in types:
+        lines.append(f'        "{name}": [')
+        for field, swift_type, file, number, _ in fields:
+            lines.append(f'            "{field}": {kind(swift_type, view_names, f"{file}:{number}")},')
+        lines.append("        ],")
+    lines += ["    ]", "}", ""]
     return "\n".join(lines)
 
 

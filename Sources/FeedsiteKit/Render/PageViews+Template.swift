@@ -3,8 +3,8 @@
 // `python3 scripts/generate-template-glue.py` (PageViewsTests fails while this file is stale).
 
 /// Every name a view type answers: a template's names are resolved to these once, when it is
-/// parsed, so a lookup is an index into a view type's `templateFields`.
-enum TemplateKey: Int, CaseIterable, Sendable {
+/// parsed, so a lookup is a `switch`, not string comparisons.
+enum TemplateKey: String, Sendable {
     case accounting, alternates, archiveURL, authors, avatar, buildTime, bytes, canonical, categories, categoryLinks
     case colophon, configuredURL, consecutiveFailures, content, count, counts, current, date, days, description, dir
     case display, download, dropped, duplicates, enclosures, excerpt, feed, feedAvatar, feedCount, feedImage, feedLink
@@ -18,238 +18,750 @@ enum TemplateKey: Int, CaseIterable, Sendable {
     case total, type, url, video, warnings, year, years
 }
 
-extension SearchPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .label: .init(\.label), .scriptMessages: .init(\.scriptMessages),
-    ]
+extension SearchPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .scriptMessages?: self.scriptMessages.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension TermView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .name: .init(\.name), .pageURL: .init(\.pageURL),
-    ]
+extension TermView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .pageURL?: self.pageURL?.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension TermLinkView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .name: .init(\.name), .url: .init(\.url), .feedCount: .init(\.feedCount), .itemCount: .init(\.itemCount),
-        .counts: .init(\.counts),
-    ]
+extension TermLinkView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .feedCount?: self.feedCount.value(name, after: position)
+        case .itemCount?: self.itemCount.value(name, after: position)
+        case .counts?: self.counts.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension AlternateView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .type: .init(\.type), .title: .init(\.title), .label: .init(\.label), .url: .init(\.url),
-    ]
+extension AlternateView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .type?: self.type.value(name, after: position)
+        case .title?: self.title.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension TermIndexPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .heading: .init(\.heading), .isCategories: .init(\.isCategories),
-        .terms: .init(\.terms),
-    ]
+extension TermIndexPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .heading?: self.heading.value(name, after: position)
+        case .isCategories?: self.isCategories.value(name, after: position)
+        case .terms?: self.terms.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension TermPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .name: .init(\.name), .kind: .init(\.kind), .isCategory: .init(\.isCategory),
-        .indexURL: .init(\.indexURL), .feeds: .init(\.feeds), .items: .init(\.items), .days: .init(\.days),
-        .pagination: .init(\.pagination), .alternates: .init(\.alternates),
-    ]
+extension TermPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .name?: self.name.value(name, after: position)
+        case .kind?: self.kind.value(name, after: position)
+        case .isCategory?: self.isCategory.value(name, after: position)
+        case .indexURL?: self.indexURL.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        case .alternates?: self.alternates.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension SiteView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .title: .init(\.title), .description: .init(\.description), .generator: .init(\.generator),
-        .hasFeeds: .init(\.hasFeeds), .noindex: .init(\.noindex), .buildTime: .init(\.buildTime),
-        .language: .init(\.language), .isRightToLeft: .init(\.isRightToLeft), .timeZone: .init(\.timeZone),
-        .hasTags: .init(\.hasTags), .hasCategories: .init(\.hasCategories), .hasSearch: .init(\.hasSearch),
-        .colophon: .init(\.colophon),
-    ]
+extension SiteView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .description?: self.description?.value(name, after: position)
+        case .generator?: self.generator.value(name, after: position)
+        case .hasFeeds?: self.hasFeeds.value(name, after: position)
+        case .noindex?: self.noindex.value(name, after: position)
+        case .buildTime?: self.buildTime?.value(name, after: position)
+        case .language?: self.language.value(name, after: position)
+        case .isRightToLeft?: self.isRightToLeft.value(name, after: position)
+        case .timeZone?: self.timeZone.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .hasSearch?: self.hasSearch.value(name, after: position)
+        case .colophon?: self.colophon.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension PageMeta: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .kind: .init(\.kind), .url: .init(\.url), .canonical: .init(\.canonical), .description: .init(\.description),
-        .image: .init(\.image), .prev: .init(\.prev), .next: .init(\.next), .alternates: .init(\.alternates),
-    ]
+extension PageMeta: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .kind?: self.kind.value(name, after: position)
+        case .url?: self.url?.value(name, after: position)
+        case .canonical?: self.canonical?.value(name, after: position)
+        case .description?: self.description?.value(name, after: position)
+        case .image?: self.image?.value(name, after: position)
+        case .prev?: self.prev?.value(name, after: position)
+        case .next?: self.next?.value(name, after: position)
+        case .alternates?: self.alternates.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension DateView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .iso: .init(\.iso), .display: .init(\.display), .long: .init(\.long),
-    ]
+extension DateView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .iso?: self.iso.value(name, after: position)
+        case .display?: self.display.value(name, after: position)
+        case .long?: self.long.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ItemSummaryView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .title: .init(\.title), .url: .init(\.url), .feedName: .init(\.feedName), .feedURL: .init(\.feedURL),
-        .date: .init(\.date), .excerpt: .init(\.excerpt), .authors: .init(\.authors), .lang: .init(\.lang),
-        .dir: .init(\.dir), .thumbnail: .init(\.thumbnail), .isVideo: .init(\.isVideo),
-        .categories: .init(\.categories), .hasCategories: .init(\.hasCategories),
-    ]
+extension ItemSummaryView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .feedName?: self.feedName.value(name, after: position)
+        case .feedURL?: self.feedURL.value(name, after: position)
+        case .date?: self.date?.value(name, after: position)
+        case .excerpt?: self.excerpt?.value(name, after: position)
+        case .authors?: self.authors?.value(name, after: position)
+        case .lang?: self.lang?.value(name, after: position)
+        case .dir?: self.dir.value(name, after: position)
+        case .thumbnail?: self.thumbnail?.value(name, after: position)
+        case .isVideo?: self.isVideo.value(name, after: position)
+        case .categories?: self.categories.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension DayView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .date: .init(\.date), .display: .init(\.display), .items: .init(\.items),
-    ]
+extension DayView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .date?: self.date?.value(name, after: position)
+        case .display?: self.display.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ListLinkView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .name: .init(\.name), .url: .init(\.url), .itemCount: .init(\.itemCount),
-    ]
+extension ListLinkView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .itemCount?: self.itemCount.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension PaginationView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .prev: .init(\.prev), .next: .init(\.next), .current: .init(\.current), .total: .init(\.total),
-        .label: .init(\.label), .isNeeded: .init(\.isNeeded),
-    ]
+extension PaginationView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .prev?: self.prev?.value(name, after: position)
+        case .next?: self.next?.value(name, after: position)
+        case .current?: self.current.value(name, after: position)
+        case .total?: self.total.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .isNeeded?: self.isNeeded.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension EnclosureView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .url: .init(\.url), .type: .init(\.type), .size: .init(\.size), .label: .init(\.label),
-        .isAudio: .init(\.isAudio), .isVideo: .init(\.isVideo), .download: .init(\.download),
-    ]
+extension EnclosureView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .url?: self.url.value(name, after: position)
+        case .type?: self.type?.value(name, after: position)
+        case .size?: self.size?.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        case .isAudio?: self.isAudio.value(name, after: position)
+        case .isVideo?: self.isVideo.value(name, after: position)
+        case .download?: self.download.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension VideoView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .url: .init(\.url), .poster: .init(\.poster), .label: .init(\.label),
-    ]
+extension VideoView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .url?: self.url.value(name, after: position)
+        case .poster?: self.poster?.value(name, after: position)
+        case .label?: self.label.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension IndexPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .heading: .init(\.heading), .isFirstPage: .init(\.isFirstPage),
-        .items: .init(\.items), .days: .init(\.days), .feeds: .init(\.feeds), .tags: .init(\.tags),
-        .pagination: .init(\.pagination),
-    ]
+extension IndexPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .heading?: self.heading.value(name, after: position)
+        case .isFirstPage?: self.isFirstPage.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension FeedPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .feed: .init(\.feed), .pagination: .init(\.pagination),
-    ]
+extension FeedPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .feed?: self.feed.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension FeedView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .name: .init(\.name), .staleNote: .init(\.staleNote), .staleBanner: .init(\.staleBanner),
-        .description: .init(\.description), .siteLink: .init(\.siteLink), .feedLink: .init(\.feedLink),
-        .image: .init(\.image), .avatar: .init(\.avatar), .dir: .init(\.dir), .items: .init(\.items),
-        .days: .init(\.days), .tags: .init(\.tags), .hasTags: .init(\.hasTags),
-    ]
+extension FeedView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .staleNote?: self.staleNote?.value(name, after: position)
+        case .staleBanner?: self.staleBanner?.value(name, after: position)
+        case .description?: self.description?.value(name, after: position)
+        case .siteLink?: self.siteLink?.value(name, after: position)
+        case .feedLink?: self.feedLink?.value(name, after: position)
+        case .image?: self.image?.value(name, after: position)
+        case .avatar?: self.avatar.value(name, after: position)
+        case .dir?: self.dir.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ItemPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .item: .init(\.item),
-    ]
+extension ItemPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .item?: self.item.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ItemLinkView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .title: .init(\.title), .url: .init(\.url),
-    ]
+extension ItemLinkView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ItemView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .title: .init(\.title), .link: .init(\.link), .feedName: .init(\.feedName), .feedURL: .init(\.feedURL),
-        .feedImage: .init(\.feedImage), .feedAvatar: .init(\.feedAvatar), .feedSiteLink: .init(\.feedSiteLink),
-        .lang: .init(\.lang), .dir: .init(\.dir), .authors: .init(\.authors), .date: .init(\.date),
-        .readingTime: .init(\.readingTime), .content: .init(\.content), .categories: .init(\.categories),
-        .hasCategories: .init(\.hasCategories), .categoryLinks: .init(\.categoryLinks), .tags: .init(\.tags),
-        .hasTags: .init(\.hasTags), .enclosures: .init(\.enclosures), .hasEnclosures: .init(\.hasEnclosures),
-        .video: .init(\.video), .newer: .init(\.newer), .older: .init(\.older), .moreFrom: .init(\.moreFrom),
-    ]
+extension ItemView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .link?: self.link?.value(name, after: position)
+        case .feedName?: self.feedName.value(name, after: position)
+        case .feedURL?: self.feedURL.value(name, after: position)
+        case .feedImage?: self.feedImage?.value(name, after: position)
+        case .feedAvatar?: self.feedAvatar.value(name, after: position)
+        case .feedSiteLink?: self.feedSiteLink?.value(name, after: position)
+        case .lang?: self.lang?.value(name, after: position)
+        case .dir?: self.dir.value(name, after: position)
+        case .authors?: self.authors?.value(name, after: position)
+        case .date?: self.date?.value(name, after: position)
+        case .readingTime?: self.readingTime?.value(name, after: position)
+        case .content?: self.content.value(name, after: position)
+        case .categories?: self.categories.value(name, after: position)
+        case .hasCategories?: self.hasCategories.value(name, after: position)
+        case .categoryLinks?: self.categoryLinks.value(name, after: position)
+        case .tags?: self.tags.value(name, after: position)
+        case .hasTags?: self.hasTags.value(name, after: position)
+        case .enclosures?: self.enclosures.value(name, after: position)
+        case .hasEnclosures?: self.hasEnclosures.value(name, after: position)
+        case .video?: self.video?.value(name, after: position)
+        case .newer?: self.newer?.value(name, after: position)
+        case .older?: self.older?.value(name, after: position)
+        case .moreFrom?: self.moreFrom.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ArchiveIndexPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .years: .init(\.years),
-    ]
+extension ArchiveIndexPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .years?: self.years.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ArchiveYearView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .year: .init(\.year), .months: .init(\.months),
-    ]
+extension ArchiveYearView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .year?: self.year.value(name, after: position)
+        case .months?: self.months.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension ArchiveMonthPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.head.site), .root: .init(\.head.root), .pageTitle: .init(\.head.pageTitle),
-        .meta: .init(\.head.meta), .name: .init(\.name), .items: .init(\.items), .days: .init(\.days),
-        .archiveURL: .init(\.archiveURL), .pagination: .init(\.pagination), .newerMonth: .init(\.newerMonth),
-        .olderMonth: .init(\.olderMonth), .hasOtherMonths: .init(\.hasOtherMonths),
-    ]
+extension ArchiveMonthPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
+        case .name?: self.name.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .days?: self.days.value(name, after: position)
+        case .archiveURL?: self.archiveURL.value(name, after: position)
+        case .pagination?: self.pagination.value(name, after: position)
+        case .newerMonth?: self.newerMonth?.value(name, after: position)
+        case .olderMonth?: self.olderMonth?.value(name, after: position)
+        case .hasOtherMonths?: self.hasOtherMonths.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension NotFoundPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.site), .root: .init(\.root), .pageTitle: .init(\.pageTitle),
-    ]
+extension NotFoundPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension StatusPage: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .site: .init(\.site), .root: .init(\.root), .pageTitle: .init(\.pageTitle), .summary: .init(\.summary),
-        .feeds: .init(\.feeds),
-    ]
+extension StatusPage: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .site?: self.site.value(name, after: position)
+        case .root?: self.root.value(name, after: position)
+        case .pageTitle?: self.pageTitle.value(name, after: position)
+        case .summary?: self.summary.value(name, after: position)
+        case .feeds?: self.feeds.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension FeedStatusView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .name: .init(\.name), .url: .init(\.url), .link: .init(\.link), .configuredURL: .init(\.configuredURL),
-        .page: .init(\.page), .health: .init(\.health), .healthLabel: .init(\.healthLabel),
-        .isFetched: .init(\.isFetched), .note: .init(\.note), .httpStatus: .init(\.httpStatus), .bytes: .init(\.bytes),
-        .items: .init(\.items), .read: .init(\.read), .kept: .init(\.kept), .dropped: .init(\.dropped),
-        .filtered: .init(\.filtered), .filteredBy: .init(\.filteredBy), .accounting: .init(\.accounting),
-        .newItems: .init(\.newItems), .lastSuccess: .init(\.lastSuccess),
-        .consecutiveFailures: .init(\.consecutiveFailures), .lastError: .init(\.lastError),
-        .warnings: .init(\.warnings), .isStale: .init(\.isStale),
-    ]
+extension FeedStatusView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .name?: self.name.value(name, after: position)
+        case .url?: self.url.value(name, after: position)
+        case .link?: self.link?.value(name, after: position)
+        case .configuredURL?: self.configuredURL?.value(name, after: position)
+        case .page?: self.page?.value(name, after: position)
+        case .health?: self.health.value(name, after: position)
+        case .healthLabel?: self.healthLabel.value(name, after: position)
+        case .isFetched?: self.isFetched.value(name, after: position)
+        case .note?: self.note?.value(name, after: position)
+        case .httpStatus?: self.httpStatus?.value(name, after: position)
+        case .bytes?: self.bytes?.value(name, after: position)
+        case .items?: self.items.value(name, after: position)
+        case .read?: self.read.value(name, after: position)
+        case .kept?: self.kept.value(name, after: position)
+        case .dropped?: self.dropped.value(name, after: position)
+        case .filtered?: self.filtered.value(name, after: position)
+        case .filteredBy?: self.filteredBy.value(name, after: position)
+        case .accounting?: self.accounting.value(name, after: position)
+        case .newItems?: self.newItems.value(name, after: position)
+        case .lastSuccess?: self.lastSuccess?.value(name, after: position)
+        case .consecutiveFailures?: self.consecutiveFailures.value(name, after: position)
+        case .lastError?: self.lastError?.value(name, after: position)
+        case .warnings?: self.warnings.value(name, after: position)
+        case .isStale?: self.isStale.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension DroppedView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .filtered: .init(\.filtered), .repeatedId: .init(\.repeatedId), .duplicates: .init(\.duplicates),
-        .maxItems: .init(\.maxItems), .keepDays: .init(\.keepDays), .futureDate: .init(\.futureDate),
-    ]
+extension DroppedView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .filtered?: self.filtered.value(name, after: position)
+        case .repeatedId?: self.repeatedId.value(name, after: position)
+        case .duplicates?: self.duplicates.value(name, after: position)
+        case .maxItems?: self.maxItems.value(name, after: position)
+        case .keepDays?: self.keepDays.value(name, after: position)
+        case .futureDate?: self.futureDate.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension FilteredView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .rule: .init(\.rule), .line: .init(\.line), .count: .init(\.count),
-    ]
+extension FilteredView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .rule?: self.rule.value(name, after: position)
+        case .line?: self.line?.value(name, after: position)
+        case .count?: self.count.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
-extension DuplicateView: TemplateView {
-    static let templateFields: TemplateFields<Self> = [
-        .title: .init(\.title), .link: .init(\.link), .feedName: .init(\.feedName), .feedURL: .init(\.feedURL),
-    ]
+extension DuplicateView: TemplateObject {
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        switch name.keys[position] {
+        case .title?: self.title.value(name, after: position)
+        case .link?: self.link?.value(name, after: position)
+        case .feedName?: self.feedName.value(name, after: position)
+        case .feedURL?: self.feedURL.value(name, after: position)
+        default: nil
+        }
+    }
 }
 
 extension TemplateSchema {
     /// Each view type's fields and what they hold.
-    static let viewTypes = fields(of: [
-        SearchPage.self, TermView.self, TermLinkView.self, AlternateView.self, TermIndexPage.self, TermPage.self,
-        SiteView.self, PageMeta.self, DateView.self, ItemSummaryView.self, DayView.self, ListLinkView.self,
-        PaginationView.self, EnclosureView.self, VideoView.self, IndexPage.self, FeedPage.self, FeedView.self,
-        ItemPage.self, ItemLinkView.self, ItemView.self, ArchiveIndexPage.self, ArchiveYearView.self,
-        ArchiveMonthPage.self, NotFoundPage.self, StatusPage.self, FeedStatusView.self, DroppedView.self,
-        FilteredView.self, DuplicateView.self,
-    ])
+    static let viewTypes: [String: [String: Kind]] = [
+        "SearchPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "label": .string,
+            "scriptMessages": .string,
+        ],
+        "TermView": [
+            "name": .string,
+            "pageURL": .optional(.string),
+        ],
+        "TermLinkView": [
+            "name": .string,
+            "url": .string,
+            "feedCount": .int,
+            "itemCount": .int,
+            "counts": .string,
+        ],
+        "AlternateView": [
+            "type": .string,
+            "title": .string,
+            "label": .string,
+            "url": .string,
+        ],
+        "TermIndexPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "heading": .string,
+            "isCategories": .bool,
+            "terms": .list(.object("TermLinkView")),
+        ],
+        "TermPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "name": .string,
+            "kind": .string,
+            "isCategory": .bool,
+            "indexURL": .string,
+            "feeds": .list(.object("ListLinkView")),
+            "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "pagination": .object("PaginationView"),
+            "alternates": .list(.object("AlternateView")),
+        ],
+        "SiteView": [
+            "title": .string,
+            "description": .optional(.string),
+            "generator": .string,
+            "hasFeeds": .bool,
+            "noindex": .bool,
+            "buildTime": .optional(.string),
+            "language": .string,
+            "isRightToLeft": .bool,
+            "timeZone": .string,
+            "hasTags": .bool,
+            "hasCategories": .bool,
+            "hasSearch": .bool,
+            "colophon": .string,
+        ],
+        "PageMeta": [
+            "kind": .string,
+            "url": .optional(.string),
+            "canonical": .optional(.string),
+            "description": .optional(.string),
+            "image": .optional(.string),
+            "prev": .optional(.string),
+            "next": .optional(.string),
+            "alternates": .list(.object("AlternateView")),
+        ],
+        "DateView": [
+            "iso": .string,
+            "display": .string,
+            "long": .string,
+        ],
+        "ItemSummaryView": [
+            "title": .string,
+            "url": .string,
+            "feedName": .string,
+            "feedURL": .string,
+            "date": .optional(.object("DateView")),
+            "excerpt": .optional(.string),
+            "authors": .optional(.string),
+            "lang": .optional(.string),
+            "dir": .string,
+            "thumbnail": .optional(.string),
+            "isVideo": .bool,
+            "categories": .list(.object("TermView")),
+            "hasCategories": .bool,
+        ],
+        "DayView": [
+            "date": .optional(.string),
+            "display": .string,
+            "items": .list(.object("ItemSummaryView")),
+        ],
+        "ListLinkView": [
+            "name": .string,
+            "url": .string,
+            "itemCount": .int,
+        ],
+        "PaginationView": [
+            "prev": .optional(.string),
+            "next": .optional(.string),
+            "current": .int,
+            "total": .int,
+            "label": .string,
+            "isNeeded": .bool,
+        ],
+        "EnclosureView": [
+            "url": .string,
+            "type": .optional(.string),
+            "size": .optional(.string),
+            "label": .string,
+            "isAudio": .bool,
+            "isVideo": .bool,
+            "download": .string,
+        ],
+        "VideoView": [
+            "url": .string,
+            "poster": .optional(.string),
+            "label": .string,
+        ],
+        "IndexPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "heading": .string,
+            "isFirstPage": .bool,
+            "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "feeds": .list(.object("ListLinkView")),
+            "tags": .list(.object("TermLinkView")),
+            "pagination": .object("PaginationView"),
+        ],
+        "FeedPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "feed": .object("FeedView"),
+            "pagination": .object("PaginationView"),
+        ],
+        "FeedView": [
+            "name": .string,
+            "staleNote": .optional(.string),
+            "staleBanner": .optional(.string),
+            "description": .optional(.string),
+            "siteLink": .optional(.string),
+            "feedLink": .optional(.string),
+            "image": .optional(.string),
+            "avatar": .string,
+            "dir": .string,
+            "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "tags": .list(.object("TermView")),
+            "hasTags": .bool,
+        ],
+        "ItemPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "item": .object("ItemView"),
+        ],
+        "ItemLinkView": [
+            "title": .string,
+            "url": .string,
+        ],
+        "ItemView": [
+            "title": .string,
+            "link": .optional(.string),
+            "feedName": .string,
+            "feedURL": .string,
+            "feedImage": .optional(.string),
+            "feedAvatar": .string,
+            "feedSiteLink": .optional(.string),
+            "lang": .optional(.string),
+            "dir": .string,
+            "authors": .optional(.string),
+            "date": .optional(.object("DateView")),
+            "readingTime": .optional(.string),
+            "content": .html,
+            "categories": .list(.string),
+            "hasCategories": .bool,
+            "categoryLinks": .list(.object("TermView")),
+            "tags": .list(.object("TermView")),
+            "hasTags": .bool,
+            "enclosures": .list(.object("EnclosureView")),
+            "hasEnclosures": .bool,
+            "video": .optional(.object("VideoView")),
+            "newer": .optional(.object("ItemLinkView")),
+            "older": .optional(.object("ItemLinkView")),
+            "moreFrom": .string,
+        ],
+        "ArchiveIndexPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "years": .list(.object("ArchiveYearView")),
+        ],
+        "ArchiveYearView": [
+            "year": .string,
+            "months": .list(.object("ListLinkView")),
+        ],
+        "ArchiveMonthPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "meta": .object("PageMeta"),
+            "name": .string,
+            "items": .list(.object("ItemSummaryView")),
+            "days": .list(.object("DayView")),
+            "archiveURL": .string,
+            "pagination": .object("PaginationView"),
+            "newerMonth": .optional(.object("ListLinkView")),
+            "olderMonth": .optional(.object("ListLinkView")),
+            "hasOtherMonths": .bool,
+        ],
+        "NotFoundPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+        ],
+        "StatusPage": [
+            "site": .object("SiteView"),
+            "root": .string,
+            "pageTitle": .string,
+            "summary": .string,
+            "feeds": .list(.object("FeedStatusView")),
+        ],
+        "FeedStatusView": [
+            "name": .string,
+            "url": .string,
+            "link": .optional(.string),
+            "configuredURL": .optional(.string),
+            "page": .optional(.string),
+            "health": .string,
+            "healthLabel": .string,
+            "isFetched": .bool,
+            "note": .optional(.string),
+            "httpStatus": .optional(.int),
+            "bytes": .optional(.int),
+            "items": .int,
+            "read": .int,
+            "kept": .int,
+            "dropped": .object("DroppedView"),
+            "filtered": .int,
+            "filteredBy": .list(.object("FilteredView")),
+            "accounting": .string,
+            "newItems": .int,
+            "lastSuccess": .optional(.string),
+            "consecutiveFailures": .int,
+            "lastError": .optional(.string),
+            "warnings": .list(.string),
+            "isStale": .bool,
+        ],
+        "DroppedView": [
+            "filtered": .int,
+            "repeatedId": .int,
+            "duplicates": .list(.object("DuplicateView")),
+            "maxItems": .int,
+            "keepDays": .int,
+            "futureDate": .int,
+        ],
+        "FilteredView": [
+            "rule": .string,
+            "line": .optional(.int),
+            "count": .int,
+        ],
+        "DuplicateView": [
+            "title": .string,
+            "link": .optional(.string),
+            "feedName": .string,
+            "feedURL": .string,
+        ],
+    ]
 }

@@ -44,7 +44,7 @@ struct Template: Sendable {
 
         init(parts: [String], at location: Location = Location(line: 1, column: 1)) {
             self.parts = parts
-            self.keys = parts.map(TemplateKey.init(name:))
+            self.keys = parts.map(TemplateKey.init(rawValue:))
             self.location = location
         }
 

@@ -1,8 +1,7 @@
 /// What feedsite's view types offer the templates, for the check made when a theme is loaded.
 ///
-/// `viewTypes` (each view type's fields) comes from the view types' `templateFields`, listed in the
-/// generated `PageViews+Template.swift`; `pageTypes` says which view type each page template is
-/// rendered with.
+/// `viewTypes` (each view type's fields) is generated from `PageViews.swift` into
+/// `PageViews+Template.swift`; `pageTypes` says which view type each page template is rendered with.
 enum TemplateSchema {
     /// What a field holds.
     indirect enum Kind: Sendable, Hashable {
@@ -34,9 +33,4 @@ enum TemplateSchema {
         PageRenderer.notFoundTemplate: "NotFoundPage", PageRenderer.termIndexTemplate: "TermIndexPage",
         PageRenderer.termTemplate: "TermPage", PageRenderer.searchTemplate: "SearchPage",
     ]
-
-    /// Each type's fields and what they hold, by the type's name.
-    static func fields(of types: [any TemplateView.Type]) -> [String: [String: Kind]] {
-        Dictionary(uniqueKeysWithValues: types.map { (String(describing: $0), $0.templateKinds) })
-    }
 }
