@@ -107,6 +107,8 @@ let package = Package(
         .testTarget(
             name: "FeedsiteKitTests",
             dependencies: [
+                // cmark's plain-text renderer, the reference `PlainText` is tested against.
+                "CCmarkGFM",
                 "FeedsiteKit",
                 "FeedsiteParse",
                 "FeedsiteSanitise",

@@ -120,7 +120,6 @@ package struct PageRenderer: Sendable {
     ) throws(TemplateError) {
         let item = feed.items[position]
         let path = PagePaths.item(feedSlug: feed.slug, slug: item.slug)
-        let root = PagePaths.root(of: path)
         func neighbour(_ index: Int) -> ItemLinkView? {
             guard feed.items.indices.contains(index) else { return nil }
             let other = feed.items[index]
@@ -138,7 +137,7 @@ package struct PageRenderer: Sendable {
             description: item.excerpt.isEmpty ? nil : item.excerpt,
             image: (item.image ?? feed.image).flatMap(Self.httpURL), prev: newer?.url, next: older?.url)
         let page = ItemPage(
-            site: context.siteView, root: root, pageTitle: "\(item.title) · \(feed.name)", meta: meta,
+            head: context.head(path, title: "\(item.title) · \(feed.name)", meta: meta),
             item: ItemView(
                 title: item.title, link: link, feedName: feed.name,
                 feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
@@ -179,11 +178,11 @@ package struct PageRenderer: Sendable {
             let title = site.configuration.title
             let summaries = items.map { context.summary($0, from: path) }
             let page = IndexPage(
-                site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: number == 1 ? title : "\(pagination.label) · \(title)",
-                meta: PageMeta(
-                    url: context.absoluteURL(path), description: context.siteView.description,
-                    prev: pagination.prev, next: pagination.next),
+                head: context.head(
+                    path, title: number == 1 ? title : "\(pagination.label) · \(title)",
+                    meta: PageMeta(
+                        url: context.absoluteURL(path), description: context.siteView.description,
+                        prev: pagination.prev, next: pagination.next)),
                 heading: number == 1 ? title : context.pageHeading(title, pagination), isFirstPage: number == 1,
                 items: summaries, days: context.days(items, summaries),
                 // The feed list is on the first page only, so the index costs pages + feeds, not
@@ -191,7 +190,7 @@ package struct PageRenderer: Sendable {
                 feeds: number > 1
                     ? []
                     : site.feeds.map {
-                        FeedLinkView(
+                        ListLinkView(
                             name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
                             itemCount: $0.items.count)
                     },
@@ -216,13 +215,14 @@ package struct PageRenderer: Sendable {
             let description = feed.description
             let summaries = items.map { context.summary($0, from: path) }
             let page = FeedPage(
-                site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: number == 1
-                    ? "\(feed.name) · \(context.site.configuration.title)"
-                    : "\(context.pageHeading(feed.name, pagination)) · \(context.site.configuration.title)",
-                meta: PageMeta(
-                    url: context.absoluteURL(path), description: description,
-                    image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next),
+                head: context.head(
+                    path,
+                    title: number == 1
+                        ? "\(feed.name) · \(context.site.configuration.title)"
+                        : "\(context.pageHeading(feed.name, pagination)) · \(context.site.configuration.title)",
+                    meta: PageMeta(
+                        url: context.absoluteURL(path), description: description,
+                        image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next)),
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote,
                     staleBanner: feed.staleNote.map { context.messages.format("stale_banner", ["note": $0]) },
@@ -245,7 +245,7 @@ package struct PageRenderer: Sendable {
         let messages = context.messages
         var years: [ArchiveYearView] = []
         for month in months {
-            let link = ArchiveMonthLinkView(
+            let link = ListLinkView(
                 name: month.name(messages), url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
                 itemCount: month.items.count)
             if years.last?.year == "\(month.year)" {
@@ -257,9 +257,10 @@ package struct PageRenderer: Sendable {
         files[indexPath] = try render(
             "archive-index",
             ArchiveIndexPage(
-                site: context.siteView, root: PagePaths.root(of: indexPath),
-                pageTitle: "\(messages.format("archive")) · \(site.configuration.title)",
-                meta: PageMeta(url: context.absoluteURL(indexPath)), years: years), context)
+                head: context.head(
+                    indexPath, title: "\(messages.format("archive")) · \(site.configuration.title)",
+                    meta: PageMeta(url: context.absoluteURL(indexPath))),
+                years: years), context)
         for (position, month) in months.enumerated() {
             let newer = position > 0 ? months[position - 1] : nil
             let older = position + 1 < months.count ? months[position + 1] : nil
@@ -272,9 +273,9 @@ package struct PageRenderer: Sendable {
                 let pagination = Self.pagination(number, of: pages.count, from: path, messages) {
                     PagePaths.archive(month, page: $0)
                 }
-                func monthLink(_ other: ArchiveMonth?) -> ArchiveMonthLinkView? {
+                func monthLink(_ other: ArchiveMonth?) -> ListLinkView? {
                     other.map {
-                        ArchiveMonthLinkView(
+                        ListLinkView(
                             name: $0.name(messages), url: PagePaths.link(from: path, to: PagePaths.archive($0)),
                             itemCount: $0.items.count)
                     }
@@ -283,12 +284,12 @@ package struct PageRenderer: Sendable {
                 let title = number == 1 ? name : context.pageHeading(name, pagination)
                 let summaries = items.map { context.summary($0, from: path) }
                 let page = ArchiveMonthPage(
-                    site: context.siteView, root: PagePaths.root(of: path),
-                    pageTitle: "\(title) · \(site.configuration.title)",
-                    meta: PageMeta(
-                        url: context.absoluteURL(path),
-                        prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
-                        next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil)),
+                    head: context.head(
+                        path, title: "\(title) · \(site.configuration.title)",
+                        meta: PageMeta(
+                            url: context.absoluteURL(path),
+                            prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
+                            next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil))),
                     name: name, items: summaries, days: context.days(items, summaries),
                     archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
                     newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
