@@ -4,7 +4,7 @@ extension FeedAccount {
     /// `status_dropped`… keys, each counted by its own number. The English catalogue gives the
     /// same words as `summary` (the terminal's and `status.json`'s wording). Feed names are quoted
     /// with `quoted`; filter rules stay as `feeds.yml` writes them.
-    func summary(in messages: MessageCatalogue) -> String {
+    func localisedSummary(_ messages: MessageCatalogue) -> String {
         var text =
             isReadThisBuild
             ? messages.format("status_read", count: read) : messages.format("status_read_before", count: read)

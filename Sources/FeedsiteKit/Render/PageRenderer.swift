@@ -349,7 +349,7 @@ package struct PageRenderer: Sendable {
                     }, maxItems: account.overMaxItems, keepDays: account.expired, futureDate: account.future),
                 filtered: account.filteredCount,
                 filteredBy: account.filtered.map { FilteredView(rule: $0.rule, line: $0.line, count: $0.count) },
-                accounting: account.summary(in: messages), newItems: record.newItemCount,
+                accounting: account.localisedSummary(messages), newItems: record.newItemCount,
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
                 lastSuccessLabel: record.state.health.lastSuccess.flatMap { CivilTime($0) }.map { messages.date($0) },
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,
