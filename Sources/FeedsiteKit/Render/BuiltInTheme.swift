@@ -447,20 +447,20 @@ enum BuiltInTheme {
             L3RoPjx0aCBzY29wZT0iY29sIj57e3Quc3RhdHVzX2ZhaWx1cmVzfX08L3RoPjx0aCBzY29wZT0iY29sIj57e3Quc3RhdHVzX2xh
             c3RfZXJyb3J9fTwvdGg+PC90cj4KPC90aGVhZD4KPHRib2R5Pgp7eyNmZWVkc319Cjx0ciBjbGFzcz0iaGVhbHRoLXt7aGVhbHRo
             fX0iPgo8dGQ+e3sjcGFnZX19PGEgaHJlZj0ie3sufX0iPjxiZGk+e3tuYW1lfX08L2JkaT48L2E+e3svcGFnZX19e3tecGFnZX19
-            PGJkaT57e25hbWV9fTwvYmRpPnt7L3BhZ2V9fTxicj48c21hbGwgZGlyPSJsdHIiPnt7I2xpbmt9fTxhIGhyZWY9Int7Ln19IiBy
-            ZWw9Im5vb3BlbmVyIj57e3VybH19PC9hPnt7L2xpbmt9fXt7Xmxpbmt9fXt7dXJsfX17ey9saW5rfX08L3NtYWxsPnt7I2NvbmZp
-            Z3VyZWRVUkx9fTxicj48c21hbGw+e3t0LnN0YXR1c193ZWJfcGFnZX19IDxhIGhyZWY9Int7Ln19IiByZWw9Im5vb3BlbmVyIiBk
-            aXI9Imx0ciI+e3sufX08L2E+PC9zbWFsbD57ey9jb25maWd1cmVkVVJMfX17eyN3YXJuaW5nc319PGJyPjxzbWFsbCBjbGFzcz0i
-            d2FybmluZyIgbGFuZz0iZW4iIGRpcj0ibHRyIj57ey59fTwvc21hbGw+e3svd2FybmluZ3N9fTwvdGQ+Cjx0ZD57e2hlYWx0aExh
-            YmVsfX17eyNub3RlfX08YnI+PHNtYWxsPnt7Ln19PC9zbWFsbD57ey9ub3RlfX08L3RkPgo8dGQ+e3sjaHR0cFN0YXR1c319e3su
-            fX17ey9odHRwU3RhdHVzfX17e15odHRwU3RhdHVzfX3igJR7ey9odHRwU3RhdHVzfX08L3RkPgo8dGQ+e3tpdGVtc319PGJyPjxz
-            bWFsbD57e2FjY291bnRpbmd9fTwvc21hbGw+PC90ZD4KPHRkPnt7bmV3SXRlbXN9fTwvdGQ+Cjx0ZD57eyNsYXN0U3VjY2Vzc0xh
-            YmVsfX08dGltZSBkYXRldGltZT0ie3tsYXN0U3VjY2Vzc319Ij57ey59fTwvdGltZT57ey9sYXN0U3VjY2Vzc0xhYmVsfX17e15s
-            YXN0U3VjY2Vzc0xhYmVsfX17e3QubmV2ZXJ9fXt7L2xhc3RTdWNjZXNzTGFiZWx9fTwvdGQ+Cjx0ZD57e2NvbnNlY3V0aXZlRmFp
-            bHVyZXN9fTwvdGQ+Cjx0ZD57eyNsYXN0RXJyb3J9fTxzcGFuIGxhbmc9ImVuIiBkaXI9Imx0ciI+e3sufX08L3NwYW4+e3svbGFz
-            dEVycm9yfX08L3RkPgo8L3RyPgp7ey9mZWVkc319CjwvdGJvZHk+CjwvdGFibGU+CjwvZGl2Pgo8cD57e3Quc3RhdHVzX21hY2hp
-            bmVfcmVhZGFibGV9fSA8YSBocmVmPSJzdGF0dXMuanNvbiI+c3RhdHVzLmpzb248L2E+LiB7e3Quc3RhdHVzX3NhdmVkX3N0YXRl
-            fX0gPGEgaHJlZj0ic3RhdGUuanNvbiI+c3RhdGUuanNvbjwvYT4uPC9wPgp7ey9tYWlufX0Ke3svbGF5b3V0fX0K
+            PGJkaT57e25hbWV9fTwvYmRpPnt7L3BhZ2V9fTxicj48c21hbGw+e3sjbGlua319PGEgaHJlZj0ie3sufX0iIHJlbD0ibm9vcGVu
+            ZXIiPnt7dXJsfX08L2E+e3svbGlua319e3tebGlua319e3t1cmx9fXt7L2xpbmt9fTwvc21hbGw+e3sjY29uZmlndXJlZFVSTH19
+            PGJyPjxzbWFsbD57e3Quc3RhdHVzX3dlYl9wYWdlfX0gPGEgaHJlZj0ie3sufX0iIHJlbD0ibm9vcGVuZXIiPnt7Ln19PC9hPjwv
+            c21hbGw+e3svY29uZmlndXJlZFVSTH19e3sjd2FybmluZ3N9fTxicj48c21hbGwgY2xhc3M9Indhcm5pbmciIGxhbmc9ImVuIiBk
+            aXI9Imx0ciI+e3sufX08L3NtYWxsPnt7L3dhcm5pbmdzfX08L3RkPgo8dGQ+e3toZWFsdGhMYWJlbH19e3sjbm90ZX19PGJyPjxz
+            bWFsbD57ey59fTwvc21hbGw+e3svbm90ZX19PC90ZD4KPHRkPnt7I2h0dHBTdGF0dXN9fXt7Ln19e3svaHR0cFN0YXR1c319e3te
+            aHR0cFN0YXR1c3194oCUe3svaHR0cFN0YXR1c319PC90ZD4KPHRkPnt7aXRlbXN9fTxicj48c21hbGw+e3thY2NvdW50aW5nfX08
+            L3NtYWxsPjwvdGQ+Cjx0ZD57e25ld0l0ZW1zfX08L3RkPgo8dGQ+e3sjbGFzdFN1Y2Nlc3NMYWJlbH19PHRpbWUgZGF0ZXRpbWU9
+            Int7bGFzdFN1Y2Nlc3N9fSI+e3sufX08L3RpbWU+e3svbGFzdFN1Y2Nlc3NMYWJlbH19e3tebGFzdFN1Y2Nlc3NMYWJlbH19e3t0
+            Lm5ldmVyfX17ey9sYXN0U3VjY2Vzc0xhYmVsfX08L3RkPgo8dGQ+e3tjb25zZWN1dGl2ZUZhaWx1cmVzfX08L3RkPgo8dGQ+e3sj
+            bGFzdEVycm9yfX08c3BhbiBsYW5nPSJlbiIgZGlyPSJsdHIiPnt7Ln19PC9zcGFuPnt7L2xhc3RFcnJvcn19PC90ZD4KPC90cj4K
+            e3svZmVlZHN9fQo8L3Rib2R5Pgo8L3RhYmxlPgo8L2Rpdj4KPHA+e3t0LnN0YXR1c19tYWNoaW5lX3JlYWRhYmxlfX0gPGEgaHJl
+            Zj0ic3RhdHVzLmpzb24iPnN0YXR1cy5qc29uPC9hPi4ge3t0LnN0YXR1c19zYXZlZF9zdGF0ZX19IDxhIGhyZWY9InN0YXRlLmpz
+            b24iPnN0YXRlLmpzb248L2E+LjwvcD4Ke3svbWFpbn19Cnt7L2xheW91dH19Cg==
             """
         ),
         (
