@@ -326,27 +326,22 @@ package struct PageRenderer: Sendable {
         // One lookup table each, not a search per feed: linear at 10,000 feeds.
         let feeds = Dictionary(site.feeds.map { ($0.source.url, $0) }, uniquingKeysWith: { a, _ in a })
         let accounts = Dictionary(site.accounts.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        // The page in the site's language; `status.json` in English (its `note`), like the terminal.
+        var englishNotes: [String?] = []
+        englishNotes.reserveCapacity(records.count)
         let rows = records.map { record -> FeedStatusView in
             let feed = feeds[record.source.url]
             var account = accounts[record.source.url] ?? FeedAccount(source: record.source.url, feedURL: record.feedURL)
             if accounts[record.source.url] == nil { account.shown = feed?.items.count ?? 0 }
-            let note: String? =
-                if record.isPending {
-                    "not fetched yet"
-                } else if let same = account.sameFeedAs {
-                    "reads the same feed as '\(same)'; its items are shown there"
-                } else if !record.isFetched {
-                    "not fetched in this build"
-                } else {
-                    nil
-                }
+            englishNotes.append(Self.statusNote(record, account, messages: .english))
             return FeedStatusView(
                 name: record.displayName, url: record.feedURL.absoluteString,
                 link: record.publishedFeedURL?.absoluteString,
                 configuredURL: record.feedURL == record.source.url ? nil : record.source.url.absoluteString,
                 page: feed.map { "../feeds/\($0.slug)/index.html" }, health: record.health,
                 healthLabel: messages.text("health_\(record.health)") ?? record.health,
-                isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,
+                isFetched: record.isFetched, note: Self.statusNote(record, account, messages: messages),
+                httpStatus: record.httpStatus, bytes: record.run.bytes,
                 items: account.shown, read: account.read, kept: account.kept,
                 dropped: DroppedView(
                     filtered: account.filteredCount, repeatedId: account.repeated,
@@ -355,8 +350,9 @@ package struct PageRenderer: Sendable {
                     }, maxItems: account.overMaxItems, keepDays: account.expired, futureDate: account.future),
                 filtered: account.filteredCount,
                 filteredBy: account.filtered.map { FilteredView(rule: $0.rule, line: $0.line, count: $0.count) },
-                accounting: account.summary, newItems: record.newItemCount,
+                accounting: account.localisedSummary(messages), newItems: record.newItemCount,
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
+                lastSuccessLabel: record.state.health.lastSuccess.flatMap { CivilTime($0) }.map { messages.date($0) },
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,
                 warnings: record.warnings, isStale: record.isStale)
         }
@@ -367,7 +363,19 @@ package struct PageRenderer: Sendable {
         files["status/index.html"] = try render("status", page, context)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        files["status/status.json"] = (try? encoder.encode(["feeds": rows])) ?? Data()
+        var machineRows = rows
+        for index in machineRows.indices { machineRows[index].note = englishNotes[index] }
+        files["status/status.json"] = (try? encoder.encode(["feeds": machineRows])) ?? Data()
+    }
+
+    /// "not fetched yet", "reads the same feed as 'X'; its items are shown there", "not fetched in
+    /// this build" (`status_not_fetched_yet`, `status_same_feed`, `status_not_fetched`), or nil.
+    static func statusNote(_ record: FeedRecord, _ account: FeedAccount, messages: MessageCatalogue) -> String? {
+        if record.isPending { return messages.format("status_not_fetched_yet") }
+        if let same = account.sameFeedAs {
+            return messages.format("status_same_feed", ["feed": messages.format("quoted", ["text": same])])
+        }
+        return record.isFetched ? nil : messages.format("status_not_fetched")
     }
 
     /// The status page's lead: how many feeds this build refreshed, and that the others were
@@ -378,12 +386,16 @@ package struct PageRenderer: Sendable {
         if fetched.isEmpty && !records.isEmpty {
             return messages.format("status_none")
         }
+        // Each phrase is counted by the number its noun follows: `status_some` by the feeds
+        // fetched, `status_rest` by the others, `status_all` by all feeds.
         if fetched.count < records.count {
+            let rest = records.count - fetched.count
+            let others = messages.format("status_rest", count: rest)
             return messages.format(
-                "status_some",
-                ["ok": String(ok), "fetched": String(fetched.count), "rest": String(records.count - fetched.count)])
+                "status_some", count: fetched.count,
+                ["ok": String(ok), "others": others, "fetched": String(fetched.count), "rest": String(rest)])
         }
-        return messages.format("status_all", ["ok": String(ok), "total": String(records.count)])
+        return messages.format("status_all", count: records.count, ["ok": String(ok), "total": String(records.count)])
     }
 
     static func buildTime(_ date: Date) -> String {

@@ -11,11 +11,11 @@ enum TemplateKey: String, Sendable {
     case feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories
     case hasEnclosures, hasFeeds, hasOtherMonths, hasSearch, hasTags, heading, health, healthLabel, httpStatus, image
     case indexURL, isAudio, isCategories, isCategory, isFetched, isFirstPage, isNeeded, isRightToLeft, isStale, isVideo
-    case iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess, line, link
-    case long, maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next, noindex, note, older
-    case olderMonth, page, pageTitle, pageURL, pagination, poster, prev, read, readingTime, repeatedId, root, rule
-    case scriptMessages, site, siteLink, size, staleBanner, staleNote, summary, tags, terms, thumbnail, timeZone, title
-    case total, type, url, video, warnings, year, years
+    case iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess
+    case lastSuccessLabel, line, link, long, maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next
+    case noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, poster, prev, read, readingTime
+    case repeatedId, root, rule, scriptMessages, site, siteLink, size, staleBanner, staleNote, summary, tags, terms
+    case thumbnail, timeZone, title, total, type, url, video, warnings, year, years
 }
 
 extension SearchPage: TemplateObject {
@@ -433,6 +433,7 @@ extension FeedStatusView: TemplateObject {
         case .accounting?: self.accounting.value(name, after: position)
         case .newItems?: self.newItems.value(name, after: position)
         case .lastSuccess?: self.lastSuccess?.value(name, after: position)
+        case .lastSuccessLabel?: self.lastSuccessLabel?.value(name, after: position)
         case .consecutiveFailures?: self.consecutiveFailures.value(name, after: position)
         case .lastError?: self.lastError?.value(name, after: position)
         case .warnings?: self.warnings.value(name, after: position)
@@ -739,6 +740,7 @@ extension TemplateSchema {
             "accounting": .string,
             "newItems": .int,
             "lastSuccess": .optional(.string),
+            "lastSuccessLabel": .optional(.string),
             "consecutiveFailures": .int,
             "lastError": .optional(.string),
             "warnings": .list(.string),

@@ -357,6 +357,8 @@ struct FeedStatusView: Encodable {
     var accounting: String
     var newItems: Int
     var lastSuccess: String?
+    /// `lastSuccess` in the site's language (`20 Nov 2026`; the page's, not `status.json`'s).
+    var lastSuccessLabel: String?
     var consecutiveFailures: Int
     var lastError: String?
     var warnings: [String]
