@@ -28,7 +28,7 @@ if [[ -z "$chromium" ]]; then
 fi
 chromedriver=${CHROMEDRIVER:-$(command -v chromedriver || true)}
 python=${PYTHON:-.build/venv/bin/python}
-if [[ -z "$chromium" || -z "$chromedriver" ]] || ! "$python" -c 'import axe_selenium_python, selenium' 2>/dev/null; then
+if [[ -z "$chromium" || -z "$chromedriver" ]] || ! "$python" -c 'import axe_playwright_python, axe_selenium_python, selenium' 2>/dev/null; then
   echo "axe-check: SKIPPED: needs chromium, chromium-driver and axe-selenium-python in .build/venv" \
     "(scripts/install-deps.sh test installs them)"
   exit 0

@@ -54,7 +54,11 @@ install_validator() {
 # Selenium, pinned, in the same virtual environment. The newest axe-selenium-python that runs on
 # Debian 12's Python 3.11, and the newest Selenium whose dependencies the registry has for it.
 # Selenium is handed the apt chromedriver (above): Selenium Manager never downloads anything.
+# axe-selenium-python 2.1.6 bundles axe-core 3.1.1 (2018); the check injects axe-core 4.12.1
+# instead, the axe.min.js that axe-playwright-python 0.1.8 bundles (installed without its
+# dependencies: only that file is used).
 axe_packages=(axe-selenium-python==2.1.6 selenium==4.51.0)
+axe_core_package=axe-playwright-python==0.1.8
 install_axe() {
   [[ "$mode" == test ]] || return 0
   local venv
@@ -66,6 +70,10 @@ install_axe() {
   for requirement in "${axe_packages[@]}"; do
     grep -qx "$requirement" <<<"$installed" || missing_axe+=("$requirement")
   done
+  if ! grep -qx "$axe_core_package" <<<"$installed"; then
+    echo "installing: $axe_core_package, without its dependencies (into $venv)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "$axe_core_package"
+  fi
   [[ ${#missing_axe[@]} -eq 0 ]] && return 0
   echo "installing: ${missing_axe[*]} (into $venv)"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "${axe_packages[@]}"

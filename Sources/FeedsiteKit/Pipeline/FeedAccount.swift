@@ -95,8 +95,8 @@ package struct FeedAccount: Sendable, Hashable {
         if kept > 0 { text += ", kept \(kept) from earlier builds" }
         text += ", shown \(shown)"
         for rule in undecided {
-            let line = rule.line.map { ", line \($0)" } ?? ""
-            text += " (\(rule.count) because \(rule.rule)\(line), gave up on \(rule.count == 1 ? "it" : "them"))"
+            let line = rule.line.map { ", line \($0)," } ?? ""
+            text += " (\(rule.count) because \(rule.rule)\(line) gave up on \(rule.count == 1 ? "it" : "them"))"
         }
         var dropped: [String] = []
         for rule in filtered {

@@ -595,33 +595,46 @@ enum BuiltInTheme {
             2LPYp9io2YLYqSJ9CnN0YXR1c19zaG93bjoge3plcm86ICLZhNinINmF2YLYp9mE2KfYqiDZhdi52LHZiNi22KkiLCBvbmU6ICLY
             udmP2LHYttiqINmF2YLYp9mE2Kkg2YjYp9it2K/YqSIsIHR3bzogIti52Y/Ysdi22Kog2YXZgtin2YTYqtin2YYiLCBmZXc6ICLY
             udmP2LHYttiqIHtjb3VudH0g2YXZgtin2YTYp9iqIiwgbWFueTogIti52Y/Ysdi22Koge2NvdW50fSDZhdmC2KfZhNipIiwgb3Ro
-            ZXI6ICLYudmP2LHYttiqIHtjb3VudH0g2YXZgtin2YTYqSJ9CnN0YXR1c19kcm9wcGVkOiAi2KPZj9iz2YLYt9iqOiB7bGlzdH0i
-            CnN0YXR1c19maWx0ZXJlZDoge29uZTogItmF2YLYp9mE2Kkg2YjYp9it2K/YqSDZhdmP2LHYtNmO2ZHYrdipICh7cnVsZX0pIiwg
-            dHdvOiAi2YXZgtin2YTYqtin2YYg2YXZj9ix2LTZjtmR2K3Yqtin2YYgKHtydWxlfSkiLCBmZXc6ICJ7Y291bnR9INmF2YLYp9mE
-            2KfYqiDZhdmP2LHYtNmO2ZHYrdipICh7cnVsZX0pIiwgbWFueTogIntjb3VudH0g2YXZgtin2YTYqSDZhdmP2LHYtNmO2ZHYrdip
-            ICh7cnVsZX0pIiwgb3RoZXI6ICJ7Y291bnR9INmF2YLYp9mE2Kkg2YXZj9ix2LTZjtmR2K3YqSAoe3J1bGV9KSJ9CnN0YXR1c19m
-            aWx0ZXJlZF9saW5lOiB7b25lOiAi2YXZgtin2YTYqSDZiNin2K3Yr9ipINmF2Y/Ysdi02Y7Zkdit2KkgKHtydWxlfdiMINin2YTY
-            s9i32LEge2xpbmV9KSIsIHR3bzogItmF2YLYp9mE2KrYp9mGINmF2Y/Ysdi02Y7Zkdit2KrYp9mGICh7cnVsZX3YjCDYp9mE2LPY
-            t9ixIHtsaW5lfSkiLCBmZXc6ICJ7Y291bnR9INmF2YLYp9mE2KfYqiDZhdmP2LHYtNmO2ZHYrdipICh7cnVsZX3YjCDYp9mE2LPY
-            t9ixIHtsaW5lfSkiLCBtYW55OiAie2NvdW50fSDZhdmC2KfZhNipINmF2Y/Ysdi02Y7Zkdit2KkgKHtydWxlfdiMINin2YTYs9i3
-            2LEge2xpbmV9KSIsIG90aGVyOiAie2NvdW50fSDZhdmC2KfZhNipINmF2Y/Ysdi02Y7Zkdit2KkgKHtydWxlfdiMINin2YTYs9i3
-            2LEge2xpbmV9KSJ9CnN0YXR1c19kdXBsaWNhdGVzOiB7b25lOiAi2YXZgtin2YTYqSDZiNin2K3Yr9ipINmF2YPYsdix2Kkg2YXZ
-            hiDZhdmG2LTZiNix2KfYqiB7ZmVlZHN9IiwgdHdvOiAi2YXZgtin2YTYqtin2YYg2YXZg9ix2LHYqtin2YYg2YXZhiDZhdmG2LTZ
-            iNix2KfYqiB7ZmVlZHN9IiwgZmV3OiAie2NvdW50fSDZhdmC2KfZhNin2Kog2YXZg9ix2LHYqSDZhdmGINmF2YbYtNmI2LHYp9iq
-            IHtmZWVkc30iLCBtYW55OiAie2NvdW50fSDZhdmC2KfZhNipINmF2YPYsdix2Kkg2YXZhiDZhdmG2LTZiNix2KfYqiB7ZmVlZHN9
-            Iiwgb3RoZXI6ICJ7Y291bnR9INmF2YLYp9mE2Kkg2YXZg9ix2LHYqSDZhdmGINmF2YbYtNmI2LHYp9iqIHtmZWVkc30ifQpzdGF0
-            dXNfb3Zlcl9tYXg6IHtvbmU6ICLZhdmC2KfZhNipINmI2KfYrdiv2Kkg2KrYqtis2KfZiNiyIG1heF9pdGVtcyIsIHR3bzogItmF
-            2YLYp9mE2KrYp9mGINiq2KrYrNin2YjYstin2YYgbWF4X2l0ZW1zIiwgZmV3OiAie2NvdW50fSDZhdmC2KfZhNin2Kog2KrYqtis
-            2KfZiNiyIG1heF9pdGVtcyIsIG1hbnk6ICJ7Y291bnR9INmF2YLYp9mE2Kkg2KrYqtis2KfZiNiyIG1heF9pdGVtcyIsIG90aGVy
-            OiAie2NvdW50fSDZhdmC2KfZhNipINiq2KrYrNin2YjYsiBtYXhfaXRlbXMifQpzdGF0dXNfZnV0dXJlOiB7b25lOiAi2YXZgtin
-            2YTYqSDZiNin2K3Yr9ipINio2KrYp9ix2YrYriDZgdmKINin2YTZhdiz2KrZgtio2YQiLCB0d286ICLZhdmC2KfZhNiq2KfZhiDY
-            qNiq2KfYsdmK2K4g2YHZiiDYp9mE2YXYs9iq2YLYqNmEIiwgZmV3OiAie2NvdW50fSDZhdmC2KfZhNin2Kog2KjYqtin2LHZitiu
-            INmB2Yog2KfZhNmF2LPYqtmC2KjZhCIsIG1hbnk6ICJ7Y291bnR9INmF2YLYp9mE2Kkg2KjYqtin2LHZitiuINmB2Yog2KfZhNmF
-            2LPYqtmC2KjZhCIsIG90aGVyOiAie2NvdW50fSDZhdmC2KfZhNipINio2KrYp9ix2YrYriDZgdmKINin2YTZhdiz2KrZgtio2YQi
-            fQpzdGF0dXNfZXhwaXJlZDoge29uZTogItmF2YLYp9mE2Kkg2YjYp9it2K/YqSDYo9mC2K/ZhSDZhdmGIGtlZXBfZGF5cyIsIHR3
-            bzogItmF2YLYp9mE2KrYp9mGINij2YLYr9mFINmF2YYga2VlcF9kYXlzIiwgZmV3OiAie2NvdW50fSDZhdmC2KfZhNin2Kog2KPZ
-            gtiv2YUg2YXZhiBrZWVwX2RheXMiLCBtYW55OiAie2NvdW50fSDZhdmC2KfZhNipINij2YLYr9mFINmF2YYga2VlcF9kYXlzIiwg
-            b3RoZXI6ICJ7Y291bnR9INmF2YLYp9mE2Kkg2KPZgtiv2YUg2YXZhiBrZWVwX2RheXMifQo=
+            ZXI6ICLYudmP2LHYttiqIHtjb3VudH0g2YXZgtin2YTYqSJ9CnN0YXR1c191bmRlY2lkZWQ6IHt6ZXJvOiAiKHtjb3VudH0g2YTY
+            o9mGIHtydWxlfSDYqtmI2YLZgSDYudmGINin2YTZgdit2LUpIiwgb25lOiAiKNmF2YLYp9mE2Kkg2YjYp9it2K/YqSDZhNij2YYg
+            e3J1bGV9INiq2YjZgtmBINi52YYg2KfZhNmB2K3YtSkiLCB0d286ICIo2YXZgtin2YTYqtin2YYg2YTYo9mGIHtydWxlfSDYqtmI
+            2YLZgSDYudmGINin2YTZgdit2LUpIiwgZmV3OiAiKHtjb3VudH0g2YXZgtin2YTYp9iqINmE2KPZhiB7cnVsZX0g2KrZiNmC2YEg
+            2LnZhiDYp9mE2YHYrdi1KSIsIG1hbnk6ICIoe2NvdW50fSDZhdmC2KfZhNipINmE2KPZhiB7cnVsZX0g2KrZiNmC2YEg2LnZhiDY
+            p9mE2YHYrdi1KSIsIG90aGVyOiAiKHtjb3VudH0g2YXZgtin2YTYqSDZhNij2YYge3J1bGV9INiq2YjZgtmBINi52YYg2KfZhNmB
+            2K3YtSkifQpzdGF0dXNfdW5kZWNpZGVkX2xpbmU6IHt6ZXJvOiAiKHtjb3VudH0g2YTYo9mGIHtydWxlfdiMINin2YTYs9i32LEg
+            e2xpbmV92Iwg2KrZiNmC2YEg2LnZhiDYp9mE2YHYrdi1KSIsIG9uZTogIijZhdmC2KfZhNipINmI2KfYrdiv2Kkg2YTYo9mGIHty
+            dWxlfdiMINin2YTYs9i32LEge2xpbmV92Iwg2KrZiNmC2YEg2LnZhiDYp9mE2YHYrdi1KSIsIHR3bzogIijZhdmC2KfZhNiq2KfZ
+            hiDZhNij2YYge3J1bGV92Iwg2KfZhNiz2LfYsSB7bGluZX3YjCDYqtmI2YLZgSDYudmGINin2YTZgdit2LUpIiwgZmV3OiAiKHtj
+            b3VudH0g2YXZgtin2YTYp9iqINmE2KPZhiB7cnVsZX3YjCDYp9mE2LPYt9ixIHtsaW5lfdiMINiq2YjZgtmBINi52YYg2KfZhNmB
+            2K3YtSkiLCBtYW55OiAiKHtjb3VudH0g2YXZgtin2YTYqSDZhNij2YYge3J1bGV92Iwg2KfZhNiz2LfYsSB7bGluZX3YjCDYqtmI
+            2YLZgSDYudmGINin2YTZgdit2LUpIiwgb3RoZXI6ICIoe2NvdW50fSDZhdmC2KfZhNipINmE2KPZhiB7cnVsZX3YjCDYp9mE2LPY
+            t9ixIHtsaW5lfdiMINiq2YjZgtmBINi52YYg2KfZhNmB2K3YtSkifQpzdGF0dXNfZHJvcHBlZDogItij2Y/Ys9mC2LfYqjoge2xp
+            c3R9IgpzdGF0dXNfZmlsdGVyZWQ6IHtvbmU6ICLZhdmC2KfZhNipINmI2KfYrdiv2Kkg2YXZj9ix2LTZjtmR2K3YqSAoe3J1bGV9
+            KSIsIHR3bzogItmF2YLYp9mE2KrYp9mGINmF2Y/Ysdi02Y7Zkdit2KrYp9mGICh7cnVsZX0pIiwgZmV3OiAie2NvdW50fSDZhdmC
+            2KfZhNin2Kog2YXZj9ix2LTZjtmR2K3YqSAoe3J1bGV9KSIsIG1hbnk6ICJ7Y291bnR9INmF2YLYp9mE2Kkg2YXZj9ix2LTZjtmR
+            2K3YqSAoe3J1bGV9KSIsIG90aGVyOiAie2NvdW50fSDZhdmC2KfZhNipINmF2Y/Ysdi02Y7Zkdit2KkgKHtydWxlfSkifQpzdGF0
+            dXNfZmlsdGVyZWRfbGluZToge29uZTogItmF2YLYp9mE2Kkg2YjYp9it2K/YqSDZhdmP2LHYtNmO2ZHYrdipICh7cnVsZX3YjCDY
+            p9mE2LPYt9ixIHtsaW5lfSkiLCB0d286ICLZhdmC2KfZhNiq2KfZhiDZhdmP2LHYtNmO2ZHYrdiq2KfZhiAoe3J1bGV92Iwg2KfZ
+            hNiz2LfYsSB7bGluZX0pIiwgZmV3OiAie2NvdW50fSDZhdmC2KfZhNin2Kog2YXZj9ix2LTZjtmR2K3YqSAoe3J1bGV92Iwg2KfZ
+            hNiz2LfYsSB7bGluZX0pIiwgbWFueTogIntjb3VudH0g2YXZgtin2YTYqSDZhdmP2LHYtNmO2ZHYrdipICh7cnVsZX3YjCDYp9mE
+            2LPYt9ixIHtsaW5lfSkiLCBvdGhlcjogIntjb3VudH0g2YXZgtin2YTYqSDZhdmP2LHYtNmO2ZHYrdipICh7cnVsZX3YjCDYp9mE
+            2LPYt9ixIHtsaW5lfSkifQpzdGF0dXNfZHVwbGljYXRlczoge29uZTogItmF2YLYp9mE2Kkg2YjYp9it2K/YqSDZhdmD2LHYsdip
+            INmF2YYg2YXZhti02YjYsdin2Koge2ZlZWRzfSIsIHR3bzogItmF2YLYp9mE2KrYp9mGINmF2YPYsdix2KrYp9mGINmF2YYg2YXZ
+            hti02YjYsdin2Koge2ZlZWRzfSIsIGZldzogIntjb3VudH0g2YXZgtin2YTYp9iqINmF2YPYsdix2Kkg2YXZhiDZhdmG2LTZiNix
+            2KfYqiB7ZmVlZHN9IiwgbWFueTogIntjb3VudH0g2YXZgtin2YTYqSDZhdmD2LHYsdipINmF2YYg2YXZhti02YjYsdin2Koge2Zl
+            ZWRzfSIsIG90aGVyOiAie2NvdW50fSDZhdmC2KfZhNipINmF2YPYsdix2Kkg2YXZhiDZhdmG2LTZiNix2KfYqiB7ZmVlZHN9In0K
+            c3RhdHVzX292ZXJfbWF4OiB7b25lOiAi2YXZgtin2YTYqSDZiNin2K3Yr9ipINiq2KrYrNin2YjYsiBtYXhfaXRlbXMiLCB0d286
+            ICLZhdmC2KfZhNiq2KfZhiDYqtiq2KzYp9mI2LLYp9mGIG1heF9pdGVtcyIsIGZldzogIntjb3VudH0g2YXZgtin2YTYp9iqINiq
+            2KrYrNin2YjYsiBtYXhfaXRlbXMiLCBtYW55OiAie2NvdW50fSDZhdmC2KfZhNipINiq2KrYrNin2YjYsiBtYXhfaXRlbXMiLCBv
+            dGhlcjogIntjb3VudH0g2YXZgtin2YTYqSDYqtiq2KzYp9mI2LIgbWF4X2l0ZW1zIn0Kc3RhdHVzX2Z1dHVyZToge29uZTogItmF
+            2YLYp9mE2Kkg2YjYp9it2K/YqSDYqNiq2KfYsdmK2K4g2YHZiiDYp9mE2YXYs9iq2YLYqNmEIiwgdHdvOiAi2YXZgtin2YTYqtin
+            2YYg2KjYqtin2LHZitiuINmB2Yog2KfZhNmF2LPYqtmC2KjZhCIsIGZldzogIntjb3VudH0g2YXZgtin2YTYp9iqINio2KrYp9ix
+            2YrYriDZgdmKINin2YTZhdiz2KrZgtio2YQiLCBtYW55OiAie2NvdW50fSDZhdmC2KfZhNipINio2KrYp9ix2YrYriDZgdmKINin
+            2YTZhdiz2KrZgtio2YQiLCBvdGhlcjogIntjb3VudH0g2YXZgtin2YTYqSDYqNiq2KfYsdmK2K4g2YHZiiDYp9mE2YXYs9iq2YLY
+            qNmEIn0Kc3RhdHVzX2V4cGlyZWQ6IHtvbmU6ICLZhdmC2KfZhNipINmI2KfYrdiv2Kkg2KPZgtiv2YUg2YXZhiBrZWVwX2RheXMi
+            LCB0d286ICLZhdmC2KfZhNiq2KfZhiDYo9mC2K/ZhSDZhdmGIGtlZXBfZGF5cyIsIGZldzogIntjb3VudH0g2YXZgtin2YTYp9iq
+            INij2YLYr9mFINmF2YYga2VlcF9kYXlzIiwgbWFueTogIntjb3VudH0g2YXZgtin2YTYqSDYo9mC2K/ZhSDZhdmGIGtlZXBfZGF5
+            cyIsIG90aGVyOiAie2NvdW50fSDZhdmC2KfZhNipINij2YLYr9mFINmF2YYga2VlcF9kYXlzIn0K
             """
         ),
         (
@@ -702,16 +715,19 @@ enum BuiltInTheme {
             b25lOiAiKHtjb3VudH0gbWl0IHdpZWRlcmhvbHRlciBJRCkiLCBvdGhlcjogIih7Y291bnR9IG1pdCB3aWVkZXJob2x0ZXIgSUQp
             In0Kc3RhdHVzX2tlcHQ6IHtvbmU6ICJ7Y291bnR9IGF1cyBmcsO8aGVyZW4gQnVpbGRzIGJlaGFsdGVuIiwgb3RoZXI6ICJ7Y291
             bnR9IGF1cyBmcsO8aGVyZW4gQnVpbGRzIGJlaGFsdGVuIn0Kc3RhdHVzX3Nob3duOiB7b25lOiAie2NvdW50fSBnZXplaWd0Iiwg
-            b3RoZXI6ICJ7Y291bnR9IGdlemVpZ3QifQpzdGF0dXNfZHJvcHBlZDogImF1c2dlbGFzc2VuOiB7bGlzdH0iCnN0YXR1c19maWx0
-            ZXJlZDoge29uZTogIntjb3VudH0gZ2VmaWx0ZXJ0ICh7cnVsZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGdlZmlsdGVydCAoe3J1bGV9
-            KSJ9CnN0YXR1c19maWx0ZXJlZF9saW5lOiB7b25lOiAie2NvdW50fSBnZWZpbHRlcnQgKHtydWxlfSwgWmVpbGUge2xpbmV9KSIs
-            IG90aGVyOiAie2NvdW50fSBnZWZpbHRlcnQgKHtydWxlfSwgWmVpbGUge2xpbmV9KSJ9CnN0YXR1c19kdXBsaWNhdGVzOiB7b25l
-            OiAie2NvdW50fSBEdXBsaWthdCB2b24gQmVpdHLDpGdlbiBpbiB7ZmVlZHN9Iiwgb3RoZXI6ICJ7Y291bnR9IER1cGxpa2F0ZSB2
-            b24gQmVpdHLDpGdlbiBpbiB7ZmVlZHN9In0Kc3RhdHVzX292ZXJfbWF4OiB7b25lOiAie2NvdW50fSDDvGJlciBtYXhfaXRlbXMi
-            LCBvdGhlcjogIntjb3VudH0gw7xiZXIgbWF4X2l0ZW1zIn0Kc3RhdHVzX2Z1dHVyZToge29uZTogIntjb3VudH0gbWl0IERhdHVt
-            IGluIGRlciBadWt1bmZ0Iiwgb3RoZXI6ICJ7Y291bnR9IG1pdCBEYXR1bSBpbiBkZXIgWnVrdW5mdCJ9CnN0YXR1c19leHBpcmVk
-            OiB7b25lOiAie2NvdW50fSDDpGx0ZXIgYWxzIGtlZXBfZGF5cyIsIG90aGVyOiAie2NvdW50fSDDpGx0ZXIgYWxzIGtlZXBfZGF5
-            cyJ9Cg==
+            b3RoZXI6ICJ7Y291bnR9IGdlemVpZ3QifQpzdGF0dXNfdW5kZWNpZGVkOiB7b25lOiAiKHtjb3VudH0sIHdlaWwge3J1bGV9IGRh
+            cmFuIGF1ZmdhYikiLCBvdGhlcjogIih7Y291bnR9LCB3ZWlsIHtydWxlfSBkYXJhbiBhdWZnYWIpIn0Kc3RhdHVzX3VuZGVjaWRl
+            ZF9saW5lOiB7b25lOiAiKHtjb3VudH0sIHdlaWwge3J1bGV9LCBaZWlsZSB7bGluZX0sIGRhcmFuIGF1ZmdhYikiLCBvdGhlcjog
+            Iih7Y291bnR9LCB3ZWlsIHtydWxlfSwgWmVpbGUge2xpbmV9LCBkYXJhbiBhdWZnYWIpIn0Kc3RhdHVzX2Ryb3BwZWQ6ICJhdXNn
+            ZWxhc3Nlbjoge2xpc3R9IgpzdGF0dXNfZmlsdGVyZWQ6IHtvbmU6ICJ7Y291bnR9IGdlZmlsdGVydCAoe3J1bGV9KSIsIG90aGVy
+            OiAie2NvdW50fSBnZWZpbHRlcnQgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIntjb3VudH0gZ2VmaWx0
+            ZXJ0ICh7cnVsZX0sIFplaWxlIHtsaW5lfSkiLCBvdGhlcjogIntjb3VudH0gZ2VmaWx0ZXJ0ICh7cnVsZX0sIFplaWxlIHtsaW5l
+            fSkifQpzdGF0dXNfZHVwbGljYXRlczoge29uZTogIntjb3VudH0gRHVwbGlrYXQgdm9uIEJlaXRyw6RnZW4gaW4ge2ZlZWRzfSIs
+            IG90aGVyOiAie2NvdW50fSBEdXBsaWthdGUgdm9uIEJlaXRyw6RnZW4gaW4ge2ZlZWRzfSJ9CnN0YXR1c19vdmVyX21heDoge29u
+            ZTogIntjb3VudH0gw7xiZXIgbWF4X2l0ZW1zIiwgb3RoZXI6ICJ7Y291bnR9IMO8YmVyIG1heF9pdGVtcyJ9CnN0YXR1c19mdXR1
+            cmU6IHtvbmU6ICJ7Y291bnR9IG1pdCBEYXR1bSBpbiBkZXIgWnVrdW5mdCIsIG90aGVyOiAie2NvdW50fSBtaXQgRGF0dW0gaW4g
+            ZGVyIFp1a3VuZnQifQpzdGF0dXNfZXhwaXJlZDoge29uZTogIntjb3VudH0gw6RsdGVyIGFscyBrZWVwX2RheXMiLCBvdGhlcjog
+            Intjb3VudH0gw6RsdGVyIGFscyBrZWVwX2RheXMifQo=
             """
         ),
         (
@@ -799,15 +815,19 @@ enum BuiltInTheme {
             dGhlIGZlZWQgd2hlbiBsYXN0IHJlYWQifQpzdGF0dXNfcmVwZWF0ZWQ6IHtvbmU6ICIoe2NvdW50fSByZXBlYXRpbmcgYW4gaWQp
             Iiwgb3RoZXI6ICIoe2NvdW50fSByZXBlYXRpbmcgYW4gaWQpIn0Kc3RhdHVzX2tlcHQ6IHtvbmU6ICJrZXB0IHtjb3VudH0gZnJv
             bSBlYXJsaWVyIGJ1aWxkcyIsIG90aGVyOiAia2VwdCB7Y291bnR9IGZyb20gZWFybGllciBidWlsZHMifQpzdGF0dXNfc2hvd246
-            IHtvbmU6ICJzaG93biB7Y291bnR9Iiwgb3RoZXI6ICJzaG93biB7Y291bnR9In0Kc3RhdHVzX2Ryb3BwZWQ6ICJkcm9wcGVkOiB7
-            bGlzdH0iCnN0YXR1c19maWx0ZXJlZDoge29uZTogIntjb3VudH0gZmlsdGVyZWQgKHtydWxlfSkiLCBvdGhlcjogIntjb3VudH0g
-            ZmlsdGVyZWQgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIntjb3VudH0gZmlsdGVyZWQgKHtydWxlfSwg
-            bGluZSB7bGluZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGZpbHRlcmVkICh7cnVsZX0sIGxpbmUge2xpbmV9KSJ9CnN0YXR1c19kdXBs
-            aWNhdGVzOiB7b25lOiAie2NvdW50fSBkdXBsaWNhdGUgb2YgcG9zdHMgaW4ge2ZlZWRzfSIsIG90aGVyOiAie2NvdW50fSBkdXBs
-            aWNhdGVzIG9mIHBvc3RzIGluIHtmZWVkc30ifQpzdGF0dXNfb3Zlcl9tYXg6IHtvbmU6ICJ7Y291bnR9IG92ZXIgbWF4X2l0ZW1z
-            Iiwgb3RoZXI6ICJ7Y291bnR9IG92ZXIgbWF4X2l0ZW1zIn0Kc3RhdHVzX2Z1dHVyZToge29uZTogIntjb3VudH0gZGF0ZWQgaW4g
-            dGhlIGZ1dHVyZSIsIG90aGVyOiAie2NvdW50fSBkYXRlZCBpbiB0aGUgZnV0dXJlIn0Kc3RhdHVzX2V4cGlyZWQ6IHtvbmU6ICJ7
-            Y291bnR9IG9sZGVyIHRoYW4ga2VlcF9kYXlzIiwgb3RoZXI6ICJ7Y291bnR9IG9sZGVyIHRoYW4ga2VlcF9kYXlzIn0K
+            IHtvbmU6ICJzaG93biB7Y291bnR9Iiwgb3RoZXI6ICJzaG93biB7Y291bnR9In0Kc3RhdHVzX3VuZGVjaWRlZDoge29uZTogIih7
+            Y291bnR9IGJlY2F1c2Uge3J1bGV9IGdhdmUgdXAgb24gaXQpIiwgb3RoZXI6ICIoe2NvdW50fSBiZWNhdXNlIHtydWxlfSBnYXZl
+            IHVwIG9uIHRoZW0pIn0Kc3RhdHVzX3VuZGVjaWRlZF9saW5lOiB7b25lOiAiKHtjb3VudH0gYmVjYXVzZSB7cnVsZX0sIGxpbmUg
+            e2xpbmV9LCBnYXZlIHVwIG9uIGl0KSIsIG90aGVyOiAiKHtjb3VudH0gYmVjYXVzZSB7cnVsZX0sIGxpbmUge2xpbmV9LCBnYXZl
+            IHVwIG9uIHRoZW0pIn0Kc3RhdHVzX2Ryb3BwZWQ6ICJkcm9wcGVkOiB7bGlzdH0iCnN0YXR1c19maWx0ZXJlZDoge29uZTogIntj
+            b3VudH0gZmlsdGVyZWQgKHtydWxlfSkiLCBvdGhlcjogIntjb3VudH0gZmlsdGVyZWQgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVy
+            ZWRfbGluZToge29uZTogIntjb3VudH0gZmlsdGVyZWQgKHtydWxlfSwgbGluZSB7bGluZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGZp
+            bHRlcmVkICh7cnVsZX0sIGxpbmUge2xpbmV9KSJ9CnN0YXR1c19kdXBsaWNhdGVzOiB7b25lOiAie2NvdW50fSBkdXBsaWNhdGUg
+            b2YgcG9zdHMgaW4ge2ZlZWRzfSIsIG90aGVyOiAie2NvdW50fSBkdXBsaWNhdGVzIG9mIHBvc3RzIGluIHtmZWVkc30ifQpzdGF0
+            dXNfb3Zlcl9tYXg6IHtvbmU6ICJ7Y291bnR9IG92ZXIgbWF4X2l0ZW1zIiwgb3RoZXI6ICJ7Y291bnR9IG92ZXIgbWF4X2l0ZW1z
+            In0Kc3RhdHVzX2Z1dHVyZToge29uZTogIntjb3VudH0gZGF0ZWQgaW4gdGhlIGZ1dHVyZSIsIG90aGVyOiAie2NvdW50fSBkYXRl
+            ZCBpbiB0aGUgZnV0dXJlIn0Kc3RhdHVzX2V4cGlyZWQ6IHtvbmU6ICJ7Y291bnR9IG9sZGVyIHRoYW4ga2VlcF9kYXlzIiwgb3Ro
+            ZXI6ICJ7Y291bnR9IG9sZGVyIHRoYW4ga2VlcF9kYXlzIn0K
             """
         ),
         (
@@ -888,16 +908,19 @@ enum BuiltInTheme {
             b3VudH0gY29uIHVuIGlkIHJlcGV0aWRvKSIsIG90aGVyOiAiKHtjb3VudH0gY29uIHVuIGlkIHJlcGV0aWRvKSJ9CnN0YXR1c19r
             ZXB0OiB7b25lOiAie2NvdW50fSBjb25zZXJ2YWRhIGRlIGNvbXBpbGFjaW9uZXMgYW50ZXJpb3JlcyIsIG90aGVyOiAie2NvdW50
             fSBjb25zZXJ2YWRhcyBkZSBjb21waWxhY2lvbmVzIGFudGVyaW9yZXMifQpzdGF0dXNfc2hvd246IHtvbmU6ICJ7Y291bnR9IG1v
-            c3RyYWRhIiwgb3RoZXI6ICJ7Y291bnR9IG1vc3RyYWRhcyJ9CnN0YXR1c19kcm9wcGVkOiAiZGVzY2FydGFkYXM6IHtsaXN0fSIK
-            c3RhdHVzX2ZpbHRlcmVkOiB7b25lOiAie2NvdW50fSBmaWx0cmFkYSAoe3J1bGV9KSIsIG90aGVyOiAie2NvdW50fSBmaWx0cmFk
-            YXMgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIntjb3VudH0gZmlsdHJhZGEgKHtydWxlfSwgbMOtbmVh
-            IHtsaW5lfSkiLCBvdGhlcjogIntjb3VudH0gZmlsdHJhZGFzICh7cnVsZX0sIGzDrW5lYSB7bGluZX0pIn0Kc3RhdHVzX2R1cGxp
-            Y2F0ZXM6IHtvbmU6ICJ7Y291bnR9IGR1cGxpY2FkYSBkZSBlbnRyYWRhcyBkZSB7ZmVlZHN9Iiwgb3RoZXI6ICJ7Y291bnR9IGR1
-            cGxpY2FkYXMgZGUgZW50cmFkYXMgZGUge2ZlZWRzfSJ9CnN0YXR1c19vdmVyX21heDoge29uZTogIntjb3VudH0gcG9yIGVuY2lt
-            YSBkZSBtYXhfaXRlbXMiLCBvdGhlcjogIntjb3VudH0gcG9yIGVuY2ltYSBkZSBtYXhfaXRlbXMifQpzdGF0dXNfZnV0dXJlOiB7
-            b25lOiAie2NvdW50fSBjb24gZmVjaGEgZnV0dXJhIiwgb3RoZXI6ICJ7Y291bnR9IGNvbiBmZWNoYSBmdXR1cmEifQpzdGF0dXNf
-            ZXhwaXJlZDoge29uZTogIntjb3VudH0gbcOhcyBhbnRpZ3VhIHF1ZSBrZWVwX2RheXMiLCBvdGhlcjogIntjb3VudH0gbcOhcyBh
-            bnRpZ3VhcyBxdWUga2VlcF9kYXlzIn0K
+            c3RyYWRhIiwgb3RoZXI6ICJ7Y291bnR9IG1vc3RyYWRhcyJ9CnN0YXR1c191bmRlY2lkZWQ6IHtvbmU6ICIoe2NvdW50fSBwb3Jx
+            dWUge3J1bGV9IHNlIHJpbmRpw7MpIiwgb3RoZXI6ICIoe2NvdW50fSBwb3JxdWUge3J1bGV9IHNlIHJpbmRpw7MpIn0Kc3RhdHVz
+            X3VuZGVjaWRlZF9saW5lOiB7b25lOiAiKHtjb3VudH0gcG9ycXVlIHtydWxlfSwgbMOtbmVhIHtsaW5lfSwgc2UgcmluZGnDsyki
+            LCBvdGhlcjogIih7Y291bnR9IHBvcnF1ZSB7cnVsZX0sIGzDrW5lYSB7bGluZX0sIHNlIHJpbmRpw7MpIn0Kc3RhdHVzX2Ryb3Bw
+            ZWQ6ICJkZXNjYXJ0YWRhczoge2xpc3R9IgpzdGF0dXNfZmlsdGVyZWQ6IHtvbmU6ICJ7Y291bnR9IGZpbHRyYWRhICh7cnVsZX0p
+            Iiwgb3RoZXI6ICJ7Y291bnR9IGZpbHRyYWRhcyAoe3J1bGV9KSJ9CnN0YXR1c19maWx0ZXJlZF9saW5lOiB7b25lOiAie2NvdW50
+            fSBmaWx0cmFkYSAoe3J1bGV9LCBsw61uZWEge2xpbmV9KSIsIG90aGVyOiAie2NvdW50fSBmaWx0cmFkYXMgKHtydWxlfSwgbMOt
+            bmVhIHtsaW5lfSkifQpzdGF0dXNfZHVwbGljYXRlczoge29uZTogIntjb3VudH0gZHVwbGljYWRhIGRlIGVudHJhZGFzIGRlIHtm
+            ZWVkc30iLCBvdGhlcjogIntjb3VudH0gZHVwbGljYWRhcyBkZSBlbnRyYWRhcyBkZSB7ZmVlZHN9In0Kc3RhdHVzX292ZXJfbWF4
+            OiB7b25lOiAie2NvdW50fSBwb3IgZW5jaW1hIGRlIG1heF9pdGVtcyIsIG90aGVyOiAie2NvdW50fSBwb3IgZW5jaW1hIGRlIG1h
+            eF9pdGVtcyJ9CnN0YXR1c19mdXR1cmU6IHtvbmU6ICJ7Y291bnR9IGNvbiBmZWNoYSBmdXR1cmEiLCBvdGhlcjogIntjb3VudH0g
+            Y29uIGZlY2hhIGZ1dHVyYSJ9CnN0YXR1c19leHBpcmVkOiB7b25lOiAie2NvdW50fSBtw6FzIGFudGlndWEgcXVlIGtlZXBfZGF5
+            cyIsIG90aGVyOiAie2NvdW50fSBtw6FzIGFudGlndWFzIHF1ZSBrZWVwX2RheXMifQo=
             """
         ),
         (
@@ -981,16 +1004,19 @@ enum BuiltInTheme {
             bnR9IHLDqXDDqXRhbnQgdW4gaWRlbnRpZmlhbnQpIiwgb3RoZXI6ICIoe2NvdW50fSByw6lww6l0YW50IHVuIGlkZW50aWZpYW50
             KSJ9CnN0YXR1c19rZXB0OiB7b25lOiAie2NvdW50fSBjb25zZXJ2w6kgZGVzIGNvbnN0cnVjdGlvbnMgcHLDqWPDqWRlbnRlcyIs
             IG90aGVyOiAie2NvdW50fSBjb25zZXJ2w6lzIGRlcyBjb25zdHJ1Y3Rpb25zIHByw6ljw6lkZW50ZXMifQpzdGF0dXNfc2hvd246
-            IHtvbmU6ICJ7Y291bnR9IGFmZmljaMOpIiwgb3RoZXI6ICJ7Y291bnR9IGFmZmljaMOpcyJ9CnN0YXR1c19kcm9wcGVkOiAiw6lj
-            YXJ0w6lzIDoge2xpc3R9IgpzdGF0dXNfZmlsdGVyZWQ6IHtvbmU6ICJ7Y291bnR9IGZpbHRyw6kgKHtydWxlfSkiLCBvdGhlcjog
-            Intjb3VudH0gZmlsdHLDqXMgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIntjb3VudH0gZmlsdHLDqSAo
-            e3J1bGV9LCBsaWduZSB7bGluZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGZpbHRyw6lzICh7cnVsZX0sIGxpZ25lIHtsaW5lfSkifQpz
-            dGF0dXNfZHVwbGljYXRlczoge29uZTogIntjb3VudH0gZG91YmxvbiBk4oCZYXJ0aWNsZXMgZGUge2ZlZWRzfSIsIG90aGVyOiAi
-            e2NvdW50fSBkb3VibG9ucyBk4oCZYXJ0aWNsZXMgZGUge2ZlZWRzfSJ9CnN0YXR1c19vdmVyX21heDoge29uZTogIntjb3VudH0g
-            YXUtZGVsw6AgZGUgbWF4X2l0ZW1zIiwgb3RoZXI6ICJ7Y291bnR9IGF1LWRlbMOgIGRlIG1heF9pdGVtcyJ9CnN0YXR1c19mdXR1
-            cmU6IHtvbmU6ICJ7Y291bnR9IGRhdMOpIGRhbnMgbGUgZnV0dXIiLCBvdGhlcjogIntjb3VudH0gZGF0w6lzIGRhbnMgbGUgZnV0
-            dXIifQpzdGF0dXNfZXhwaXJlZDoge29uZTogIntjb3VudH0gcGx1cyBhbmNpZW4gcXVlIGtlZXBfZGF5cyIsIG90aGVyOiAie2Nv
-            dW50fSBwbHVzIGFuY2llbnMgcXVlIGtlZXBfZGF5cyJ9Cg==
+            IHtvbmU6ICJ7Y291bnR9IGFmZmljaMOpIiwgb3RoZXI6ICJ7Y291bnR9IGFmZmljaMOpcyJ9CnN0YXR1c191bmRlY2lkZWQ6IHtv
+            bmU6ICIoe2NvdW50fSBjYXIge3J1bGV9IHkgYSByZW5vbmPDqSkiLCBvdGhlcjogIih7Y291bnR9IGNhciB7cnVsZX0geSBhIHJl
+            bm9uY8OpKSJ9CnN0YXR1c191bmRlY2lkZWRfbGluZToge29uZTogIih7Y291bnR9IGNhciB7cnVsZX0sIGxpZ25lIHtsaW5lfSwg
+            eSBhIHJlbm9uY8OpKSIsIG90aGVyOiAiKHtjb3VudH0gY2FyIHtydWxlfSwgbGlnbmUge2xpbmV9LCB5IGEgcmVub25jw6kpIn0K
+            c3RhdHVzX2Ryb3BwZWQ6ICLDqWNhcnTDqXMgOiB7bGlzdH0iCnN0YXR1c19maWx0ZXJlZDoge29uZTogIntjb3VudH0gZmlsdHLD
+            qSAoe3J1bGV9KSIsIG90aGVyOiAie2NvdW50fSBmaWx0csOpcyAoe3J1bGV9KSJ9CnN0YXR1c19maWx0ZXJlZF9saW5lOiB7b25l
+            OiAie2NvdW50fSBmaWx0csOpICh7cnVsZX0sIGxpZ25lIHtsaW5lfSkiLCBvdGhlcjogIntjb3VudH0gZmlsdHLDqXMgKHtydWxl
+            fSwgbGlnbmUge2xpbmV9KSJ9CnN0YXR1c19kdXBsaWNhdGVzOiB7b25lOiAie2NvdW50fSBkb3VibG9uIGTigJlhcnRpY2xlcyBk
+            ZSB7ZmVlZHN9Iiwgb3RoZXI6ICJ7Y291bnR9IGRvdWJsb25zIGTigJlhcnRpY2xlcyBkZSB7ZmVlZHN9In0Kc3RhdHVzX292ZXJf
+            bWF4OiB7b25lOiAie2NvdW50fSBhdS1kZWzDoCBkZSBtYXhfaXRlbXMiLCBvdGhlcjogIntjb3VudH0gYXUtZGVsw6AgZGUgbWF4
+            X2l0ZW1zIn0Kc3RhdHVzX2Z1dHVyZToge29uZTogIntjb3VudH0gZGF0w6kgZGFucyBsZSBmdXR1ciIsIG90aGVyOiAie2NvdW50
+            fSBkYXTDqXMgZGFucyBsZSBmdXR1ciJ9CnN0YXR1c19leHBpcmVkOiB7b25lOiAie2NvdW50fSBwbHVzIGFuY2llbiBxdWUga2Vl
+            cF9kYXlzIiwgb3RoZXI6ICJ7Y291bnR9IHBsdXMgYW5jaWVucyBxdWUga2VlcF9kYXlzIn0K
             """
         ),
         (
@@ -1089,20 +1115,24 @@ enum BuiltInTheme {
             15kg16jXqdeV157XldeqINee15HXoNeZ15XXqiDXp9eV15PXnteV16oiLCBvdGhlcjogIteg16nXnteo15Uge2NvdW50fSDXnteR
             16DXmdeV16og16fXldeT157XldeqIn0Kc3RhdHVzX3Nob3duOiB7b25lOiAi157Xldem15LXqiDXqNep15XXnteUINeQ15fXqiIs
             IHR3bzogItee15XXpteS15XXqiDXqdeq15kg16jXqdeV157XldeqIiwgb3RoZXI6ICLXnteV16bXkteV16oge2NvdW50fSJ9CnN0
-            YXR1c19kcm9wcGVkOiAi15TXldep157XmNeVOiB7bGlzdH0iCnN0YXR1c19maWx0ZXJlZDoge29uZTogIteQ15fXqiDXodeV16DX
-            oNeUICh7cnVsZX0pIiwgdHdvOiAi16nXqteZ15nXnSDXodeV16DXoNeVICh7cnVsZX0pIiwgb3RoZXI6ICJ7Y291bnR9INeh15XX
-            oNeg15UgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIteQ15fXqiDXodeV16DXoNeUICh7cnVsZX0sINep
-            15XXqNeUIHtsaW5lfSkiLCB0d286ICLXqdeq15nXmdedINeh15XXoNeg15UgKHtydWxlfSwg16nXldeo15Qge2xpbmV9KSIsIG90
-            aGVyOiAie2NvdW50fSDXodeV16DXoNeVICh7cnVsZX0sINep15XXqNeUIHtsaW5lfSkifQpzdGF0dXNfZHVwbGljYXRlczoge29u
-            ZTogIteb16TXmdec15XXqiDXkNeX16og16nXnCDXqNep15XXnteV16og15HWvntmZWVkc30iLCB0d286ICLXqdeq15kg15vXpNeZ
-            15zXldeZ15XXqiDXqdecINeo16nXldee15XXqiDXkda+e2ZlZWRzfSIsIG90aGVyOiAie2NvdW50fSDXm9ek15nXnNeV15nXldeq
-            INep15wg16jXqdeV157XldeqINeR1r57ZmVlZHN9In0Kc3RhdHVzX292ZXJfbWF4OiB7b25lOiAi15DXl9eqINee16LXkdeoINec
-            1r5tYXhfaXRlbXMiLCB0d286ICLXqdeq15nXmdedINee16LXkdeoINec1r5tYXhfaXRlbXMiLCBvdGhlcjogIntjb3VudH0g157X
-            oteR16gg15zWvm1heF9pdGVtcyJ9CnN0YXR1c19mdXR1cmU6IHtvbmU6ICLXkNeX16og157XqteV15DXqNeb16og15zXoteq15nX
-            kyIsIHR3bzogItep16rXmdeZ150g157XqteV15DXqNeb15XXqiDXnNei16rXmdeTIiwgb3RoZXI6ICJ7Y291bnR9INee16rXldeQ
-            16jXm9eV16og15zXoteq15nXkyJ9CnN0YXR1c19leHBpcmVkOiB7b25lOiAi15DXl9eqINeZ16nXoNeUINee1r5rZWVwX2RheXMi
-            LCB0d286ICLXqdeq15nXmdedINeZ16nXoNeV16og157WvmtlZXBfZGF5cyIsIG90aGVyOiAie2NvdW50fSDXmdep16DXldeqINee
-            1r5rZWVwX2RheXMifQo=
+            YXR1c191bmRlY2lkZWQ6IHtvbmU6ICIo15DXl9eqINeb15kge3J1bGV9INeV15nXqteoKSIsIHR3bzogIijXqdeq15nXmdedINeb
+            15kge3J1bGV9INeV15nXqteoKSIsIG90aGVyOiAiKHtjb3VudH0g15vXmSB7cnVsZX0g15XXmdeq16gpIn0Kc3RhdHVzX3VuZGVj
+            aWRlZF9saW5lOiB7b25lOiAiKNeQ15fXqiDXm9eZIHtydWxlfSwg16nXldeo15Qge2xpbmV9LCDXldeZ16rXqCkiLCB0d286ICIo
+            16nXqteZ15nXnSDXm9eZIHtydWxlfSwg16nXldeo15Qge2xpbmV9LCDXldeZ16rXqCkiLCBvdGhlcjogIih7Y291bnR9INeb15kg
+            e3J1bGV9LCDXqdeV16jXlCB7bGluZX0sINeV15nXqteoKSJ9CnN0YXR1c19kcm9wcGVkOiAi15TXldep157XmNeVOiB7bGlzdH0i
+            CnN0YXR1c19maWx0ZXJlZDoge29uZTogIteQ15fXqiDXodeV16DXoNeUICh7cnVsZX0pIiwgdHdvOiAi16nXqteZ15nXnSDXodeV
+            16DXoNeVICh7cnVsZX0pIiwgb3RoZXI6ICJ7Y291bnR9INeh15XXoNeg15UgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGlu
+            ZToge29uZTogIteQ15fXqiDXodeV16DXoNeUICh7cnVsZX0sINep15XXqNeUIHtsaW5lfSkiLCB0d286ICLXqdeq15nXmdedINeh
+            15XXoNeg15UgKHtydWxlfSwg16nXldeo15Qge2xpbmV9KSIsIG90aGVyOiAie2NvdW50fSDXodeV16DXoNeVICh7cnVsZX0sINep
+            15XXqNeUIHtsaW5lfSkifQpzdGF0dXNfZHVwbGljYXRlczoge29uZTogIteb16TXmdec15XXqiDXkNeX16og16nXnCDXqNep15XX
+            nteV16og15HWvntmZWVkc30iLCB0d286ICLXqdeq15kg15vXpNeZ15zXldeZ15XXqiDXqdecINeo16nXldee15XXqiDXkda+e2Zl
+            ZWRzfSIsIG90aGVyOiAie2NvdW50fSDXm9ek15nXnNeV15nXldeqINep15wg16jXqdeV157XldeqINeR1r57ZmVlZHN9In0Kc3Rh
+            dHVzX292ZXJfbWF4OiB7b25lOiAi15DXl9eqINee16LXkdeoINec1r5tYXhfaXRlbXMiLCB0d286ICLXqdeq15nXmdedINee16LX
+            kdeoINec1r5tYXhfaXRlbXMiLCBvdGhlcjogIntjb3VudH0g157XoteR16gg15zWvm1heF9pdGVtcyJ9CnN0YXR1c19mdXR1cmU6
+            IHtvbmU6ICLXkNeX16og157XqteV15DXqNeb16og15zXoteq15nXkyIsIHR3bzogItep16rXmdeZ150g157XqteV15DXqNeb15XX
+            qiDXnNei16rXmdeTIiwgb3RoZXI6ICJ7Y291bnR9INee16rXldeQ16jXm9eV16og15zXoteq15nXkyJ9CnN0YXR1c19leHBpcmVk
+            OiB7b25lOiAi15DXl9eqINeZ16nXoNeUINee1r5rZWVwX2RheXMiLCB0d286ICLXqdeq15nXmdedINeZ16nXoNeV16og157Wvmtl
+            ZXBfZGF5cyIsIG90aGVyOiAie2NvdW50fSDXmdep16DXldeqINee1r5rZWVwX2RheXMifQo=
             """
         ),
         (
@@ -1181,15 +1211,19 @@ enum BuiltInTheme {
             ZDoge29uZTogIih7Y291bnR9IGNvbiB1biBpZCByaXBldHV0bykiLCBvdGhlcjogIih7Y291bnR9IGNvbiB1biBpZCByaXBldHV0
             bykifQpzdGF0dXNfa2VwdDoge29uZTogIntjb3VudH0gY29uc2VydmF0byBkYSBnZW5lcmF6aW9uaSBwcmVjZWRlbnRpIiwgb3Ro
             ZXI6ICJ7Y291bnR9IGNvbnNlcnZhdGkgZGEgZ2VuZXJhemlvbmkgcHJlY2VkZW50aSJ9CnN0YXR1c19zaG93bjoge29uZTogIntj
-            b3VudH0gbW9zdHJhdG8iLCBvdGhlcjogIntjb3VudH0gbW9zdHJhdGkifQpzdGF0dXNfZHJvcHBlZDogInNjYXJ0YXRpOiB7bGlz
-            dH0iCnN0YXR1c19maWx0ZXJlZDoge29uZTogIntjb3VudH0gZmlsdHJhdG8gKHtydWxlfSkiLCBvdGhlcjogIntjb3VudH0gZmls
-            dHJhdGkgKHtydWxlfSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIntjb3VudH0gZmlsdHJhdG8gKHtydWxlfSwgcmln
-            YSB7bGluZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGZpbHRyYXRpICh7cnVsZX0sIHJpZ2Ege2xpbmV9KSJ9CnN0YXR1c19kdXBsaWNh
-            dGVzOiB7b25lOiAie2NvdW50fSBkdXBsaWNhdG8gZGkgYXJ0aWNvbGkgaW4ge2ZlZWRzfSIsIG90aGVyOiAie2NvdW50fSBkdXBs
-            aWNhdGkgZGkgYXJ0aWNvbGkgaW4ge2ZlZWRzfSJ9CnN0YXR1c19vdmVyX21heDoge29uZTogIntjb3VudH0gb2x0cmUgbWF4X2l0
-            ZW1zIiwgb3RoZXI6ICJ7Y291bnR9IG9sdHJlIG1heF9pdGVtcyJ9CnN0YXR1c19mdXR1cmU6IHtvbmU6ICJ7Y291bnR9IGNvbiBk
-            YXRhIGZ1dHVyYSIsIG90aGVyOiAie2NvdW50fSBjb24gZGF0YSBmdXR1cmEifQpzdGF0dXNfZXhwaXJlZDoge29uZTogIntjb3Vu
-            dH0gcGnDuSB2ZWNjaGlvIGRpIGtlZXBfZGF5cyIsIG90aGVyOiAie2NvdW50fSBwacO5IHZlY2NoaSBkaSBrZWVwX2RheXMifQo=
+            b3VudH0gbW9zdHJhdG8iLCBvdGhlcjogIntjb3VudH0gbW9zdHJhdGkifQpzdGF0dXNfdW5kZWNpZGVkOiB7b25lOiAiKHtjb3Vu
+            dH0gcGVyY2jDqSB7cnVsZX0gaGEgcmludW5jaWF0bykiLCBvdGhlcjogIih7Y291bnR9IHBlcmNow6kge3J1bGV9IGhhIHJpbnVu
+            Y2lhdG8pIn0Kc3RhdHVzX3VuZGVjaWRlZF9saW5lOiB7b25lOiAiKHtjb3VudH0gcGVyY2jDqSB7cnVsZX0sIHJpZ2Ege2xpbmV9
+            LCBoYSByaW51bmNpYXRvKSIsIG90aGVyOiAiKHtjb3VudH0gcGVyY2jDqSB7cnVsZX0sIHJpZ2Ege2xpbmV9LCBoYSByaW51bmNp
+            YXRvKSJ9CnN0YXR1c19kcm9wcGVkOiAic2NhcnRhdGk6IHtsaXN0fSIKc3RhdHVzX2ZpbHRlcmVkOiB7b25lOiAie2NvdW50fSBm
+            aWx0cmF0byAoe3J1bGV9KSIsIG90aGVyOiAie2NvdW50fSBmaWx0cmF0aSAoe3J1bGV9KSJ9CnN0YXR1c19maWx0ZXJlZF9saW5l
+            OiB7b25lOiAie2NvdW50fSBmaWx0cmF0byAoe3J1bGV9LCByaWdhIHtsaW5lfSkiLCBvdGhlcjogIntjb3VudH0gZmlsdHJhdGkg
+            KHtydWxlfSwgcmlnYSB7bGluZX0pIn0Kc3RhdHVzX2R1cGxpY2F0ZXM6IHtvbmU6ICJ7Y291bnR9IGR1cGxpY2F0byBkaSBhcnRp
+            Y29saSBpbiB7ZmVlZHN9Iiwgb3RoZXI6ICJ7Y291bnR9IGR1cGxpY2F0aSBkaSBhcnRpY29saSBpbiB7ZmVlZHN9In0Kc3RhdHVz
+            X292ZXJfbWF4OiB7b25lOiAie2NvdW50fSBvbHRyZSBtYXhfaXRlbXMiLCBvdGhlcjogIntjb3VudH0gb2x0cmUgbWF4X2l0ZW1z
+            In0Kc3RhdHVzX2Z1dHVyZToge29uZTogIntjb3VudH0gY29uIGRhdGEgZnV0dXJhIiwgb3RoZXI6ICJ7Y291bnR9IGNvbiBkYXRh
+            IGZ1dHVyYSJ9CnN0YXR1c19leHBpcmVkOiB7b25lOiAie2NvdW50fSBwacO5IHZlY2NoaW8gZGkga2VlcF9kYXlzIiwgb3RoZXI6
+            ICJ7Y291bnR9IHBpw7kgdmVjY2hpIGRpIGtlZXBfZGF5cyJ9Cg==
             """
         ),
         (
@@ -1269,13 +1303,16 @@ enum BuiltInTheme {
             dH0g5Lu244KS6Kqt44G/6L6844G/In0Kc3RhdHVzX3JlYWRfYmVmb3JlOiB7b3RoZXI6ICLliY3lm57jga7oqq3jgb/ovrzjgb/m
             mYLjgavjg5XjgqPjg7zjg4nlhoUge2NvdW50fSDku7YifQpzdGF0dXNfcmVwZWF0ZWQ6IHtvdGhlcjogIu+8iElEIOOBrumHjeik
             hyB7Y291bnR9IOS7tu+8iSJ9CnN0YXR1c19rZXB0OiB7b3RoZXI6ICLku6XliY3jga7jg5Pjg6vjg4njgYvjgokge2NvdW50fSDk
-            u7bjgpLkv53mjIEifQpzdGF0dXNfc2hvd246IHtvdGhlcjogIntjb3VudH0g5Lu244KS6KGo56S6In0Kc3RhdHVzX2Ryb3BwZWQ6
-            ICLpmaTlpJY6IHtsaXN0fSIKc3RhdHVzX2ZpbHRlcmVkOiB7b3RoZXI6ICLjg5XjgqPjg6vjgr/jgacge2NvdW50fSDku7bvvIh7
-            cnVsZX3vvIkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge290aGVyOiAi44OV44Kj44Or44K/44GnIHtjb3VudH0g5Lu277yIe3J1
-            bGV944CBe2xpbmV9IOihjOebru+8iSJ9CnN0YXR1c19kdXBsaWNhdGVzOiB7b3RoZXI6ICJ7ZmVlZHN9IOOBruaKleeov+OBqOmH
-            jeikhyB7Y291bnR9IOS7tiJ9CnN0YXR1c19vdmVyX21heDoge290aGVyOiAibWF4X2l0ZW1zIOi2hemBjiB7Y291bnR9IOS7tiJ9
-            CnN0YXR1c19mdXR1cmU6IHtvdGhlcjogIuacquadpeOBruaXpeS7mCB7Y291bnR9IOS7tiJ9CnN0YXR1c19leHBpcmVkOiB7b3Ro
-            ZXI6ICJrZWVwX2RheXMg44KI44KK5Y+k44GEIHtjb3VudH0g5Lu2In0K
+            u7bjgpLkv53mjIEifQpzdGF0dXNfc2hvd246IHtvdGhlcjogIntjb3VudH0g5Lu244KS6KGo56S6In0Kc3RhdHVzX3VuZGVjaWRl
+            ZDoge290aGVyOiAi77yIe3J1bGV9IOOBjOWIpOWumuOCkuirpuOCgeOBn+OBn+OCgSB7Y291bnR9IOS7tu+8iSJ9CnN0YXR1c191
+            bmRlY2lkZWRfbGluZToge290aGVyOiAi77yIe3J1bGV977yIe2xpbmV9IOihjOebru+8ieOBjOWIpOWumuOCkuirpuOCgeOBn+OB
+            n+OCgSB7Y291bnR9IOS7tu+8iSJ9CnN0YXR1c19kcm9wcGVkOiAi6Zmk5aSWOiB7bGlzdH0iCnN0YXR1c19maWx0ZXJlZDoge290
+            aGVyOiAi44OV44Kj44Or44K/44GnIHtjb3VudH0g5Lu277yIe3J1bGV977yJIn0Kc3RhdHVzX2ZpbHRlcmVkX2xpbmU6IHtvdGhl
+            cjogIuODleOCo+ODq+OCv+OBpyB7Y291bnR9IOS7tu+8iHtydWxlfeOAgXtsaW5lfSDooYznm67vvIkifQpzdGF0dXNfZHVwbGlj
+            YXRlczoge290aGVyOiAie2ZlZWRzfSDjga7mipXnqL/jgajph43opIcge2NvdW50fSDku7YifQpzdGF0dXNfb3Zlcl9tYXg6IHtv
+            dGhlcjogIm1heF9pdGVtcyDotoXpgY4ge2NvdW50fSDku7YifQpzdGF0dXNfZnV0dXJlOiB7b3RoZXI6ICLmnKrmnaXjga7ml6Xk
+            u5gge2NvdW50fSDku7YifQpzdGF0dXNfZXhwaXJlZDoge290aGVyOiAia2VlcF9kYXlzIOOCiOOCiuWPpOOBhCB7Y291bnR9IOS7
+            tiJ9Cg==
             """
         ),
         (
@@ -1353,16 +1390,19 @@ enum BuiltInTheme {
             dGVkOiB7b25lOiAiKHtjb3VudH0gbWV0IGVlbiBoZXJoYWFsZGUgaWQpIiwgb3RoZXI6ICIoe2NvdW50fSBtZXQgZWVuIGhlcmhh
             YWxkZSBpZCkifQpzdGF0dXNfa2VwdDoge29uZTogIntjb3VudH0gYmV3YWFyZCB1aXQgZWVyZGVyZSBidWlsZHMiLCBvdGhlcjog
             Intjb3VudH0gYmV3YWFyZCB1aXQgZWVyZGVyZSBidWlsZHMifQpzdGF0dXNfc2hvd246IHtvbmU6ICJ7Y291bnR9IGdldG9vbmQi
-            LCBvdGhlcjogIntjb3VudH0gZ2V0b29uZCJ9CnN0YXR1c19kcm9wcGVkOiAid2VnZ2VsYXRlbjoge2xpc3R9IgpzdGF0dXNfZmls
-            dGVyZWQ6IHtvbmU6ICJ7Y291bnR9IGdlZmlsdGVyZCAoe3J1bGV9KSIsIG90aGVyOiAie2NvdW50fSBnZWZpbHRlcmQgKHtydWxl
-            fSkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge29uZTogIntjb3VudH0gZ2VmaWx0ZXJkICh7cnVsZX0sIHJlZ2VsIHtsaW5lfSki
-            LCBvdGhlcjogIntjb3VudH0gZ2VmaWx0ZXJkICh7cnVsZX0sIHJlZ2VsIHtsaW5lfSkifQpzdGF0dXNfZHVwbGljYXRlczoge29u
-            ZTogIntjb3VudH0gZHVwbGljYWF0IHZhbiBiZXJpY2h0ZW4gaW4ge2ZlZWRzfSIsIG90aGVyOiAie2NvdW50fSBkdXBsaWNhdGVu
-            IHZhbiBiZXJpY2h0ZW4gaW4ge2ZlZWRzfSJ9CnN0YXR1c19vdmVyX21heDoge29uZTogIntjb3VudH0gYm92ZW4gbWF4X2l0ZW1z
-            Iiwgb3RoZXI6ICJ7Y291bnR9IGJvdmVuIG1heF9pdGVtcyJ9CnN0YXR1c19mdXR1cmU6IHtvbmU6ICJ7Y291bnR9IG1ldCBlZW4g
-            ZGF0dW0gaW4gZGUgdG9la29tc3QiLCBvdGhlcjogIntjb3VudH0gbWV0IGVlbiBkYXR1bSBpbiBkZSB0b2Vrb21zdCJ9CnN0YXR1
-            c19leHBpcmVkOiB7b25lOiAie2NvdW50fSBvdWRlciBkYW4ga2VlcF9kYXlzIiwgb3RoZXI6ICJ7Y291bnR9IG91ZGVyIGRhbiBr
-            ZWVwX2RheXMifQo=
+            LCBvdGhlcjogIntjb3VudH0gZ2V0b29uZCJ9CnN0YXR1c191bmRlY2lkZWQ6IHtvbmU6ICIoe2NvdW50fSBvbWRhdCB7cnVsZX0g
+            aGV0IG9wZ2FmKSIsIG90aGVyOiAiKHtjb3VudH0gb21kYXQge3J1bGV9IGhldCBvcGdhZikifQpzdGF0dXNfdW5kZWNpZGVkX2xp
+            bmU6IHtvbmU6ICIoe2NvdW50fSBvbWRhdCB7cnVsZX0sIHJlZ2VsIHtsaW5lfSwgaGV0IG9wZ2FmKSIsIG90aGVyOiAiKHtjb3Vu
+            dH0gb21kYXQge3J1bGV9LCByZWdlbCB7bGluZX0sIGhldCBvcGdhZikifQpzdGF0dXNfZHJvcHBlZDogIndlZ2dlbGF0ZW46IHts
+            aXN0fSIKc3RhdHVzX2ZpbHRlcmVkOiB7b25lOiAie2NvdW50fSBnZWZpbHRlcmQgKHtydWxlfSkiLCBvdGhlcjogIntjb3VudH0g
+            Z2VmaWx0ZXJkICh7cnVsZX0pIn0Kc3RhdHVzX2ZpbHRlcmVkX2xpbmU6IHtvbmU6ICJ7Y291bnR9IGdlZmlsdGVyZCAoe3J1bGV9
+            LCByZWdlbCB7bGluZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGdlZmlsdGVyZCAoe3J1bGV9LCByZWdlbCB7bGluZX0pIn0Kc3RhdHVz
+            X2R1cGxpY2F0ZXM6IHtvbmU6ICJ7Y291bnR9IGR1cGxpY2FhdCB2YW4gYmVyaWNodGVuIGluIHtmZWVkc30iLCBvdGhlcjogIntj
+            b3VudH0gZHVwbGljYXRlbiB2YW4gYmVyaWNodGVuIGluIHtmZWVkc30ifQpzdGF0dXNfb3Zlcl9tYXg6IHtvbmU6ICJ7Y291bnR9
+            IGJvdmVuIG1heF9pdGVtcyIsIG90aGVyOiAie2NvdW50fSBib3ZlbiBtYXhfaXRlbXMifQpzdGF0dXNfZnV0dXJlOiB7b25lOiAi
+            e2NvdW50fSBtZXQgZWVuIGRhdHVtIGluIGRlIHRvZWtvbXN0Iiwgb3RoZXI6ICJ7Y291bnR9IG1ldCBlZW4gZGF0dW0gaW4gZGUg
+            dG9la29tc3QifQpzdGF0dXNfZXhwaXJlZDoge29uZTogIntjb3VudH0gb3VkZXIgZGFuIGtlZXBfZGF5cyIsIG90aGVyOiAie2Nv
+            dW50fSBvdWRlciBkYW4ga2VlcF9kYXlzIn0K
             """
         ),
         (
@@ -1444,16 +1484,19 @@ enum BuiltInTheme {
             bSB1bSBpZCByZXBldGlkbykiLCBvdGhlcjogIih7Y291bnR9IGNvbSB1bSBpZCByZXBldGlkbykifQpzdGF0dXNfa2VwdDoge29u
             ZTogIntjb3VudH0gbWFudGlkbyBkZSBjb21waWxhw6fDtWVzIGFudGVyaW9yZXMiLCBvdGhlcjogIntjb3VudH0gbWFudGlkb3Mg
             ZGUgY29tcGlsYcOnw7VlcyBhbnRlcmlvcmVzIn0Kc3RhdHVzX3Nob3duOiB7b25lOiAie2NvdW50fSBtb3N0cmFkbyIsIG90aGVy
-            OiAie2NvdW50fSBtb3N0cmFkb3MifQpzdGF0dXNfZHJvcHBlZDogImRlc2NhcnRhZG9zOiB7bGlzdH0iCnN0YXR1c19maWx0ZXJl
-            ZDoge29uZTogIntjb3VudH0gZmlsdHJhZG8gKHtydWxlfSkiLCBvdGhlcjogIntjb3VudH0gZmlsdHJhZG9zICh7cnVsZX0pIn0K
-            c3RhdHVzX2ZpbHRlcmVkX2xpbmU6IHtvbmU6ICJ7Y291bnR9IGZpbHRyYWRvICh7cnVsZX0sIGxpbmhhIHtsaW5lfSkiLCBvdGhl
-            cjogIntjb3VudH0gZmlsdHJhZG9zICh7cnVsZX0sIGxpbmhhIHtsaW5lfSkifQpzdGF0dXNfZHVwbGljYXRlczoge29uZTogIntj
-            b3VudH0gZHVwbGljYWRvIGRlIHB1YmxpY2HDp8O1ZXMgZW0ge2ZlZWRzfSIsIG90aGVyOiAie2NvdW50fSBkdXBsaWNhZG9zIGRl
-            IHB1YmxpY2HDp8O1ZXMgZW0ge2ZlZWRzfSJ9CnN0YXR1c19vdmVyX21heDoge29uZTogIntjb3VudH0gYWNpbWEgZGUgbWF4X2l0
-            ZW1zIiwgb3RoZXI6ICJ7Y291bnR9IGFjaW1hIGRlIG1heF9pdGVtcyJ9CnN0YXR1c19mdXR1cmU6IHtvbmU6ICJ7Y291bnR9IGNv
-            bSBkYXRhIG5vIGZ1dHVybyIsIG90aGVyOiAie2NvdW50fSBjb20gZGF0YSBubyBmdXR1cm8ifQpzdGF0dXNfZXhwaXJlZDoge29u
-            ZTogIntjb3VudH0gbWFpcyBhbnRpZ28gcXVlIGtlZXBfZGF5cyIsIG90aGVyOiAie2NvdW50fSBtYWlzIGFudGlnb3MgcXVlIGtl
-            ZXBfZGF5cyJ9Cg==
+            OiAie2NvdW50fSBtb3N0cmFkb3MifQpzdGF0dXNfdW5kZWNpZGVkOiB7b25lOiAiKHtjb3VudH0gcG9ycXVlIHtydWxlfSBkZXNp
+            c3RpdSkiLCBvdGhlcjogIih7Y291bnR9IHBvcnF1ZSB7cnVsZX0gZGVzaXN0aXUpIn0Kc3RhdHVzX3VuZGVjaWRlZF9saW5lOiB7
+            b25lOiAiKHtjb3VudH0gcG9ycXVlIHtydWxlfSwgbGluaGEge2xpbmV9LCBkZXNpc3RpdSkiLCBvdGhlcjogIih7Y291bnR9IHBv
+            cnF1ZSB7cnVsZX0sIGxpbmhhIHtsaW5lfSwgZGVzaXN0aXUpIn0Kc3RhdHVzX2Ryb3BwZWQ6ICJkZXNjYXJ0YWRvczoge2xpc3R9
+            IgpzdGF0dXNfZmlsdGVyZWQ6IHtvbmU6ICJ7Y291bnR9IGZpbHRyYWRvICh7cnVsZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGZpbHRy
+            YWRvcyAoe3J1bGV9KSJ9CnN0YXR1c19maWx0ZXJlZF9saW5lOiB7b25lOiAie2NvdW50fSBmaWx0cmFkbyAoe3J1bGV9LCBsaW5o
+            YSB7bGluZX0pIiwgb3RoZXI6ICJ7Y291bnR9IGZpbHRyYWRvcyAoe3J1bGV9LCBsaW5oYSB7bGluZX0pIn0Kc3RhdHVzX2R1cGxp
+            Y2F0ZXM6IHtvbmU6ICJ7Y291bnR9IGR1cGxpY2FkbyBkZSBwdWJsaWNhw6fDtWVzIGVtIHtmZWVkc30iLCBvdGhlcjogIntjb3Vu
+            dH0gZHVwbGljYWRvcyBkZSBwdWJsaWNhw6fDtWVzIGVtIHtmZWVkc30ifQpzdGF0dXNfb3Zlcl9tYXg6IHtvbmU6ICJ7Y291bnR9
+            IGFjaW1hIGRlIG1heF9pdGVtcyIsIG90aGVyOiAie2NvdW50fSBhY2ltYSBkZSBtYXhfaXRlbXMifQpzdGF0dXNfZnV0dXJlOiB7
+            b25lOiAie2NvdW50fSBjb20gZGF0YSBubyBmdXR1cm8iLCBvdGhlcjogIntjb3VudH0gY29tIGRhdGEgbm8gZnV0dXJvIn0Kc3Rh
+            dHVzX2V4cGlyZWQ6IHtvbmU6ICJ7Y291bnR9IG1haXMgYW50aWdvIHF1ZSBrZWVwX2RheXMiLCBvdGhlcjogIntjb3VudH0gbWFp
+            cyBhbnRpZ29zIHF1ZSBrZWVwX2RheXMifQo=
             """
         ),
         (
@@ -1523,12 +1566,14 @@ enum BuiltInTheme {
             X2JlZm9yZToge290aGVyOiAi5LiK5qyh6K+75Y+W5pe26K6i6ZiF5rqQ5Lit5pyJIHtjb3VudH0g5p2hIn0Kc3RhdHVzX3JlcGVh
             dGVkOiB7b3RoZXI6ICLvvIh7Y291bnR9IOadoSBJRCDph43lpI3vvIkifQpzdGF0dXNfa2VwdDoge290aGVyOiAi5L+d55WZ5Lul
             5YmN5p6E5bu655qEIHtjb3VudH0g5p2hIn0Kc3RhdHVzX3Nob3duOiB7b3RoZXI6ICLmmL7npLoge2NvdW50fSDmnaEifQpzdGF0
-            dXNfZHJvcHBlZDogIuacquaYvuekuu+8mntsaXN0fSIKc3RhdHVzX2ZpbHRlcmVkOiB7b3RoZXI6ICLov4fmu6Qge2NvdW50fSDm
-            naHvvIh7cnVsZX3vvIkifQpzdGF0dXNfZmlsdGVyZWRfbGluZToge290aGVyOiAi6L+H5rukIHtjb3VudH0g5p2h77yIe3J1bGV9
-            77yM56ysIHtsaW5lfSDooYzvvIkifQpzdGF0dXNfZHVwbGljYXRlczoge290aGVyOiAie2NvdW50fSDmnaHkuI4ge2ZlZWRzfSDk
-            uK3nmoTmlofnq6Dph43lpI0ifQpzdGF0dXNfb3Zlcl9tYXg6IHtvdGhlcjogIntjb3VudH0g5p2h6LaF5Ye6IG1heF9pdGVtcyJ9
-            CnN0YXR1c19mdXR1cmU6IHtvdGhlcjogIntjb3VudH0g5p2h5pel5pyf5Zyo5pyq5p2lIn0Kc3RhdHVzX2V4cGlyZWQ6IHtvdGhl
-            cjogIntjb3VudH0g5p2h5pep5LqOIGtlZXBfZGF5cyJ9Cg==
+            dXNfdW5kZWNpZGVkOiB7b3RoZXI6ICLvvIh7Y291bnR9IOadoeWboCB7cnVsZX0g5pS+5byD5Yik5pat77yJIn0Kc3RhdHVzX3Vu
+            ZGVjaWRlZF9saW5lOiB7b3RoZXI6ICLvvIh7Y291bnR9IOadoeWboCB7cnVsZX3vvIjnrKwge2xpbmV9IOihjO+8ieaUvuW8g+WI
+            pOaWre+8iSJ9CnN0YXR1c19kcm9wcGVkOiAi5pyq5pi+56S677yae2xpc3R9IgpzdGF0dXNfZmlsdGVyZWQ6IHtvdGhlcjogIui/
+            h+a7pCB7Y291bnR9IOadoe+8iHtydWxlfe+8iSJ9CnN0YXR1c19maWx0ZXJlZF9saW5lOiB7b3RoZXI6ICLov4fmu6Qge2NvdW50
+            fSDmnaHvvIh7cnVsZX3vvIznrKwge2xpbmV9IOihjO+8iSJ9CnN0YXR1c19kdXBsaWNhdGVzOiB7b3RoZXI6ICJ7Y291bnR9IOad
+            oeS4jiB7ZmVlZHN9IOS4reeahOaWh+eroOmHjeWkjSJ9CnN0YXR1c19vdmVyX21heDoge290aGVyOiAie2NvdW50fSDmnaHotoXl
+            h7ogbWF4X2l0ZW1zIn0Kc3RhdHVzX2Z1dHVyZToge290aGVyOiAie2NvdW50fSDmnaHml6XmnJ/lnKjmnKrmnaUifQpzdGF0dXNf
+            ZXhwaXJlZDoge290aGVyOiAie2NvdW50fSDmnaHml6nkuo4ga2VlcF9kYXlzIn0K
             """
         ),
         (

@@ -11,7 +11,16 @@ extension FeedAccount {
         if repeated > 0 { text += " " + messages.format("status_repeated", count: repeated) }
         var parts = [text]
         if kept > 0 { parts.append(messages.format("status_kept", count: kept)) }
-        parts.append(messages.format("status_shown", count: shown))
+        var shownPart = messages.format("status_shown", count: shown)
+        for rule in undecided {
+            // Items a rule's pattern gave up on (`BoundedSearch`): shown, and said so.
+            shownPart +=
+                " "
+                + (rule.line.map {
+                    messages.format("status_undecided_line", count: rule.count, ["rule": rule.rule, "line": String($0)])
+                } ?? messages.format("status_undecided", count: rule.count, ["rule": rule.rule]))
+        }
+        parts.append(shownPart)
         let separator = messages.format("list_separator")
         text = parts.joined(separator: separator)
         var dropped: [String] = []

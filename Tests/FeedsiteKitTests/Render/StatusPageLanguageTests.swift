@@ -198,10 +198,17 @@ struct StatusPageLanguageTests {
         accounts[0].expired = 4
         accounts[0].filtered.append(.init(rule: "matched no include rule", line: nil, count: 1))
         accounts[0].duplicates = [accounts[0].duplicates[0]]
+        accounts[0].undecided = [
+            .init(rule: "exclude title ~ /(a+)+$/", line: 4, count: 2), .init(rule: "include /x/", line: nil, count: 1),
+        ]
         for account in accounts + [FeedAccount(source: Self.source("X").url, feedURL: Self.source("X").url)] {
             #expect(account.localisedSummary(.english) == account.summary)
         }
         #expect(accounts[0].summary.contains("1 duplicate of posts in 'First'"))
+        #expect(
+            accounts[0].summary.contains(
+                "shown 23 (2 because exclude title ~ /(a+)+$/, line 4, gave up on them) (1 because include /x/ gave up on it)"
+            ))
     }
 
     @Test("every built-in catalogue: the status page has no English word, key or unfilled placeholder")
@@ -236,7 +243,7 @@ struct StatusPageLanguageTests {
         #expect(keys.contains("feed_status") && keys.contains("never") && keys.count > 40)
         let counted = [
             "status_all", "status_some", "status_rest", "status_read", "status_read_before", "status_repeated",
-            "status_kept", "status_shown", "status_filtered", "status_filtered_line", "status_duplicates",
+            "status_kept", "status_shown", "status_undecided", "status_undecided_line", "status_filtered", "status_filtered_line", "status_duplicates",
             "status_over_max", "status_future", "status_expired",
         ]
         let plain = [
