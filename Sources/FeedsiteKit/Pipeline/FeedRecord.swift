@@ -28,12 +28,16 @@ package struct FeedRecord: Sendable, Hashable {
     /// Items kept for the feed.
     package var itemCount: Int { unloadedItemCount ?? state.items.count }
 
-    /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
-    package var staleNote: String? {
+    /// Why a stale feed shows the items saved before; nil for a feed that is not stale.
+    package var stale: StaleNote? {
         guard isStale else { return nil }
-        let since = state.health.lastSuccess.map { "unchanged since \(DayFormat.string($0))" } ?? "not refreshed"
-        return "\(since): \(failure?.description ?? state.health.lastError ?? "the last fetch failed")"
+        return StaleNote(
+            lastSuccess: state.health.lastSuccess,
+            reason: failure?.description ?? state.health.lastError ?? "the last fetch failed")
     }
+
+    /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
+    package var staleNote: String? { stale?.description }
 
     /// The name from `feeds.yml`, else the channel's title, else the host.
     package var displayName: String { givenName ?? source.url.host ?? source.url.absoluteString }

@@ -122,7 +122,7 @@ extension Site {
                 SiteFeed(
                     source: record.source, slug: feedSlug, name: name, description: record.state.channel.description,
                     siteLink: record.state.channel.siteLink, items: order.map { items[$0].item },
-                    staleNote: record.staleNote, language: record.state.channel.language,
+                    stale: record.stale, language: record.state.channel.language,
                     image: record.state.channel.image, feedLink: record.publishedFeedURL?.absoluteString))
         }
         let order = newestFirst(all)

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// One channel as the site shows it.
@@ -13,8 +14,8 @@ package struct SiteFeed: Sendable, Hashable {
     package var siteLink: String?
     /// Newest first.
     package var items: [SiteItem]
-    /// Set when this run could not refresh the feed: "unchanged since 2026-11-19: HTTP 503".
-    package var staleNote: String?
+    /// Set when this run could not refresh the feed.
+    package var stale: StaleNote?
     /// The channel's language (BCP 47), for the `lang` of its items.
     package var language: String?
     /// The channel's image or icon (http(s) URL).
@@ -25,10 +26,10 @@ package struct SiteFeed: Sendable, Hashable {
 
     package init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
-        staleNote: String? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
+        stale: StaleNote? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
     ) {
         self.feedLink = feedLink ?? source.publicURL?.absoluteString
-        self.staleNote = staleNote
+        self.stale = stale
         self.language = language
         self.image = image
         self.source = source
@@ -37,5 +38,17 @@ package struct SiteFeed: Sendable, Hashable {
         self.description = description
         self.siteLink = siteLink
         self.items = items
+    }
+}
+
+/// Why a feed shows the items saved before: when it was last refreshed, and why not since.
+package struct StaleNote: Sendable, Hashable, CustomStringConvertible {
+    package var lastSuccess: Date?
+    /// The last failure, in English like every diagnostic: `HTTP 503`.
+    package var reason: String
+
+    /// `unchanged since 2026-11-19: HTTP 503` (the terminal's and `status.json`'s wording).
+    package var description: String {
+        "\(lastSuccess.map { "unchanged since \(DayFormat.string($0))" } ?? "not refreshed"): \(reason)"
     }
 }

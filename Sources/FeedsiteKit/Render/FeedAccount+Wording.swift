@@ -1,3 +1,5 @@
+import FeedsiteShared
+
 extension FeedAccount {
     /// `summary` in the site's language, for the status page: `read 25, shown 23; dropped: 2
     /// duplicates of posts in 'First'` from the catalogue's `status_read`, `status_shown`,
@@ -17,7 +19,8 @@ extension FeedAccount {
             shownPart +=
                 " "
                 + (rule.line.map {
-                    messages.format("status_undecided_line", count: rule.count, ["rule": rule.rule, "line": String($0)])
+                    messages.format(
+                        "status_undecided_line", count: rule.count, ["rule": rule.rule, "line": String($0)])
                 } ?? messages.format("status_undecided", count: rule.count, ["rule": rule.rule]))
         }
         parts.append(shownPart)
@@ -50,5 +53,16 @@ extension FeedAccount {
                 + messages.format("status_dropped", ["list": dropped.joined(separator: separator)])
         }
         return text
+    }
+}
+
+extension StaleNote {
+    /// The note in the site's language (`stale_since`, `stale_not_refreshed`), the date in its
+    /// order and names; the reason stays English, as diagnostics do.
+    func worded(_ messages: MessageCatalogue) -> String {
+        guard let day = lastSuccess.flatMap({ CivilTime($0) }) else {
+            return messages.format("stale_not_refreshed", ["reason": reason])
+        }
+        return messages.format("stale_since", ["date": messages.date(day), "reason": reason])
     }
 }

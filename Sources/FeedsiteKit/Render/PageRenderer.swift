@@ -224,8 +224,10 @@ package struct PageRenderer: Sendable {
                         url: context.absoluteURL(path), description: description,
                         image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next)),
                 feed: FeedView(
-                    name: feed.name, staleNote: feed.staleNote,
-                    staleBanner: feed.staleNote.map { context.messages.format("stale_banner", ["note": $0]) },
+                    name: feed.name, staleNote: feed.stale?.description,
+                    staleBanner: feed.stale.map {
+                        context.messages.format("stale_banner", ["note": $0.worded(context.messages)])
+                    },
                     description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
                     image: feed.image.flatMap(Self.httpURL), avatar: Self.avatar(of: feed, from: path),

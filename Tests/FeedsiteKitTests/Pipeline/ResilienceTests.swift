@@ -119,7 +119,8 @@ struct ResilienceTests {
         #expect(stale.isStale)
         let slug = try #require(stale.state.slug)
         let feedPage = try #require(build.site.files["feeds/\(slug)/index.html"])
-        #expect(feedPage.contains("unchanged since 2026-11-18: HTTP 500 Internal Server Error"))
+        // en.yml: date "{day} {month_short} {year}", stale_since "unchanged since {date}: {reason}".
+        #expect(feedPage.contains("unchanged since 18 Nov 2026: HTTP 500 Internal Server Error"))
         let status = try JSONSerialization.jsonObject(with: Data((build.site.files["status/status.json"] ?? "").utf8))
         let rows = try #require((status as? [String: Any])?["feeds"] as? [[String: Any]])
         let row500 = try #require(rows.first { $0["name"] as? String == "500" })

@@ -243,7 +243,8 @@ struct StatusPageLanguageTests {
         #expect(keys.contains("feed_status") && keys.contains("never") && keys.count > 40)
         let counted = [
             "status_all", "status_some", "status_rest", "status_read", "status_read_before", "status_repeated",
-            "status_kept", "status_shown", "status_undecided", "status_undecided_line", "status_filtered", "status_filtered_line", "status_duplicates",
+            "status_kept", "status_shown", "status_undecided", "status_undecided_line", "status_filtered",
+            "status_filtered_line", "status_duplicates",
             "status_over_max", "status_future", "status_expired",
         ]
         let plain = [
@@ -270,5 +271,20 @@ struct StatusPageLanguageTests {
                 #expect(categories.isSubset(of: Set(forms.keys)), "\(language): \(key) has \(forms.keys)")
             }
         }
+    }
+
+    @Test("the stale banner's note is in the site's language; the reason stays English like diagnostics")
+    func staleNote() throws {
+        // 2026-11-19 12:00 UTC.
+        let note = StaleNote(
+            lastSuccess: Date(timeIntervalSince1970: 1_795_089_600), reason: "HTTP 503 Service Unavailable")
+        #expect(note.description == "unchanged since 2026-11-19: HTTP 503 Service Unavailable")
+        // de.yml: date "{day}. {month_short} {year}", stale_since "unverändert seit {date}: {reason}".
+        #expect(note.worded(try Self.catalogue("de")) == "unverändert seit 19. Nov. 2026: HTTP 503 Service Unavailable")
+        // ar.yml: date "{day} {month} {year}", stale_since "دون تغيير منذ {date}: {reason}".
+        #expect(note.worded(try Self.catalogue("ar")) == "دون تغيير منذ 19 نوفمبر 2026: HTTP 503 Service Unavailable")
+        let never = StaleNote(lastSuccess: nil, reason: "HTTP 404 Not Found")
+        #expect(never.worded(try Self.catalogue("de")) == "nicht aktualisiert: HTTP 404 Not Found")
+        #expect(never.worded(.english) == never.description)
     }
 }
