@@ -40,6 +40,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // libvips, opened with dlopen at run time rather than linked: `make dist` builds a stand-alone
+        // static binary, Debian ships no static libvips, and the shared libvips42 pulls in ~100 libraries.
+        .target(name: "CVipsLoader"),
+        // Feed avatars: an icon → at most 64×64 px and 16 KB (WebP), through libvips. The only target that sees it.
+        .target(name: "FeedsiteImage", dependencies: ["CVipsLoader"]),
         // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, concurrentMap.
         .target(name: "FeedsiteShared"),
         // Parse: feed bytes → `Feed`. The only target that sees libxml2.
@@ -56,6 +61,7 @@ let package = Package(
                 "FeedsiteShared",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
+                "FeedsiteImage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -99,6 +105,7 @@ let package = Package(
             name: "FeedsiteKitTests",
             dependencies: [
                 "FeedsiteKit",
+                "FeedsiteImage",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
                 "FeedsiteShared",

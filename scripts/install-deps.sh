@@ -20,6 +20,7 @@ packages=(
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
+  libvips42                                     # feed avatars, opened at run time (dlopen); optional: monograms without it
   python3                                       # scripts/fetch-pagefind.py installs Pagefind (the site's search)
 )
 # Tests only.

@@ -22,11 +22,15 @@ package struct SiteFeed: Sendable, Hashable {
     /// The feed's address to publish (`FeedRecord.publishedFeedURL`; by default the source's
     /// public URL); nil for a local file that names none.
     package var feedLink: String?
+    /// The feed's avatar (`avatars/<slug>.webp`) and its bytes; nil: its monogram.
+    package var avatar: SiteAvatar?
 
     package init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
-        staleNote: String? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
+        staleNote: String? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil,
+        avatar: SiteAvatar? = nil
     ) {
+        self.avatar = avatar
         self.feedLink = feedLink ?? source.publicURL?.absoluteString
         self.staleNote = staleNote
         self.language = language
@@ -37,5 +41,17 @@ package struct SiteFeed: Sendable, Hashable {
         self.description = description
         self.siteLink = siteLink
         self.items = items
+    }
+}
+
+/// A feed's avatar as the site publishes it: its path and its bytes (WebP or PNG, at most 64×64).
+package struct SiteAvatar: Sendable, Hashable {
+    /// `avatars/<feed-slug>.webp` (or `.png`).
+    package var path: String
+    package var data: Data
+
+    package init(path: String, data: Data) {
+        self.path = path
+        self.data = data
     }
 }
