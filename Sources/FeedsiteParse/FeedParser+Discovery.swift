@@ -29,7 +29,8 @@ extension FeedParser {
     package static func discoverIconLinks(inHTML data: Data, baseURL: URL?) -> [URL] {
         var found: [(url: URL, size: Int?, position: Int)] = []
         for link in links(inHTML: data, baseURL: baseURL) {
-            let isTouchIcon = link.rels.contains("apple-touch-icon") || link.rels.contains("apple-touch-icon-precomposed")
+            let isTouchIcon =
+                link.rels.contains("apple-touch-icon") || link.rels.contains("apple-touch-icon-precomposed")
             guard link.rels.contains("icon") || isTouchIcon,
                 ["http", "https"].contains(link.url.scheme?.lowercased() ?? ""),
                 !(link.type ?? "").lowercased().contains("svg"), !link.url.path.lowercased().hasSuffix(".svg"),

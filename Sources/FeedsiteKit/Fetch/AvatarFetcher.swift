@@ -115,20 +115,28 @@ struct AvatarFetcher: Sendable {
                 return AvatarRun(state: state, image: previous, note: reason)
             }
         }
-        // Chosen anew: the first candidate that gives an avatar.
+        // Chosen anew: the first candidate that gives an avatar. The home page is read only when
+        // the feed's image gives none.
         var notes: [String] = []
-        for candidate in await candidates(job, fetcher: fetcher, notes: &notes) {
-            switch await download(candidate, etag: nil, lastModified: nil, job, fetcher) {
-            case .image(let image, let etag, let lastModified):
-                return AvatarRun(
-                    state: AvatarState(
-                        origin: origin, source: candidate.absoluteString, etag: etag, lastModified: lastModified,
-                        checked: now),
-                    image: image)
-            case .notModified:
-                notes.append("\(candidate.absoluteString): HTTP 304 to a request without validators")
-            case .failed(let reason):
-                notes.append(reason)
+        var tried: Set<String> = []
+        for stage in 0..<2 {
+            let candidates =
+                stage == 0
+                ? job.image.flatMap(URL.init(string:)).map { [$0] } ?? []
+                : await pageIcons(job, fetcher: fetcher, notes: &notes)
+            for candidate in candidates where tried.insert(candidate.absoluteString).inserted {
+                switch await download(candidate, etag: nil, lastModified: nil, job, fetcher) {
+                case .image(let image, let etag, let lastModified):
+                    return AvatarRun(
+                        state: AvatarState(
+                            origin: origin, source: candidate.absoluteString, etag: etag, lastModified: lastModified,
+                            checked: now),
+                        image: image)
+                case .notModified:
+                    notes.append("\(candidate.absoluteString): HTTP 304 to a request without validators")
+                case .failed(let reason):
+                    notes.append(reason)
+                }
             }
         }
         // None: the avatar made before stays (asked for again tomorrow), else the monogram.
@@ -139,34 +147,28 @@ struct AvatarFetcher: Sendable {
         return AvatarRun(state: state, image: previous, note: "no avatar: \(note)")
     }
 
-    /// The icons to try, best first: the feed's image; the home page's icons (the page is read
-    /// only when the image gives none); its host's `/favicon.ico`.
-    private func candidates(_ job: Job, fetcher: FeedFetcher, notes: inout [String]) async -> [URL] {
+    /// The home page's icons, best first (`FeedParser.discoverIconLinks`: the two best it names),
+    /// then its host's `/favicon.ico`; only http(s) URLs.
+    private func pageIcons(_ job: Job, fetcher: FeedFetcher, notes: inout [String]) async -> [URL] {
+        guard let page = job.siteLink.flatMap(URL.init(string:)) else { return [] }
         var found: [URL] = []
-        if let image = job.image.flatMap(URL.init(string:)) { found.append(image) }
-        if let page = job.siteLink.flatMap(URL.init(string:)) {
-            var request = FetchRequest(url: page, userAgent: job.userAgent, headers: ["Accept": "text/html"])
-            request.maxBodyBytes = AvatarImage.maxInputBytes
-            switch await fetcher.fetch(request) {
-            case .success(.fetched(let body)):
-                // The two best the page names: most pages name one or two.
-                found += FeedParser.discoverIconLinks(inHTML: body.body, baseURL: body.finalURL).prefix(2)
-            case .success(.notModified):
-                break
-            case .failure(let error):
-                notes.append("\(page.absoluteString): \(error)")
-            }
-            var favicon = URLComponents()
-            favicon.scheme = page.scheme
-            favicon.host = page.host
-            favicon.port = page.port
-            favicon.path = "/favicon.ico"
-            if let url = favicon.url { found.append(url) }
+        var request = FetchRequest(url: page, userAgent: job.userAgent, headers: ["Accept": "text/html"])
+        request.maxBodyBytes = AvatarImage.maxInputBytes
+        switch await fetcher.fetch(request) {
+        case .success(.fetched(let body)):
+            found += FeedParser.discoverIconLinks(inHTML: body.body, baseURL: body.finalURL).prefix(2)
+        case .success(.notModified):
+            break
+        case .failure(let error):
+            notes.append("\(page.absoluteString): \(error)")
         }
-        var seen: Set<String> = []
-        return found.filter { url in
-            ["http", "https"].contains(url.scheme?.lowercased() ?? "") && seen.insert(url.absoluteString).inserted
-        }
+        var favicon = URLComponents()
+        favicon.scheme = page.scheme
+        favicon.host = page.host
+        favicon.port = page.port
+        favicon.path = "/favicon.ico"
+        if let url = favicon.url { found.append(url) }
+        return found.filter { ["http", "https"].contains($0.scheme?.lowercased() ?? "") }
     }
 
     enum Download {

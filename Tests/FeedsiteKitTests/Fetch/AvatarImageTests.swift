@@ -101,7 +101,8 @@ struct AvatarImageTests {
             return
         }
         // SVG: its loader is not safe for untrusted input, so libvips blocks it.
-        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>"#
+        let svg =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>"#
         guard case .undecodable(let reason)? = failure(Data(svg.utf8)) else {
             Issue.record("an SVG was not refused")
             return
