@@ -6,9 +6,11 @@ extension SiteGenerator {
     /// Fetch: every feed fetched, parsed and sanitised (`FeedReader`), then its avatar
     /// (`AvatarFetcher`); with `--offline` only the local feed files (no network).
     func readFeeds(_ inputs: BuildInputs) async throws -> [FeedRun] {
-        let avatars = AvatarFetcher(
-            liveSite: options.outputDirectory, library: options.imageLibrary, now: options.now,
-            concurrency: options.concurrency)
+        let avatars =
+            options.fetchesAvatars
+            ? AvatarFetcher(
+                liveSite: options.outputDirectory, library: options.imageLibrary, now: options.now,
+                concurrency: options.concurrency) : nil
         let reader = FeedReader(
             configuration: inputs.configuration, state: inputs.saved.state, savedItemCounts: inputs.saved.itemCounts,
             concurrency: options.concurrency, offline: options.offline, onlyNewFeeds: options.onlyNewFeeds,
