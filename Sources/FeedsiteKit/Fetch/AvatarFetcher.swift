@@ -47,11 +47,18 @@ struct AvatarFetcher: Sendable {
         /// The feed's image and home page (http(s) URLs, already checked).
         var image: String?
         var siteLink: String?
+        /// The feed's own host (where it was fetched from, after redirects).
+        var feedHost: String?
         var saved: AvatarState?
         var userAgent: String
 
         /// What the icon is chosen from: the feed's image, else its home page.
         var origin: String? { image ?? siteLink }
+
+        /// Whether there is anything to ask: an image, or a home page on the feed's own site.
+        var hasCandidates: Bool {
+            image != nil || AvatarFetcher.isSameSite(siteLink.flatMap(URL.init(string:))?.host, feedHost)
+        }
     }
 
     /// The request's `Accept`: the formats libvips reads without its untrusted loaders.
@@ -62,7 +69,7 @@ struct AvatarFetcher: Sendable {
         // libvips is looked for only when an icon is to be downloaded, so a build that downloads
         // none (local feeds, `--offline`, within the day) neither loads it nor warns.
         let needsLibrary = jobs.contains { job in
-            guard job.mayFetch, let origin = job.origin else { return false }
+            guard job.mayFetch, job.hasCandidates, let origin = job.origin else { return false }
             return job.saved.map { $0.origin != origin || $0.isDue(at: now) || ($0.file != nil && !hasFile($0)) }
                 ?? true
         }
@@ -151,9 +158,15 @@ struct AvatarFetcher: Sendable {
     /// then its host's `/favicon.ico`; only http(s) URLs.
     private func pageIcons(_ job: Job, fetcher: FeedFetcher, notes: inout [String]) async -> [URL] {
         guard let page = job.siteLink.flatMap(URL.init(string:)) else { return [] }
+        guard Self.isSameSite(page.host, job.feedHost) else {
+            notes.append(
+                "the home page \(page.absoluteString) is not on the feed's site (\(job.feedHost ?? "?")): not asked")
+            return []
+        }
         var found: [URL] = []
         var request = FetchRequest(url: page, userAgent: job.userAgent, headers: ["Accept": "text/html"])
         request.maxBodyBytes = AvatarImage.maxInputBytes
+        request.retries = 0
         switch await fetcher.fetch(request) {
         case .success(.fetched(let body)):
             found += FeedParser.discoverIconLinks(inHTML: body.body, baseURL: body.finalURL).prefix(2)
@@ -171,6 +184,23 @@ struct AvatarFetcher: Sendable {
         return found.filter { ["http", "https"].contains($0.scheme?.lowercased() ?? "") }
     }
 
+    /// Whether a home page on `host` belongs to the feed's site (`feedHost`): the same host, or
+    /// both under the same last two labels (`blog.example.com`, `example.com`). A build asks the
+    /// feed's own site for its icon, and the host of an image the feed names, but no third host
+    /// merely named as its home page: that keeps a planet whose feeds come from one aggregator
+    /// from looking up a thousand other hosts (a slow resolver takes minutes for that).
+    static func isSameSite(_ host: String?, _ feedHost: String?) -> Bool {
+        guard let host = host?.lowercased(), let feedHost = feedHost?.lowercased(), !host.isEmpty else { return false }
+        if host == feedHost { return true }
+        func site(_ name: String) -> [Substring] { Array(name.split(separator: ".").suffix(2)) }
+        let labels = site(host)
+        // Two labels at least, and not an IP address (whose last two numbers mean nothing).
+        guard labels.count == 2, host.contains(where: \.isLetter), feedHost.contains(where: \.isLetter) else {
+            return false
+        }
+        return labels == site(feedHost)
+    }
+
     enum Download {
         case notModified
         case image(AvatarImage, etag: String?, lastModified: String?)
@@ -185,6 +215,8 @@ struct AvatarFetcher: Sendable {
             url: url, etag: etag, lastModified: lastModified, userAgent: job.userAgent,
             headers: ["Accept": Self.accept])
         request.maxBodyBytes = AvatarImage.maxInputBytes
+        // Not retried: an icon is optional, and one that fails now is asked for again tomorrow.
+        request.retries = 0
         switch await fetcher.fetch(request) {
         case .success(.notModified):
             return .notModified

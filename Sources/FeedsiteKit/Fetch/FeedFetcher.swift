@@ -114,7 +114,7 @@ package struct FeedFetcher: Sendable {
                             status: failure.status ?? 503,
                             cause: .retryAfterTooLong(seconds: retryAfter, limit: policy.maxRetryAfterSeconds)))
                 }
-                guard failure.error.isRetryable, attempt <= policy.retries else {
+                guard failure.error.isRetryable, attempt <= min(request.retries ?? .max, policy.retries) else {
                     if failure.status == 429 || (failure.status == 503 && failure.retryAfter != nil) {
                         return .failure(
                             .retryLater(

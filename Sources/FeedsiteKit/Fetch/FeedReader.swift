@@ -107,7 +107,8 @@ struct FeedReader: Sendable {
             }
             return AvatarFetcher.Job(
                 mayFetch: mayFetch, image: channel?.image.flatMap(PageRenderer.httpURL),
-                siteLink: channel?.siteLink.flatMap(PageRenderer.httpURL), saved: saved?.avatar,
+                siteLink: channel?.siteLink.flatMap(PageRenderer.httpURL),
+                feedHost: (run.info?.finalURL ?? run.discoveredURL ?? run.source.location).host, saved: saved?.avatar,
                 userAgent: userAgents[index])
         }
     }

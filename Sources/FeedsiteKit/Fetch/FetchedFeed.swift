@@ -17,6 +17,8 @@ package struct FetchRequest: Sendable, Hashable {
     package var headers: [String: String]
     /// A smaller body limit than `max_body_mb` for this request (an icon's), in bytes.
     package var maxBodyBytes: Int?
+    /// Fewer retries than `retries` for this request (an icon's: none, it is optional).
+    package var retries: Int?
 
     package init(
         url: URL, etag: String? = nil, lastModified: String? = nil, validatorURL: URL? = nil, userAgent: String,

@@ -251,3 +251,19 @@ struct AvatarStateTests {
         #expect(decoded.warnings.contains { $0.contains("dropped 'avatar.file'") })
     }
 }
+
+/// Which home pages a build asks for an icon: only those on the feed's own site.
+@Suite("Avatar home pages")
+struct AvatarSiteTests {
+    @Test(
+        "same host, or the same last two labels; never across sites or between IP addresses",
+        arguments: [
+            ("blog.example.com", "blog.example.com", true), ("www.example.com", "feeds.example.com", true),
+            ("example.com", "blog.example.com", true), ("blog1.example.org", "127.0.0.1", false),
+            ("example.com", "feedburner.com", false), ("10.0.0.1", "192.0.0.1", false),
+            ("127.0.0.1", "127.0.0.1", true), ("", "example.com", false),
+        ])
+    func sameSite(page: String, feed: String, isSame: Bool) {
+        #expect(AvatarFetcher.isSameSite(page, feed) == isSame)
+    }
+}
