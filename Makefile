@@ -20,6 +20,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	FEEDSITE=.build/debug/feedsite scripts/browser-proof.sh
+	FEEDSITE=.build/debug/feedsite scripts/axe-check.sh
 	FEEDSITE=.build/debug/feedsite scripts/validate-html.sh
 	$(MAKE) lint
 

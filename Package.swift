@@ -40,6 +40,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // ICU's regular expressions with a bound on their work (C: ICU renames its functions per
+        // version, which only its own headers resolve). Debian's libicu-dev, which libxml2 links too.
+        .target(
+            name: "CICURegex",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+        // The `exclude:`/`include:` patterns' search. The only target that sees ICU directly.
+        .target(name: "FeedsitePattern", dependencies: ["CICURegex"]),
         // libvips, opened with dlopen at run time rather than linked: `make dist` builds a stand-alone
         // static binary, Debian ships no static libvips, and the shared libvips42 pulls in ~100 libraries.
         .target(name: "CVipsLoader"),
@@ -61,6 +69,7 @@ let package = Package(
                 "FeedsiteShared",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
+                "FeedsitePattern",
                 "FeedsiteImage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -104,11 +113,14 @@ let package = Package(
         .testTarget(
             name: "FeedsiteKitTests",
             dependencies: [
+                // cmark's plain-text renderer, the reference `PlainText` is tested against.
+                "CCmarkGFM",
                 "FeedsiteKit",
                 "FeedsiteImage",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
                 "FeedsiteShared",
+                "FeedsitePattern",
                 "feedsite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

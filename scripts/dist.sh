@@ -46,6 +46,10 @@ for flag in $(pkg-config --static --libs-only-l libxml-2.0); do
   esac
 done
 script xml2 "$(archive xml2)" "${xml2[@]}"
+# ICU's regular expressions (the filter patterns' bounded search) link ICU directly too: each name
+# is the three archives, so their order on the command line does not matter.
+icu=("$(archive icui18n)" "$(archive icuuc)" "$(archive icudata)")
+for name in icui18n icuuc icudata; do script "$name" "${icu[@]}"; done
 cmark=("$(archive cmark-gfm-extensions)" "$(archive cmark-gfm)")
 script cmark-gfm "${cmark[@]}"
 script cmark-gfm-extensions "${cmark[@]}"

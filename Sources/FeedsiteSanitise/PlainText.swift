@@ -4,8 +4,8 @@
 /// image alt text, table cells joined by spaces, strikethrough as its text), separated wherever
 /// cmark separates them: a blank line after each block, one line per item of a tight list, no
 /// indentation. Excerpts collapse whitespace and word counts ignore it, so both come out identical
-/// (`PlainTextTests` checks this against `CmarkDocument.referencePlainText` over the fixtures, the
-/// hostile corpus and generated trees).
+/// (`PlainTextTests` checks this against cmark's plain-text renderer over the fixtures, the hostile
+/// corpus and generated trees).
 /// Writing it from the tree directly spares a second cmark build of every item.
 struct PlainText {
     private var text = ""

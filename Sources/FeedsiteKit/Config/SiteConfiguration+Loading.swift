@@ -4,13 +4,10 @@ import Yams
 extension SiteConfiguration {
     /// The keys `feeds.yml` understands at the top level and per feed; anything else is a warning
     /// (most often a typo: `base-url`, `feed:`).
-    static let topLevelKeys: Set<String> = [
-        "title", "description", "base_url", "index_items", "page_size", "timezone", "language", "excerpt_length",
-        "feed_items", "noindex", "feeds",
-        "state_dir", "state_url", "keep_days", "max_items", "future_dates", "timeout", "connect_timeout",
-        "read_timeout", "retries", "per_host", "max_retry_after", "max_body_mb", "deny_private_networks", "user_agent",
-        "show_build_time", "static_dir", "exclude", "include", "front_page_per_feed", "category_pages", "search",
-    ]
+    static let topLevelKeys: Set<String> = Set(ConfigurationReader.settings.keys).union([
+        "base_url", "index_items", "timezone", "language", "feeds", "static_dir", "state_url", "max_items",
+        "future_dates", "per_host", "max_body_mb", "user_agent", "exclude", "include",
+    ])
     static let feedKeys: Set<String> = [
         "url", "name", "keep_days", "max_items", "user_agent", "headers", "exclude", "include", "tags",
     ]
@@ -84,11 +81,11 @@ struct ConfigurationReader {
         var sawFeeds = false
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else { continue }
+            if let setting = Self.settings[key] {
+                read(setting, value, key: key, into: &configuration)
+                continue
+            }
             switch key {
-            case "title":
-                configuration.title = string(value, key: key) ?? configuration.title
-            case "description":
-                configuration.description = string(value, key: key) ?? configuration.description
             case "base_url":
                 configuration.baseURL = httpURL(value, key: key)
             case "index_items":
@@ -101,23 +98,13 @@ struct ConfigurationReader {
                             "'index_items' is deprecated and ignored: the index lists every item, 'page_size' per page"
                         ))
                 }
-            case "page_size":
-                configuration.pageSize = positiveInt(value, key: key) ?? configuration.pageSize
             case "timezone":
-                configuration.timeZone = timeZone(value, key: key) ?? configuration.timeZone
+                update(&configuration.timeZone, timeZone(value, key: key))
             case "language":
-                configuration.language = languageTag(value, key: key) ?? configuration.language
-            case "excerpt_length":
-                configuration.excerptLength = positiveInt(value, key: key) ?? configuration.excerptLength
-            case "feed_items":
-                configuration.feedItems = positiveInt(value, key: key) ?? configuration.feedItems
-            case "noindex":
-                configuration.noindex = bool(value, key: key) ?? configuration.noindex
+                update(&configuration.language, languageTag(value, key: key))
             case "feeds":
                 sawFeeds = true
                 configuration.feeds = feeds(value)
-            case "state_dir":
-                configuration.stateDirectory = string(value, key: key) ?? configuration.stateDirectory
             case "static_dir":
                 if let folder = string(value, key: key) {
                     if folder.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -128,45 +115,19 @@ struct ConfigurationReader {
                 }
             case "state_url":
                 configuration.stateURL = string(value, key: key)
-            case "keep_days":
-                configuration.keepDays = positiveInt(value, key: key) ?? configuration.keepDays
             case "max_items":
                 configuration.maxItems = positiveInt(value, key: key)
             case "future_dates":
-                configuration.futureDates = choice(value, key: key) ?? configuration.futureDates
-            case "timeout":
-                configuration.fetch.timeoutSeconds = positiveInt(value, key: key) ?? configuration.fetch.timeoutSeconds
-            case "connect_timeout":
-                configuration.fetch.connectTimeoutSeconds =
-                    positiveInt(value, key: key) ?? configuration.fetch.connectTimeoutSeconds
-            case "read_timeout":
-                configuration.fetch.readTimeoutSeconds =
-                    positiveInt(value, key: key) ?? configuration.fetch.readTimeoutSeconds
-            case "retries":
-                configuration.fetch.retries = wholeNumber(value, key: key) ?? configuration.fetch.retries
+                update(&configuration.futureDates, choice(value, key: key))
             case "per_host":
                 configuration.fetch.perHostConcurrency = positiveInt(value, key: key)
-            case "max_retry_after":
-                configuration.fetch.maxRetryAfterSeconds =
-                    wholeNumber(value, key: key) ?? configuration.fetch.maxRetryAfterSeconds
             case "max_body_mb":
                 configuration.fetch.maxBodyBytes =
                     (positiveInt(value, key: key) ?? configuration.fetch.maxBodyBytes / 1_000_000) * 1_000_000
-            case "deny_private_networks":
-                configuration.fetch.denyPrivateNetworks =
-                    bool(value, key: key) ?? configuration.fetch.denyPrivateNetworks
             case "user_agent":
                 configuration.fetch.userAgent = string(value, key: key)
-            case "show_build_time":
-                configuration.showBuildTime = bool(value, key: key) ?? configuration.showBuildTime
             case "exclude", "include":
                 filterRules(value, key: keyNode, into: &configuration.filter)
-            case "search":
-                configuration.search = bool(value, key: key) ?? configuration.search
-            case "category_pages":
-                configuration.categoryPages = bool(value, key: key) ?? configuration.categoryPages
-            case "front_page_per_feed":
-                configuration.frontPagePerFeed = wholeNumber(value, key: key) ?? configuration.frontPagePerFeed
             default:
                 warnUnknown(key: key, at: keyNode, known: SiteConfiguration.topLevelKeys)
             }
@@ -248,6 +209,45 @@ struct ConfigurationReader {
     }
 
     // MARK: - Scalars
+
+    /// A top-level setting that is one value: where it goes, and how its value is read.
+    enum Setting {
+        case text(WritableKeyPath<SiteConfiguration, String> & Sendable)
+        case positiveInt(WritableKeyPath<SiteConfiguration, Int> & Sendable)
+        case wholeNumber(WritableKeyPath<SiteConfiguration, Int> & Sendable)
+        case flag(WritableKeyPath<SiteConfiguration, Bool> & Sendable)
+    }
+
+    /// The top-level keys that are one value each; the other keys are read by `read(yaml:)` itself.
+    static let settings: [String: Setting] = [
+        "title": .text(\.title), "description": .text(\.description), "state_dir": .text(\.stateDirectory),
+        "page_size": .positiveInt(\.pageSize), "excerpt_length": .positiveInt(\.excerptLength),
+        "feed_items": .positiveInt(\.feedItems), "keep_days": .positiveInt(\.keepDays),
+        "timeout": .positiveInt(\.fetch.timeoutSeconds), "connect_timeout": .positiveInt(\.fetch.connectTimeoutSeconds),
+        "read_timeout": .positiveInt(\.fetch.readTimeoutSeconds), "retries": .wholeNumber(\.fetch.retries),
+        "max_retry_after": .wholeNumber(\.fetch.maxRetryAfterSeconds),
+        "front_page_per_feed": .wholeNumber(\.frontPagePerFeed), "noindex": .flag(\.noindex),
+        "deny_private_networks": .flag(\.fetch.denyPrivateNetworks), "show_build_time": .flag(\.showBuildTime),
+        "search": .flag(\.search), "category_pages": .flag(\.categoryPages),
+    ]
+
+    /// Reads `setting` from `node`; a value that cannot be read is reported and leaves the default.
+    private mutating func read(
+        _ setting: Setting, _ node: Node, key: String, into configuration: inout SiteConfiguration
+    ) {
+        switch setting {
+        case .text(let field): update(&configuration[keyPath: field], string(node, key: key))
+        case .positiveInt(let field): update(&configuration[keyPath: field], positiveInt(node, key: key))
+        case .wholeNumber(let field): update(&configuration[keyPath: field], wholeNumber(node, key: key))
+        case .flag(let field): update(&configuration[keyPath: field], bool(node, key: key))
+        }
+    }
+
+    /// Sets a setting to the value read for it; a value that could not be read (the reader reported
+    /// it) leaves the default.
+    private func update<Value>(_ setting: inout Value, _ value: Value?) {
+        if let value { setting = value }
+    }
 
     private mutating func string(_ node: Node, key: String) -> String? {
         guard case .scalar(let scalar) = node else {

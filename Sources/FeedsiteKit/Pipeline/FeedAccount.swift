@@ -43,6 +43,8 @@ package struct FeedAccount: Sendable, Hashable {
     package var shown: Int = 0
     /// Items the `exclude:`/`include:` rules left out, per rule, in the order of their lines.
     package var filtered: [Filtered] = []
+    /// Items shown because a rule's pattern gave up on their text (`BoundedSearch`), per rule.
+    package var undecided: [Filtered] = []
     /// Items another feed (earlier in `feeds.yml`) shows.
     package var duplicates: [Duplicate] = []
     /// Items beyond the feed's `max_items` newest.
@@ -75,6 +77,15 @@ package struct FeedAccount: Sendable, Hashable {
         }
     }
 
+    /// Counts one item shown because `rule` gave up on it.
+    mutating func countUndecided(_ rule: FilterRule) {
+        if let index = undecided.firstIndex(where: { $0.rule == rule.summary && $0.line == rule.line }) {
+            undecided[index].count += 1
+        } else {
+            undecided.append(Filtered(rule: rule.summary, line: rule.line, count: 1))
+        }
+    }
+
     /// `read 25, shown 23; dropped: 2 duplicates (of 'First'), 1 over max_items`: one line for the
     /// terminal and the status page; `25 in the feed when last read, shown 23` when this build did
     /// not read it.
@@ -83,6 +94,10 @@ package struct FeedAccount: Sendable, Hashable {
         if repeated > 0 { text += " (\(repeated) repeating an id)" }
         if kept > 0 { text += ", kept \(kept) from earlier builds" }
         text += ", shown \(shown)"
+        for rule in undecided {
+            let line = rule.line.map { ", line \($0)" } ?? ""
+            text += " (\(rule.count) because \(rule.rule)\(line), gave up on \(rule.count == 1 ? "it" : "them"))"
+        }
         var dropped: [String] = []
         for rule in filtered {
             dropped.append("\(rule.count) filtered (\(rule.rule)\(rule.line.map { ", line \($0)" } ?? ""))")

@@ -66,9 +66,12 @@ extension Site {
             items.reserveCapacity(record.state.items.count)
             for (position, stored) in record.state.items.enumerated() {
                 if stored.isInFeed { account.read += 1 } else { account.kept += 1 }
-                if let reason = verdicts[feedIndex].isEmpty ? nil : verdicts[feedIndex][position] {
+                switch verdicts[feedIndex].isEmpty ? .passes : verdicts[feedIndex][position] {
+                case .passes: break
+                case .leftOut(let reason):
                     account.countFiltered(reason)
                     continue
+                case .undecided(let rule): account.countUndecided(rule)
                 }
                 var item = stored.item
                 switch item.date {

@@ -132,6 +132,7 @@ extension SiteGenerator {
         }
         report.itemCount = site.items.count
         report.accounts = site.accounts
+        report.diagnostics += FeedAccount.gaveUpWarnings(site.accounts, file: options.configFile.lastPathComponent)
         return (site, staging)
     }
 

@@ -13,9 +13,9 @@ extension PageRenderer {
         guard hasSearch, templates.templates[Self.searchTemplate] != nil else { return }
         let path = Self.searchPath
         let page = SearchPage(
-            site: context.siteView, root: PagePaths.root(of: path),
-            pageTitle: "\(context.messages.format("search")) · \(context.site.configuration.title)",
-            meta: PageMeta(url: context.absoluteURL(path)),
+            head: context.head(
+                path, title: "\(context.messages.format("search")) · \(context.site.configuration.title)",
+                meta: PageMeta(url: context.absoluteURL(path))),
             label: context.messages.format("search_words", ["site": context.site.configuration.title]),
             scriptMessages: context.messages.json(
                 [

@@ -43,9 +43,10 @@ extension PageRenderer {
         let isCategories = taxonomy.kind == .categories
         let heading = context.messages.format(isCategories ? "categories" : "tags")
         let page = TermIndexPage(
-            site: context.siteView, root: PagePaths.root(of: path),
-            pageTitle: "\(heading) · \(context.site.configuration.title)",
-            meta: PageMeta(url: context.absoluteURL(path)), heading: heading, isCategories: isCategories,
+            head: context.head(
+                path, title: "\(heading) · \(context.site.configuration.title)",
+                meta: PageMeta(url: context.absoluteURL(path))),
+            heading: heading, isCategories: isCategories,
             terms: termLinks(taxonomy, from: path, context.messages))
         files[path] = try templates.render(Self.termIndexTemplate, page, messages: context.messages)
     }
@@ -92,15 +93,15 @@ extension PageRenderer {
             let summaries = pageItems.map { context.summary($0, from: path) }
             let heading = number == 1 ? term.name : context.pageHeading(term.name, pagination)
             let page = TermPage(
-                site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: "\(kind): \(heading) · \(title)",
-                meta: PageMeta(
-                    url: context.absoluteURL(path), prev: pagination.prev, next: pagination.next,
-                    alternates: alternates),
+                head: context.head(
+                    path, title: "\(kind): \(heading) · \(title)",
+                    meta: PageMeta(
+                        url: context.absoluteURL(path), prev: pagination.prev, next: pagination.next,
+                        alternates: alternates)),
                 name: term.name, kind: kind, isCategory: taxonomy.kind == .categories,
                 indexURL: PagePaths.link(from: path, to: taxonomy.indexPath),
                 feeds: term.feedSlugs.compactMap { feedsBySlug[$0] }.map {
-                    FeedLinkView(
+                    ListLinkView(
                         name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
                         itemCount: $0.items.count)
                 },

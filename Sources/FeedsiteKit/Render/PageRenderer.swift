@@ -122,7 +122,6 @@ package struct PageRenderer: Sendable {
     ) throws(TemplateError) {
         let item = feed.items[position]
         let path = PagePaths.item(feedSlug: feed.slug, slug: item.slug)
-        let root = PagePaths.root(of: path)
         func neighbour(_ index: Int) -> ItemLinkView? {
             guard feed.items.indices.contains(index) else { return nil }
             let other = feed.items[index]
@@ -141,7 +140,7 @@ package struct PageRenderer: Sendable {
             image: item.image.flatMap(Self.httpURL) ?? Self.sharingAvatar(of: feed, context),
             prev: newer?.url, next: older?.url)
         let page = ItemPage(
-            site: context.siteView, root: root, pageTitle: "\(item.title) · \(feed.name)", meta: meta,
+            head: context.head(path, title: "\(item.title) · \(feed.name)", meta: meta),
             item: ItemView(
                 title: item.title, link: link, feedName: feed.name,
                 feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
@@ -182,11 +181,11 @@ package struct PageRenderer: Sendable {
             let title = site.configuration.title
             let summaries = items.map { context.summary($0, from: path) }
             let page = IndexPage(
-                site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: number == 1 ? title : "\(pagination.label) · \(title)",
-                meta: PageMeta(
-                    url: context.absoluteURL(path), description: context.siteView.description,
-                    prev: pagination.prev, next: pagination.next),
+                head: context.head(
+                    path, title: number == 1 ? title : "\(pagination.label) · \(title)",
+                    meta: PageMeta(
+                        url: context.absoluteURL(path), description: context.siteView.description,
+                        prev: pagination.prev, next: pagination.next)),
                 heading: number == 1 ? title : context.pageHeading(title, pagination), isFirstPage: number == 1,
                 items: summaries, days: context.days(items, summaries),
                 // The feed list is on the first page only, so the index costs pages + feeds, not
@@ -194,7 +193,7 @@ package struct PageRenderer: Sendable {
                 feeds: number > 1
                     ? []
                     : site.feeds.map {
-                        FeedLinkView(
+                        ListLinkView(
                             name: $0.name, url: PagePaths.link(from: path, to: PagePaths.feed($0.slug)),
                             itemCount: $0.items.count)
                     },
@@ -219,13 +218,14 @@ package struct PageRenderer: Sendable {
             let description = feed.description
             let summaries = items.map { context.summary($0, from: path) }
             let page = FeedPage(
-                site: context.siteView, root: PagePaths.root(of: path),
-                pageTitle: number == 1
-                    ? "\(feed.name) · \(context.site.configuration.title)"
-                    : "\(context.pageHeading(feed.name, pagination)) · \(context.site.configuration.title)",
-                meta: PageMeta(
-                    url: context.absoluteURL(path), description: description,
-                    image: Self.sharingAvatar(of: feed, context), prev: pagination.prev, next: pagination.next),
+                head: context.head(
+                    path,
+                    title: number == 1
+                        ? "\(feed.name) · \(context.site.configuration.title)"
+                        : "\(context.pageHeading(feed.name, pagination)) · \(context.site.configuration.title)",
+                    meta: PageMeta(
+                        url: context.absoluteURL(path), description: description,
+                        image: Self.sharingAvatar(of: feed, context), prev: pagination.prev, next: pagination.next)),
                 feed: FeedView(
                     name: feed.name, staleNote: feed.staleNote,
                     staleBanner: feed.staleNote.map { context.messages.format("stale_banner", ["note": $0]) },
@@ -248,7 +248,7 @@ package struct PageRenderer: Sendable {
         let messages = context.messages
         var years: [ArchiveYearView] = []
         for month in months {
-            let link = ArchiveMonthLinkView(
+            let link = ListLinkView(
                 name: month.name(messages), url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
                 itemCount: month.items.count)
             if years.last?.year == "\(month.year)" {
@@ -260,9 +260,10 @@ package struct PageRenderer: Sendable {
         files[indexPath] = try render(
             "archive-index",
             ArchiveIndexPage(
-                site: context.siteView, root: PagePaths.root(of: indexPath),
-                pageTitle: "\(messages.format("archive")) · \(site.configuration.title)",
-                meta: PageMeta(url: context.absoluteURL(indexPath)), years: years), context)
+                head: context.head(
+                    indexPath, title: "\(messages.format("archive")) · \(site.configuration.title)",
+                    meta: PageMeta(url: context.absoluteURL(indexPath))),
+                years: years), context)
         for (position, month) in months.enumerated() {
             let newer = position > 0 ? months[position - 1] : nil
             let older = position + 1 < months.count ? months[position + 1] : nil
@@ -275,9 +276,9 @@ package struct PageRenderer: Sendable {
                 let pagination = Self.pagination(number, of: pages.count, from: path, messages) {
                     PagePaths.archive(month, page: $0)
                 }
-                func monthLink(_ other: ArchiveMonth?) -> ArchiveMonthLinkView? {
+                func monthLink(_ other: ArchiveMonth?) -> ListLinkView? {
                     other.map {
-                        ArchiveMonthLinkView(
+                        ListLinkView(
                             name: $0.name(messages), url: PagePaths.link(from: path, to: PagePaths.archive($0)),
                             itemCount: $0.items.count)
                     }
@@ -286,12 +287,12 @@ package struct PageRenderer: Sendable {
                 let title = number == 1 ? name : context.pageHeading(name, pagination)
                 let summaries = items.map { context.summary($0, from: path) }
                 let page = ArchiveMonthPage(
-                    site: context.siteView, root: PagePaths.root(of: path),
-                    pageTitle: "\(title) · \(site.configuration.title)",
-                    meta: PageMeta(
-                        url: context.absoluteURL(path),
-                        prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
-                        next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil)),
+                    head: context.head(
+                        path, title: "\(title) · \(site.configuration.title)",
+                        meta: PageMeta(
+                            url: context.absoluteURL(path),
+                            prev: pagination.prev ?? (number == 1 ? monthLink(newer)?.url : nil),
+                            next: pagination.next ?? (number == pages.count ? monthLink(older)?.url : nil))),
                     name: name, items: summaries, days: context.days(items, summaries),
                     archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
                     newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
@@ -328,27 +329,22 @@ package struct PageRenderer: Sendable {
         // One lookup table each, not a search per feed: linear at 10,000 feeds.
         let feeds = Dictionary(site.feeds.map { ($0.source.url, $0) }, uniquingKeysWith: { a, _ in a })
         let accounts = Dictionary(site.accounts.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+        // The page in the site's language; `status.json` in English (its `note`), like the terminal.
+        var englishNotes: [String?] = []
+        englishNotes.reserveCapacity(records.count)
         let rows = records.map { record -> FeedStatusView in
             let feed = feeds[record.source.url]
             var account = accounts[record.source.url] ?? FeedAccount(source: record.source.url, feedURL: record.feedURL)
             if accounts[record.source.url] == nil { account.shown = feed?.items.count ?? 0 }
-            let note: String? =
-                if record.isPending {
-                    "not fetched yet"
-                } else if let same = account.sameFeedAs {
-                    "reads the same feed as '\(same)'; its items are shown there"
-                } else if !record.isFetched {
-                    "not fetched in this build"
-                } else {
-                    nil
-                }
+            englishNotes.append(Self.statusNote(record, account, messages: .english))
             return FeedStatusView(
                 name: record.displayName, url: record.feedURL.absoluteString,
                 link: record.publishedFeedURL?.absoluteString,
                 configuredURL: record.feedURL == record.source.url ? nil : record.source.url.absoluteString,
                 page: feed.map { "../feeds/\($0.slug)/index.html" }, health: record.health,
                 healthLabel: messages.text("health_\(record.health)") ?? record.health,
-                isFetched: record.isFetched, note: note, httpStatus: record.httpStatus, bytes: record.run.bytes,
+                isFetched: record.isFetched, note: Self.statusNote(record, account, messages: messages),
+                httpStatus: record.httpStatus, bytes: record.run.bytes,
                 items: account.shown, read: account.read, kept: account.kept,
                 dropped: DroppedView(
                     filtered: account.filteredCount, repeatedId: account.repeated,
@@ -357,8 +353,9 @@ package struct PageRenderer: Sendable {
                     }, maxItems: account.overMaxItems, keepDays: account.expired, futureDate: account.future),
                 filtered: account.filteredCount,
                 filteredBy: account.filtered.map { FilteredView(rule: $0.rule, line: $0.line, count: $0.count) },
-                accounting: account.summary, newItems: record.newItemCount,
+                accounting: account.localisedSummary(messages), newItems: record.newItemCount,
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
+                lastSuccessLabel: record.state.health.lastSuccess.flatMap { CivilTime($0) }.map { messages.date($0) },
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,
                 warnings: record.warnings, isStale: record.isStale)
         }
@@ -369,7 +366,19 @@ package struct PageRenderer: Sendable {
         files["status/index.html"] = try render("status", page, context)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        files["status/status.json"] = (try? encoder.encode(["feeds": rows])) ?? Data()
+        var machineRows = rows
+        for index in machineRows.indices { machineRows[index].note = englishNotes[index] }
+        files["status/status.json"] = (try? encoder.encode(["feeds": machineRows])) ?? Data()
+    }
+
+    /// "not fetched yet", "reads the same feed as 'X'; its items are shown there", "not fetched in
+    /// this build" (`status_not_fetched_yet`, `status_same_feed`, `status_not_fetched`), or nil.
+    static func statusNote(_ record: FeedRecord, _ account: FeedAccount, messages: MessageCatalogue) -> String? {
+        if record.isPending { return messages.format("status_not_fetched_yet") }
+        if let same = account.sameFeedAs {
+            return messages.format("status_same_feed", ["feed": messages.format("quoted", ["text": same])])
+        }
+        return record.isFetched ? nil : messages.format("status_not_fetched")
     }
 
     /// The status page's lead: how many feeds this build refreshed, and that the others were
@@ -380,12 +389,16 @@ package struct PageRenderer: Sendable {
         if fetched.isEmpty && !records.isEmpty {
             return messages.format("status_none")
         }
+        // Each phrase is counted by the number its noun follows: `status_some` by the feeds
+        // fetched, `status_rest` by the others, `status_all` by all feeds.
         if fetched.count < records.count {
+            let rest = records.count - fetched.count
+            let others = messages.format("status_rest", count: rest)
             return messages.format(
-                "status_some",
-                ["ok": String(ok), "fetched": String(fetched.count), "rest": String(records.count - fetched.count)])
+                "status_some", count: fetched.count,
+                ["ok": String(ok), "others": others, "fetched": String(fetched.count), "rest": String(rest)])
         }
-        return messages.format("status_all", ["ok": String(ok), "total": String(records.count)])
+        return messages.format("status_all", count: records.count, ["ok": String(ok), "total": String(records.count)])
     }
 
     static func buildTime(_ date: Date) -> String {

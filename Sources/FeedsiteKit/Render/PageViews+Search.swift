@@ -7,10 +7,7 @@ import Foundation
 /// site's own: `script-src 'self'`; every other page has `'none'`); Pagefind compiles its WebAssembly in a web worker, whose
 /// policy is its own response's, so the page's policy needs no `'wasm-unsafe-eval'`).
 struct SearchPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     /// `Words to find in the items of <site>`, the search field's label in the site's language.
     var label: String
     /// The script's texts in the site's language, as JSON (`{"searching": "…", "search_found":

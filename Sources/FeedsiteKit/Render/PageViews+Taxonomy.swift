@@ -37,10 +37,7 @@ struct AlternateView {
 
 /// `tags/index.html` and `categories/index.html`: every term with its counts, by name.
 struct TermIndexPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     /// `Tags` or `Categories` (the h1).
     var heading: String
     /// Whether these are the items' own categories (else tags from `feeds.yml`).
@@ -51,10 +48,7 @@ struct TermIndexPage {
 /// `tags/<tag>/index.html` (and `…/page/2/index.html`…), likewise under `categories/`: the
 /// term's items, newest first, `page_size` per page, under day headings.
 struct TermPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     /// The tag or category as written.
     var name: String
     /// `Tag` or `Category`.
@@ -64,7 +58,7 @@ struct TermPage {
     /// The list of every tag (or category), relative.
     var indexURL: String
     /// The feeds listed under it (for a category: those with items in it), in `feeds.yml` order.
-    var feeds: [FeedLinkView]
+    var feeds: [ListLinkView]
     var items: [ItemSummaryView]
     /// The same items under day headings.
     var days: [DayView]

@@ -11,20 +11,20 @@ enum TemplateKey: String, Sendable {
     case feedName, feedSiteLink, feedURL, feeds, filtered, filteredBy, futureDate, generator, hasCategories
     case hasEnclosures, hasFeeds, hasOtherMonths, hasSearch, hasTags, heading, health, healthLabel, httpStatus, image
     case indexURL, isAudio, isCategories, isCategory, isFetched, isFirstPage, isNeeded, isRightToLeft, isStale, isVideo
-    case iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess, line, link
-    case long, maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next, noindex, note, older
-    case olderMonth, page, pageTitle, pageURL, pagination, poster, prev, read, readingTime, repeatedId, root, rule
-    case scriptMessages, site, siteLink, size, staleBanner, staleNote, summary, tags, terms, thumbnail, timeZone, title
-    case total, type, url, video, warnings, year, years
+    case iso, item, itemCount, items, keepDays, kept, kind, label, lang, language, lastError, lastSuccess
+    case lastSuccessLabel, line, link, long, maxItems, meta, months, moreFrom, name, newItems, newer, newerMonth, next
+    case noindex, note, older, olderMonth, page, pageTitle, pageURL, pagination, poster, prev, read, readingTime
+    case repeatedId, root, rule, scriptMessages, site, siteLink, size, staleBanner, staleNote, summary, tags, terms
+    case thumbnail, timeZone, title, total, type, url, video, warnings, year, years
 }
 
 extension SearchPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .label?: self.label.value(name, after: position)
         case .scriptMessages?: self.scriptMessages.value(name, after: position)
         default: nil
@@ -70,10 +70,10 @@ extension AlternateView: TemplateObject {
 extension TermIndexPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .heading?: self.heading.value(name, after: position)
         case .isCategories?: self.isCategories.value(name, after: position)
         case .terms?: self.terms.value(name, after: position)
@@ -85,10 +85,10 @@ extension TermIndexPage: TemplateObject {
 extension TermPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .name?: self.name.value(name, after: position)
         case .kind?: self.kind.value(name, after: position)
         case .isCategory?: self.isCategory.value(name, after: position)
@@ -183,7 +183,7 @@ extension DayView: TemplateObject {
     }
 }
 
-extension FeedLinkView: TemplateObject {
+extension ListLinkView: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
         case .name?: self.name.value(name, after: position)
@@ -237,10 +237,10 @@ extension VideoView: TemplateObject {
 extension IndexPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .heading?: self.heading.value(name, after: position)
         case .isFirstPage?: self.isFirstPage.value(name, after: position)
         case .items?: self.items.value(name, after: position)
@@ -256,10 +256,10 @@ extension IndexPage: TemplateObject {
 extension FeedPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .feed?: self.feed.value(name, after: position)
         case .pagination?: self.pagination.value(name, after: position)
         default: nil
@@ -291,10 +291,10 @@ extension FeedView: TemplateObject {
 extension ItemPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .item?: self.item.value(name, after: position)
         default: nil
         }
@@ -346,10 +346,10 @@ extension ItemView: TemplateObject {
 extension ArchiveIndexPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .years?: self.years.value(name, after: position)
         default: nil
         }
@@ -366,24 +366,13 @@ extension ArchiveYearView: TemplateObject {
     }
 }
 
-extension ArchiveMonthLinkView: TemplateObject {
-    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
-        switch name.keys[position] {
-        case .name?: self.name.value(name, after: position)
-        case .url?: self.url.value(name, after: position)
-        case .itemCount?: self.itemCount.value(name, after: position)
-        default: nil
-        }
-    }
-}
-
 extension ArchiveMonthPage: TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         switch name.keys[position] {
-        case .site?: self.site.value(name, after: position)
-        case .root?: self.root.value(name, after: position)
-        case .pageTitle?: self.pageTitle.value(name, after: position)
-        case .meta?: self.meta.value(name, after: position)
+        case .site?: self.head.site.value(name, after: position)
+        case .root?: self.head.root.value(name, after: position)
+        case .pageTitle?: self.head.pageTitle.value(name, after: position)
+        case .meta?: self.head.meta.value(name, after: position)
         case .name?: self.name.value(name, after: position)
         case .items?: self.items.value(name, after: position)
         case .days?: self.days.value(name, after: position)
@@ -444,6 +433,7 @@ extension FeedStatusView: TemplateObject {
         case .accounting?: self.accounting.value(name, after: position)
         case .newItems?: self.newItems.value(name, after: position)
         case .lastSuccess?: self.lastSuccess?.value(name, after: position)
+        case .lastSuccessLabel?: self.lastSuccessLabel?.value(name, after: position)
         case .consecutiveFailures?: self.consecutiveFailures.value(name, after: position)
         case .lastError?: self.lastError?.value(name, after: position)
         case .warnings?: self.warnings.value(name, after: position)
@@ -536,7 +526,7 @@ extension TemplateSchema {
             "kind": .string,
             "isCategory": .bool,
             "indexURL": .string,
-            "feeds": .list(.object("FeedLinkView")),
+            "feeds": .list(.object("ListLinkView")),
             "items": .list(.object("ItemSummaryView")),
             "days": .list(.object("DayView")),
             "pagination": .object("PaginationView"),
@@ -592,7 +582,7 @@ extension TemplateSchema {
             "display": .string,
             "items": .list(.object("ItemSummaryView")),
         ],
-        "FeedLinkView": [
+        "ListLinkView": [
             "name": .string,
             "url": .string,
             "itemCount": .int,
@@ -628,7 +618,7 @@ extension TemplateSchema {
             "isFirstPage": .bool,
             "items": .list(.object("ItemSummaryView")),
             "days": .list(.object("DayView")),
-            "feeds": .list(.object("FeedLinkView")),
+            "feeds": .list(.object("ListLinkView")),
             "tags": .list(.object("TermLinkView")),
             "pagination": .object("PaginationView"),
         ],
@@ -701,12 +691,7 @@ extension TemplateSchema {
         ],
         "ArchiveYearView": [
             "year": .string,
-            "months": .list(.object("ArchiveMonthLinkView")),
-        ],
-        "ArchiveMonthLinkView": [
-            "name": .string,
-            "url": .string,
-            "itemCount": .int,
+            "months": .list(.object("ListLinkView")),
         ],
         "ArchiveMonthPage": [
             "site": .object("SiteView"),
@@ -718,8 +703,8 @@ extension TemplateSchema {
             "days": .list(.object("DayView")),
             "archiveURL": .string,
             "pagination": .object("PaginationView"),
-            "newerMonth": .optional(.object("ArchiveMonthLinkView")),
-            "olderMonth": .optional(.object("ArchiveMonthLinkView")),
+            "newerMonth": .optional(.object("ListLinkView")),
+            "olderMonth": .optional(.object("ListLinkView")),
             "hasOtherMonths": .bool,
         ],
         "NotFoundPage": [
@@ -755,6 +740,7 @@ extension TemplateSchema {
             "accounting": .string,
             "newItems": .int,
             "lastSuccess": .optional(.string),
+            "lastSuccessLabel": .optional(.string),
             "consecutiveFailures": .int,
             "lastError": .optional(.string),
             "warnings": .list(.string),

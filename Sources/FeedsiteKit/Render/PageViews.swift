@@ -57,6 +57,17 @@ struct PageMeta {
     var alternates: [AlternateView] = []
 }
 
+/// What every page but `status` and `404` gives `layout.mustache`. Its fields are the page's own
+/// (`{{site.title}}`, `{{pageTitle}}`), not `{{head.…}}`: the template glue inlines them.
+struct PageHead: TemplateFieldGroup {
+    var site: SiteView
+    /// The way back to the site's root from the page (`../../`).
+    var root: String
+    /// `<title>`.
+    var pageTitle: String
+    var meta: PageMeta
+}
+
 /// A date as machines (`datetime`) and people read it, in the configured time zone.
 struct DateView {
     /// `2026-11-19T10:00:00Z` (always UTC)
@@ -105,8 +116,10 @@ struct DayView {
     var items: [ItemSummaryView]
 }
 
-/// A link to a feed's page (index sidebar).
-struct FeedLinkView {
+/// A link to a page of items, with how many it lists: a feed's page (the index's sidebar, a term's
+/// feeds) or an archive month's.
+struct ListLinkView {
+    /// The feed's name; `November 2026`.
     var name: String
     var url: String
     var itemCount: Int
@@ -153,10 +166,7 @@ struct VideoView {
 }
 
 struct IndexPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     /// `Latest items` on the first page, `Page 2 of 5` on the others (the h1).
     var heading: String
     /// Whether this is the first page (which shows the site description and the feed list).
@@ -164,17 +174,14 @@ struct IndexPage {
     var items: [ItemSummaryView]
     /// The same items under day headings.
     var days: [DayView]
-    var feeds: [FeedLinkView]
+    var feeds: [ListLinkView]
     /// Every tag, on the first page (empty on the others and when no feed has tags).
     var tags: [TermLinkView] = []
     var pagination: PaginationView
 }
 
 struct FeedPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     var feed: FeedView
     var pagination: PaginationView
 }
@@ -206,10 +213,7 @@ struct FeedView {
 }
 
 struct ItemPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     var item: ItemView
 }
 
@@ -262,31 +266,18 @@ struct ItemView {
 
 /// `archive/index.html`: every month that has items.
 struct ArchiveIndexPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     var years: [ArchiveYearView]
 }
 
 struct ArchiveYearView {
     var year: String
-    var months: [ArchiveMonthLinkView]
-}
-
-struct ArchiveMonthLinkView {
-    /// `November 2026`
-    var name: String
-    var url: String
-    var itemCount: Int
+    var months: [ListLinkView]
 }
 
 /// `archive/2026/11/index.html` (and `…/page/2/index.html`…): one month's items, newest first.
 struct ArchiveMonthPage {
-    var site: SiteView
-    var root: String
-    var pageTitle: String
-    var meta: PageMeta
+    var head: PageHead
     /// `November 2026`
     var name: String
     var items: [ItemSummaryView]
@@ -297,9 +288,9 @@ struct ArchiveMonthPage {
     /// The pages of this month (`page_size` items each), like the index's.
     var pagination: PaginationView
     /// The next newer month that has items (its first page).
-    var newerMonth: ArchiveMonthLinkView?
+    var newerMonth: ListLinkView?
     /// The next older month that has items (its first page).
-    var olderMonth: ArchiveMonthLinkView?
+    var olderMonth: ListLinkView?
     /// There is a newer or an older month: the month navigation is shown.
     var hasOtherMonths: Bool
 }
@@ -366,6 +357,8 @@ struct FeedStatusView: Encodable {
     var accounting: String
     var newItems: Int
     var lastSuccess: String?
+    /// `lastSuccess` in the site's language (`20 Nov 2026`; the page's, not `status.json`'s).
+    var lastSuccessLabel: String?
     var consecutiveFailures: Int
     var lastError: String?
     var warnings: [String]

@@ -63,6 +63,11 @@ struct RenderContext: Sendable {
         siteURL.map { $0 + PagePaths.folder(path) }
     }
 
+    /// The fields every page has (`layout.mustache`'s), for the page at `path`.
+    func head(_ path: String, title: String, meta: PageMeta) -> PageHead {
+        PageHead(site: siteView, root: PagePaths.root(of: path), pageTitle: title, meta: meta)
+    }
+
     /// An item in a list on the page at `path`.
     func summary(_ item: SiteItem, from path: String) -> ItemSummaryView {
         ItemSummaryView(

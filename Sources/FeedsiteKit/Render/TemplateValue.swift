@@ -62,6 +62,10 @@ extension TemplateValueConvertible {
     }
 }
 
+/// Fields several view types share, declared once (`PageHead`): a view type's property of such a
+/// type is not a field itself; the template glue makes the group's fields the view type's own.
+protocol TemplateFieldGroup {}
+
 /// Something a view model can hand to a template.
 protocol TemplateValueConvertible {
     var templateValue: TemplateValue { get }

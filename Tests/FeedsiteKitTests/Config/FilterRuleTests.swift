@@ -1,3 +1,4 @@
+import FeedsitePattern
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ struct FilterRuleTests {
 
     static func isKept(_ item: SiteItem, by filter: ItemFilter) -> Bool {
         let subject = FilterSubject(item, readsContent: filter.readsContent)
-        return filter.verdict(subject) == nil
+        return filter.verdict(subject, BoundedSearch()) == .passes
     }
 
     /// (rules, item, kept?): each read by hand.
@@ -82,7 +83,11 @@ struct FilterRuleTests {
             """
         let (configuration, _) = try SiteConfiguration.parse(yaml: yaml)
         let filter = configuration.filter
-        func reason(_ item: SiteItem) -> FilterReason? { filter.verdict(FilterSubject(item, readsContent: true)) }
+        func reason(_ item: SiteItem) -> FilterReason? {
+            guard case .leftOut(let reason) = filter.verdict(FilterSubject(item, readsContent: true), BoundedSearch())
+            else { return nil }
+            return reason
+        }
         #expect(reason(Self.item(title: "Go news")) == FilterReason(summary: "matched no include rule", line: 2))
         #expect(reason(Self.item(title: "Swift beta")) == FilterReason(summary: "exclude \"beta\"", line: 5))
         #expect(

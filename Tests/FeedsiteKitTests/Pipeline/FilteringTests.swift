@@ -65,6 +65,52 @@ struct FilteringTests {
         #expect(account.shown + account.droppedCount == account.read - account.repeated + account.kept)
     }
 
+    @Test("a pattern that backtracks too much on an item's text shows the item and says so at the rule's line")
+    func patternGivesUp() async throws {
+        // `(a+)+$` on 40 `a`s and a `!` would try 2⁴⁰ ways to split them.
+        let hostile = String(repeating: "a", count: 40) + "!"
+        let feed = AccountingTests.rss(
+            "News",
+            [
+                ("n1", "Normal post", "https://news.example/normal", "Mon, 16 Nov 2026 10:00:00 GMT"),
+                ("n2", hostile, "https://news.example/hostile", "Mon, 16 Nov 2026 11:00:00 GMT"),
+                ("n3", "Ends in aaa", "https://news.example/aaa", "Mon, 16 Nov 2026 12:00:00 GMT"),
+            ])
+        let server = try await FixtureServer(routes: ["/news": .feed(feed)])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = """
+            title: Filters
+            retries: 0
+            exclude:
+              - title: '(a+)+$'
+            feeds:
+              - url: \(server.url("/news"))
+
+            """
+        let report = try await build.run(yaml: yaml)
+        try await server.shutdown()
+        let row = try #require(try AccountingTests.status(build)["News"])
+        #expect(row["read"] as? Int == 3)
+        #expect(row["items"] as? Int == 2)
+        #expect(row["filtered"] as? Int == 1)
+        #expect(build.site.itemPages.count == 2)
+        #expect(build.site.itemPages.contains("items/news/normal-post/index.html"))
+        #expect(!build.site.itemPages.contains("items/news/ends-in-aaa/index.html"))
+        let account = try #require(report.accounts.first)
+        #expect(
+            account.summary
+                == "read 3, shown 2 (1 because exclude title ~ /(a+)+$/, line 4, gave up on it); "
+                + "dropped: 1 filtered (exclude title ~ /(a+)+$/, line 4)")
+        let warnings = report.diagnostics.filter { $0.message.contains("gave up") }.map(\.description)
+        #expect(
+            warnings == [
+                "feeds.yml:4: warning: exclude title ~ /(a+)+$/ gave up on the text of 1 item in 1 feed, which are "
+                    + "shown: the pattern backtracks too much (nested repetition such as '(a+)+' can take "
+                    + "exponential time); simplify it"
+            ])
+    }
+
     @Test("changing the rules rebuilds the site from the saved items: nothing is lost")
     func rulesChange() async throws {
         let feed = AccountingTests.rss(

@@ -113,7 +113,7 @@ struct TellingTheTruthTests {
         #expect(rows["Alpha"]?["note"] as? String == "not fetched in this build")
         #expect(rows["Bravo"]?["note"] == nil)
         let page = build.site.files["status/index.html"] ?? ""
-        #expect(page.contains("1 of 1 fetched feeds refreshed in this build; 1 more rendered from saved state"))
+        #expect(page.contains("1 of 1 fetched feed refreshed in this build; 1 more rendered from saved state"))
     }
 
     /// `/page`, a web page linking its feed `/feed.xml` ("Found Blog", items f1 and f2).

@@ -34,7 +34,7 @@ struct PageViewsTests {
         name: "n", url: "u", link: "k", configuredURL: "c", page: "p", health: "ok", isFetched: true, note: "no",
         httpStatus: 200,
         bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, filtered: 7, filteredBy: [filtered], accounting: "a",
-        newItems: 3, lastSuccess: "l",
+        newItems: 3, lastSuccess: "l", lastSuccessLabel: "ls",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
     static let feed = FeedView(
         name: "n", staleNote: "s", staleBanner: "b", description: "d", siteLink: "l", feedLink: "f", image: "i",
@@ -49,7 +49,7 @@ struct PageViewsTests {
         older: ItemLinkView(title: "ot", url: "ou"))
     static let enclosure = EnclosureView(url: "u", type: "t", size: "s", label: "l", isAudio: true, isVideo: false)
     static let video = VideoView(url: "https://v.example/w/abc", poster: "https://v.example/p.jpg", label: "Watch")
-    static let month = ArchiveMonthLinkView(name: "November 2026", url: "u", itemCount: 3)
+    static let month = ListLinkView(name: "November 2026", url: "u", itemCount: 3)
     static let year = ArchiveYearView(year: "2026", months: [month])
 
     static var views: [any TemplateObject] {
@@ -57,28 +57,32 @@ struct PageViewsTests {
             site, meta, date, summary, pagination, enclosure, feed, item, month, year, status, dropped, duplicate,
             filtered, day, term, termLink, alternate, video,
             TermIndexPage(
-                site: site, root: "", pageTitle: "p", meta: meta, heading: "Tags", isCategories: false,
+                head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), heading: "Tags", isCategories: false,
                 terms: [termLink]),
             TermPage(
-                site: site, root: "", pageTitle: "p", meta: meta, name: "rust", kind: "Tag", isCategory: false,
-                indexURL: "i", feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], items: [summary],
+                head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), name: "rust", kind: "Tag",
+                isCategory: false,
+                indexURL: "i", feeds: [ListLinkView(name: "feed name", url: "u", itemCount: 1)], items: [summary],
                 days: [day], pagination: pagination, alternates: [alternate]),
-            FeedLinkView(name: "feed name", url: "u", itemCount: 1),
             ItemLinkView(title: "t", url: "u"),
             IndexPage(
-                site: site, root: "", pageTitle: "p", meta: meta, heading: "h", isFirstPage: true, items: [summary],
-                days: [day], feeds: [FeedLinkView(name: "feed name", url: "u", itemCount: 1)], tags: [termLink],
+                head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), heading: "h", isFirstPage: true,
+                items: [summary],
+                days: [day], feeds: [ListLinkView(name: "feed name", url: "u", itemCount: 1)], tags: [termLink],
                 pagination: pagination),
-            FeedPage(site: site, root: "", pageTitle: "p", meta: meta, feed: feed, pagination: pagination),
-            ItemPage(site: site, root: "", pageTitle: "p", meta: meta, item: item),
-            ArchiveIndexPage(site: site, root: "", pageTitle: "p", meta: meta, years: [year]),
+            FeedPage(
+                head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), feed: feed, pagination: pagination),
+            ItemPage(head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), item: item),
+            ArchiveIndexPage(head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), years: [year]),
             ArchiveMonthPage(
-                site: site, root: "", pageTitle: "p", meta: meta, name: "n", items: [summary], days: [day],
+                head: PageHead(site: site, root: "", pageTitle: "p", meta: meta), name: "n", items: [summary],
+                days: [day],
                 archiveURL: "a",
                 pagination: pagination, newerMonth: month, olderMonth: month, hasOtherMonths: true),
             StatusPage(site: site, root: "", pageTitle: "p", summary: "s", feeds: [status]),
             NotFoundPage(site: site, root: "/", pageTitle: "p"),
-            SearchPage(site: site, root: "../", pageTitle: "p", meta: meta, label: "l", scriptMessages: "{}"),
+            SearchPage(
+                head: PageHead(site: site, root: "../", pageTitle: "p", meta: meta), label: "l", scriptMessages: "{}"),
         ]
     }
 
@@ -102,6 +106,15 @@ struct PageViewsTests {
         }
     }
 
+    /// A view's fields as its templates see them: its stored properties, with a field group's
+    /// (`PageHead`) in the group's place.
+    static func fields(of view: Any) -> [(String, Any)] {
+        Mirror(reflecting: view).children.flatMap { child -> [(String, Any)] in
+            guard let label = child.label else { return [] }
+            return child.value is any TemplateFieldGroup ? fields(of: child.value) : [(label, child.value)]
+        }
+    }
+
     /// The value inside an `Optional` (as `Any`), or the value itself.
     static func unwrapped(_ value: Any) -> Any? {
         let mirror = Mirror(reflecting: value)
@@ -112,7 +125,7 @@ struct PageViewsTests {
     @Test("every stored property of every view model is answered by child(named:)")
     func everyPropertyAnswered() {
         for view in Self.views {
-            for case let (label?, value) in Mirror(reflecting: view).children {
+            for (label, value) in Self.fields(of: view) {
                 // The answer must be the property itself, not merely something (a switch case that
                 // returned the parameter instead of the property once rendered "name" everywhere).
                 let answer = view.value(named: label)
@@ -145,9 +158,7 @@ struct PageViewsTests {
     func schemaMatchesTheTypes() {
         for view in Self.views {
             let type = String(describing: type(of: view))
-            let properties = Mirror(reflecting: view).children.compactMap { child in
-                child.label.map { ($0, child.value) }
-            }
+            let properties = Self.fields(of: view)
             let schema = TemplateSchema.viewTypes[type] ?? [:]
             for (label, value) in properties {
                 #expect(schema[label] == Self.kind(of: value), "\(type).\(label)")
@@ -162,7 +173,8 @@ struct PageViewsTests {
     @Test("dotted names go through the fields' own types; a rest that leads nowhere stops the lookup")
     func dottedNames() {
         let page = IndexPage(
-            site: Self.site, root: "", pageTitle: "p", meta: PageMeta(), heading: "h", isFirstPage: true,
+            head: PageHead(site: Self.site, root: "", pageTitle: "p", meta: PageMeta()), heading: "h",
+            isFirstPage: true,
             items: [Self.summary], days: [], feeds: [], pagination: Self.pagination)
         func lookup(_ name: String) -> String? {
             page.value(Template.Name(parts: name.split(separator: ".").map(String.init)), at: 0).map(Self.plain)
