@@ -48,6 +48,11 @@ let package = Package(
         ),
         // The `exclude:`/`include:` patterns' search. The only target that sees ICU directly.
         .target(name: "FeedsitePattern", dependencies: ["CICURegex"]),
+        // libvips, opened with dlopen at run time rather than linked: `make dist` builds a stand-alone
+        // static binary, Debian ships no static libvips, and the shared libvips42 pulls in ~100 libraries.
+        .target(name: "CVipsLoader"),
+        // Feed avatars: an icon → at most 64×64 px and 16 KB (WebP), through libvips. The only target that sees it.
+        .target(name: "FeedsiteImage", dependencies: ["CVipsLoader"]),
         // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, concurrentMap.
         .target(name: "FeedsiteShared"),
         // Parse: feed bytes → `Feed`. The only target that sees libxml2.
@@ -65,6 +70,7 @@ let package = Package(
                 "FeedsiteParse",
                 "FeedsiteSanitise",
                 "FeedsitePattern",
+                "FeedsiteImage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -110,6 +116,7 @@ let package = Package(
                 // cmark's plain-text renderer, the reference `PlainText` is tested against.
                 "CCmarkGFM",
                 "FeedsiteKit",
+                "FeedsiteImage",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
                 "FeedsiteShared",

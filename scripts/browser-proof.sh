@@ -17,6 +17,8 @@
 # Exit status: 0 proven (or skipped: no Chromium), 1 a vector reached the detector or the proof
 # could not be carried out.
 set -euo pipefail
+# The fixture feeds name real icon hosts: no icon request leaves the machine (avatars: monograms).
+export FEEDSITE_AVATARS=off
 
 feedsite=${FEEDSITE:-.build/debug/feedsite}
 # A relative FEEDSITE is taken from the current folder when it is there, else from the repository.

@@ -21,6 +21,7 @@ packages=(
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
   libicu-dev                                    # the filter patterns' bounded search (ICU regular expressions)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
+  libvips42                                     # feed avatars, opened at run time (dlopen); optional: monograms without it
   python3                                       # scripts/fetch-pagefind.py installs Pagefind (the site's search)
 )
 # Tests only.

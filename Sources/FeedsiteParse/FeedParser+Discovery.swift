@@ -9,15 +9,68 @@ extension FeedParser {
     /// Used when a configured URL turns out to be a web page (`FeedParseError.isHTMLPage`): the
     /// pipeline fetches the first feed found and tells the user to configure it directly.
     ///
-    /// This is a tolerant scan of `<link>` tags, not an HTML parser: pages that serve HTML where a
-    /// feed was expected are often broken, and only these few attributes matter. Attributes may
-    /// come in any order, quoted with `"` or `'` or unquoted, in any case; `rel` may hold several
-    /// tokens. Tags inside comments are ignored. Relative `href`s resolve against the page's
-    /// `<base href>` when it has one, else against `baseURL` (the page's final URL).
+    /// Read by the tolerant scan of `links(inHTML:baseURL:)`.
     package static func discoverFeedLinks(inHTML data: Data, baseURL: URL?) -> [URL] {
+        var found: [URL] = []
+        for link in links(inHTML: data, baseURL: baseURL) {
+            let type = link.type?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard link.rels.contains("alternate"), let type, feedMediaTypes.contains(type), !found.contains(link.url)
+            else { continue }
+            found.append(link.url)
+        }
+        return found
+    }
+
+    /// The icons an HTML page names (`<link rel="icon">`, `rel="shortcut icon"`,
+    /// `rel="apple-touch-icon"`), best for a 64-pixel avatar first: the smallest declared size of
+    /// at least 64, then larger ones, then smaller ones, then those of unknown size (an
+    /// `apple-touch-icon` without `sizes` counts as 180, its usual size). SVG icons are left out
+    /// (the image decoder refuses SVG), and so are other than http(s) URLs.
+    package static func discoverIconLinks(inHTML data: Data, baseURL: URL?) -> [URL] {
+        var found: [(url: URL, size: Int?, position: Int)] = []
+        for link in links(inHTML: data, baseURL: baseURL) {
+            let isTouchIcon =
+                link.rels.contains("apple-touch-icon") || link.rels.contains("apple-touch-icon-precomposed")
+            guard link.rels.contains("icon") || isTouchIcon,
+                ["http", "https"].contains(link.url.scheme?.lowercased() ?? ""),
+                !(link.type ?? "").lowercased().contains("svg"), !link.url.path.lowercased().hasSuffix(".svg"),
+                !found.contains(where: { $0.url == link.url })
+            else { continue }
+            // `sizes="16x16 32x32"`: the largest; `any` (a scalable icon) and nonsense count as unknown.
+            let declared = (link.sizes ?? "").lowercased().split(whereSeparator: \.isWhitespace).compactMap { size in
+                size.split(separator: "x").first.flatMap { Int($0) }.flatMap { $0 > 0 && $0 <= 100_000 ? $0 : nil }
+            }.max()
+            found.append((link.url, declared ?? (isTouchIcon ? 180 : nil), found.count))
+        }
+        func rank(_ size: Int?) -> (Int, Int) {
+            guard let size else { return (3, 0) }
+            return size >= 64 ? (size == 64 ? 0 : 1, size) : (2, -size)
+        }
+        return found.sorted { left, right in
+            let (a, b) = (rank(left.size), rank(right.size))
+            return (a.0, a.1, left.position) < (b.0, b.1, right.position)
+        }.map(\.url)
+    }
+
+    /// A `<link>` tag of a page: its `rel` tokens (lowercased), `type`, `sizes`, and `href`
+    /// resolved.
+    private struct LinkTag {
+        var rels: [Substring]
+        var type: String?
+        var sizes: String?
+        var url: URL
+    }
+
+    /// The page's `<link>` tags with an `href`, in document order. This is a tolerant scan of
+    /// `<link>` tags, not an HTML parser: pages that serve HTML where a feed was expected are often
+    /// broken, and only these few attributes matter. Attributes may come in any order, quoted with
+    /// `"` or `'` or unquoted, in any case; `rel` may hold several tokens. Tags inside comments are
+    /// ignored. Relative `href`s resolve against the page's `<base href>` when it has one, else
+    /// against `baseURL` (the page's final URL).
+    private static func links(inHTML data: Data, baseURL: URL?) -> [LinkTag] {
         let bytes = [UInt8](data)
         var base = baseURL
-        var found: [URL] = []
+        var found: [LinkTag] = []
         var i = 0
         while let open = bytes[i...].firstIndex(of: UInt8(ascii: "<")) {
             if matches(bytes, at: open, "<!--") {
@@ -35,13 +88,11 @@ extension FeedParser {
                 if base == baseURL, let resolved = FeedText.resolveBase(href, against: baseURL) { base = resolved }
                 continue
             }
-            let rels = (attributes.values["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace)
-            let type = (attributes.values["type"] ?? "").split(separator: ";").first?
-                .trimmingCharacters(in: .whitespaces).lowercased()
-            guard rels.contains("alternate"), let type, feedMediaTypes.contains(type),
-                let url = FeedText.resolveBase(href, against: base), !found.contains(url)
-            else { continue }
-            found.append(url)
+            guard let url = FeedText.resolveBase(href, against: base) else { continue }
+            found.append(
+                LinkTag(
+                    rels: (attributes.values["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace),
+                    type: attributes.values["type"], sizes: attributes.values["sizes"], url: url))
         }
         return found
     }

@@ -9,5 +9,8 @@ extension SiteGenerator.Options {
             templatesDirectory: paths.templates.map { URL(fileURLWithPath: $0) },
             stateDirectory: paths.state.map { URL(fileURLWithPath: $0) }, concurrency: fetching.concurrency,
             timeoutSeconds: fetching.timeout, offline: fetching.offline)
+        // `FEEDSITE_AVATARS=off`: no icon requests this run, as `avatars: false` in feeds.yml (for
+        // CI runs and test suites that serve real feeds, which name real icon hosts, locally).
+        fetchesAvatars = ProcessInfo.processInfo.environment["FEEDSITE_AVATARS"] != "off"
     }
 }

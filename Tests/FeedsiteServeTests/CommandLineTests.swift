@@ -125,6 +125,8 @@ struct FeedsiteExecutable {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let process = Process()
         process.executableURL = url
+        // No icon requests: the fixture feeds name real icon hosts, and tests never touch the internet.
+        process.environment = ProcessInfo.processInfo.environment.merging(["FEEDSITE_AVATARS": "off"]) { _, new in new }
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: outputFile)

@@ -228,7 +228,7 @@ struct ConfigurationReader {
         "max_retry_after": .wholeNumber(\.fetch.maxRetryAfterSeconds),
         "front_page_per_feed": .wholeNumber(\.frontPagePerFeed), "noindex": .flag(\.noindex),
         "deny_private_networks": .flag(\.fetch.denyPrivateNetworks), "show_build_time": .flag(\.showBuildTime),
-        "search": .flag(\.search), "category_pages": .flag(\.categoryPages),
+        "search": .flag(\.search), "category_pages": .flag(\.categoryPages), "avatars": .flag(\.avatars),
     ]
 
     /// Reads `setting` from `node`; a value that cannot be read is reported and leaves the default.

@@ -54,6 +54,9 @@ package struct SiteConfiguration: Sendable, Hashable {
     package var categoryPages: Bool
     /// Publish a search page and index (with Pagefind, when it is installed).
     package var search: Bool
+    /// Fetch each feed's icon and publish it small under `avatars/` (`AvatarFetcher`); false: every
+    /// feed shows its monogram and no icon is ever requested.
+    package var avatars: Bool
 
     /// The defaults, in one place; the README's `feeds.yml` reference lists the same values.
     package enum Defaults {
@@ -95,9 +98,11 @@ package struct SiteConfiguration: Sendable, Hashable {
         showBuildTime: Bool = false,
         filter: ItemFilter = ItemFilter(),
         categoryPages: Bool = false,
-        search: Bool = true
+        search: Bool = true,
+        avatars: Bool = true
     ) {
         self.search = search
+        self.avatars = avatars
         self.filter = filter
         self.categoryPages = categoryPages
         self.title = title

@@ -114,7 +114,7 @@ package struct FeedFetcher: Sendable {
                             status: failure.status ?? 503,
                             cause: .retryAfterTooLong(seconds: retryAfter, limit: policy.maxRetryAfterSeconds)))
                 }
-                guard failure.error.isRetryable, attempt <= policy.retries else {
+                guard failure.error.isRetryable, attempt <= min(request.retries ?? .max, policy.retries) else {
                     if failure.status == 429 || (failure.status == 503 && failure.retryAfter != nil) {
                         return .failure(
                             .retryLater(
@@ -219,13 +219,12 @@ package struct FeedFetcher: Sendable {
                         error: .http(status: status, reason: response.status.reasonPhrase), status: status,
                         retryAfter: retryAfter))
             }
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init),
-                length > options.policy.maxBodyBytes
-            {
-                return .failure(AttemptFailure(error: .tooLarge(limitBytes: options.policy.maxBodyBytes)))
+            let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
+            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+                return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
             }
             do {
-                let buffer = try await response.body.collect(upTo: options.policy.maxBodyBytes)
+                let buffer = try await response.body.collect(upTo: limit)
                 // A body cut short by cancellation (the whole-request timer) is not a feed.
                 if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
                 return .success(

@@ -18,6 +18,13 @@ struct FeedReader: Sendable {
     let excerptLength: Int
     /// Called as feeds finish: (done, total).
     let progress: (@Sendable (Int, Int) -> Void)?
+    /// The avatar step, run once the feeds are read; nil: none (every feed keeps its saved avatar).
+    let avatars: AvatarFetcher?
+    /// Saved avatars and channels, for the avatar step.
+    let savedFeeds: [String: FeedState]
+    /// Per feed, the `User-Agent` its icon is asked for with (the feed's own headers are not sent to
+    /// an icon's host).
+    let userAgents: [String]
 
     /// - Parameters:
     ///   - state: the saved state: validators, and the feed a web page was found to link.
@@ -28,7 +35,8 @@ struct FeedReader: Sendable {
     ///   A local feed file is always read: that costs no network, and an unchanged one is not parsed.
     init(
         configuration: SiteConfiguration, state: SiteState, savedItemCounts: [String: Int], concurrency: Int,
-        offline: Bool = false, onlyNewFeeds: Bool, progress: (@Sendable (Int, Int) -> Void)?
+        offline: Bool = false, onlyNewFeeds: Bool, progress: (@Sendable (Int, Int) -> Void)?,
+        avatars: AvatarFetcher? = nil
     ) {
         let sources = configuration.feeds
         let defaultAgent =
@@ -54,6 +62,9 @@ struct FeedReader: Sendable {
         self.readLimit = max(1, ProcessInfo.processInfo.activeProcessorCount)
         self.excerptLength = configuration.excerptLength
         self.progress = progress
+        self.avatars = avatars
+        self.savedFeeds = avatars == nil ? [:] : state.feeds
+        self.userAgents = sources.map { $0.userAgent ?? defaultAgent }
     }
 
     /// Each feed's host and its `per_host` limit; a local file is not a host.
@@ -69,7 +80,36 @@ struct FeedReader: Sendable {
     /// failed as `FetchError.cancelled`.
     func readAll() async throws -> [FeedRun] {
         try await FeedFetcher.withFetcher(options: fetchOptions) { fetcher in
-            await readAll(with: fetcher)
+            var runs = await readAll(with: fetcher)
+            if let avatars, !Task.isCancelled {
+                let found = await avatars.avatars(for: avatarJobs(runs), fetcher: fetcher)
+                for index in runs.indices { runs[index].avatar = found[index] }
+            }
+            return runs
+        }
+    }
+
+    /// Each feed's inputs to the avatar step: its image and home page as this run read them (or
+    /// as saved, after a 304), and whether its icon may be downloaded (a web feed that was fetched).
+    func avatarJobs(_ runs: [FeedRun]) -> [AvatarFetcher.Job] {
+        runs.indices.map { index in
+            let run = runs[index]
+            let saved = savedFeeds[run.source.url.absoluteString]
+            let channel: ChannelInfo?
+            let mayFetch: Bool
+            switch run.outcome {
+            case .fresh(let read):
+                (channel, mayFetch) = (read.channel, !run.source.isLocal)
+            case .notModified:
+                (channel, mayFetch) = (saved?.channel, !run.source.isLocal)
+            case .failed, .skipped:
+                (channel, mayFetch) = (saved?.channel, false)
+            }
+            return AvatarFetcher.Job(
+                mayFetch: mayFetch, image: channel?.image.flatMap(PageRenderer.httpURL),
+                siteLink: channel?.siteLink.flatMap(PageRenderer.httpURL),
+                feedHost: (run.info?.finalURL ?? run.discoveredURL ?? run.source.location).host, saved: saved?.avatar,
+                userAgent: userAgents[index])
         }
     }
 

@@ -28,6 +28,8 @@ package struct FeedRun: Sendable, Hashable {
     package var notices: [String]
     /// When the `feeds.yml` URL is a web page: the feed it links to, which this run read.
     package var discoveredURL: URL?
+    /// The feed's avatar this run; nil when the build has no avatar step (the saved one is kept).
+    package var avatar: AvatarRun?
 
     package init(
         source: FeedSource, outcome: Outcome, info: FetchInfo? = nil, status: Int? = nil, bytes: Int? = nil,

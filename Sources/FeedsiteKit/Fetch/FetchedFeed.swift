@@ -13,8 +13,12 @@ package struct FetchRequest: Sendable, Hashable {
     /// Nil: `url` itself.
     package var validatorURL: URL?
     package var userAgent: String
-    /// Extra headers from `feeds.yml`.
+    /// Extra headers from `feeds.yml` (an icon's request: its `Accept`).
     package var headers: [String: String]
+    /// A smaller body limit than `max_body_mb` for this request (an icon's), in bytes.
+    package var maxBodyBytes: Int?
+    /// Fewer retries than `retries` for this request (an icon's: none, it is optional).
+    package var retries: Int?
 
     package init(
         url: URL, etag: String? = nil, lastModified: String? = nil, validatorURL: URL? = nil, userAgent: String,

@@ -53,6 +53,12 @@ package struct FeedRecord: Sendable, Hashable {
         "feed '\(displayName)' (\(source.url.absoluteString))"
     }
 
+    /// The avatar to publish: this run's image under the name the merge gave it; nil: the monogram.
+    package var avatar: SiteAvatar? {
+        guard let image = run.avatar?.image, let path = state.avatar?.file else { return nil }
+        return SiteAvatar(path: path, data: image.data)
+    }
+
     /// Whether this build fetched the feed (`--offline` and `serve`'s re-renders do not).
     package var isFetched: Bool { run.outcome != .skipped }
 

@@ -66,7 +66,9 @@ package enum ReportFormatter {
             case .skipped: outcome = "not fetched in this build: \(record.itemCount) saved items"
             }
             let account = accounts.isEmpty ? "" : "; " + accounts[index].summary
-            return "\(record.label): \(outcome)\(account)"
+            // Never an error of the feed: the monogram (or the avatar made before) is shown.
+            let avatar = record.run.avatar?.note.map { "; avatar: \($0)" } ?? ""
+            return "\(record.label): \(outcome)\(account)\(avatar)"
         }
     }
 

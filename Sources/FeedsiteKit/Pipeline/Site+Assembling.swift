@@ -123,7 +123,8 @@ extension Site {
                     source: record.source, slug: feedSlug, name: name, description: record.state.channel.description,
                     siteLink: record.state.channel.siteLink, items: order.map { items[$0].item },
                     stale: record.stale, language: record.state.channel.language,
-                    image: record.state.channel.image, feedLink: record.publishedFeedURL?.absoluteString))
+                    image: record.state.channel.image, feedLink: record.publishedFeedURL?.absoluteString,
+                    avatar: record.avatar))
         }
         let order = newestFirst(all)
         return Site(configuration: configuration, feeds: feeds, items: order.map { all[$0].item }, accounts: accounts)

@@ -23,11 +23,15 @@ package struct SiteFeed: Sendable, Hashable {
     /// The feed's address to publish (`FeedRecord.publishedFeedURL`; by default the source's
     /// public URL); nil for a local file that names none.
     package var feedLink: String?
+    /// The feed's avatar (`avatars/<slug>.webp`) and its bytes; nil: its monogram.
+    package var avatar: SiteAvatar?
 
     package init(
         source: FeedSource, slug: String, name: String, description: String?, siteLink: String?, items: [SiteItem],
-        stale: StaleNote? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil
+        stale: StaleNote? = nil, language: String? = nil, image: String? = nil, feedLink: String? = nil,
+        avatar: SiteAvatar? = nil
     ) {
+        self.avatar = avatar
         self.feedLink = feedLink ?? source.publicURL?.absoluteString
         self.stale = stale
         self.language = language
@@ -50,5 +54,17 @@ package struct StaleNote: Sendable, Hashable, CustomStringConvertible {
     /// `unchanged since 2026-11-19: HTTP 503` (the terminal's and `status.json`'s wording).
     package var description: String {
         "\(lastSuccess.map { "unchanged since \(DayFormat.string($0))" } ?? "not refreshed"): \(reason)"
+    }
+}
+
+/// A feed's avatar as the site publishes it: its path and its bytes (WebP or PNG, at most 64×64).
+package struct SiteAvatar: Sendable, Hashable {
+    /// `avatars/<feed-slug>.webp` (or `.png`).
+    package var path: String
+    package var data: Data
+
+    package init(path: String, data: Data) {
+        self.path = path
+        self.data = data
     }
 }

@@ -1,3 +1,4 @@
+import FeedsiteImage
 import Foundation
 
 extension SiteGenerator {
@@ -30,6 +31,13 @@ extension SiteGenerator {
         package var failurePolicy: FailurePolicy
         /// "Now", injected so builds are reproducible and testable.
         package var now: Date
+        /// The libvips feed avatars are made with (`FEEDSITE_LIBVIPS`, else the system's); tests
+        /// name one that does not exist to build without it.
+        package var imageLibrary: AvatarImage.Library = .system
+        /// Whether feeds' icons are downloaded and made avatars (`AvatarFetcher`); off, every feed
+        /// keeps the avatar it has. Tests whose feeds name real hosts turn it off, so that no
+        /// test ever reaches the internet.
+        package var fetchesAvatars = true
         /// Called as feeds finish: (done, total). For the terminal's progress line.
         package var progress: (@Sendable (Int, Int) -> Void)?
 

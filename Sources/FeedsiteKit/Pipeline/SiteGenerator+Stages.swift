@@ -1,15 +1,29 @@
+import FeedsiteImage
 import Foundation
 
 /// The glue between the stages `build()` runs: what each stage is handed and what it hands on.
 extension SiteGenerator {
-    /// Fetch: every feed fetched, parsed and sanitised (`FeedReader`); with `--offline` only the
-    /// local feed files (no network).
+    /// Fetch: every feed fetched, parsed and sanitised (`FeedReader`), then its avatar
+    /// (`AvatarFetcher`); with `--offline` only the local feed files (no network).
     func readFeeds(_ inputs: BuildInputs) async throws -> [FeedRun] {
+        let avatars =
+            options.fetchesAvatars && inputs.configuration.avatars
+            ? AvatarFetcher(
+                liveSite: options.outputDirectory, library: options.imageLibrary, now: options.now,
+                concurrency: options.concurrency) : nil
         let reader = FeedReader(
             configuration: inputs.configuration, state: inputs.saved.state, savedItemCounts: inputs.saved.itemCounts,
             concurrency: options.concurrency, offline: options.offline, onlyNewFeeds: options.onlyNewFeeds,
-            progress: options.progress)
+            progress: options.progress, avatars: avatars)
         return try await reader.readAll()
+    }
+
+    /// The one warning of a build that had icons to make and no libvips to make them with.
+    static func avatarWarning(_ runs: [FeedRun], library: AvatarImage.Library) -> Diagnostic? {
+        guard let reason = runs.lazy.compactMap(\.avatar?.libraryUnavailable).first else { return nil }
+        return .warning(
+            "avatars: libvips is not installed (\(library.path): \(reason)), so feeds show their monograms; "
+                + "install it: apt-get install libvips42")
     }
 
     /// Merge: this run's outcomes folded into the saved state (`SiteState.merge`), with the saved
@@ -25,6 +39,7 @@ extension SiteGenerator {
                 horizon: SiteState.keepHorizon(for: run.source, configuration: configuration, now: options.now))
         }
         inputs.diagnostics += inputs.saved.loadItems(needed.map(\.source.url.absoluteString)).map { .warning($0) }
+        if let warning = Self.avatarWarning(runs, library: options.imageLibrary) { inputs.diagnostics.append(warning) }
         var state = inputs.saved.state
         var records = state.merge(runs, configuration: configuration, now: options.now)
         let unloaded = inputs.saved.unloadedItemCounts

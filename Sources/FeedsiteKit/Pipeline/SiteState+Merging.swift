@@ -56,6 +56,7 @@ extension SiteState {
                 continue
             }
             var feed = feeds[key] ?? FeedState()
+            if let avatar = run.avatar { feed.avatar = avatar.state }
             var failure: FeedFailure?
             var newItems = 0
             var warnings: [String] = []
@@ -150,6 +151,13 @@ extension SiteState {
         for index in records.indices where !records[index].isPending {
             let key = records[index].source.url.absoluteString
             records[index].state.slug = feedSlugs[key]
+            // The avatar is published as `avatars/<feed-slug>.webp` (or .png), only by a feed with a page.
+            if let avatar = records[index].run.avatar {
+                let slug = records[index].state.slug
+                records[index].state.avatar?.file = avatar.image.flatMap { image in
+                    slug.map { "avatars/\($0).\(image.format.rawValue)" }
+                }
+            }
             // Taken out of the record (and the state) while the slugs are set, so the array is not shared and is
             // changed in place (writing through the record copied every item of every feed).
             var items = records[index].state.items

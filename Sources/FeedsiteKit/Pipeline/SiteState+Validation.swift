@@ -1,3 +1,4 @@
+import FeedsiteImage
 import FeedsiteSanitise
 import FeedsiteShared
 import Foundation
@@ -129,8 +130,40 @@ struct StateValidator {
         feed.health.lastError = feed.health.lastError.map {
             text($0, "health.lastError", StateLimits.textBytes, &notes)
         }
+        if var avatar = feed.avatar {
+            feed.avatar = validate(&avatar, local: isLocal, &notes) ? avatar : nil
+        }
         report(notes, feed: url)
         return true
+    }
+
+    /// Checks a feed's avatar record. False when it must be dropped (the icon is then chosen and
+    /// downloaded again): its origin or source is not an http(s) URL, or the feed is a local file
+    /// (whose icon is never downloaded). A file name other than `avatars/<slug>.webp|png` is
+    /// forgotten (it is read from the last site), a date in the future means "check now".
+    private func validate(_ avatar: inout AvatarState, local: Bool, _ notes: inout Notes) -> Bool {
+        guard !local, Self.isHTTP(avatar.origin), avatar.source.map(Self.isHTTP) ?? true else {
+            notes.add("dropped 'avatar', not an http(s) icon of a web feed")
+            return false
+        }
+        avatar.etag = header(avatar.etag, "avatar.etag", &notes)
+        avatar.lastModified = header(avatar.lastModified, "avatar.lastModified", &notes)
+        if let file = avatar.file, !Self.isAvatarFile(file) {
+            avatar.file = nil
+            notes.add("dropped 'avatar.file', not avatars/<slug>.webp or .png")
+        }
+        if !StateLimits.dates.contains(avatar.checked) || avatar.checked > now {
+            avatar.checked = AvatarState.never
+            notes.add("replaced 'avatar.checked', an impossible date")
+        }
+        return true
+    }
+
+    /// `avatars/<slug>.webp` or `avatars/<slug>.png`: the only files an avatar record may name.
+    static func isAvatarFile(_ file: String) -> Bool {
+        guard file.hasPrefix("avatars/"), let dot = file.lastIndex(of: ".") else { return false }
+        let slug = file[file.index(file.startIndex, offsetBy: 8)..<dot]
+        return AvatarImage.Format(rawValue: String(file[file.index(after: dot)...])) != nil && isSlug(String(slug))
     }
 
     /// Checks a feed's items: skips those without a usable key or with a key seen before, repairs

@@ -41,11 +41,15 @@ package struct FeedState: Sendable, Hashable, Codable {
     /// The items to publish: the feed's current ones and older ones kept for `keep_days`.
     package var items: [StoredItem]
     package var health: FeedHealth
+    /// The feed's icon, as downloaded and published under `avatars/`; nil until one was tried.
+    package var avatar: AvatarState?
 
     package init(
         etag: String? = nil, lastModified: String? = nil, finalURL: String? = nil, channel: ChannelInfo = .init(),
-        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init(), discoveredURL: String? = nil
+        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init(), discoveredURL: String? = nil,
+        avatar: AvatarState? = nil
     ) {
+        self.avatar = avatar
         self.discoveredURL = discoveredURL
         self.slug = slug
         self.etag = etag

@@ -104,7 +104,9 @@ package struct PageRenderer: Sendable {
 
     func renderFeed(_ feed: SiteFeed, in context: RenderContext) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
-        if feed.image.flatMap(Self.httpURL) == nil {
+        if let avatar = feed.avatar {
+            files[avatar.path] = avatar.data
+        } else {
             files[Monogram.path(feedSlug: feed.slug)] = Data(Monogram.svg(name: feed.name, slug: feed.slug).utf8)
         }
         try renderFeed(feed, context, into: &files)
@@ -135,13 +137,14 @@ package struct PageRenderer: Sendable {
         let meta = PageMeta(
             kind: "article", url: context.absoluteURL(path), canonical: link,
             description: item.excerpt.isEmpty ? nil : item.excerpt,
-            image: (item.image ?? feed.image).flatMap(Self.httpURL), prev: newer?.url, next: older?.url)
+            image: item.image.flatMap(Self.httpURL) ?? Self.sharingAvatar(of: feed, context),
+            prev: newer?.url, next: older?.url)
         let page = ItemPage(
             head: context.head(path, title: "\(item.title) · \(feed.name)", meta: meta),
             item: ItemView(
                 title: item.title, link: link, feedName: feed.name,
                 feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
-                feedImage: feed.image.flatMap(Self.httpURL), feedAvatar: Self.avatar(of: feed, from: path),
+                feedImage: Self.ownAvatar(of: feed, from: path), feedAvatar: Self.avatar(of: feed, from: path),
                 feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
                 lang: feed.language, dir: TextDirection.attribute(forLanguage: feed.language),
                 authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
@@ -222,7 +225,7 @@ package struct PageRenderer: Sendable {
                         : "\(context.pageHeading(feed.name, pagination)) · \(context.site.configuration.title)",
                     meta: PageMeta(
                         url: context.absoluteURL(path), description: description,
-                        image: feed.image.flatMap(Self.httpURL), prev: pagination.prev, next: pagination.next)),
+                        image: Self.sharingAvatar(of: feed, context), prev: pagination.prev, next: pagination.next)),
                 feed: FeedView(
                     name: feed.name, staleNote: feed.stale?.description,
                     staleBanner: feed.stale.map {
@@ -230,7 +233,7 @@ package struct PageRenderer: Sendable {
                     },
                     description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: feed.image.flatMap(Self.httpURL), avatar: Self.avatar(of: feed, from: path),
+                    image: Self.ownAvatar(of: feed, from: path), avatar: Self.avatar(of: feed, from: path),
                     dir: TextDirection.attribute(forLanguage: feed.language),
                     items: summaries, days: context.days(items, summaries),
                     tags: context.tags(ofFeed: feed.slug, from: path)),
@@ -417,9 +420,22 @@ package struct PageRenderer: Sendable {
         URLPolicy.resolve(raw, against: nil, for: .link)
     }
 
-    /// A feed's icon as pages show it: its http(s) image, else its monogram (relative to `path`).
+    /// A feed's icon as pages show it, relative to `path`: its avatar (`avatars/<slug>.webp`, made
+    /// from its icon at build time), else its monogram. Never the icon's own URL: nothing in a page
+    /// loads from another host for a feed's icon.
     static func avatar(of feed: SiteFeed, from path: String) -> String {
-        feed.image.flatMap(httpURL) ?? PagePaths.link(from: path, to: Monogram.path(feedSlug: feed.slug))
+        PagePaths.link(from: path, to: feed.avatar?.path ?? Monogram.path(feedSlug: feed.slug))
+    }
+
+    /// The feed's avatar made from its icon (relative to `path`), nil when it shows its monogram.
+    static func ownAvatar(of feed: SiteFeed, from path: String) -> String? {
+        feed.avatar.map { PagePaths.link(from: path, to: $0.path) }
+    }
+
+    /// The feed's avatar as an absolute URL for sharing metadata (`og:image`), nil without
+    /// `base_url` or an avatar (sharing sites do not show SVG monograms).
+    static func sharingAvatar(of feed: SiteFeed, _ context: RenderContext) -> String? {
+        feed.avatar.flatMap { context.absoluteURL($0.path) }
     }
 
     /// An http(s) URL as it is, else nil (sharing metadata and players need web URLs).

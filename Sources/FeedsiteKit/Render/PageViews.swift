@@ -47,7 +47,7 @@ struct PageMeta {
     var canonical: String?
     /// Plain text for `<meta name="description">` and `og:description`.
     var description: String?
-    /// An http(s) image for `og:image`.
+    /// An absolute http(s) image for `og:image` (the feed's avatar on this site), when there is one.
     var image: String?
     /// The previous page (`<link rel="prev">`), relative.
     var prev: String?
@@ -197,7 +197,7 @@ struct FeedView {
     var siteLink: String?
     /// The feed's address (http(s)); nil for a local feed file that names none.
     var feedLink: String?
-    /// The channel's image (http(s)), shown as its icon.
+    /// The feed's avatar (`avatars/<slug>.webp`, relative) when it has one; nil when it shows its monogram.
     var image: String?
     /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
     var avatar: String = ""
@@ -229,7 +229,7 @@ struct ItemView {
     var link: String?
     var feedName: String
     var feedURL: String
-    /// The feed's image (http(s)), shown as its icon next to its name.
+    /// The feed's avatar (`avatars/<slug>.webp`, relative) when it has one; nil when it shows its monogram.
     var feedImage: String?
     /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
     var feedAvatar: String = ""

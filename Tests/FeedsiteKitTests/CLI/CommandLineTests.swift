@@ -14,8 +14,20 @@ struct CommandLineTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("feedsite")
     }
 
+    /// The environment every spawned `feedsite` gets: the tests' own, with no icon requests
+    /// (`FEEDSITE_AVATARS=off`: the fixture feeds name real icon hosts; tests never touch the
+    /// internet), plus `extra`.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var variables = ProcessInfo.processInfo.environment
+        variables["FEEDSITE_AVATARS"] = "off"
+        return variables.merging(extra) { _, new in new }
+    }
+
+    static var environment: [String: String] { environment() }
+
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
         let process = Process()
+        process.environment = Self.environment
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

@@ -13,7 +13,7 @@ struct ExitStatusTests {
         process.executableURL = CommandLineTests.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        var variables = ProcessInfo.processInfo.environment
+        var variables = CommandLineTests.environment
         variables["GITHUB_ACTIONS"] = nil
         variables["GITHUB_STEP_SUMMARY"] = nil
         variables.merge(environment) { _, new in new }

@@ -43,6 +43,7 @@ struct KillTests {
             try writeConfig(version)
             let process = Process()
             process.executableURL = CommandLineTests.executable
+            process.environment = CommandLineTests.environment
             process.arguments = ["build", "--templates", templates, "--quiet"]
             process.currentDirectoryURL = work
             process.standardOutput = FileHandle.nullDevice

@@ -13,7 +13,7 @@ struct StateCommandLineTests {
         process.executableURL = CommandLineTests.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        var base = ProcessInfo.processInfo.environment
+        var base = CommandLineTests.environment
         base["GITHUB_ACTIONS"] = nil
         base["GITHUB_STEP_SUMMARY"] = nil
         process.environment = base.merging(environment) { _, new in new }

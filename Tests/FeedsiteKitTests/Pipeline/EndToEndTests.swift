@@ -52,7 +52,8 @@ struct EndToEndTests {
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
                 stateDirectory: work.appendingPathComponent("state"),
-                concurrency: 4, timeoutSeconds: 10, now: Date(timeIntervalSince1970: 1_795_000_000)))
+                concurrency: 4, timeoutSeconds: 10, now: Date(timeIntervalSince1970: 1_795_000_000)
+            ).withoutAvatars())
         let report: BuildReport
         do {
             report = try await generator.build()

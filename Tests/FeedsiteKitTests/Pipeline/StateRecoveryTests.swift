@@ -24,6 +24,7 @@ struct StateRecoveryTests {
             stateDirectory: state ?? build.work.appendingPathComponent("state"), restoreState: restore,
             allowFreshState: allowFresh, concurrency: 8, failurePolicy: policy, now: now)
         if let limit { options.stateSizeLimit = limit }
+        options.fetchesAvatars = false
         return try await SiteGenerator(options: options).build()
     }
 

@@ -103,6 +103,7 @@ struct TellingTheTruthTests {
             templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
             stateDirectory: build.work.appendingPathComponent("state"), now: Date(timeIntervalSince1970: 1_795_000_000))
         options.onlyNewFeeds = true
+        options.fetchesAvatars = false
         let report = try await SiteGenerator(options: options).build()
         try await server.shutdown()
         #expect(server.requests.filter { $0.path == "/a" }.count == 1)

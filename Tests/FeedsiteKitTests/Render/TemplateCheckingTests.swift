@@ -80,7 +80,8 @@ struct TemplateCheckingTests {
             options: .init(
                 configFile: build.config, outputDirectory: build.output, templatesDirectory: templates,
                 stateDirectory: build.work.appendingPathComponent("state"),
-                now: Date(timeIntervalSince1970: 1_795_000_000))
+                now: Date(timeIntervalSince1970: 1_795_000_000)
+            ).withoutAvatars()
         ).build()
         try await server.shutdown()
         #expect(

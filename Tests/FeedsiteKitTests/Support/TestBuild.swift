@@ -31,7 +31,8 @@ struct TestBuild {
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
                 stateDirectory: work.appendingPathComponent("state"),
-                concurrency: 4, timeoutSeconds: timeoutSeconds, now: Date(timeIntervalSince1970: 1_795_000_000)))
+                concurrency: 4, timeoutSeconds: timeoutSeconds, now: Date(timeIntervalSince1970: 1_795_000_000)
+            ).withoutAvatars())
         return try await generator.build()
     }
 
@@ -46,7 +47,8 @@ struct TestBuild {
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
                 stateDirectory: stateDirectory ?? work.appendingPathComponent("state"), restoreState: restoreState,
-                concurrency: concurrency, offline: offline, failurePolicy: policy, now: now))
+                concurrency: concurrency, offline: offline, failurePolicy: policy, now: now
+            ).withoutAvatars())
         return try await generator.build()
     }
 
@@ -64,5 +66,15 @@ struct TestBuild {
 
     func remove() {
         try? FileManager.default.removeItem(at: work)
+    }
+}
+
+extension SiteGenerator.Options {
+    /// These options without the avatar step (`fetchesAvatars`): for builds whose feeds name real
+    /// hosts, whose icons would be looked for there. Avatars have their own tests (`AvatarTests`).
+    func withoutAvatars() -> Self {
+        var options = self
+        options.fetchesAvatars = false
+        return options
     }
 }

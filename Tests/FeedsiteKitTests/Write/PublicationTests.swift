@@ -43,7 +43,8 @@ struct PublicationTests {
                     configFile: work.appendingPathComponent("feeds.yml"),
                     outputDirectory: work.appendingPathComponent(output), templatesDirectory: templates,
                     stateDirectory: work.appendingPathComponent(state), concurrency: 2, timeoutSeconds: 2,
-                    now: Date(timeIntervalSince1970: 1_795_000_000)))
+                    now: Date(timeIntervalSince1970: 1_795_000_000)
+                ).withoutAvatars())
             return try await generator.build()
         }
 

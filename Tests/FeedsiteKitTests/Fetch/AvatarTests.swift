@@ -1,0 +1,269 @@
+import FeedsiteImage
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// Feed avatars end to end: icons chosen, downloaded from a fixture server on 127.0.0.1, shrunk,
+/// published under `avatars/`, revalidated once a day with their validators, never requested for
+/// local feeds or offline, and monograms where there is no icon or no libvips.
+@Suite("Avatars", .enabled(if: AvatarImageTests.hasLibrary))
+struct AvatarTests {
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    /// An RSS feed with an optional image and home page (relative: resolved against the feed's URL).
+    static func feed(_ title: String, image: String? = nil, link: String? = nil) -> Data {
+        let image = image.map { "<image><url>\($0)</url><title>\(title)</title></image>" } ?? ""
+        let link = link.map { "<link>\($0)</link>" } ?? ""
+        return Data(
+            """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>\(title)</title>\(link)\(image)
+            <item><title>\(title) one</title><guid>\(title)-1</guid></item></channel></rss>
+            """.utf8)
+    }
+
+    static func png(
+        _ name: String, etag: String? = nil, headers: [(String, String)] = []
+    ) throws
+        -> FixtureServer.Route
+    {
+        FixtureServer.Route(
+            headers: [("Content-Type", "image/png")] + headers, body: try AvatarImageTests.fixture(name), etag: etag)
+    }
+
+    static func html(_ body: String) -> FixtureServer.Route {
+        FixtureServer.Route(headers: [("Content-Type", "text/html")], body: Data(body.utf8))
+    }
+
+    /// One build of `yaml` at `now`, with `library` as libvips.
+    static func build(
+        _ build: TestBuild, yaml: String, now: Date = start, offline: Bool = false,
+        library: AvatarImage.Library = AvatarImageTests.library
+    ) async throws -> BuildReport {
+        try Data(yaml.utf8).write(to: build.config)
+        var options = SiteGenerator.Options(
+            configFile: build.config, outputDirectory: build.output,
+            templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
+            stateDirectory: build.work.appendingPathComponent("state"), concurrency: 4, timeoutSeconds: 5,
+            offline: offline, now: now)
+        options.imageLibrary = library
+        return try await SiteGenerator(options: options).build()
+    }
+
+    static func yaml(_ feeds: [(URL, String)]) -> String {
+        "title: Avatars\nbase_url: https://planet.example/\nretries: 0\nfeeds:\n"
+            + feeds.map { "  - url: \($0.0)\n    name: \($0.1)\n" }.joined()
+    }
+
+    func data(_ build: TestBuild, _ path: String) -> Data? {
+        try? Data(contentsOf: build.output.appendingPathComponent(path))
+    }
+
+    @Test("the feed's image, else the home page's <link rel=icon>, else /favicon.ico, else the monogram")
+    func choiceOrder() async throws {
+        let server = try await FixtureServer(routes: [
+            "/alpha.xml": .feed(Self.feed("Alpha", image: "/alpha.png", link: "/alpha/")),
+            "/alpha.png": try Self.png("big.png"),
+            "/alpha/": Self.html(#"<link rel="icon" href="/never.png">"#),
+            "/beta.xml": .feed(Self.feed("Beta", link: "/beta/")),
+            "/beta/": Self.html(#"<html><head><link rel="icon" sizes="32x32" href="/beta-icon.png"></head>"#),
+            "/beta-icon.png": try Self.png("wide.png"),
+            "/gamma.xml": .feed(Self.feed("Gamma", link: "/gamma/")),
+            "/gamma/": Self.html("<html><head><title>no icon</title></head></html>"),
+            "/favicon.ico": FixtureServer.Route(
+                headers: [("Content-Type", "image/x-icon")], body: try AvatarImageTests.fixture("one.gif")),
+        ])
+        // A second host without any icon: the image is an SVG (refused), no home page, no favicon.
+        let bare = try await FixtureServer(routes: [
+            "/delta.xml": .feed(Self.feed("Delta", image: "/delta.svg", link: "/delta/")),
+            "/delta.svg": FixtureServer.Route(
+                headers: [("Content-Type", "image/svg+xml")],
+                body: Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>"#.utf8)),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await Self.build(
+            build,
+            yaml: Self.yaml([
+                (server.url("/alpha.xml"), "Alpha"), (server.url("/beta.xml"), "Beta"),
+                (server.url("/gamma.xml"), "Gamma"), (bare.url("/delta.xml"), "Delta"),
+            ]))
+        try await server.shutdown()
+        try await bare.shutdown()
+        #expect(report.failedFeedCount == 0)
+        let paths = server.requests.map(\.path)
+        // The feed's image came first: its home page was never read.
+        #expect(!paths.contains("/alpha/") && !paths.contains("/never.png"))
+        #expect(paths.filter { $0 == "/beta-icon.png" }.count == 1)
+        // 1500×1500 → 64×64; 400×100 → 64×16; the 1-pixel favicon stays 1×1.
+        for (slug, width, height) in [("alpha", 64, 64), ("beta", 64, 16), ("gamma", 1, 1)] {
+            let avatar = try #require(data(build, "avatars/\(slug).webp"), "no avatar for \(slug)")
+            #expect(avatar.count <= 16 * 1024)
+            let size = try #require(AvatarImageTests.dimensions(avatar))
+            #expect(size.width == width && size.height == height, "\(slug)")
+            #expect(data(build, "avatars/\(slug).svg") == nil)
+        }
+        #expect(data(build, "avatars/delta.webp") == nil)
+        #expect(String(decoding: data(build, "avatars/delta.svg") ?? Data(), as: UTF8.self).contains(">D</text>"))
+        #expect(bare.requests.map(\.path).contains("/delta/"))
+        #expect(bare.requests.map(\.path).contains("/favicon.ico"))
+        // Pages show the self-hosted avatar; no feed icon is loaded from the feeds' hosts.
+        let site = build.site
+        #expect(site.files["feeds/alpha/index.html"]?.contains(#"src="../../avatars/alpha.webp""#) == true)
+        #expect(site.files["items/alpha/alpha-one/index.html"]?.contains(#"src="../../../avatars/alpha.webp""#) == true)
+        #expect(site.files["feeds/delta/index.html"]?.contains(#"src="../../avatars/delta.svg""#) == true)
+        // Sharing metadata names the avatar, absolute; a monogram is not offered.
+        #expect(
+            site.files["feeds/alpha/index.html"]?.contains(
+                #"<meta property="og:image" content="https://planet.example/avatars/alpha.webp">"#) == true)
+        #expect(site.files["feeds/delta/index.html"]?.contains("og:image") == false)
+        let iconURLs = [server.url("/alpha.png"), server.url("/beta-icon.png"), bare.url("/delta.svg")]
+        for (path, page) in site.files where path.hasSuffix(".html") {
+            #expect(iconURLs.allSatisfy { !page.contains($0.absoluteString) }, "\(path) names an icon's URL")
+        }
+        // The state remembers where each avatar came from.
+        let state = try #require(report.records.first { $0.source.name == "Beta" }?.state.avatar)
+        #expect(state.source == server.url("/beta-icon.png").absoluteString)
+        #expect(state.file == "avatars/beta.webp" && state.checked == Self.start)
+    }
+
+    @Test("an icon is asked for again only after 24 hours, with its validators; a 304 keeps the file")
+    func revalidation() async throws {
+        let lastModified = "Wed, 19 Nov 2026 10:00:00 GMT"
+        let server = try await FixtureServer(routes: [
+            "/feed.xml": FixtureServer.Route(
+                headers: [("Content-Type", "application/rss+xml")], body: Self.feed("Solo", image: "/icon.png"),
+                etag: "\"feed-1\""),
+            "/icon.png": try Self.png("big.png", etag: "\"icon-1\"", headers: [("Last-Modified", lastModified)]),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = Self.yaml([(server.url("/feed.xml"), "Solo")])
+        func iconRequests() -> [FixtureServer.Request] { server.requests.filter { $0.path == "/icon.png" } }
+
+        _ = try await Self.build(build, yaml: yaml)
+        #expect(iconRequests().count == 1)
+        #expect(iconRequests().first?.header("If-None-Match") == nil)
+        let first = build.inodes()
+        #expect(first["avatars/solo.webp"] != nil)
+
+        // The first 304 changes the status page (HTTP 304 instead of 200), not the avatar.
+        _ = try await Self.build(build, yaml: yaml, now: Self.start.addingTimeInterval(60))
+        #expect(iconRequests().count == 1)
+        #expect(build.inodes()["avatars/solo.webp"] == first["avatars/solo.webp"])
+        // An hour later: no request for the icon at all, and not one file rewritten.
+        let settled = build.inodes()
+        let warm = try await Self.build(build, yaml: yaml, now: Self.start.addingTimeInterval(3600))
+        #expect(iconRequests().count == 1)
+        #expect(warm.write?.changedFiles == 0)
+        #expect(build.inodes() == settled)
+        #expect(warm.records.first?.state.avatar?.checked == Self.start)
+
+        // A day and an hour later: one conditional request; the 304 keeps the very same file.
+        _ = try await Self.build(build, yaml: yaml, now: Self.start.addingTimeInterval(25 * 3600))
+        #expect(iconRequests().count == 2)
+        #expect(iconRequests().last?.header("If-None-Match") == "\"icon-1\"")
+        #expect(iconRequests().last?.header("If-Modified-Since") == lastModified)
+        #expect(build.inodes()["avatars/solo.webp"] == first["avatars/solo.webp"])
+
+        // Offline, two days later: no request of any kind, the avatar still published as it was.
+        let before = server.requests.count
+        _ = try await Self.build(build, yaml: yaml, now: Self.start.addingTimeInterval(50 * 3600), offline: true)
+        #expect(server.requests.count == before)
+        #expect(build.inodes()["avatars/solo.webp"] == first["avatars/solo.webp"])
+        #expect(build.site.files["feeds/solo/index.html"]?.contains(#"src="../../avatars/solo.webp""#) == true)
+        try await server.shutdown()
+    }
+
+    @Test("a feed read from a local file never has its icon downloaded")
+    func localFeed() async throws {
+        let server = try await FixtureServer(routes: ["/icon.png": try Self.png("big.png")])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let file = build.work.appendingPathComponent("local.xml")
+        try Self.feed("Local", image: server.url("/icon.png").absoluteString, link: server.url("/").absoluteString)
+            .write(to: file)
+        _ = try await Self.build(build, yaml: "title: Avatars\nfeeds:\n  - url: local.xml\n    name: Local\n")
+        try await server.shutdown()
+        #expect(server.requests.isEmpty)
+        #expect(data(build, "avatars/local.svg") != nil)
+        #expect(data(build, "avatars/local.webp") == nil)
+    }
+
+    @Test("without libvips: one warning for the build, monograms, and no icon downloaded")
+    func withoutLibvips() async throws {
+        let server = try await FixtureServer(routes: [
+            "/a.xml": .feed(Self.feed("First", image: "/icon.png")),
+            "/b.xml": .feed(Self.feed("Second", image: "/icon.png")),
+            "/icon.png": try Self.png("big.png"),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await Self.build(
+            build, yaml: Self.yaml([(server.url("/a.xml"), "First"), (server.url("/b.xml"), "Second")]),
+            library: AvatarImage.Library(path: "/nonexistent/libvips.so.42"))
+        try await server.shutdown()
+        let warnings = report.diagnostics.filter { $0.message.contains("libvips") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.severity == .warning)
+        #expect(
+            warnings.first?.message.hasPrefix("avatars: libvips is not installed (/nonexistent/libvips.so.42") == true)
+        #expect(warnings.first?.message.hasSuffix("install it: apt-get install libvips42") == true)
+        #expect(report.failedFeedCount == 0)
+        #expect(!server.requests.map(\.path).contains("/icon.png"))
+        #expect(data(build, "avatars/first.svg") != nil && data(build, "avatars/second.svg") != nil)
+        #expect(data(build, "avatars/first.webp") == nil)
+    }
+}
+
+/// A saved or restored state is hostile input: a damaged avatar record is dropped or repaired,
+/// never costing the feed its items.
+@Suite("Avatar state")
+struct AvatarStateTests {
+    @Test("bad avatar records are dropped or repaired; the feeds stay")
+    func hostileRecords() throws {
+        func feed(_ avatar: String) -> String {
+            #"{"channel":{"title":"T"},"health":{"consecutiveFailures":0},"items":[],"avatar":\#(avatar)}"#
+        }
+        let json = """
+            {"feeds":{
+            "https://a.example/feed":\(feed(#"{"origin":"javascript:alert(1)","file":"avatars/a.webp"}"#)),
+            "https://b.example/feed":\(feed(#"{"origin":"https://b.example/","source":"https://b.example/i.png","file":"../../etc/passwd","checked":"2999-01-01T00:00:00Z","etag":"a\nb","lastModified":"Wed, 19 Nov 2026 10:00:00 GMT"}"#)),
+            "https://c.example/feed":\(feed(#""garbage""#)),
+            "https://d.example/feed":\(feed(#"{"origin":"https://d.example/","source":"https://d.example/i.png","file":"avatars/d.png","checked":"2026-11-18T00:00:00Z"}"#)),
+            "local.xml":\(feed(#"{"origin":"https://e.example/","file":"avatars/e.webp","checked":"2026-11-19T10:00:00Z"}"#))
+            },"items":{},"version":2}
+            """
+        let decoded = StateFile.decode(
+            Data(json.utf8), origin: "state.json", trusted: false, now: AvatarTests.start)
+        #expect(decoded.failure == nil)
+        let feeds = decoded.state.feeds
+        #expect(feeds.count == 5)
+        #expect(feeds["https://a.example/feed"]?.avatar == nil)
+        #expect(feeds["https://c.example/feed"]?.avatar == nil)
+        // A local feed's icon is never downloaded: no record is kept for it.
+        #expect(feeds["local.xml"]?.avatar == nil)
+        let b = try #require(feeds["https://b.example/feed"]?.avatar)
+        #expect(b.file == nil && b.etag == nil && b.checked == AvatarState.never)
+        #expect(b.lastModified == "Wed, 19 Nov 2026 10:00:00 GMT")
+        let d = try #require(feeds["https://d.example/feed"]?.avatar)
+        #expect(d.file == "avatars/d.png" && d.checked == Date(timeIntervalSince1970: 1_794_960_000))
+        #expect(decoded.warnings.contains { $0.contains("dropped 'avatar.file'") })
+    }
+}
+
+/// Which home pages a build asks for an icon: only those on the feed's own site.
+@Suite("Avatar home pages")
+struct AvatarSiteTests {
+    @Test(
+        "same host, or the same last two labels; never across sites or between IP addresses",
+        arguments: [
+            ("blog.example.com", "blog.example.com", true), ("www.example.com", "feeds.example.com", true),
+            ("example.com", "blog.example.com", true), ("blog1.example.org", "127.0.0.1", false),
+            ("example.com", "feedburner.com", false), ("10.0.0.1", "192.0.0.1", false),
+            ("127.0.0.1", "127.0.0.1", true), ("", "example.com", false),
+        ])
+    func sameSite(page: String, feed: String, isSame: Bool) {
+        #expect(AvatarFetcher.isSameSite(page, feed) == isSame)
+    }
+}
