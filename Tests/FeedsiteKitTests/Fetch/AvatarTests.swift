@@ -214,6 +214,26 @@ struct AvatarTests {
         #expect(data(build, "avatars/first.svg") != nil && data(build, "avatars/second.svg") != nil)
         #expect(data(build, "avatars/first.webp") == nil)
     }
+
+    @Test("avatars: false requests no icon, not even the home page's: every feed shows its monogram")
+    func turnedOff() async throws {
+        let server = try await FixtureServer(routes: [
+            "/a.xml": .feed(Self.feed("First", image: "/icon.png")),
+            "/b.xml": .feed(Self.feed("Second", link: "/home/")),
+            "/home/": Self.html(#"<html><head><link rel="icon" href="/icon.png"></head></html>"#),
+            "/icon.png": try Self.png("big.png"),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await Self.build(
+            build,
+            yaml: "avatars: false\n" + Self.yaml([(server.url("/a.xml"), "First"), (server.url("/b.xml"), "Second")]))
+        try await server.shutdown()
+        #expect(report.failedFeedCount == 0)
+        #expect(server.requests.map(\.path).sorted() == ["/a.xml", "/b.xml"])
+        #expect(data(build, "avatars/first.svg") != nil && data(build, "avatars/second.svg") != nil)
+        #expect(data(build, "avatars/first.webp") == nil && data(build, "avatars/second.webp") == nil)
+    }
 }
 
 /// A saved or restored state is hostile input: a damaged avatar record is dropped or repaired,
