@@ -14,13 +14,7 @@
 # Exit status: 0 no serious or critical violation (or skipped: a tool is missing), 1 violations or
 # the check could not be carried out.
 set -euo pipefail
-# The fixture feeds name real icon hosts: no icon request leaves the machine (avatars: monograms).
-export FEEDSITE_AVATARS=off
-
-feedsite=${FEEDSITE:-.build/debug/feedsite}
-if [[ "$feedsite" != /* && -e "$feedsite" ]]; then feedsite="$PWD/$feedsite"; fi
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$repo"
+source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 
 chromium=${CHROMIUM:-}
 if [[ -z "$chromium" ]]; then

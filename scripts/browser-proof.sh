@@ -17,14 +17,7 @@
 # Exit status: 0 proven (or skipped: no Chromium), 1 a vector reached the detector or the proof
 # could not be carried out.
 set -euo pipefail
-# The fixture feeds name real icon hosts: no icon request leaves the machine (avatars: monograms).
-export FEEDSITE_AVATARS=off
-
-feedsite=${FEEDSITE:-.build/debug/feedsite}
-# A relative FEEDSITE is taken from the current folder when it is there, else from the repository.
-if [[ "$feedsite" != /* && -e "$feedsite" ]]; then feedsite="$PWD/$feedsite"; fi
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$repo"
+source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 helper="$repo/scripts/browser_proof.py"
 vectors="Tests/FeedsiteKitTests/Fixtures/hostile/vectors.txt"
 

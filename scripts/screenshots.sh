@@ -10,13 +10,7 @@
 #   OUT       where the PNGs go (default .build/screenshots/)
 # Output: OUT/{index,feed,item}-{375,1280}-{light,dark}.png
 set -euo pipefail
-# The fixture feeds name real icon hosts: no icon request leaves the machine (avatars: monograms).
-export FEEDSITE_AVATARS=off
-
-feedsite=${FEEDSITE:-.build/debug/feedsite}
-if [[ "$feedsite" != /* && -e "$feedsite" ]]; then feedsite="$PWD/$feedsite"; fi
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$repo"
+source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 out=${OUT:-.build/screenshots}
 fixtures="Tests/FeedsiteKitTests/Fixtures/real-feeds"
 

