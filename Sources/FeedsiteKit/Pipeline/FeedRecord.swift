@@ -36,9 +36,6 @@ package struct FeedRecord: Sendable, Hashable {
             reason: failure?.description ?? state.health.lastError ?? "the last fetch failed")
     }
 
-    /// "unchanged since 2026-11-19: HTTP 503" for a stale feed, nil otherwise.
-    package var staleNote: String? { stale?.description }
-
     /// The name from `feeds.yml`, else the channel's title, else the host.
     package var displayName: String { givenName ?? source.url.host ?? source.url.absoluteString }
 
