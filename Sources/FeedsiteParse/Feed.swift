@@ -16,7 +16,7 @@ package struct Feed: Sendable, Hashable, Codable {
     package var format: Format
     /// The format's version as declared or detected: "2.0", "0.91", "1.0" (RDF), "1.0"/"0.3" (Atom), "1.1"…
     package var version: String
-    package var title: String
+    package var title: String = ""
     package var description: String?
     /// The web site the feed belongs to.
     package var link: String?
@@ -27,52 +27,14 @@ package struct Feed: Sendable, Hashable, Codable {
     package var generator: String?
     package var updated: Date?
     package var published: Date?
-    package var authors: [Person]
+    package var authors: [Person] = []
     /// Who publishes the channel (RSS `webMaster`, `dc:publisher`), when the feed says.
     package var publisher: Person?
     package var image: FeedImage?
-    package var categories: [String]
-    package var items: [FeedItem]
+    package var categories: [String] = []
+    package var items: [FeedItem] = []
     /// Non-fatal problems met while reading ("line 12: repaired undefined entity &nbsp;").
-    package var warnings: [String]
-
-    package init(
-        format: Format,
-        version: String,
-        title: String = "",
-        description: String? = nil,
-        link: String? = nil,
-        feedLink: String? = nil,
-        language: String? = nil,
-        copyright: String? = nil,
-        generator: String? = nil,
-        updated: Date? = nil,
-        published: Date? = nil,
-        authors: [Person] = [],
-        publisher: Person? = nil,
-        image: FeedImage? = nil,
-        categories: [String] = [],
-        items: [FeedItem] = [],
-        warnings: [String] = []
-    ) {
-        self.format = format
-        self.version = version
-        self.title = title
-        self.description = description
-        self.link = link
-        self.feedLink = feedLink
-        self.language = language
-        self.copyright = copyright
-        self.generator = generator
-        self.updated = updated
-        self.published = published
-        self.authors = authors
-        self.publisher = publisher
-        self.image = image
-        self.categories = categories
-        self.items = items
-        self.warnings = warnings
-    }
+    package var warnings: [String] = []
 }
 
 /// One entry of a feed.
@@ -84,59 +46,25 @@ package struct FeedItem: Sendable, Hashable, Codable {
     }
 
     /// `guid` / Atom `id` / JSON Feed `id`; empty when the feed gives none.
-    package var id: String
+    package var id: String = ""
     /// Plain text: markup stripped, entities decoded once.
-    package var title: String
+    package var title: String = ""
     /// True when the feed gave no title and `title` was derived from the content's first words.
-    package var isTitleDerived: Bool
+    package var isTitleDerived: Bool = false
     package var link: String?
     package var description: String?
-    package var descriptionKind: TextKind
+    package var descriptionKind: TextKind = .html
     package var content: String?
-    package var contentKind: TextKind
+    package var contentKind: TextKind = .html
     /// The base URL relative references inside `description`/`content` resolve against (the
     /// `xml:base` in scope for the content element), when the feed declared one.
     package var contentBase: String?
     package var published: Date?
     package var updated: Date?
-    package var authors: [Person]
-    package var categories: [String]
+    package var authors: [Person] = []
+    package var categories: [String] = []
     package var image: FeedImage?
-    package var enclosures: [Enclosure]
-
-    package init(
-        id: String = "",
-        title: String = "",
-        isTitleDerived: Bool = false,
-        link: String? = nil,
-        description: String? = nil,
-        descriptionKind: TextKind = .html,
-        content: String? = nil,
-        contentKind: TextKind = .html,
-        contentBase: String? = nil,
-        published: Date? = nil,
-        updated: Date? = nil,
-        authors: [Person] = [],
-        categories: [String] = [],
-        image: FeedImage? = nil,
-        enclosures: [Enclosure] = []
-    ) {
-        self.id = id
-        self.title = title
-        self.isTitleDerived = isTitleDerived
-        self.link = link
-        self.description = description
-        self.descriptionKind = descriptionKind
-        self.content = content
-        self.contentKind = contentKind
-        self.contentBase = contentBase
-        self.published = published
-        self.updated = updated
-        self.authors = authors
-        self.categories = categories
-        self.image = image
-        self.enclosures = enclosures
-    }
+    package var enclosures: [Enclosure] = []
 }
 
 /// An author or contributor.
@@ -144,12 +72,6 @@ package struct Person: Sendable, Hashable, Codable {
     package var name: String?
     package var email: String?
     package var uri: String?
-
-    package init(name: String? = nil, email: String? = nil, uri: String? = nil) {
-        self.name = name
-        self.email = email
-        self.uri = uri
-    }
 }
 
 /// A channel or item image (RSS `image`, `itunes:image`, `media:thumbnail`, Atom `logo`/`icon`).
@@ -158,12 +80,6 @@ package struct FeedImage: Sendable, Hashable, Codable {
     package var title: String?
     /// The page the image links to (RSS `image/link`), when the feed says.
     package var link: String?
-
-    package init(url: String, title: String? = nil, link: String? = nil) {
-        self.url = url
-        self.title = title
-        self.link = link
-    }
 }
 
 /// A media file attached to an item (podcast audio, video…).

@@ -112,27 +112,15 @@ struct ContentBuilder {
     /// Every element name with a role of its own, looked up once per element (a `Set` per
     /// question and a `switch` over strings cost several hashes and comparisons each). Names not
     /// here are unwrapped: only their children count.
-    private static let roles: [String: Role] = {
-        var roles: [String: Role] = [:]
-        for name in droppedElements { roles[name] = .dropped }
-        for name in blockContainers { roles[name] = .blockContainer }
-        for level in 1...6 { roles["h\(level)"] = .heading(level: level) }
-        roles["blockquote"] = .blockQuote
-        roles["ul"] = .list
-        roles["ol"] = .list
-        roles["pre"] = .pre
-        roles["hr"] = .thematicBreak
-        roles["table"] = .table
-        roles["br"] = .lineBreak
-        for name in ["img", "image"] { roles[name] = .image }
-        for name in ["code", "kbd", "samp", "tt"] { roles[name] = .code }
-        for name in ["em", "i", "cite", "dfn", "var"] { roles[name] = .emphasis }
-        for name in ["strong", "b"] { roles[name] = .strong }
-        for name in ["del", "s", "strike"] { roles[name] = .strikethrough }
-        roles["a"] = .link
-        for name in ["iframe", "embed", "object", "video", "audio"] { roles[name] = .embed }
-        return roles
-    }()
+    private static let roles = [String: Role](elementNames: [
+        .dropped: Array(droppedElements), .blockContainer: Array(blockContainers),
+        .heading(level: 1): ["h1"], .heading(level: 2): ["h2"], .heading(level: 3): ["h3"],
+        .heading(level: 4): ["h4"], .heading(level: 5): ["h5"], .heading(level: 6): ["h6"],
+        .blockQuote: ["blockquote"], .list: ["ul", "ol"], .pre: ["pre"], .thematicBreak: ["hr"], .table: ["table"],
+        .lineBreak: ["br"], .image: ["img", "image"], .code: ["code", "kbd", "samp", "tt"],
+        .emphasis: ["em", "i", "cite", "dfn", "var"], .strong: ["strong", "b"], .strikethrough: ["del", "s", "strike"],
+        .link: ["a"], .embed: ["iframe", "embed", "object", "video", "audio"],
+    ])
 
     /// Appends in place: transparent containers nest deeply, and returning arrays would copy
     /// everything below each level once per level.

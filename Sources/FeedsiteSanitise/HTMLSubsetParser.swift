@@ -127,44 +127,22 @@ struct HTMLSubsetParser {
         elements[entry.key] = ElementInfo(kind: entry.value, isSpecial: special.contains(entry.key))
     }
 
-    private static let kinds: [String: Kind] = {
-        var kinds: [String: Kind] = [:]
-        for name in [
+    private static let kinds = [String: Kind](elementNames: [
+        .block: [
             "address", "article", "aside", "blockquote", "center", "details", "div", "dl", "fieldset",
-            "figcaption", "figure", "footer", "header", "hgroup", "nav", "ol", "p", "section",
-            "summary", "ul",
-        ] {
-            kinds[name] = .block
-        }
-        for name in ["h1", "h2", "h3", "h4", "h5", "h6"] { kinds[name] = .heading }
-        for name in ["b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"] {
-            kinds[name] = .formatting
-        }
-        for name in ["br", "img", "wbr", "embed", "input"] { kinds[name] = .void }
-        for name in [
+            "figcaption", "figure", "footer", "header", "hgroup", "nav", "ol", "p", "section", "summary", "ul",
+        ],
+        .heading: ["h1", "h2", "h3", "h4", "h5", "h6"],
+        .formatting: ["b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"],
+        .void: ["br", "img", "wbr", "embed", "input"],
+        .ordinary: [
             "span", "abbr", "cite", "dfn", "kbd", "samp", "var", "sub", "sup", "q", "ins", "del", "bdo", "noscript",
-        ] {
-            kinds[name] = .ordinary
-        }
-        kinds["pre"] = .pre
-        kinds["li"] = .listItem
-        kinds["dd"] = .definition
-        kinds["dt"] = .definition
-        kinds["a"] = .anchor
-        kinds["hr"] = .horizontalRule
-        kinds["style"] = .rawText
-        kinds["iframe"] = .rawText
-        kinds["script"] = .script
-        kinds["table"] = .table
-        for name in ["tbody", "thead", "tfoot"] { kinds[name] = .tableSection }
-        kinds["tr"] = .row
-        kinds["td"] = .cell
-        kinds["th"] = .cell
-        kinds["object"] = .object
-        kinds["form"] = .form
-        kinds["svg"] = .foreign
-        return kinds
-    }()
+        ],
+        .pre: ["pre"], .listItem: ["li"], .definition: ["dd", "dt"], .anchor: ["a"], .horizontalRule: ["hr"],
+        .rawText: ["style", "iframe"], .script: ["script"], .table: ["table"],
+        .tableSection: ["tbody", "thead", "tfoot"],
+        .row: ["tr"], .cell: ["td", "th"], .object: ["object"], .form: ["form"], .foreign: ["svg"],
+    ])
 
     /// The spec's "special" category, restricted to modelled elements (plus the root).
     private static let special: Set<String> = [

@@ -39,10 +39,7 @@ package struct SimpleURL {
         var isHTTPS: Bool
         /// The scheme is written in lowercase.
         var isLowercase: Bool
-        var colon: Int
-        var authorityEnd: Int
-        var pathEnd: Int
-        var queryEnd: Int
+        var colon, authorityEnd, pathEnd, queryEnd: Int
     }
 
     private static func offsets(_ bytes: UnsafeBufferPointer<UInt8>) -> Offsets? {

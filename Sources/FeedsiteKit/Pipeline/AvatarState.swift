@@ -28,19 +28,15 @@ package struct AvatarState: Sendable, Hashable, Codable {
     /// How long an icon is used without asking its server again.
     package static let revalidationInterval: TimeInterval = 24 * 60 * 60
 
-    package init(
-        origin: String, source: String? = nil, etag: String? = nil, lastModified: String? = nil, file: String? = nil,
-        checked: Date
-    ) {
-        self.origin = origin
-        self.source = source
-        self.etag = etag
-        self.lastModified = lastModified
-        self.file = file
-        self.checked = checked
+    /// Whether the icon is due to be asked for again at `now`.
+    package func isDue(at now: Date) -> Bool {
+        now.timeIntervalSince(checked) >= Self.revalidationInterval || checked > now
     }
+}
 
-    private enum CodingKeys: String, CodingKey {
+/// Decoding in an extension keeps the memberwise initialiser.
+extension AvatarState {
+    fileprivate enum CodingKeys: String, CodingKey {
         case origin, source, etag, lastModified, file, checked
     }
 
@@ -53,10 +49,5 @@ package struct AvatarState: Sendable, Hashable, Codable {
         lastModified = string(.lastModified)
         file = string(.file)
         checked = ((try? container?.decodeIfPresent(Date.self, forKey: .checked)) ?? nil) ?? Self.never
-    }
-
-    /// Whether the icon is due to be asked for again at `now`.
-    package func isDue(at now: Date) -> Bool {
-        now.timeIntervalSince(checked) >= Self.revalidationInterval || checked > now
     }
 }

@@ -24,18 +24,6 @@ package struct BuildReport: Sendable {
     /// Whether the output folder held a site when the build began (what a stopped build keeps).
     var hadSite = true
 
-    package init(
-        records: [FeedRecord], diagnostics: [Diagnostic], itemCount: Int, pageCount: Int, write: SiteWriter.Report?,
-        outputDirectory: URL
-    ) {
-        self.records = records
-        self.diagnostics = diagnostics
-        self.itemCount = itemCount
-        self.pageCount = pageCount
-        self.write = write
-        self.outputDirectory = outputDirectory
-    }
-
     package var failedFeedCount: Int { records.filter { $0.failure != nil }.count }
     package var newItemCount: Int { records.map(\.newItemCount).reduce(0, +) }
 

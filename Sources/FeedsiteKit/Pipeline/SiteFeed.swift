@@ -62,9 +62,4 @@ package struct SiteAvatar: Sendable, Hashable {
     /// `avatars/<feed-slug>.webp` (or `.png`).
     package var path: String
     package var data: Data
-
-    package init(path: String, data: Data) {
-        self.path = path
-        self.data = data
-    }
 }

@@ -13,14 +13,9 @@ package struct SiteState: Sendable, Hashable, Codable {
     /// every feed answered 304 decodes almost nothing. A newer file is kept aside, never overwritten.
     package static let currentVersion = 2
 
-    package var version: Int
+    package var version: Int = SiteState.currentVersion
     /// Feed URL (as written in `feeds.yml`) → what is known about it.
-    package var feeds: [String: FeedState]
-
-    package init(version: Int = SiteState.currentVersion, feeds: [String: FeedState] = [:]) {
-        self.version = version
-        self.feeds = feeds
-    }
+    package var feeds: [String: FeedState] = [:]
 }
 
 /// Everything remembered about one feed.
@@ -35,35 +30,19 @@ package struct FeedState: Sendable, Hashable, Codable {
     /// (until `feeds.yml` names it).
     package var discoveredURL: String?
     /// The channel as last read.
-    package var channel: ChannelInfo
+    package var channel = ChannelInfo()
     /// `feeds/<slug>/`, kept once assigned so the feed's URLs never change.
     package var slug: String?
     /// The items to publish: the feed's current ones and older ones kept for `keep_days`.
-    package var items: [StoredItem]
-    package var health: FeedHealth
+    package var items: [StoredItem] = []
+    package var health = FeedHealth()
     /// The feed's icon, as downloaded and published under `avatars/`; nil until one was tried.
     package var avatar: AvatarState?
-
-    package init(
-        etag: String? = nil, lastModified: String? = nil, finalURL: String? = nil, channel: ChannelInfo = .init(),
-        slug: String? = nil, items: [StoredItem] = [], health: FeedHealth = .init(), discoveredURL: String? = nil,
-        avatar: AvatarState? = nil
-    ) {
-        self.avatar = avatar
-        self.discoveredURL = discoveredURL
-        self.slug = slug
-        self.etag = etag
-        self.lastModified = lastModified
-        self.finalURL = finalURL
-        self.channel = channel
-        self.items = items
-        self.health = health
-    }
 }
 
 /// A channel's own fields, as the site shows them.
 package struct ChannelInfo: Sendable, Hashable, Codable {
-    package var title: String
+    package var title = ""
     package var description: String?
     package var siteLink: String?
     /// The channel's language as a BCP 47 tag (`en-US`), when it gives a valid one.
@@ -73,18 +52,6 @@ package struct ChannelInfo: Sendable, Hashable, Codable {
     /// The address the feed gives itself (`atom:link rel="self"`, an http(s) URL): what the site
     /// links as the feed when it is read from a local file.
     package var feedLink: String?
-
-    package init(
-        title: String = "", description: String? = nil, siteLink: String? = nil, language: String? = nil,
-        image: String? = nil, feedLink: String? = nil
-    ) {
-        self.title = title
-        self.description = description
-        self.siteLink = siteLink
-        self.language = language
-        self.image = image
-        self.feedLink = feedLink
-    }
 }
 
 /// One remembered item.
@@ -98,13 +65,6 @@ package struct StoredItem: Sendable, Hashable, Codable {
     package var isInFeed: Bool
     /// The item as published (slug and feed fields are filled in when the site is assembled).
     package var item: SiteItem
-
-    package init(key: String, firstSeen: Date, isInFeed: Bool, item: SiteItem) {
-        self.key = key
-        self.firstSeen = firstSeen
-        self.isInFeed = isInFeed
-        self.item = item
-    }
 }
 
 /// How a feed has been doing, for the status page and the stale marks.
@@ -112,7 +72,7 @@ package struct FeedHealth: Sendable, Hashable, Codable {
     /// The UTC day (midnight) the feed was last read successfully (a 200 that parsed, or a 304).
     package var lastSuccess: Date?
     /// Failed runs in a row (0 when the last run succeeded), at most `maxConsecutiveFailures`.
-    package var consecutiveFailures: Int
+    package var consecutiveFailures = 0
     /// Why the last failed run failed.
     package var lastError: String?
     /// The HTTP status of the last response other than a 304 (which confirms it), nil when none
@@ -122,13 +82,4 @@ package struct FeedHealth: Sendable, Hashable, Codable {
     /// Where `consecutiveFailures` stops counting (hourly builds for a century stay below it), so
     /// adding one can never overflow, whatever a restored state said.
     package static let maxConsecutiveFailures = 1_000_000
-
-    package init(
-        lastSuccess: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastStatus: Int? = nil
-    ) {
-        self.lastSuccess = lastSuccess
-        self.consecutiveFailures = consecutiveFailures
-        self.lastError = lastError
-        self.lastStatus = lastStatus
-    }
 }

@@ -20,18 +20,6 @@ package struct SiteTemplates: Sendable {
     /// What is wrong in the folder's catalogues (unknown keys, wrong shapes), located.
     let catalogueWarnings: [Diagnostic]
 
-    init(
-        templates: [String: Template], assets: [String: Data], sources: [(name: String, bytes: Data)] = [],
-        catalogues: [String: MessageCatalogue] = MessageCatalogue.builtInCatalogues,
-        catalogueWarnings: [Diagnostic] = []
-    ) {
-        self.templates = templates
-        self.assets = assets
-        self.sources = sources
-        self.catalogues = catalogues
-        self.catalogueWarnings = catalogueWarnings
-    }
-
     /// The catalogue for a `language:` tag: `de-CH` is `de-ch.yml` if there is one, else `de.yml`,
     /// else English.
     func catalogue(for language: String) -> MessageCatalogue {

@@ -380,10 +380,9 @@ struct StateFileTests {
     func roundTripsTruthFields() throws {
         var state = SiteState()
         state.feeds["https://b.example/feed"] = FeedState(
-            etag: "\"e\"", channel: ChannelInfo(title: "B"), slug: "b",
+            etag: "\"e\"", discoveredURL: "https://b.example/feed.xml", channel: ChannelInfo(title: "B"), slug: "b",
             health: FeedHealth(
-                lastSuccess: Date(timeIntervalSince1970: 1_794_960_000), consecutiveFailures: 0, lastStatus: 200),
-            discoveredURL: "https://b.example/feed.xml")
+                lastSuccess: Date(timeIntervalSince1970: 1_794_960_000), consecutiveFailures: 0, lastStatus: 200))
         state.feeds["https://a.example/feed"] = FeedState(
             channel: ChannelInfo(title: "A"),
             health: FeedHealth(consecutiveFailures: 2, lastError: "HTTP 404 Not Found", lastStatus: 404))
