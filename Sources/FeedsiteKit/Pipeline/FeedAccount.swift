@@ -86,36 +86,9 @@ package struct FeedAccount: Sendable, Hashable {
         }
     }
 
-    /// `read 25, shown 23; dropped: 2 duplicates (of 'First'), 1 over max_items`: one line for the
-    /// terminal and the status page; `25 in the feed when last read, shown 23` when this build did
-    /// not read it.
-    package var summary: String {
-        var text = isReadThisBuild ? "read \(read)" : "\(read) in the feed when last read"
-        if repeated > 0 { text += " (\(repeated) repeating an id)" }
-        if kept > 0 { text += ", kept \(kept) from earlier builds" }
-        text += ", shown \(shown)"
-        for rule in undecided {
-            let line = rule.line.map { ", line \($0)," } ?? ""
-            text += " (\(rule.count) because \(rule.rule)\(line) gave up on \(rule.count == 1 ? "it" : "them"))"
-        }
-        var dropped: [String] = []
-        for rule in filtered {
-            dropped.append("\(rule.count) filtered (\(rule.rule)\(rule.line.map { ", line \($0)" } ?? ""))")
-        }
-        if !duplicates.isEmpty {
-            var owners: [String] = []
-            for duplicate in duplicates where !owners.contains(duplicate.feedName) {
-                owners.append(duplicate.feedName)
-            }
-            let count = duplicates.count
-            dropped.append(
-                "\(count) \(count == 1 ? "duplicate" : "duplicates") of posts in "
-                    + owners.map { "'\($0)'" }.joined(separator: ", "))
-        }
-        if overMaxItems > 0 { dropped.append("\(overMaxItems) over max_items") }
-        if future > 0 { dropped.append("\(future) dated in the future") }
-        if expired > 0 { dropped.append("\(expired) older than keep_days") }
-        if !dropped.isEmpty { text += "; dropped: " + dropped.joined(separator: ", ") }
-        return text
-    }
+    /// `read 25, shown 23; dropped: 2 duplicates of posts in 'First', 1 over max_items`: one line
+    /// for the terminal and `status.json`; `25 in the feed when last read, shown 23` when this build
+    /// did not read it. The English catalogue's wording of `localisedSummary`, which the status page
+    /// gives in the site's language.
+    package var summary: String { localisedSummary(.english) }
 }
