@@ -3,8 +3,8 @@ import PackagePlugin
 /// Generates the template glue of FeedsiteKit's view models at build time: `TemplateKey`, each view
 /// type's `value(_:at:)` and `TemplateSchema.viewTypes`, from the view types in `PageViews*.swift`
 /// (TemplateGlueCore says how). The output is compiled into the target and lives only in the build
-/// folder (`.build/plugins/outputs/feedsite/FeedsiteKit/destination/TemplateGlue/PageViews+Template.swift`);
-/// it is regenerated whenever a view-model file changes.
+/// folder, `.build/plugins/outputs/<package folder>/FeedsiteKit/destination/TemplateGlue/PageViews+Template.swift`;
+/// it is regenerated whenever a view-model file (or the generator) changes.
 @main
 struct TemplateGlue: BuildToolPlugin {
     /// The generated file's name, which no source file of the target may have.
