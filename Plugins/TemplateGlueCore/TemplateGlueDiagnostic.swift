@@ -9,18 +9,18 @@ package struct TemplateGlueDiagnostic: Error, Equatable, Sendable, CustomStringC
     package var column: Int
     package var message: String
 
-    package init(path: String, line: Int, column: Int, message: String) {
-        self.path = path
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
     package var description: String {
         var location = path
         if line > 0 { location += ":\(line)" }
         if line > 0 && column > 0 { location += ":\(column)" }
         return (location.isEmpty ? "TemplateGlueGenerator" : location) + ": error: " + message
+    }
+}
+
+extension TemplateGlueDiagnostic {
+    /// A problem with a whole file (it cannot be read).
+    package init(file path: String, message: String) {
+        self.init(path: path, line: 0, column: 0, message: message)
     }
 }
 

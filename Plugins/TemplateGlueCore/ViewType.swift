@@ -4,12 +4,6 @@ package struct SourceLocation: Equatable, Sendable {
     package var line: Int
     package var column: Int
 
-    package init(path: String, line: Int, column: Int) {
-        self.path = path
-        self.line = line
-        self.column = column
-    }
-
     /// `message` as an error at this place.
     func error(_ message: String) -> TemplateGlueDiagnostic {
         TemplateGlueDiagnostic(path: path, line: line, column: column, message: message)
@@ -22,12 +16,6 @@ package struct ViewType: Equatable, Sendable {
     package var name: String
     package var fields: [ViewField]
     package var location: SourceLocation
-
-    package init(name: String, fields: [ViewField], location: SourceLocation) {
-        self.name = name
-        self.fields = fields
-        self.location = location
-    }
 }
 
 /// A property a template reads as `{{name}}`.
@@ -38,11 +26,4 @@ package struct ViewField: Equatable, Sendable {
     /// How the view type reaches it: `name`, or `head.name` for a field group's field.
     package var accessPath: String
     package var location: SourceLocation
-
-    package init(name: String, swiftType: String, accessPath: String, location: SourceLocation) {
-        self.name = name
-        self.swiftType = swiftType
-        self.accessPath = accessPath
-        self.location = location
-    }
 }

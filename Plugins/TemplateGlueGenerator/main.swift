@@ -41,12 +41,12 @@ for path in arguments.dropFirst() {
     do {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard let text = String(validating: data, as: UTF8.self) else {
-            unreadable.append(TemplateGlueDiagnostic(path: path, line: 0, column: 0, message: "not UTF-8 text"))
+            unreadable.append(TemplateGlueDiagnostic(file: path, message: "not UTF-8 text"))
             continue
         }
         sources.append(ViewModelSource(path: path, text: text))
     } catch {
-        unreadable.append(TemplateGlueDiagnostic(path: path, line: 0, column: 0, message: "cannot read: \(error)"))
+        unreadable.append(TemplateGlueDiagnostic(file: path, message: "cannot read: \(error)"))
     }
 }
 do {
