@@ -87,10 +87,10 @@ debug:
 	$(SWIFT) build --product feedsite
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz Plugins
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Fuzz
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Fuzz Plugins
 
 clean:
 	rm -rf .build dist

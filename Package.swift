@@ -62,6 +62,14 @@ let package = Package(
             name: "FeedsiteSanitise",
             dependencies: ["FeedsiteShared", "CGumbo", "CGumboBounded", "CCmarkGFM"]
         ),
+        // The view models' template glue (`TemplateKey`, each view type's `value(_:at:)`,
+        // `TemplateSchema.viewTypes`), generated at build time from `Render/PageViews*.swift` by the
+        // TemplateGlue plugin; its reader and writer are TemplateGlueCore. Kept out of Sources/: they
+        // are build tools, not part of feedsite.
+        .target(name: "TemplateGlueCore", path: "Plugins/TemplateGlueCore"),
+        .executableTarget(
+            name: "TemplateGlueGenerator", dependencies: ["TemplateGlueCore"], path: "Plugins/TemplateGlueGenerator"),
+        .plugin(name: "TemplateGlue", capability: .buildTool(), dependencies: ["TemplateGlueGenerator"]),
         // Config, Fetch, Pipeline, Render, Write: every stage but Parse and Sanitise, and no C library.
         .target(
             name: "FeedsiteKit",
@@ -80,7 +88,8 @@ let package = Package(
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            plugins: ["TemplateGlue"]
         ),
         // The preview server (`feedsite serve`): its own target so the pipeline never imports Hummingbird.
         .target(
@@ -129,6 +138,7 @@ let package = Package(
             // Read by path at test time (see Support/Fixtures.swift), not bundled as resources.
             exclude: ["Fixtures", "Snapshots"]
         ),
+        .testTarget(name: "TemplateGlueTests", dependencies: ["TemplateGlueCore", "TemplateGlueGenerator"]),
         .testTarget(
             name: "FeedsiteServeTests",
             dependencies: [

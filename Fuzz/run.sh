@@ -33,10 +33,13 @@ for argument in "$@"; do
 done
 [[ ${#selected[@]} -gt 0 ]] || selected=("${TARGETS[@]}")
 
+# The sanitizers come from a toolset (Fuzz/toolset.json: `-sanitize=fuzzer,address`), not from
+# `-Xswiftc`, which SwiftPM also applies to the tools it builds for the build itself: the
+# TemplateGlue plugin's generator, linked with libFuzzer, would not link (no LLVMFuzzerTestOneInput).
+# A toolset's flags reach only what is built for the destination.
 for target in "${selected[@]}"; do
     echo "== building $target"
-    FEEDSITE_FUZZ=1 "$SWIFT" build --scratch-path "$SCRATCH" --product "$target" \
-        -Xswiftc -sanitize=fuzzer,address
+    FEEDSITE_FUZZ=1 "$SWIFT" build --scratch-path "$SCRATCH" --product "$target" --toolset Fuzz/toolset.json
 done
 $build_only && exit 0
 

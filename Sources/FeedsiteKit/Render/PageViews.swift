@@ -2,9 +2,10 @@ import FeedsiteSanitise
 import Foundation
 
 // View models: plain values the templates read. Each property is a template variable, declared
-// only here: `scripts/generate-template-glue.py` writes what `{{name}}` answers on each type, and
-// the schema the templates are checked against when they are loaded, into `PageViews+Template.swift`
-// (run it after adding, renaming or removing a property; a test fails while that file is stale).
+// only here: the TemplateGlue build-tool plugin (`Plugins/TemplateGlue`) generates, at every build
+// where a PageViews*.swift file changed, what `{{name}}` answers on each type and the schema the
+// templates are checked against when they are loaded (`PageViews+Template.swift`, in
+// `.build/plugins/outputs/`); a property it cannot read fails the build at its line.
 // Every `String` is HTML-escaped, even by `{{{name}}}`; only `SanitisedHTML` is emitted verbatim,
 // and only by `{{{name}}}`. URLs are relative to the page (`root` leads back to the site root) so
 // the site works under any sub-path and from `file://`.

@@ -1,7 +1,8 @@
 /// What feedsite's view types offer the templates, for the check made when a theme is loaded.
 ///
-/// `viewTypes` (each view type's fields) is generated from `PageViews.swift` into
-/// `PageViews+Template.swift`; `pageTypes` says which view type each page template is rendered with.
+/// `viewTypes` (each view type's fields) is generated from `PageViews*.swift` at build time by the
+/// TemplateGlue plugin (into `PageViews+Template.swift` under `.build/plugins/outputs/`);
+/// `pageTypes` says which view type each page template is rendered with.
 enum TemplateSchema {
     /// What a field holds.
     indirect enum Kind: Sendable, Hashable {

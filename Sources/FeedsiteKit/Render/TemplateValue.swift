@@ -37,9 +37,10 @@ enum TemplateValue {
 }
 
 /// A view model: answers `{{name}}` and `{{a.b.c}}`. feedsite's view types get their conformance
-/// from `PageViews+Template.swift`, generated from their properties: a `switch` on the key each
-/// part of a name was resolved to when the template was parsed, handing the rest of a dotted name
-/// to the field's own type (a struct is not copied into a `TemplateValue` on the way).
+/// from `PageViews+Template.swift`, generated from their properties at build time by the
+/// TemplateGlue plugin: a `switch` on the key each part of a name was resolved to when the template
+/// was parsed, handing the rest of a dotted name to the field's own type (a struct is not copied
+/// into a `TemplateValue` on the way).
 protocol TemplateObject: TemplateValueConvertible {
     /// Part `position` of `name` in this object, and the rest of the name inside that. `nil`
     /// means this object has no (non-nil) value for that part: the lookup goes on down the
