@@ -32,21 +32,28 @@ enum ItemImage {
     /// the URL already through the URL policy, escaped as cmark escapes attributes).
     static func firstImage(in content: SanitisedHTML) -> String? {
         var html = content.html
-        // A byte search: Foundation's `range(of:)` goes through UTF-16 over the whole content, for
-        // every item, most of which have no picture.
-        let needle = Array("<img ".utf8)
-        let offset = html.withUTF8 { ByteScan.firstIndex(of: needle, in: $0, from: 0) }
-        guard let offset else { return nil }
-        let restText = html[html.utf8.index(html.utf8.startIndex, offsetBy: offset + needle.count)...]
-        guard let end = restText.firstIndex(of: ">"), let src = restText[..<end].range(of: " src=\"") else {
-            return nil
+        // Byte searches: Foundation's go through UTF-16, for every item, most of which have no picture.
+        let source = html.withUTF8 { bytes -> String? in
+            guard let tag = ByteScan.firstIndex(of: imageTag, in: bytes, from: 0) else { return nil }
+            let attributes = tag + imageTag.count
+            guard let end = ByteScan.firstIndex(of: UInt8(ascii: ">"), in: bytes, from: attributes, to: bytes.count),
+                let src = ByteScan.firstIndex(
+                    of: sourceAttribute, in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: attributes)
+            else { return nil }
+            let value = src + sourceAttribute.count
+            guard let close = ByteScan.firstIndex(of: UInt8(ascii: "\""), in: bytes, from: value, to: bytes.count)
+            else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[value..<close]), as: UTF8.self)
         }
-        let value = restText[src.upperBound...]
-        guard let close = value.firstIndex(of: "\"") else { return nil }
-        let url = value[..<close]
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        guard var url = source else { return nil }
+        if url.utf8.contains(UInt8(ascii: "&")) {
+            url = url.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
         return url.hasPrefix("http://") || url.hasPrefix("https://") ? url : nil
     }
+
+    private static let imageTag = Array("<img ".utf8)
+    private static let sourceAttribute = Array(" src=\"".utf8)
 }

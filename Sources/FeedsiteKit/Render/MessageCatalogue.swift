@@ -54,7 +54,8 @@ struct MessageCatalogue: Sendable {
 
     /// Replaces `{name}` by its value, in one pass (a value that contains `{x}` is not read again).
     static func fill(_ pattern: String, _ values: [(String, String)]) -> String {
-        guard pattern.contains("{") else { return pattern }
+        // A byte test: `contains` on a `String` goes through Foundation (UTF-16), once per text on every page.
+        guard pattern.utf8.contains(UInt8(ascii: "{")) else { return pattern }
         var result = ""
         result.reserveCapacity(pattern.utf8.count + 16)
         var rest = Substring(pattern)

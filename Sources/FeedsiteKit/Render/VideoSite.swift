@@ -6,6 +6,7 @@ enum VideoSite {
     /// `YouTube`, `Vimeo`, or a PeerTube instance's host (`framatube.org`) when `link` is the page
     /// of one video there; nil for any other link.
     static func name(of link: String) -> String? {
+        guard mayBeVideo(link) else { return nil }
         guard let url = URL(string: link), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             var host = url.host?.lowercased()
         else { return nil }
@@ -28,6 +29,29 @@ enum VideoSite {
                 (parts.count == 3 && parts[0] == "videos" && parts[1] == "watch" && isIdentifier(parts[2], 20))
                 || (parts.count == 2 && parts[0] == "w" && isIdentifier(parts[1], 10))
             return isPeerTube ? (url.host ?? host) : nil
+        }
+    }
+
+    /// False when `link` cannot be a video page, decided over its bytes (most links are not, and
+    /// parsing every item's link as a `URL` on every list page was 3 % of a cold build): it names
+    /// no `youtu` or `vimeo` (in any case), no `/videos/` or `/w/`, and has no `%` that could hide one.
+    static func mayBeVideo(_ link: String) -> Bool {
+        var link = link
+        return link.withUTF8 { bytes in
+            func contains(_ needle: StaticString, foldingCase: Bool) -> Bool {
+                let count = needle.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                let needle = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+                return (0...(bytes.count - count)).contains { start in
+                    (0..<count).allSatisfy { offset in
+                        let byte = bytes[start + offset]
+                        return (foldingCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == needle[offset]
+                    }
+                }
+            }
+            return bytes.contains(UInt8(ascii: "%")) || contains("youtu", foldingCase: true)
+                || contains("vimeo", foldingCase: true) || contains("/videos/", foldingCase: false)
+                || contains("/w/", foldingCase: false)
         }
     }
 

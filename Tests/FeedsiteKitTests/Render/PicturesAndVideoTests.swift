@@ -77,6 +77,11 @@ struct PicturesAndVideoTests {
             ("https://www.youtube.com/channel/UC7_gcs09iThXybpVgjHZ_7g", nil), ("https://vimeo.com/about", nil),
             ("https://en.wikipedia.org/w/index.php", nil), ("https://blog.example/videos/watch/short", nil),
             ("javascript:alert(1)//youtube.com/watch?v=1", nil),
+            // Hosts in any case, paths with doubled slashes or percent-escapes are read as URLs read them.
+            ("https://WWW.YouTube.COM/watch?v=q-6oU3jXAho", "YouTube"), ("HTTPS://Vimeo.com/123456789", "Vimeo"),
+            ("https://tube.example/videos//watch/ed5c048d-01f3-4ceb-97db-6e278de512b0", "tube.example"),
+            ("https://tube.example/w/%39c9de5e8-0a1e-484a-b099", "tube.example"),
+            ("https://blog.example/2026/11/video-post", nil),
         ] as [(String, String?)])
     func videoSites(link: String, expected: String?) {
         #expect(VideoSite.name(of: link) == expected)
