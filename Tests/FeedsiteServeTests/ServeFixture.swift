@@ -85,9 +85,14 @@ final class ServeFixture: Sendable {
 /// which traps in NIO ("Deinited NIOAsyncWriter without calling finish()", apple/swift-nio#2637,
 /// #3481) and takes the whole test process down: so a body that overruns `limit` (a loaded
 /// machine) also ends in a graceful shutdown, and the server is only cancelled if that shutdown
-/// itself does not end within a minute.
+/// itself does not end within `shutdownLimit`.
+///
+/// Both limits are long on purpose: the body, the service group and its shutdown run on Swift's
+/// cooperative pool, one thread per core, which other suites running at the same time (the
+/// 100,000-level sanitiser cases, minutes of synchronous work) can hold for minutes on a 2-core
+/// machine. A shutdown normally ends in milliseconds; the limits only catch one that never ends.
 func withPreviewServer<T: Sendable>(
-    _ server: PreviewServer, limit: Duration = .seconds(300), _ body: @escaping @Sendable (URL) async throws -> T
+    _ server: PreviewServer, limit: Duration = .seconds(600), _ body: @escaping @Sendable (URL) async throws -> T
 ) async throws -> T {
     return try await testGracefulShutdown { trigger in
         let (ready, readyContinuation) = AsyncStream.makeStream(of: URL.self)
@@ -122,7 +127,7 @@ func withPreviewServer<T: Sendable>(
                     result = outcome
                     trigger.triggerGracefulShutdown()
                     group.addTask {
-                        try await Task.sleep(for: .seconds(60))
+                        try await Task.sleep(for: shutdownLimit)
                         return .shutdownOverran
                     }
                 case .overran:
@@ -130,11 +135,11 @@ func withPreviewServer<T: Sendable>(
                     result = .failure(ServeTestError("the test took longer than \(limit)"))
                     trigger.triggerGracefulShutdown()
                     group.addTask {
-                        try await Task.sleep(for: .seconds(60))
+                        try await Task.sleep(for: shutdownLimit)
                         return .shutdownOverran
                     }
                 case .shutdownOverran:
-                    throw ServeTestError("the server did not shut down within a minute")
+                    throw ServeTestError("the server did not shut down within \(shutdownLimit)")
                 case .serverStopped:
                     guard let result else { throw ServeTestError("the server stopped before the test finished") }
                     return try result.get()
@@ -144,6 +149,9 @@ func withPreviewServer<T: Sendable>(
         }
     }
 }
+
+/// How long `withPreviewServer` waits for a graceful shutdown before it gives up on the server.
+let shutdownLimit = Duration.seconds(600)
 
 /// How a child task of `withPreviewServer` ended.
 enum ServeOutcome<T: Sendable>: Sendable {

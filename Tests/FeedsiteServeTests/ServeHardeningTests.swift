@@ -193,7 +193,7 @@
             // The server may close the connection before reading all of an over-long request.
             try? await connection.send(request)
             var received: [UInt8] = []
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + .seconds(120)
             while ContinuousClock.now < deadline {
                 guard let bytes = connection.read() else { break }
                 if bytes.isEmpty {
