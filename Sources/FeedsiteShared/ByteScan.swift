@@ -24,6 +24,20 @@ package enum ByteScan {
         return nil
     }
 
+    /// Where `literal` (lowercase ASCII) first starts in `bytes[start...]`, its letters matched in
+    /// either case.
+    package static func firstIndex(
+        ofCaseless literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+    ) -> Int? {
+        guard !literal.isEmpty, start >= 0, start <= bytes.count - literal.count else { return nil }
+        return (start...(bytes.count - literal.count)).first { candidate in
+            literal.indices.allSatisfy { offset in
+                let byte = bytes[candidate + offset]
+                return (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == literal[offset]
+            }
+        }
+    }
+
     /// The index of the first byte at or after `start` that is below 0x20 or at least 0x7F (C0
     /// controls, tab and newline included; DEL; every byte of a multi-byte UTF-8 sequence), or
     /// `bytes.count` when there is none.

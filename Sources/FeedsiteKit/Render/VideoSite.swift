@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 /// Video pages an item can link to: the item is then shown with its poster, linking to the video
@@ -38,22 +39,14 @@ enum VideoSite {
     static func mayBeVideo(_ link: String) -> Bool {
         var link = link
         return link.withUTF8 { bytes in
-            func contains(_ needle: StaticString, foldingCase: Bool) -> Bool {
-                let count = needle.utf8CodeUnitCount
-                guard bytes.count >= count else { return false }
-                let needle = UnsafeBufferPointer(start: needle.utf8Start, count: count)
-                return (0...(bytes.count - count)).contains { start in
-                    (0..<count).allSatisfy { offset in
-                        let byte = bytes[start + offset]
-                        return (foldingCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == needle[offset]
-                    }
-                }
-            }
-            return bytes.contains(UInt8(ascii: "%")) || contains("youtu", foldingCase: true)
-                || contains("vimeo", foldingCase: true) || contains("/videos/", foldingCase: false)
-                || contains("/w/", foldingCase: false)
+            ByteScan.firstIndex(of: UInt8(ascii: "%"), in: bytes, from: 0, to: bytes.count) != nil
+                || hostMarks.contains { ByteScan.firstIndex(ofCaseless: $0, in: bytes, from: 0) != nil }
+                || pathMarks.contains { ByteScan.firstIndex(of: $0, in: bytes, from: 0) != nil }
         }
     }
+
+    private static let hostMarks = [Array("youtu".utf8), Array("vimeo".utf8)]
+    private static let pathMarks = [Array("/videos/".utf8), Array("/w/".utf8)]
 
     /// Letters, digits and `-`, at least `minimum` long (no dot: `/w/index.php` is a wiki).
     private static func isIdentifier(_ text: Substring, _ minimum: Int) -> Bool {

@@ -93,4 +93,22 @@ struct ByteScanTests {
         }
         return false
     }
+
+    @Test("a caseless search matches ASCII letters in either case, and nothing past the end")
+    func caseless() {
+        let needle = Array("youtu".utf8)
+        for (text, expected) in [
+            ("https://www.YouTube.com/x", 12), ("https://youtu.be/x", 8), ("YOUTU", 0), ("youT", nil),
+            ("https://vimeo.com/1", nil), ("", nil), ("xyoutuyoutu", 1),
+        ] as [(String, Int?)] {
+            let found = Array(text.utf8).withUnsafeBufferPointer {
+                ByteScan.firstIndex(ofCaseless: needle, in: $0, from: 0)
+            }
+            #expect(found == expected, "\(text)")
+        }
+        let from = Array("youtu youtu".utf8).withUnsafeBufferPointer {
+            ByteScan.firstIndex(ofCaseless: needle, in: $0, from: 1)
+        }
+        #expect(from == 6)
+    }
 }
