@@ -10,6 +10,8 @@ package struct SiteTemplates: Sendable {
 
     /// Compiled templates by name (file name without `.mustache`).
     let templates: [String: Template]
+    /// `templates` compiled for rendering.
+    let program: Template.Program
     /// Asset files keyed by their site path (`assets/style.css`).
     package let assets: [String: Data]
     /// Every template's and asset's name and bytes, in order: what the output depends on.
@@ -170,7 +172,7 @@ package struct SiteTemplates: Sendable {
             }
         }
         return SiteTemplates(
-            templates: templates, assets: assets, sources: sources,
+            templates: templates, program: Template.Program(templates), assets: assets, sources: sources,
             catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings)
     }
 
@@ -178,7 +180,7 @@ package struct SiteTemplates: Sendable {
     func render(
         _ name: String, _ page: some TemplateObject, messages: MessageCatalogue = .english
     ) throws(TemplateError) -> Data {
-        var renderer = Template.Renderer(templates: templates)
+        var renderer = Template.Renderer(program: program)
         do throws(Template.Renderer.Failure) {
             try renderer.render(name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)))
         } catch {

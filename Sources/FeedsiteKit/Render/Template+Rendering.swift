@@ -2,12 +2,17 @@ extension Template {
     /// Renders templates from one set (partials and parents are looked up in it) into bytes.
     ///
     /// A value type with the context stack, the `{{$block}}` overrides in effect and the
-    /// indentation of the partial being rendered; one per page.
+    /// indentation of the partial being rendered; one per page. It walks the set's `Program`.
     struct Renderer {
-        let templates: [String: Template]
+        let program: Program
+        /// `program`'s buffers, read without retaining anything (it keeps them alive).
+        private let ops: UnsafeBufferPointer<Program.Op>
+        private let bytes: UnsafeBufferPointer<UInt8>
+        private let names: UnsafeBufferPointer<Name>
         private(set) var output: [UInt8] = []
         private var stack: [TemplateValue] = []
-        private var overrides: [String: [Node]] = [:]
+        /// The override in effect for each block (by the program's block index).
+        private var overrides: [Range<Int>?]
         private var indentation: [UInt8] = []
         private var depth = 0
 
@@ -20,27 +25,38 @@ extension Template {
             case tooDeep(String)
         }
 
-        init(templates: [String: Template], capacity: Int = 16_384) {
-            self.templates = templates
+        init(program: Program, capacity: Int = 16_384) {
+            self.program = program
+            ops = program.ops
+            bytes = program.bytes
+            names = program.names
+            overrides = Array(repeating: nil, count: program.blockNames.count)
             output.reserveCapacity(capacity)
+        }
+
+        init(templates: [String: Template], capacity: Int = 16_384) {
+            self.init(program: Program(templates), capacity: capacity)
         }
 
         /// Renders template `name` with `value` as the outermost context, and `globals` (names
         /// every page has, such as `t`) below it.
         mutating func render(_ name: String, with value: TemplateValue, globals: TemplateValue? = nil) throws(Failure) {
-            guard let template = templates[name] else { throw .missingTemplate(name) }
+            guard let range = program.range(of: name) else { throw .missingTemplate(name) }
             let count = stack.count
             if let globals { stack.append(globals) }
             stack.append(value)
             defer { stack.removeSubrange(count...) }
-            try render(template.nodes)
+            try run(range)
         }
 
-        private mutating func render(_ nodes: [Node]) throws(Failure) {
-            for node in nodes {
-                switch node {
-                case .text(let bytes):
-                    write(text: bytes)
+        private mutating func run(_ range: Range<Int>) throws(Failure) {
+            var position = range.lowerBound
+            while position < range.upperBound {
+                let op = ops[position]
+                position += 1
+                switch op {
+                case .text(let start, let end):
+                    write(text: Int(start)..<Int(end))
                 case .variable(let name, let isEscaped):
                     guard let value = lookup(name) else { continue }
                     switch value {
@@ -50,61 +66,101 @@ extension Template {
                     case .bool(let flag): write(flag ? "true" : "false", isEscaped: false)
                     case .list, .object, .nothing: break  // nothing sensible to print; use a section
                     }
-                case .section(let name, let children, let isInverted):
+                case .section(let name, let length, let isInverted):
+                    let body = position..<(position + Int(length))
+                    position = body.upperBound
                     let value = lookup(name)
                     if isInverted {
-                        if value?.isFalsey ?? true { try render(children) }
+                        if value?.isFalsey ?? true { try run(body) }
                         continue
                     }
                     guard let value, !value.isFalsey else { continue }
                     switch value {
                     case .bool:
-                        try render(children)
+                        try run(body)
                     case .list(let elements):
                         for element in elements {
                             stack.append(element)
-                            try render(children)
+                            try run(body)
                             stack.removeLast()
                         }
                     default:
                         stack.append(value)
-                        try render(children)
+                        try run(body)
                         stack.removeLast()
                     }
-                case .partial(let name, let partialIndentation, _):
-                    guard let template = templates[name] else { throw .missingTemplate(name) }
-                    let saved = indentation
-                    indentation += partialIndentation
-                    try nested(name) { renderer throws(Failure) in try renderer.render(template.nodes) }
-                    indentation = saved
-                case .parent(let name, let blocks, _):
-                    guard let template = templates[name] else { throw .missingTemplate(name) }
-                    let saved = overrides
-                    // The outermost template's definition of a block wins (it is the most specific).
-                    overrides = blocks.merging(overrides) { _, outer in outer }
-                    try nested(name) { renderer throws(Failure) in try renderer.render(template.nodes) }
-                    overrides = saved
-                case .block(let name, let defaults):
-                    let children = overrides[name] ?? defaults
-                    try nested(name) { renderer throws(Failure) in try renderer.render(children) }
+                case .partial(let template, let indentStart, let indentEnd):
+                    let target = try self.template(template)
+                    let saved = indentation.count
+                    indentation.append(
+                        contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(indentStart)..<Int(indentEnd)]))
+                    try nested(.template(template)) { renderer throws(Failure) in try renderer.run(target) }
+                    indentation.removeSubrange(saved...)
+                case .parent(let template, let length):
+                    let target = try self.template(template)
+                    let blocks = position..<(position + Int(length))
+                    position = blocks.upperBound
+                    // The outermost template's definition of a block wins (it is the most
+                    // specific): an override applies only to a block that has none yet.
+                    var applied: [Int] = []
+                    var next = blocks.lowerBound
+                    while next < blocks.upperBound {
+                        guard case .override(let block, let bodyLength) = ops[next] else { break }
+                        let body = (next + 1)..<(next + 1 + Int(bodyLength))
+                        if overrides[Int(block)] == nil {
+                            overrides[Int(block)] = body
+                            applied.append(Int(block))
+                        }
+                        next = body.upperBound
+                    }
+                    defer { for block in applied { overrides[block] = nil } }
+                    try nested(.template(template)) { renderer throws(Failure) in try renderer.run(target) }
+                case .block(let block, let length):
+                    let defaults = position..<(position + Int(length))
+                    position = defaults.upperBound
+                    let body = overrides[Int(block)] ?? defaults
+                    try nested(.block(block)) { renderer throws(Failure) in try renderer.run(body) }
+                case .override(_, let length):
+                    position += Int(length)  // only read by its parent
                 }
             }
         }
 
+        /// The instructions of template `index`, or why there are none.
+        private func template(_ index: Int32) throws(Failure) -> Range<Int> {
+            guard let range = program.templateRanges[Int(index)] else {
+                throw .missingTemplate(program.templateNames[Int(index)])
+            }
+            return range
+        }
+
+        /// What a nested render is, named only in the error when it nests too deep.
+        private enum Nesting {
+            case template(Int32)
+            case block(Int32)
+        }
+
         private mutating func nested(
-            _ name: String, _ body: (inout Renderer) throws(Failure) -> Void
+            _ nesting: Nesting, _ body: (inout Renderer) throws(Failure) -> Void
         ) throws(Failure) {
-            guard depth < Self.maximumDepth else { throw .tooDeep(name) }
+            guard depth < Self.maximumDepth else {
+                switch nesting {
+                case .template(let index): throw .tooDeep(program.templateNames[Int(index)])
+                case .block(let index): throw .tooDeep(program.blockNames[Int(index)])
+                }
+            }
             depth += 1
             defer { depth -= 1 }
             try body(&self)
         }
 
         /// Mustache lookup: the first name in the innermost context that has it, the rest inside that.
-        private func lookup(_ name: Name) -> TemplateValue? {
-            guard !name.parts.isEmpty else { return stack.last }
-            for index in stack.indices.reversed() {
-                if case .object(let object) = stack[index], let value = object.value(name, at: 0) { return value }
+        private func lookup(_ index: Int32) -> TemplateValue? {
+            guard !names[Int(index)].parts.isEmpty else { return stack.last }
+            for position in stack.indices.reversed() {
+                if case .object(let object) = stack[position], let value = object.value(names[Int(index)], at: 0) {
+                    return value
+                }
             }
             return nil
         }
@@ -112,16 +168,18 @@ extension Template {
         private var isAtLineStart: Bool { output.last == UInt8(ascii: "\n") || output.isEmpty }
 
         /// Template text, indented line by line inside an indented partial.
-        private mutating func write(text bytes: [UInt8]) {
+        private mutating func write(text range: Range<Int>) {
             guard !indentation.isEmpty else {
-                output.append(contentsOf: bytes)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
                 return
             }
-            var lineStart = 0
-            while lineStart < bytes.count {
-                let lineEnd = (bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? (bytes.count - 1)) + 1
+            var lineStart = range.lowerBound
+            while lineStart < range.upperBound {
+                let lineEnd =
+                    (bytes[lineStart..<range.upperBound].firstIndex(of: UInt8(ascii: "\n"))
+                        ?? (range.upperBound - 1)) + 1
                 if isAtLineStart { output.append(contentsOf: indentation) }
-                output.append(contentsOf: bytes[lineStart..<lineEnd])
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
                 lineStart = lineEnd
             }
         }

@@ -136,6 +136,30 @@ struct TemplateTests {
                 == "<main>\nouter\n</main>middle foot")
     }
 
+    @Test("a partial the set lacks fails only where it is rendered, and names itself")
+    func missingPartial() throws {
+        #expect(try Self.render("a{{#no}}{{>absent}}{{/no}}b", Self.fields()) == "ab")
+        #expect {
+            try Self.render("a{{#yes}}{{>absent}}{{/yes}}b", Self.fields())
+        } throws: { error in
+            guard case .missingTemplate(let name) = error as? Template.Renderer.Failure else { return false }
+            return name == "absent"
+        }
+    }
+
+    @Test("an indented partial indents each of its lines, and only inside it, however often it repeats")
+    func indentedPartialRepeats() throws {
+        let partials = ["row": "<li>{{.}}</li>\n<hr>\n", "inner": "[\n{{>row}}]\n"]
+        #expect(
+            try Self.render("<ul>\n{{#list}}\n  {{>row}}\n{{/list}}\n</ul>\nend\n", Self.fields(), partials: partials)
+                == "<ul>\n  <li>a</li>\n  <hr>\n  <li>b</li>\n  <hr>\n  <li>c</li>\n  <hr>\n</ul>\nend\n")
+        #expect(
+            try Self.render(
+                "x\n {{>inner}}\ny\n", ["list": .list([.string("q")])].merging(Self.fields()) { a, _ in a },
+                partials: ["inner": "[\n  {{>row}}\n]\n", "row": "r\ns\n"])
+                == "x\n [\n   r\n   s\n ]\ny\n")
+    }
+
     @Test("a partial that includes itself is stopped with an error, not a crash")
     func recursion() throws {
         #expect(throws: Template.Renderer.Failure.self) {

@@ -1,0 +1,158 @@
+extension Template {
+    /// A template set compiled for rendering: every template's node tree flattened into one array
+    /// of trivial instructions, with text as byte ranges into one buffer and names, partials and
+    /// blocks as indices.
+    ///
+    /// Hand-written for a measurement (Benchmarks/RESULTS.md, 2026-11-26): walking the node trees
+    /// retained and released every node's arrays, and the threads that render pages side by side
+    /// share those trees, which made a fifth of a cold build's rendering reference counting. An
+    /// instruction here holds no reference, and the program keeps its instructions, text and
+    /// names in buffers of its own that a renderer reads through pointers, so walking a program
+    /// retains nothing. `@unchecked Sendable`: nothing in it changes after `init`.
+    final class Program: @unchecked Sendable {
+        /// One instruction. A body (a section's, a block's default, an override's) is the
+        /// `length` instructions that follow its header.
+        enum Op: Sendable {
+            /// `bytes[start..<end]`, copied to the output.
+            case text(start: Int32, end: Int32)
+            case variable(name: Int32, isEscaped: Bool)
+            case section(name: Int32, length: Int32, isInverted: Bool)
+            /// `indentation` is `bytes[indentStart..<indentEnd]`.
+            case partial(template: Int32, indentStart: Int32, indentEnd: Int32)
+            /// A parent tag; its body is its `.override`s (and their bodies), nothing else.
+            case parent(template: Int32, length: Int32)
+            /// `{{$block}}` inside a parent: the body replaces that block's default.
+            case override(block: Int32, length: Int32)
+            /// `{{$block}}` elsewhere: the body is the default.
+            case block(block: Int32, length: Int32)
+        }
+
+        let ops: UnsafeBufferPointer<Op>
+        /// All literal text and partial indentation, back to back.
+        let bytes: UnsafeBufferPointer<UInt8>
+        let names: UnsafeBufferPointer<Name>
+        /// Template names by index: every template of the set, then names used as a partial or
+        /// parent that the set lacks (their range is nil: rendering one is a `.missingTemplate`).
+        let templateNames: [String]
+        let templateRanges: [Range<Int>?]
+        let blockNames: [String]
+        private let templateIndex: [String: Int]
+
+        init(_ templates: [String: Template]) {
+            var builder = Builder()
+            for name in templates.keys.sorted() { _ = builder.index(ofTemplate: name) }
+            for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
+                let start = builder.ops.count
+                builder.append(template.nodes)
+                builder.templateRanges[builder.index(ofTemplate: name)] = start..<builder.ops.count
+            }
+            ops = Self.copy(builder.ops)
+            bytes = Self.copy(builder.bytes)
+            names = Self.copy(builder.names)
+            templateNames = builder.templateNames
+            templateRanges = builder.templateRanges
+            blockNames = builder.blockNames
+            templateIndex = builder.templateIndex
+        }
+
+        deinit {
+            for pointer in [UnsafeRawPointer(ops.baseAddress), UnsafeRawPointer(bytes.baseAddress)] {
+                pointer.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
+            }
+            if let base = names.baseAddress {
+                UnsafeMutablePointer(mutating: base).deinitialize(count: names.count)
+                UnsafeMutablePointer(mutating: base).deallocate()
+            }
+        }
+
+        /// A buffer of its own with `array`'s elements (one allocated even for none, so that
+        /// `deinit` frees every buffer through its base address).
+        private static func copy<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
+            let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+            _ = buffer.initialize(from: array)
+            return UnsafeBufferPointer(start: buffer.baseAddress, count: array.count)
+        }
+
+        /// The instructions of template `name`, nil when the set has none.
+        func range(of name: String) -> Range<Int>? {
+            templateIndex[name].flatMap { templateRanges[$0] }
+        }
+
+        /// The program as arrays while it is compiled.
+        private struct Builder {
+            var ops: [Op] = []
+            var bytes: [UInt8] = []
+            var names: [Name] = []
+            var templateNames: [String] = []
+            var templateRanges: [Range<Int>?] = []
+            var blockNames: [String] = []
+            var templateIndex: [String: Int] = [:]
+            var blockIndex: [String: Int] = [:]
+
+            mutating func index(ofTemplate name: String) -> Int {
+                if let index = templateIndex[name] { return index }
+                templateIndex[name] = templateNames.count
+                templateNames.append(name)
+                templateRanges.append(nil)
+                return templateNames.count - 1
+            }
+
+            mutating func index(ofBlock name: String) -> Int32 {
+                if let index = blockIndex[name] { return Int32(index) }
+                blockIndex[name] = blockNames.count
+                blockNames.append(name)
+                return Int32(blockNames.count - 1)
+            }
+
+            mutating func bytes(_ text: [UInt8]) -> (start: Int32, end: Int32) {
+                let start = bytes.count
+                bytes.append(contentsOf: text)
+                return (Int32(start), Int32(bytes.count))
+            }
+
+            mutating func name(_ name: Name) -> Int32 {
+                names.append(name)
+                return Int32(names.count - 1)
+            }
+
+            mutating func append(_ nodes: [Node]) {
+                for node in nodes {
+                    switch node {
+                    case .text(let text):
+                        let (start, end) = bytes(text)
+                        ops.append(.text(start: start, end: end))
+                    case .variable(let variable, let isEscaped):
+                        ops.append(.variable(name: name(variable), isEscaped: isEscaped))
+                    case .section(let section, let children, let isInverted):
+                        let nameIndex = name(section)
+                        appendBody(children) { .section(name: nameIndex, length: $0, isInverted: isInverted) }
+                    case .partial(let template, let indentation, _):
+                        let target = Int32(index(ofTemplate: template))
+                        let (start, end) = bytes(indentation)
+                        ops.append(.partial(template: target, indentStart: start, indentEnd: end))
+                    case .parent(let template, let blocks, _):
+                        let target = Int32(index(ofTemplate: template))
+                        let header = ops.count
+                        ops.append(.parent(template: target, length: 0))
+                        for (block, children) in blocks.sorted(by: { $0.key < $1.key }) {
+                            let blockIndex = index(ofBlock: block)
+                            appendBody(children) { .override(block: blockIndex, length: $0) }
+                        }
+                        ops[header] = .parent(template: target, length: Int32(ops.count - header - 1))
+                    case .block(let block, let children):
+                        let blockIndex = index(ofBlock: block)
+                        appendBody(children) { .block(block: blockIndex, length: $0) }
+                    }
+                }
+            }
+
+            /// A header instruction followed by `children`; `header` is given the body's length.
+            mutating func appendBody(_ children: [Node], header: (Int32) -> Op) {
+                let position = ops.count
+                ops.append(header(0))
+                append(children)
+                ops[position] = header(Int32(ops.count - position - 1))
+            }
+        }
+    }
+}
