@@ -6,8 +6,9 @@
 /// Hand-written for a safety rule and a measurement (Benchmarks/RESULTS.md): escaping is decided
 /// by the value's type, not only by the tag (`{{{name}}}` emits only a `SanitisedHTML` value
 /// verbatim; a plain string is HTML-escaped by every tag), and rendering is byte-level: typed
-/// values (`TemplateValue`), names resolved to keys when parsed, escaping as a byte loop, a page
-/// rendered into one byte buffer.
+/// values (`TemplateValue`), names resolved to keys when parsed, a template set compiled into a
+/// flat `Program` of trivial instructions, escaping as a byte loop, a page rendered into one byte
+/// buffer.
 struct Template: Sendable {
     /// The parsed nodes, in document order.
     let nodes: [Node]
