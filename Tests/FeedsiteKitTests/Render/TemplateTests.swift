@@ -108,7 +108,7 @@ struct TemplateTests {
         #expect(try Self.render(testCase.template, Self.fields()) == testCase.expected)
     }
 
-    @Test("partials render in the current context, standalone ones indented line by line")
+    @Test("partials render in the current context, standalone ones indented line by line, however often they repeat")
     func partials() throws {
         let partials = ["row": "<li>{{name}}</li>\n", "block": "x\n{{multiline}}\ny\n"]
         #expect(
@@ -117,6 +117,13 @@ struct TemplateTests {
         #expect(
             try Self.render("a\n  {{>block}}\nb", Self.fields(), partials: partials) == "a\n  x\n  one\ntwo\n  y\nb")
         #expect(try Self.render("[{{>row}}]", Self.fields(), partials: partials) == "[<li></li>\n]")
+        // Repeated, and nested in another indented partial: the indentation is each partial's own
+        // and ends with it.
+        let lines = ["line": "<li>{{.}}</li>\n<hr>\n", "inner": "[\n  {{>pair}}\n]\n", "pair": "r\ns\n"]
+        #expect(
+            try Self.render("<ul>\n{{#list}}\n  {{>line}}\n{{/list}}\n</ul>\nend\n", Self.fields(), partials: lines)
+                == "<ul>\n  <li>a</li>\n  <hr>\n  <li>b</li>\n  <hr>\n  <li>c</li>\n  <hr>\n</ul>\nend\n")
+        #expect(try Self.render("x\n {{>inner}}\ny\n", [:], partials: lines) == "x\n [\n   r\n   s\n ]\ny\n")
     }
 
     @Test("inheritance: a child's blocks replace the parent's defaults; the outermost definition wins")
@@ -145,19 +152,6 @@ struct TemplateTests {
             guard case .missingTemplate(let name) = error as? Template.Renderer.Failure else { return false }
             return name == "absent"
         }
-    }
-
-    @Test("an indented partial indents each of its lines, and only inside it, however often it repeats")
-    func indentedPartialRepeats() throws {
-        let partials = ["row": "<li>{{.}}</li>\n<hr>\n", "inner": "[\n{{>row}}]\n"]
-        #expect(
-            try Self.render("<ul>\n{{#list}}\n  {{>row}}\n{{/list}}\n</ul>\nend\n", Self.fields(), partials: partials)
-                == "<ul>\n  <li>a</li>\n  <hr>\n  <li>b</li>\n  <hr>\n  <li>c</li>\n  <hr>\n</ul>\nend\n")
-        #expect(
-            try Self.render(
-                "x\n {{>inner}}\ny\n", ["list": .list([.string("q")])].merging(Self.fields()) { a, _ in a },
-                partials: ["inner": "[\n  {{>row}}\n]\n", "row": "r\ns\n"])
-                == "x\n [\n   r\n   s\n ]\ny\n")
     }
 
     @Test("a partial that includes itself is stopped with an error, not a crash")
