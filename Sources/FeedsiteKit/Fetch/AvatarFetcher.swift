@@ -23,7 +23,7 @@ package struct AvatarRun: Sendable, Hashable {
     }
 }
 
-/// Feed avatars, the Fetch stage's second step: each feed's icon (its image, else its home page's
+/// Feed avatars, made in the Fetch stage as each feed is read: each feed's icon (its image, else its home page's
 /// `<link rel=icon>`, else the home page host's `/favicon.ico`) downloaded through the feed
 /// fetcher (its client, limits, redirects, User-Agent) and shrunk by libvips (`AvatarImage`).
 ///
@@ -64,33 +64,37 @@ struct AvatarFetcher: Sendable {
     /// The request's `Accept`: the formats libvips reads without its untrusted loaders.
     static let accept = "image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.5,*/*;q=0.1"
 
-    /// Every feed's avatar, in the order of `jobs`.
-    func avatars(for jobs: [Job], fetcher: FeedFetcher) async -> [AvatarRun] {
-        // libvips is looked for only when an icon is to be downloaded, so a build that downloads
-        // none (local feeds, `--offline`, within the day) neither loads it nor warns.
-        let needsLibrary = jobs.contains { job in
-            guard job.mayFetch, job.hasCandidates, let origin = job.origin else { return false }
-            return job.saved.map { $0.origin != origin || $0.isDue(at: now) || ($0.file != nil && !hasFile($0)) }
-                ?? true
-        }
-        let unavailable = needsLibrary ? library.unavailability() : nil
-        return await withTaskGroup(of: (Int, AvatarRun).self) { group in
-            var runs = [AvatarRun?](repeating: nil, count: jobs.count)
-            var next = 0
-            func addTask() {
-                let (index, job) = (next, jobs[next])
-                next += 1
+    /// Every feed's avatar, by feed index, each begun as soon as its job arrives on `jobs` (as
+    /// soon as its feed is read, while the others are still being fetched), at most `concurrency`
+    /// at once. nil for a feed whose job never came, or came after the build was cancelled.
+    func avatars(for jobs: AsyncStream<(Int, Job)>, count: Int, fetcher: FeedFetcher) async -> [AvatarRun?] {
+        await withTaskGroup(of: (Int, AvatarRun).self) { group in
+            var runs = [AvatarRun?](repeating: nil, count: count)
+            var started = 0
+            // libvips is looked for only when an icon is to be downloaded, so a build that
+            // downloads none (local feeds, `--offline`, within the day) neither loads it nor warns.
+            var library: (checked: Bool, unavailable: String?) = (false, nil)
+            for await (index, job) in jobs where runs.indices.contains(index) && !Task.isCancelled {
+                if started >= max(1, concurrency), let (done, run) = await group.next() {
+                    runs[done] = run
+                    started -= 1
+                }
+                if !library.checked, needsLibrary(job) {
+                    library = (true, self.library.unavailability())
+                }
+                let unavailable = library.unavailable
                 group.addTask { (index, await avatar(for: job, unavailable: unavailable, fetcher: fetcher)) }
+                started += 1
             }
-            while next < min(max(1, concurrency), jobs.count) { addTask() }
-            while let (index, run) = await group.next() {
-                runs[index] = run
-                if next < jobs.count { addTask() }
-            }
-            return runs.enumerated().map { index, run in
-                run ?? AvatarRun(state: jobs[index].saved, image: nil)
-            }
+            while let (done, run) = await group.next() { runs[done] = run }
+            return runs
         }
+    }
+
+    /// Whether `job` may download an icon this run: one is due or was never taken.
+    private func needsLibrary(_ job: Job) -> Bool {
+        guard job.mayFetch, job.hasCandidates, let origin = job.origin else { return false }
+        return job.saved.map { $0.origin != origin || $0.isDue(at: now) || ($0.file != nil && !hasFile($0)) } ?? true
     }
 
     /// One feed's avatar: kept, revalidated, or chosen and downloaded anew.

@@ -18,7 +18,8 @@ struct FeedReader: Sendable {
     let excerptLength: Int
     /// Called as feeds finish: (done, total).
     let progress: (@Sendable (Int, Int) -> Void)?
-    /// The avatar step, run once the feeds are read; nil: none (every feed keeps its saved avatar).
+    /// The avatar step, begun for each feed as soon as it is read; nil: none (every feed keeps its
+    /// saved avatar).
     let avatars: AvatarFetcher?
     /// Saved avatars and channels, for the avatar step.
     let savedFeeds: [String: FeedState]
@@ -80,37 +81,37 @@ struct FeedReader: Sendable {
     /// failed as `FetchError.cancelled`.
     func readAll() async throws -> [FeedRun] {
         try await FeedFetcher.withFetcher(options: fetchOptions) { fetcher in
-            var runs = await readAll(with: fetcher)
-            if let avatars, !Task.isCancelled {
-                let found = await avatars.avatars(for: avatarJobs(runs), fetcher: fetcher)
-                for index in runs.indices { runs[index].avatar = found[index] }
-            }
+            guard let avatars else { return await readAll(with: fetcher) { _, _ in } }
+            // Each feed's icon is asked for as soon as the feed is read, beside the feeds still
+            // being fetched, not after the slowest of them.
+            let (jobs, queue) = AsyncStream.makeStream(of: (Int, AvatarFetcher.Job).self)
+            async let found = avatars.avatars(for: jobs, count: sources.count, fetcher: fetcher)
+            var runs = await readAll(with: fetcher) { index, run in queue.yield((index, avatarJob(run, at: index))) }
+            queue.finish()
+            for (index, avatar) in await found.enumerated() where avatar != nil { runs[index].avatar = avatar }
             return runs
         }
     }
 
-    /// Each feed's inputs to the avatar step: its image and home page as this run read them (or
-    /// as saved, after a 304), and whether its icon may be downloaded (a web feed that was fetched).
-    func avatarJobs(_ runs: [FeedRun]) -> [AvatarFetcher.Job] {
-        runs.indices.map { index in
-            let run = runs[index]
-            let saved = savedFeeds[run.source.url.absoluteString]
-            let channel: ChannelInfo?
-            let mayFetch: Bool
-            switch run.outcome {
-            case .fresh(let read):
-                (channel, mayFetch) = (read.channel, !run.source.isLocal)
-            case .notModified:
-                (channel, mayFetch) = (saved?.channel, !run.source.isLocal)
-            case .failed, .skipped:
-                (channel, mayFetch) = (saved?.channel, false)
-            }
-            return AvatarFetcher.Job(
-                mayFetch: mayFetch, image: channel?.image.flatMap(PageRenderer.httpURL),
-                siteLink: channel?.siteLink.flatMap(PageRenderer.httpURL),
-                feedHost: (run.info?.finalURL ?? run.discoveredURL ?? run.source.location).host, saved: saved?.avatar,
-                userAgent: userAgents[index])
+    /// A feed's inputs to the avatar step: its image and home page as this run read them (or as
+    /// saved, after a 304), and whether its icon may be downloaded (a web feed that was fetched).
+    func avatarJob(_ run: FeedRun, at index: Int) -> AvatarFetcher.Job {
+        let saved = savedFeeds[run.source.url.absoluteString]
+        let channel: ChannelInfo?
+        let mayFetch: Bool
+        switch run.outcome {
+        case .fresh(let read):
+            (channel, mayFetch) = (read.channel, !run.source.isLocal)
+        case .notModified:
+            (channel, mayFetch) = (saved?.channel, !run.source.isLocal)
+        case .failed, .skipped:
+            (channel, mayFetch) = (saved?.channel, false)
         }
+        return AvatarFetcher.Job(
+            mayFetch: mayFetch, image: channel?.image.flatMap(PageRenderer.httpURL),
+            siteLink: channel?.siteLink.flatMap(PageRenderer.httpURL),
+            feedHost: (run.info?.finalURL ?? run.discoveredURL ?? run.source.location).host, saved: saved?.avatar,
+            userAgent: userAgents[index])
     }
 
     /// What a child task hands back: a body to read, or the feed's final outcome.
@@ -119,7 +120,10 @@ struct FeedReader: Sendable {
         case read(Int, FeedRun)
     }
 
-    private func readAll(with fetcher: FeedFetcher) async -> [FeedRun] {
+    /// - Parameter finished: called once for every feed with its final outcome, as soon as it has one.
+    private func readAll(
+        with fetcher: FeedFetcher, finished: (Int, FeedRun) -> Void
+    ) async -> [FeedRun] {
         let parser = FeedParser()
         let sanitiser = HTMLSanitiser()
         return await withTaskGroup(of: Step.self) { group in
@@ -128,10 +132,12 @@ struct FeedReader: Sendable {
             var runs = sources.indices.map {
                 skipped.contains($0) ? FeedRun(source: sources[$0], outcome: .skipped) : nil
             }
+            for (index, run) in runs.enumerated() { run.map { finished(index, $0) } }
             /// Fetched bodies waiting to be read, and the requests that got them.
             var bodies: [Int: (FetchedFeed, FetchRequest)] = [:]
             func finish(_ index: Int, _ run: FeedRun) {
                 runs[index] = run
+                finished(index, run)
                 progress?(schedule.finishedCount, sources.count)
             }
             running: while true {
@@ -169,7 +175,12 @@ struct FeedReader: Sendable {
                 }
             }
             return sources.indices.map { index in
-                runs[index] ?? FeedRun(source: sources[index], outcome: .failed(.fetch(.cancelled)))
+                runs[index]
+                    ?? {
+                        let cancelled = FeedRun(source: sources[index], outcome: .failed(.fetch(.cancelled)))
+                        finished(index, cancelled)
+                        return cancelled
+                    }()
             }
         }
     }

@@ -127,6 +127,30 @@ struct AvatarTests {
         #expect(state.file == "avatars/beta.webp" && state.checked == Self.start)
     }
 
+    @Test("a feed's icon is asked for as soon as the feed is read, while a slower feed is still being fetched")
+    func iconsBeginBesideTheFetch() async throws {
+        let server = try await FixtureServer(routes: [
+            "/quick.xml": .feed(Self.feed("Quick", image: "/quick.png")),
+            "/quick.png": try Self.png("big.png"),
+            // Answers only once the quick feed's icon has been asked for. Requests time out after
+            // 5 s here, so a build that asked for icons only after every feed was read would lose
+            // this feed (and would ask for the icon only after that).
+            "/slow.xml": FixtureServer.Route(body: Self.feed("Slow"), heldUntilRequested: "/quick.png"),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await Self.build(
+            build, yaml: Self.yaml([(server.url("/slow.xml"), "Slow"), (server.url("/quick.xml"), "Quick")]))
+        try await server.shutdown()
+        #expect(report.failedFeedCount == 0)
+        #expect(build.site.files["items/slow/slow-one/index.html"] != nil)
+        let avatar = try #require(data(build, "avatars/quick.webp"))
+        #expect(AvatarImageTests.dimensions(avatar).map { [$0.width, $0.height] } == [64, 64])
+        let paths = server.requests.map(\.path)
+        #expect(paths.filter { $0 == "/quick.png" }.count == 1)
+        #expect(data(build, "avatars/slow.svg") != nil)
+    }
+
     @Test("an icon is asked for again only after 24 hours, with its validators; a 304 keeps the file")
     func revalidation() async throws {
         let lastModified = "Wed, 19 Nov 2026 10:00:00 GMT"

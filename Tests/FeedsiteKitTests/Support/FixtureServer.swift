@@ -21,6 +21,9 @@ final class FixtureServer: Sendable {
         /// Send the body this many bytes at a time, one piece per interval (a trickling server:
         /// never silent long enough for a read timeout).
         var trickle: (bytes: Int, every: TimeAmount)?
+        /// Hold the response until this path has been requested (then wait `delay`), for at most
+        /// a minute: what a client asks for while this response is outstanding.
+        var heldUntilRequested: String?
 
         static func feed(_ data: Data, contentType: String = "application/xml") -> Route {
             Route(headers: [("Content-Type", contentType)], body: data)
@@ -162,11 +165,16 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
                 loopBoundContext.value.close(promise: nil)
             }
         }
-        if route.delay == .zero {
-            respond()
-        } else {
-            context.eventLoop.scheduleTask(in: route.delay, respond)
+        let delay = route.delay
+        let start = context.eventLoop
+        @Sendable func release(after awaited: String?, deadline: NIODeadline) {
+            guard let awaited, !log.entries.withLock({ $0.contains { $0.path == awaited } }), .now() < deadline else {
+                if delay == .zero { respond() } else { start.scheduleTask(in: delay, respond) }
+                return
+            }
+            start.scheduleTask(in: .milliseconds(20)) { release(after: awaited, deadline: deadline) }
         }
+        release(after: route.heldUntilRequested, deadline: .now() + .minutes(1))
     }
 
     /// Writes `body` a piece at a time, then ends the response; stops when the client has gone.
