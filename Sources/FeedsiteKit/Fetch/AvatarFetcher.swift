@@ -39,6 +39,8 @@ struct AvatarFetcher: Sendable {
     let now: Date
     /// Icons downloaded at once (`--concurrency`).
     let concurrency: Int
+    /// Icons downloaded at once from one host (`per_host`).
+    let perHostLimit: @Sendable (String) -> Int
 
     /// One feed's inputs.
     struct Job: Sendable {
@@ -55,6 +57,9 @@ struct AvatarFetcher: Sendable {
         /// What the icon is chosen from: the feed's image, else its home page.
         var origin: String? { image ?? siteLink }
 
+        /// Where its first request goes, when it may make any: the per-host limit's key.
+        var host: String? { mayFetch ? origin.flatMap(URL.init(string:))?.host : nil }
+
         /// Whether there is anything to ask: an image, or a home page on the feed's own site.
         var hasCandidates: Bool {
             image != nil || AvatarFetcher.isSameSite(siteLink.flatMap(URL.init(string:))?.host, feedHost)
@@ -65,28 +70,51 @@ struct AvatarFetcher: Sendable {
     static let accept = "image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.5,*/*;q=0.1"
 
     /// Every feed's avatar, by feed index, each begun as soon as its job arrives on `jobs` (as
-    /// soon as its feed is read, while the others are still being fetched), at most `concurrency`
-    /// at once. nil for a feed whose job never came, or came after the build was cancelled.
+    /// soon as its feed is read, while the others are still being fetched) and `AvatarQueue`
+    /// lets it. nil for a feed whose job never came, or came after the build was cancelled.
     func avatars(for jobs: AsyncStream<(Int, Job)>, count: Int, fetcher: FeedFetcher) async -> [AvatarRun?] {
-        await withTaskGroup(of: (Int, AvatarRun).self) { group in
+        enum Event: Sendable {
+            case arrived(Int, Job)
+            case allArrived
+            case done(Int, AvatarRun, host: String?)
+        }
+        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await (index, job) in jobs { sink.yield(.arrived(index, job)) }
+                sink.yield(.allArrived)
+            }
+            var queue = AvatarQueue(limit: concurrency)
+            var waiting: [Int: Job] = [:]
             var runs = [AvatarRun?](repeating: nil, count: count)
-            var started = 0
+            var isOpen = true
             // libvips is looked for only when an icon is to be downloaded, so a build that
             // downloads none (local feeds, `--offline`, within the day) neither loads it nor warns.
             var library: (checked: Bool, unavailable: String?) = (false, nil)
-            for await (index, job) in jobs where runs.indices.contains(index) && !Task.isCancelled {
-                if started >= max(1, concurrency), let (done, run) = await group.next() {
-                    runs[done] = run
-                    started -= 1
+            for await event in events {
+                switch event {
+                case .arrived(let index, let job) where runs.indices.contains(index):
+                    waiting[index] = job
+                    queue.add(index, host: job.host, hostLimit: job.host.map(perHostLimit) ?? Int.max)
+                case .arrived:
+                    break
+                case .allArrived:
+                    isOpen = false
+                case .done(let index, let run, let host):
+                    runs[index] = run
+                    queue.finished(host: host)
                 }
-                if !library.checked, needsLibrary(job) {
-                    library = (true, self.library.unavailability())
+                while let index = queue.next(), let job = waiting.removeValue(forKey: index) {
+                    if !library.checked, needsLibrary(job) { library = (true, self.library.unavailability()) }
+                    let unavailable = library.unavailable
+                    group.addTask {
+                        let run = await avatar(for: job, unavailable: unavailable, fetcher: fetcher)
+                        sink.yield(.done(index, run, host: job.host))
+                    }
                 }
-                let unavailable = library.unavailable
-                group.addTask { (index, await avatar(for: job, unavailable: unavailable, fetcher: fetcher)) }
-                started += 1
+                if !isOpen, queue.isIdle { break }
             }
-            while let (done, run) = await group.next() { runs[done] = run }
+            sink.finish()
             return runs
         }
     }

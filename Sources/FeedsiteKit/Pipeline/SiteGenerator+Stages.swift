@@ -10,7 +10,7 @@ extension SiteGenerator {
             options.fetchesAvatars && inputs.configuration.avatars
             ? AvatarFetcher(
                 liveSite: options.outputDirectory, library: options.imageLibrary, now: options.now,
-                concurrency: options.concurrency) : nil
+                concurrency: options.concurrency, perHostLimit: inputs.configuration.fetch.perHostLimit) : nil
         let reader = FeedReader(
             configuration: inputs.configuration, state: inputs.saved.state, savedItemCounts: inputs.saved.itemCounts,
             concurrency: options.concurrency, offline: options.offline, onlyNewFeeds: options.onlyNewFeeds,

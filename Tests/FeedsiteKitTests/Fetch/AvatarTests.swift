@@ -151,6 +151,39 @@ struct AvatarTests {
         #expect(data(build, "avatars/slow.svg") != nil)
     }
 
+    @Test("icons from one host are asked for at most its per-host limit at once, whatever --concurrency allows")
+    func iconsKeepPerHost() async throws {
+        let icons = try await FixtureServer(routes: [
+            "/icon.png": FixtureServer.Route(
+                headers: [("Content-Type", "image/png")], body: try AvatarImageTests.fixture("big.png"),
+                delay: .milliseconds(150))
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        // The HTTP client allows 4 connections to a host; the host's limit is 1.
+        let fetcher = AvatarFetcher(
+            liveSite: build.output, library: AvatarImageTests.library, now: Self.start, concurrency: 4,
+            perHostLimit: { _ in 1 })
+        let (jobs, queue) = AsyncStream.makeStream(of: (Int, AvatarFetcher.Job).self)
+        for index in 0..<6 {
+            queue.yield(
+                (
+                    index,
+                    AvatarFetcher.Job(
+                        mayFetch: true, image: icons.url("/icon.png").absoluteString, siteLink: nil,
+                        feedHost: "127.0.0.1", saved: nil, userAgent: "feedsite-test")
+                ))
+        }
+        queue.finish()
+        let runs = try await FeedFetcher.withFetcher(options: FeedFetcher.Options(concurrency: 4)) {
+            await fetcher.avatars(for: jobs, count: 6, fetcher: $0)
+        }
+        try await icons.shutdown()
+        #expect(runs.allSatisfy { $0?.image != nil })
+        #expect(icons.requests.count == 6)
+        #expect(icons.maxInFlight == 1)
+    }
+
     @Test("an icon is asked for again only after 24 hours, with its validators; a 304 keeps the file")
     func revalidation() async throws {
         let lastModified = "Wed, 19 Nov 2026 10:00:00 GMT"
