@@ -14,17 +14,17 @@ extension Template {
         /// `length` instructions that follow its header.
         enum Op: Sendable {
             /// `bytes[start..<end]`, copied to the output.
-            case text(start: Int32, end: Int32)
-            case variable(name: Int32, isEscaped: Bool)
-            case section(name: Int32, length: Int32, isInverted: Bool)
+            case text(start: Int, end: Int)
+            case variable(name: Int, isEscaped: Bool)
+            case section(name: Int, length: Int, isInverted: Bool)
             /// `indentation` is `bytes[indentStart..<indentEnd]`.
-            case partial(template: Int32, indentStart: Int32, indentEnd: Int32)
+            case partial(template: Int, indentStart: Int, indentEnd: Int)
             /// A parent tag; its body is its `.override`s (and their bodies), nothing else.
-            case parent(template: Int32, length: Int32)
+            case parent(template: Int, length: Int)
             /// `{{$block}}` inside a parent: the body replaces that block's default.
-            case override(block: Int32, length: Int32)
+            case override(block: Int, length: Int)
             /// `{{$block}}` elsewhere: the body is the default.
-            case block(block: Int32, length: Int32)
+            case block(block: Int, length: Int)
         }
 
         let ops: UnsafeBufferPointer<Op>
@@ -97,22 +97,22 @@ extension Template {
                 return templateNames.count - 1
             }
 
-            mutating func index(ofBlock name: String) -> Int32 {
-                if let index = blockIndex[name] { return Int32(index) }
+            mutating func index(ofBlock name: String) -> Int {
+                if let index = blockIndex[name] { return index }
                 blockIndex[name] = blockNames.count
                 blockNames.append(name)
-                return Int32(blockNames.count - 1)
+                return blockNames.count - 1
             }
 
-            mutating func bytes(_ text: [UInt8]) -> (start: Int32, end: Int32) {
+            mutating func bytes(_ text: [UInt8]) -> (start: Int, end: Int) {
                 let start = bytes.count
                 bytes.append(contentsOf: text)
-                return (Int32(start), Int32(bytes.count))
+                return (start, bytes.count)
             }
 
-            mutating func name(_ name: Name) -> Int32 {
+            mutating func name(_ name: Name) -> Int {
                 names.append(name)
-                return Int32(names.count - 1)
+                return names.count - 1
             }
 
             mutating func append(_ nodes: [Node]) {
@@ -127,18 +127,18 @@ extension Template {
                         let nameIndex = name(section)
                         appendBody(children) { .section(name: nameIndex, length: $0, isInverted: isInverted) }
                     case .partial(let template, let indentation, _):
-                        let target = Int32(index(ofTemplate: template))
+                        let target = index(ofTemplate: template)
                         let (start, end) = bytes(indentation)
                         ops.append(.partial(template: target, indentStart: start, indentEnd: end))
                     case .parent(let template, let blocks, _):
-                        let target = Int32(index(ofTemplate: template))
+                        let target = index(ofTemplate: template)
                         let header = ops.count
                         ops.append(.parent(template: target, length: 0))
                         for (block, children) in blocks.sorted(by: { $0.key < $1.key }) {
                             let blockIndex = index(ofBlock: block)
                             appendBody(children) { .override(block: blockIndex, length: $0) }
                         }
-                        ops[header] = .parent(template: target, length: Int32(ops.count - header - 1))
+                        ops[header] = .parent(template: target, length: ops.count - header - 1)
                     case .block(let block, let children):
                         let blockIndex = index(ofBlock: block)
                         appendBody(children) { .block(block: blockIndex, length: $0) }
@@ -147,11 +147,11 @@ extension Template {
             }
 
             /// A header instruction followed by `children`; `header` is given the body's length.
-            mutating func appendBody(_ children: [Node], header: (Int32) -> Op) {
+            mutating func appendBody(_ children: [Node], header: (Int) -> Op) {
                 let position = ops.count
                 ops.append(header(0))
                 append(children)
-                ops[position] = header(Int32(ops.count - position - 1))
+                ops[position] = header(ops.count - position - 1)
             }
         }
     }

@@ -56,7 +56,7 @@ extension Template {
                 position += 1
                 switch op {
                 case .text(let start, let end):
-                    write(text: Int(start)..<Int(end))
+                    write(text: start..<end)
                 case .variable(let name, let isEscaped):
                     guard let value = lookup(name) else { continue }
                     switch value {
@@ -67,7 +67,7 @@ extension Template {
                     case .list, .object, .nothing: break  // nothing sensible to print; use a section
                     }
                 case .section(let name, let length, let isInverted):
-                    let body = position..<(position + Int(length))
+                    let body = position..<(position + length)
                     position = body.upperBound
                     let value = lookup(name)
                     if isInverted {
@@ -93,12 +93,12 @@ extension Template {
                     let target = try self.template(template)
                     let saved = indentation.count
                     indentation.append(
-                        contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(indentStart)..<Int(indentEnd)]))
+                        contentsOf: UnsafeBufferPointer(rebasing: bytes[indentStart..<indentEnd]))
                     try nested(.template(template)) { renderer throws(Failure) in try renderer.run(target) }
                     indentation.removeSubrange(saved...)
                 case .parent(let template, let length):
                     let target = try self.template(template)
-                    let blocks = position..<(position + Int(length))
+                    let blocks = position..<(position + length)
                     position = blocks.upperBound
                     // The outermost template's definition of a block wins (it is the most
                     // specific): an override applies only to a block that has none yet.
@@ -106,38 +106,38 @@ extension Template {
                     var next = blocks.lowerBound
                     while next < blocks.upperBound {
                         guard case .override(let block, let bodyLength) = ops[next] else { break }
-                        let body = (next + 1)..<(next + 1 + Int(bodyLength))
-                        if overrides[Int(block)] == nil {
-                            overrides[Int(block)] = body
-                            applied.append(Int(block))
+                        let body = (next + 1)..<(next + 1 + bodyLength)
+                        if overrides[block] == nil {
+                            overrides[block] = body
+                            applied.append(block)
                         }
                         next = body.upperBound
                     }
                     defer { for block in applied { overrides[block] = nil } }
                     try nested(.template(template)) { renderer throws(Failure) in try renderer.run(target) }
                 case .block(let block, let length):
-                    let defaults = position..<(position + Int(length))
+                    let defaults = position..<(position + length)
                     position = defaults.upperBound
-                    let body = overrides[Int(block)] ?? defaults
+                    let body = overrides[block] ?? defaults
                     try nested(.block(block)) { renderer throws(Failure) in try renderer.run(body) }
                 case .override(_, let length):
-                    position += Int(length)  // only read by its parent
+                    position += length  // only read by its parent
                 }
             }
         }
 
         /// The instructions of template `index`, or why there are none.
-        private func template(_ index: Int32) throws(Failure) -> Range<Int> {
-            guard let range = program.templateRanges[Int(index)] else {
-                throw .missingTemplate(program.templateNames[Int(index)])
+        private func template(_ index: Int) throws(Failure) -> Range<Int> {
+            guard let range = program.templateRanges[index] else {
+                throw .missingTemplate(program.templateNames[index])
             }
             return range
         }
 
         /// What a nested render is, named only in the error when it nests too deep.
         private enum Nesting {
-            case template(Int32)
-            case block(Int32)
+            case template(Int)
+            case block(Int)
         }
 
         private mutating func nested(
@@ -145,8 +145,8 @@ extension Template {
         ) throws(Failure) {
             guard depth < Self.maximumDepth else {
                 switch nesting {
-                case .template(let index): throw .tooDeep(program.templateNames[Int(index)])
-                case .block(let index): throw .tooDeep(program.blockNames[Int(index)])
+                case .template(let index): throw .tooDeep(program.templateNames[index])
+                case .block(let index): throw .tooDeep(program.blockNames[index])
                 }
             }
             depth += 1
@@ -155,10 +155,10 @@ extension Template {
         }
 
         /// Mustache lookup: the first name in the innermost context that has it, the rest inside that.
-        private func lookup(_ index: Int32) -> TemplateValue? {
-            guard !names[Int(index)].parts.isEmpty else { return stack.last }
+        private func lookup(_ index: Int) -> TemplateValue? {
+            guard !names[index].parts.isEmpty else { return stack.last }
             for position in stack.indices.reversed() {
-                if case .object(let object) = stack[position], let value = object.value(names[Int(index)], at: 0) {
+                if case .object(let object) = stack[position], let value = object.value(names[index], at: 0) {
                     return value
                 }
             }
