@@ -30,8 +30,8 @@ package struct FeedFetcher: Sendable {
         /// Redirects followed before giving up.
         package var maxRedirects: Int
         /// Requests the caller runs at once (`--concurrency`): the connection pool allows that many
-        /// connections to one host, so its own default (8) does not quietly cap the caller's limit
-        /// (`per_host` is what limits requests to one host).
+        /// connections to one host for feeds and as many for icons, so its own default (8) does not
+        /// quietly cap the caller's limit (`per_host` is what limits requests to one host).
         package var concurrency: Int
 
         package init(policy: FetchPolicy = FetchPolicy(), maxRedirects: Int = 5, concurrency: Int = 64) {
@@ -75,7 +75,9 @@ package struct FeedFetcher: Sendable {
             decompression: .enabled(limit: .size(policy.maxBodyBytes))
         )
         configuration.httpVersion = .automatic
-        let connectionsPerHost = max(1, min(options.concurrency, policy.perHostConcurrency ?? .max))
+        // Feeds and their icons are fetched side by side, each kind within its own limits
+        // (`FeedSchedule`, `AvatarQueue`): room for both, so icons do not hold up feeds.
+        let connectionsPerHost = 2 * max(1, min(options.concurrency, policy.perHostConcurrency ?? .max))
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         // By default the pool retries a failed connection with backoff until the connect deadline:
