@@ -22,7 +22,8 @@ final class FixtureServer: Sendable {
         /// never silent long enough for a read timeout).
         var trickle: (bytes: Int, every: TimeAmount)?
         /// Hold the response until this path has been requested (then wait `delay`), for at most
-        /// a minute: what a client asks for while this response is outstanding.
+        /// two minutes: what a client asks for while this response is outstanding
+        /// (`releasedByRequest` says which ended the wait).
         var heldUntilRequested: String?
 
         static func feed(_ data: Data, contentType: String = "application/xml") -> Route {
@@ -49,6 +50,11 @@ final class FixtureServer: Sendable {
     var requests: [Request] { log.entries.withLock { $0 } }
     /// The most requests that were being answered at the same time (received, response not yet sent).
     var maxInFlight: Int { log.inFlight.withLock { $0.max } }
+    /// Whether the held response for `path` was released by the request it waited for (false: by
+    /// its deadline); nil while it has not been released.
+    func releasedByRequest(_ path: String) -> Bool? {
+        log.releases.withLock { $0.last { $0.path == path }?.byRequest }
+    }
     private let log: RequestLog
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
@@ -92,6 +98,9 @@ private final class RequestLog: Sendable {
     let counters = Mutex<[String: Int]>([:])
     /// Requests being answered now, and the most at once.
     let inFlight = Mutex<(now: Int, max: Int)>((0, 0))
+    /// Each held response's path, and whether the request it waited for released it (else its
+    /// deadline did).
+    let releases = Mutex<[(path: String, byRequest: Bool)]>([])
 }
 
 private final class RouteHandler: ChannelInboundHandler, Sendable {
@@ -168,13 +177,15 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
         let delay = route.delay
         let start = context.eventLoop
         @Sendable func release(after awaited: String?, deadline: NIODeadline) {
-            guard let awaited, !log.entries.withLock({ $0.contains { $0.path == awaited } }), .now() < deadline else {
+            let isRequested = awaited.map { awaited in log.entries.withLock { $0.contains { $0.path == awaited } } }
+            guard isRequested == false, .now() < deadline else {
+                if isRequested != nil { log.releases.withLock { $0.append((path, isRequested == true)) } }
                 if delay == .zero { respond() } else { start.scheduleTask(in: delay, respond) }
                 return
             }
             start.scheduleTask(in: .milliseconds(20)) { release(after: awaited, deadline: deadline) }
         }
-        release(after: route.heldUntilRequested, deadline: .now() + .minutes(1))
+        release(after: route.heldUntilRequested, deadline: .now() + .minutes(2))
     }
 
     /// Writes `body` a piece at a time, then ends the response; stops when the client has gone.
