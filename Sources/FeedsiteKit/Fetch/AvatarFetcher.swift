@@ -23,9 +23,10 @@ package struct AvatarRun: Sendable, Hashable {
     }
 }
 
-/// Feed avatars, made in the Fetch stage as each feed is read: each feed's icon (its image, else its home page's
-/// `<link rel=icon>`, else the home page host's `/favicon.ico`) downloaded through the feed
-/// fetcher (its client, limits, redirects, User-Agent) and shrunk by libvips (`AvatarImage`).
+/// Feed avatars, made in the Fetch stage as each feed is read: each feed's icon (its image, else
+/// its home page's `<link rel=icon>`, else the home page host's `/favicon.ico`) downloaded through
+/// the feed fetcher (its client, limits, redirects, User-Agent) and shrunk by libvips
+/// (`AvatarImage`), at most `per_host` at once from one host (`AvatarQueue`).
 ///
 /// Not on every build: an icon is asked for again once a day (`AvatarState.revalidationInterval`)
 /// with its validators, or at once when the feed names another image or home page; a 304 or a

@@ -175,12 +175,10 @@ struct FeedReader: Sendable {
                 }
             }
             return sources.indices.map { index in
-                runs[index]
-                    ?? {
-                        let cancelled = FeedRun(source: sources[index], outcome: .failed(.fetch(.cancelled)))
-                        finished(index, cancelled)
-                        return cancelled
-                    }()
+                if let run = runs[index] { return run }
+                let cancelled = FeedRun(source: sources[index], outcome: .failed(.fetch(.cancelled)))
+                finished(index, cancelled)
+                return cancelled
             }
         }
     }
