@@ -77,7 +77,7 @@ struct AvatarFetcher: Sendable {
         enum Event: Sendable {
             case arrived(Int, Job)
             case allArrived
-            case done(Int, AvatarRun, host: String?)
+            case done(Int, AvatarRun, host: HostSlots.Host?)
         }
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         // Discarding: results come back as events, and a finished child is freed at once (a
@@ -98,7 +98,7 @@ struct AvatarFetcher: Sendable {
                 switch event {
                 case .arrived(let index, let job) where runs.indices.contains(index):
                     waiting[index] = job
-                    queue.add(index, host: job.host, hostLimit: job.host.map(perHostLimit) ?? Int.max)
+                    queue.add(index, host: host(of: job))
                 case .arrived:
                     break
                 case .allArrived:
@@ -112,7 +112,7 @@ struct AvatarFetcher: Sendable {
                     let unavailable = library.unavailable
                     group.addTask {
                         let run = await avatar(for: job, unavailable: unavailable, fetcher: fetcher)
-                        sink.yield(.done(index, run, host: job.host))
+                        sink.yield(.done(index, run, host: host(of: job)))
                     }
                 }
                 if !isOpen, queue.isIdle { break }
@@ -120,6 +120,11 @@ struct AvatarFetcher: Sendable {
             sink.finish()
             return runs
         }
+    }
+
+    /// The host `job`'s first request goes to, with its `per_host` limit; nil when it makes none.
+    private func host(of job: Job) -> HostSlots.Host? {
+        job.host.map { HostSlots.Host(name: $0.lowercased(), limit: perHostLimit($0)) }
     }
 
     /// Whether `job` may download an icon this run: one is due or was never taken.

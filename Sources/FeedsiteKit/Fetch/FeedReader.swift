@@ -132,7 +132,7 @@ struct FeedReader: Sendable {
             var runs = sources.indices.map {
                 skipped.contains($0) ? FeedRun(source: sources[$0], outcome: .skipped) : nil
             }
-            for (index, run) in runs.enumerated() { run.map { finished(index, $0) } }
+            for (index, run) in runs.enumerated() { if let run { finished(index, run) } }
             /// Fetched bodies waiting to be read, and the requests that got them.
             var bodies: [Int: (FetchedFeed, FetchRequest)] = [:]
             func finish(_ index: Int, _ run: FeedRun) {

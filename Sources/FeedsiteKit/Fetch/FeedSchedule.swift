@@ -23,11 +23,7 @@ struct FeedSchedule: Sendable, Equatable {
     }
 
     /// Where a feed is fetched from, for the per-host limit.
-    struct Host: Sendable, Hashable {
-        var name: String
-        /// Requests to this host at once (`per_host`).
-        var limit: Int
-    }
+    typealias Host = HostSlots.Host
 
     /// Per feed, its host; nil for a local file, which no per-host limit applies to.
     private let hosts: [Host?]
@@ -39,7 +35,7 @@ struct FeedSchedule: Sendable, Equatable {
     private var waiting: [Int] = []
     private var fetching = 0
     private var reading = 0
-    private var inFlightPerHost: [String: Int] = [:]
+    private var slots = HostSlots()
     private var isCancelled = false
     /// Feeds fetched and read, or whose fetch was their outcome (a 304, a failure).
     private(set) var finishedCount = 0
@@ -66,11 +62,11 @@ struct FeedSchedule: Sendable, Equatable {
                 return .read(waiting.removeFirst())
             }
             if fetching < fetchLimit, fetching + waiting.count < 2 * fetchLimit,
-                let position = pending.firstIndex(where: hasFreeSlot)
+                let position = pending.firstIndex(where: { slots.hasRoom(for: hosts[$0]) })
             {
                 let index = pending.remove(at: position)
                 fetching += 1
-                if let host = hosts[index] { inFlightPerHost[host.name, default: 0] += 1 }
+                slots.take(hosts[index])
                 return .fetch(index)
             }
         }
@@ -80,7 +76,7 @@ struct FeedSchedule: Sendable, Equatable {
     /// Feed `index`'s fetch finished: with a body to read, or with its outcome (a 304, a failure).
     mutating func fetchFinished(_ index: Int, hasBody: Bool) {
         fetching -= 1
-        if let host = hosts[index] { inFlightPerHost[host.name, default: 1] -= 1 }
+        slots.free(hosts[index])
         if hasBody {
             waiting.append(index)
         } else {
@@ -97,10 +93,5 @@ struct FeedSchedule: Sendable, Equatable {
     /// Starts nothing more: what is in flight finishes, what waits is never started.
     mutating func cancel() {
         isCancelled = true
-    }
-
-    private func hasFreeSlot(_ index: Int) -> Bool {
-        guard let host = hosts[index] else { return true }
-        return inFlightPerHost[host.name, default: 0] < host.limit
     }
 }

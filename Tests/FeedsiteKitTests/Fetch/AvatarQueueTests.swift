@@ -5,39 +5,42 @@ import Testing
 /// The order and the limits in which feeds' icons are asked for, without a network.
 @Suite("Avatar queue")
 struct AvatarQueueTests {
+    static func host(_ name: String, limit: Int) -> HostSlots.Host { HostSlots.Host(name: name, limit: limit) }
+
     @Test("icons start in the order their feeds were read, at most `limit` at once")
     func orderAndLimit() {
         var queue = AvatarQueue(limit: 2)
-        for index in [4, 0, 7] { queue.add(index, host: "h\(index).example", hostLimit: 2) }
+        for index in [4, 0, 7] { queue.add(index, host: Self.host("h\(index).example", limit: 2)) }
         #expect(queue.next() == 4)
         #expect(queue.next() == 0)
         #expect(queue.next() == nil)
-        queue.finished(host: "h0.example")
+        queue.finished(host: Self.host("h0.example", limit: 2))
         #expect(queue.next() == 7)
         #expect(queue.next() == nil)
         #expect(!queue.isIdle)
-        queue.finished(host: "h4.example")
-        queue.finished(host: "h7.example")
+        queue.finished(host: Self.host("h4.example", limit: 2))
+        queue.finished(host: Self.host("h7.example", limit: 2))
         #expect(queue.isIdle)
     }
 
     @Test("a host at its limit is passed over for the next feed; a feed without a request has no host limit")
     func perHost() {
         var queue = AvatarQueue(limit: 10)
-        queue.add(0, host: "cdn.example", hostLimit: 1)
-        queue.add(1, host: "CDN.example", hostLimit: 1)
-        queue.add(2, host: "other.example", hostLimit: 1)
-        queue.add(3, host: nil, hostLimit: 1)
-        queue.add(4, host: nil, hostLimit: 1)
+        let cdn = Self.host("cdn.example", limit: 1)
+        queue.add(0, host: cdn)
+        queue.add(1, host: cdn)
+        queue.add(2, host: Self.host("other.example", limit: 1))
+        queue.add(3, host: nil)
+        queue.add(4, host: nil)
         #expect(queue.next() == 0)
-        // 1 is on the same host (names are compared without case): 2, 3 and 4 go first.
+        // 1 is on the same host: 2, 3 and 4 go first.
         #expect(queue.next() == 2)
         #expect(queue.next() == 3)
         #expect(queue.next() == 4)
         #expect(queue.next() == nil)
-        queue.finished(host: "cdn.example")
+        queue.finished(host: cdn)
         #expect(queue.next() == 1)
-        for host in ["CDN.example", "other.example", nil, nil] { queue.finished(host: host) }
+        for host in [cdn, Self.host("other.example", limit: 1), nil, nil] { queue.finished(host: host) }
         #expect(queue.isIdle)
     }
 
@@ -49,7 +52,9 @@ struct AvatarQueueTests {
             let hostLimit = Int.random(in: 1...3, using: &random)
             var queue = AvatarQueue(limit: limit)
             let hosts = (0..<30).map { _ in ["a", "b", "c", nil].randomElement(using: &random)! }
-            for (index, host) in hosts.enumerated() { queue.add(index, host: host, hostLimit: hostLimit) }
+            for (index, host) in hosts.enumerated() {
+                queue.add(index, host: host.map { Self.host($0, limit: hostLimit) })
+            }
             var running: [Int] = []
             var started: [Int] = []
             while !queue.isIdle {
@@ -62,7 +67,7 @@ struct AvatarQueueTests {
                     #expect(running.filter { hosts[$0] == host }.count <= hostLimit)
                 }
                 let done = running.remove(at: Int.random(in: 0..<running.count, using: &random))
-                queue.finished(host: hosts[done])
+                queue.finished(host: hosts[done].map { Self.host($0, limit: hostLimit) })
             }
             #expect(started.sorted() == Array(0..<30))
         }
