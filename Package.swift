@@ -159,11 +159,14 @@ let package = Package(
 // `-sanitize=fuzzer,address` into its own `.build-fuzz`), so `swift build` never sees them.
 if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
-    for name in ["FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration"] {
+    for name in ["FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration", "FuzzIconFile"] {
         package.targets.append(
             .executableTarget(
                 name: name,
-                dependencies: ["FeedsiteKit", "FeedsiteParse", "FeedsiteSanitise", "FeedsiteShared", "FuzzerDriver"],
+                dependencies: [
+                    "FeedsiteKit", "FeedsiteParse", "FeedsiteSanitise", "FeedsiteShared", "FeedsiteImage",
+                    "FuzzerDriver",
+                ],
                 path: "Fuzz/\(name)"))
     }
 }

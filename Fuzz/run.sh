@@ -21,7 +21,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
 SCRATCH=.build-fuzz
-TARGETS=(FuzzFeedParser FuzzSanitiser FuzzStateDecoder FuzzConfiguration)
+TARGETS=(FuzzFeedParser FuzzSanitiser FuzzStateDecoder FuzzConfiguration FuzzIconFile)
 
 build_only=false
 selected=()
@@ -61,6 +61,9 @@ seed_corpus() {
             cp -n "$fixtures"/state/*.json "$corpus"/ ;;
         FuzzConfiguration)
             find Examples . -maxdepth 2 -name '*.yml' -size -64k -exec cp -n {} "$corpus"/ \; 2>/dev/null || true ;;
+        FuzzIconFile)
+            # ICO files of BMP images, as Pillow writes them.
+            cp -n "$fixtures"/avatars/*.ico "$corpus"/ ;;
     esac
 }
 

@@ -22,6 +22,9 @@ typedef struct {
     int (*image_get_width)(const VipsImage *image);
     int (*image_get_height)(const VipsImage *image);
     int (*thumbnail_buffer)(void *buf, size_t len, VipsImage **out, int width, ...);
+    VipsImage *(*image_new_from_memory_copy)(const void *data, size_t size, int width, int height, int bands,
+                                             int format);
+    int (*thumbnail_image)(VipsImage *in, VipsImage **out, int width, ...);
     int (*image_write_to_buffer)(VipsImage *in, const char *suffix, void **buf, size_t *size, ...);
     char *(*error_buffer_copy)(void);
     void (*object_unref)(void *object);
@@ -85,6 +88,8 @@ static int load(const char *library, functions *f, char *error, size_t length) {
     RESOLVE(image_get_width, "vips_image_get_width");
     RESOLVE(image_get_height, "vips_image_get_height");
     RESOLVE(thumbnail_buffer, "vips_thumbnail_buffer");
+    RESOLVE(image_new_from_memory_copy, "vips_image_new_from_memory_copy");
+    RESOLVE(thumbnail_image, "vips_thumbnail_image");
     RESOLVE(image_write_to_buffer, "vips_image_write_to_buffer");
     RESOLVE(error_buffer_copy, "vips_error_buffer_copy");
     RESOLVE(object_unref, "g_object_unref");
@@ -144,6 +149,9 @@ static int save(const functions *f, VipsImage *image, const char *suffix, void *
     return outcome;
 }
 
+static int encode(const functions *fp, VipsImage *thumbnail, void *output, size_t outputCapacity,
+                  feedsite_vips_result *result, char *error, size_t errorLength);
+
 int feedsite_vips_thumbnail(
     const char *library, const void *input, size_t inputLength, int size, int maxSide, void *output,
     size_t outputCapacity, feedsite_vips_result *result, char *error, size_t errorLength) {
@@ -174,6 +182,39 @@ int feedsite_vips_thumbnail(
         take_vips_error(&f, error, errorLength, "cannot be decoded");
         return FEEDSITE_VIPS_UNDECODABLE;
     }
+    return encode(&f, thumbnail, output, outputCapacity, result, error, errorLength);
+}
+
+int feedsite_vips_thumbnail_rgba(
+    const char *library, const void *pixels, int width, int height, int size, void *output, size_t outputCapacity,
+    feedsite_vips_result *result, char *error, size_t errorLength) {
+    functions f;
+    if (!load(library, &f, error, errorLength)) return FEEDSITE_VIPS_UNAVAILABLE;
+    if (pixels == NULL || width < 1 || height < 1 || width > 4096 || height > 4096 || output == NULL ||
+        result == NULL || size < 1) {
+        copy_error(error, errorLength, "no pixels");
+        return FEEDSITE_VIPS_UNDECODABLE;
+    }
+    // 4 bands of unsigned bytes (VIPS_FORMAT_UCHAR = 0): libvips reads them as sRGB with alpha.
+    VipsImage *image = f.image_new_from_memory_copy(pixels, (size_t)width * (size_t)height * 4, width, height, 4, 0);
+    if (image == NULL) {
+        take_vips_error(&f, error, errorLength, "cannot be read");
+        return FEEDSITE_VIPS_UNDECODABLE;
+    }
+    VipsImage *thumbnail = NULL;
+    int failed = f.thumbnail_image(image, &thumbnail, size, "height", size, "size", 2 /* DOWN */, NULL) != 0;
+    f.object_unref(image);
+    if (failed || thumbnail == NULL) {
+        take_vips_error(&f, error, errorLength, "cannot be resized");
+        return FEEDSITE_VIPS_UNDECODABLE;
+    }
+    return encode(&f, thumbnail, output, outputCapacity, result, error, errorLength);
+}
+
+/// Saves `thumbnail` (and releases it) as WebP, else PNG, into `output`.
+static int encode(const functions *fp, VipsImage *thumbnail, void *output, size_t outputCapacity,
+                  feedsite_vips_result *result, char *error, size_t errorLength) {
+    const functions f = *fp;
     size_t length = 0;
     int format = FEEDSITE_VIPS_WEBP;
     // WebP at quality 80, once more at 50 when too large; PNG (then a palette PNG) when this libvips

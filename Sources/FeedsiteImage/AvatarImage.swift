@@ -91,17 +91,22 @@ package struct AvatarImage: Sendable, Hashable {
     }
 
     /// `input` decoded (trusted loaders only) and shrunk to fit 64×64 (never enlarged), at most
-    /// 16 KB. An ICO file gives its largest PNG image.
+    /// 16 KB. An ICO file gives its largest image, PNG or BMP.
     package init(resizing input: Data, library: Library = .system) throws(Failure) {
         guard input.count <= Self.maxInputBytes else { throw .inputTooLarge(bytes: input.count) }
-        let bytes = IconFile.largestPNG(in: input) ?? input
         var output = [UInt8](repeating: 0, count: Self.maxBytes)
         var error = [CChar](repeating: 0, count: 512)
         var result = feedsite_vips_result()
-        let status = bytes.withUnsafeBytes { buffer in
-            feedsite_vips_thumbnail(
-                library.path, buffer.baseAddress, buffer.count, Int32(Self.size), Int32(Self.maxInputSide), &output,
+        let status: Int32
+        switch IconFile.largestImage(in: input) {
+        case .pixels(let pixels)?:
+            status = feedsite_vips_thumbnail_rgba(
+                library.path, pixels.rgba, Int32(pixels.width), Int32(pixels.height), Int32(Self.size), &output,
                 output.count, &result, &error, error.count)
+        case .png(let png)?:
+            status = Self.thumbnail(png, library: library, into: &output, &result, &error)
+        case nil:
+            status = Self.thumbnail(input, library: library, into: &output, &result, &error)
         }
         let message = Library.message(error)
         switch Int(status) {
@@ -118,6 +123,18 @@ package struct AvatarImage: Sendable, Hashable {
         }
         let length = min(Int(result.length), output.count)
         self.init(data: Data(output[..<length]), format: Int(result.format) == FEEDSITE_VIPS_PNG ? .png : .webp)
+    }
+
+    /// `feedsite_vips_thumbnail` on encoded image bytes.
+    private static func thumbnail(
+        _ bytes: Data, library: Library, into output: inout [UInt8], _ result: inout feedsite_vips_result,
+        _ error: inout [CChar]
+    ) -> Int32 {
+        bytes.withUnsafeBytes { buffer in
+            feedsite_vips_thumbnail(
+                library.path, buffer.baseAddress, buffer.count, Int32(size), Int32(maxInputSide), &output,
+                output.count, &result, &error, error.count)
+        }
     }
 
     /// The format of avatar bytes read back (from the last site), by their signature; nil when

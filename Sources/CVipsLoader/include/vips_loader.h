@@ -44,4 +44,10 @@ int feedsite_vips_thumbnail(
     const char *library, const void *input, size_t inputLength, int size, int maxSide, void *output,
     size_t outputCapacity, feedsite_vips_result *result, char *error, size_t errorLength);
 
+/// The same for `width`×`height` pixels of straight RGBA, top row first (4 bytes a pixel; at most
+/// 4096 on a side): an icon decoded by feedsite itself (a BMP inside an `.ico`).
+int feedsite_vips_thumbnail_rgba(
+    const char *library, const void *pixels, int width, int height, int size, void *output, size_t outputCapacity,
+    feedsite_vips_result *result, char *error, size_t errorLength);
+
 #endif

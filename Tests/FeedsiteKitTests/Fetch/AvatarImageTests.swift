@@ -80,6 +80,25 @@ struct AvatarImageTests {
         #expect(throws: AvatarImage.Failure.self) { try AvatarImage(resizing: Data(broken), library: Self.library) }
     }
 
+    @Test("an ICO file of BMPs (most /favicon.ico files) gives its largest, shrunk", .enabled(if: hasLibrary))
+    func icoWithBMP() throws {
+        // A 16×16 and a 128×128 24-bit BMP (rows of 48 and 384 bytes: no padding), each with its mask.
+        func bmp(_ side: Int) -> [UInt8] {
+            IconFileTests.header(width: side, height: side, depth: 24)
+                + [UInt8](repeating: 0x80, count: side * side * 3)
+                + [UInt8](repeating: 0, count: (side + 31) / 32 * 4 * side)
+        }
+        let ico = IconFileTests.ico([(16, 16, 24, bmp(16)), (128, 128, 24, bmp(128))])
+        let avatar = try AvatarImage(resizing: ico, library: Self.library)
+        #expect(avatar.format == .webp)
+        let size = try #require(Self.dimensions(avatar.data))
+        #expect(size.width == 64 && size.height == 64)
+        // A small one is never enlarged.
+        let small = try AvatarImage(resizing: IconFileTests.ico([(16, 16, 24, bmp(16))]), library: Self.library)
+        let smallSize = try #require(Self.dimensions(small.data))
+        #expect(smallSize.width == 16 && smallSize.height == 16)
+    }
+
     @Test("hostile icons are refused with a reason, never a crash", .enabled(if: hasLibrary))
     func hostile() throws {
         func failure(_ data: Data) -> AvatarImage.Failure? {

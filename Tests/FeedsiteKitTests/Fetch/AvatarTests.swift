@@ -71,7 +71,7 @@ struct AvatarTests {
             "/gamma.xml": .feed(Self.feed("Gamma", link: "/gamma/")),
             "/gamma/": Self.html("<html><head><title>no icon</title></head></html>"),
             "/favicon.ico": FixtureServer.Route(
-                headers: [("Content-Type", "image/x-icon")], body: try AvatarImageTests.fixture("one.gif")),
+                headers: [("Content-Type", "image/x-icon")], body: try AvatarImageTests.fixture("bmp32.ico")),
         ])
         // A second host without any icon: the image is an SVG (refused), no home page, no favicon.
         let bare = try await FixtureServer(routes: [
@@ -95,8 +95,8 @@ struct AvatarTests {
         // The feed's image came first: its home page was never read.
         #expect(!paths.contains("/alpha/") && !paths.contains("/never.png"))
         #expect(paths.filter { $0 == "/beta-icon.png" }.count == 1)
-        // 1500×1500 → 64×64; 400×100 → 64×16; the 1-pixel favicon stays 1×1.
-        for (slug, width, height) in [("alpha", 64, 64), ("beta", 64, 16), ("gamma", 1, 1)] {
+        // 1500×1500 → 64×64; 400×100 → 64×16; the favicon's largest BMP (32×32) is not enlarged.
+        for (slug, width, height) in [("alpha", 64, 64), ("beta", 64, 16), ("gamma", 32, 32)] {
             let avatar = try #require(data(build, "avatars/\(slug).webp"), "no avatar for \(slug)")
             #expect(avatar.count <= 16 * 1024)
             let size = try #require(AvatarImageTests.dimensions(avatar))
