@@ -152,6 +152,7 @@ struct AvatarFetcher: Sendable {
         if let saved, saved.origin == origin, let source = saved.source.flatMap(URL.init(string:)), previous != nil {
             var state = saved
             state.checked = now
+            state.note = nil
             switch await download(source, etag: saved.etag, lastModified: saved.lastModified, job, fetcher) {
             case .notModified:
                 return AvatarRun(state: state, image: previous)
@@ -159,7 +160,8 @@ struct AvatarFetcher: Sendable {
                 (state.etag, state.lastModified) = (etag, lastModified)
                 return AvatarRun(state: state, image: image)
             case .failed(let reason):
-                return AvatarRun(state: state, image: previous, note: reason)
+                state.note = "kept the avatar made before: \(reason)"
+                return AvatarRun(state: state, image: previous, note: state.note)
             }
         }
         // Chosen anew: the first candidate that gives an avatar. The home page is read only when
@@ -187,11 +189,12 @@ struct AvatarFetcher: Sendable {
             }
         }
         // None: the avatar made before stays (asked for again tomorrow), else the monogram.
-        let note = notes.isEmpty ? "no icon found" : notes.joined(separator: "; ")
+        let reasons = notes.isEmpty ? "no icon found" : notes.joined(separator: "; ")
+        let note = previous != nil ? "kept the avatar made before: \(reasons)" : "no avatar: \(reasons)"
         let state = AvatarState(
             origin: origin, source: previous != nil ? saved?.source : nil, etag: previous != nil ? saved?.etag : nil,
-            lastModified: previous != nil ? saved?.lastModified : nil, checked: now)
-        return AvatarRun(state: state, image: previous, note: "no avatar: \(note)")
+            lastModified: previous != nil ? saved?.lastModified : nil, checked: now, note: note)
+        return AvatarRun(state: state, image: previous, note: note)
     }
 
     /// The home page's icons, best first (`FeedParser.discoverIconLinks`: the two best it names),

@@ -21,6 +21,9 @@ package struct AvatarState: Sendable, Hashable, Codable {
     package var file: String?
     /// When the icon was last downloaded or revalidated, or last failed to be.
     package var checked: Date
+    /// Why the last attempt gave no new icon (`no avatar: …`, `kept the avatar made before: …`),
+    /// shown on the status page until an icon is taken again; nil after a success.
+    package var note: String? = nil
 
     /// A `checked` that makes the icon due at once (1970, a date the state file can hold).
     package static let never = Date(timeIntervalSince1970: 0)
@@ -37,7 +40,7 @@ package struct AvatarState: Sendable, Hashable, Codable {
 /// Decoding in an extension keeps the memberwise initialiser.
 extension AvatarState {
     fileprivate enum CodingKeys: String, CodingKey {
-        case origin, source, etag, lastModified, file, checked
+        case origin, source, etag, lastModified, file, checked, note
     }
 
     package init(from decoder: any Decoder) {
@@ -49,5 +52,6 @@ extension AvatarState {
         lastModified = string(.lastModified)
         file = string(.file)
         checked = ((try? container?.decodeIfPresent(Date.self, forKey: .checked)) ?? nil) ?? Self.never
+        note = string(.note)
     }
 }

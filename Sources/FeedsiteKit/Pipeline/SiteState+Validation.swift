@@ -152,6 +152,7 @@ struct StateValidator {
             avatar.file = nil
             notes.add("dropped 'avatar.file', not avatars/<slug>.webp or .png")
         }
+        avatar.note = avatar.note.map { text($0, "avatar.note", StateLimits.textBytes, &notes) }
         if !StateLimits.dates.contains(avatar.checked) || avatar.checked > now {
             avatar.checked = AvatarState.never
             notes.add("replaced 'avatar.checked', an impossible date")

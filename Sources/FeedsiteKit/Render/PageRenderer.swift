@@ -359,7 +359,8 @@ package struct PageRenderer: Sendable {
                 lastSuccess: record.state.health.lastSuccess.map(DayFormat.string),
                 lastSuccessLabel: record.state.health.lastSuccess.flatMap { CivilTime($0) }.map { messages.date($0) },
                 consecutiveFailures: record.state.health.consecutiveFailures, lastError: record.state.health.lastError,
-                warnings: record.warnings, isStale: record.isStale)
+                warnings: record.warnings,
+                avatarNote: site.configuration.avatars ? record.state.avatar?.note : nil, isStale: record.isStale)
         }
         let page = StatusPage(
             site: context.siteView, root: "../",

@@ -363,12 +363,15 @@ struct FeedStatusView: Encodable {
     var consecutiveFailures: Int
     var lastError: String?
     var warnings: [String]
+    /// Why the feed shows its monogram or an icon made before (`no avatar: …`, `kept the avatar
+    /// made before: …`), until an icon is taken again; never an error of the feed.
+    var avatarNote: String?
     var isStale: Bool
 
     enum CodingKeys: String, CodingKey {
         case name, url, configuredURL, health, isFetched = "fetched", note, httpStatus, bytes, items, read, kept
-        case dropped, filtered, filteredBy, newItems, lastSuccess, consecutiveFailures, lastError, warnings, isStale =
-            "stale"
+        case dropped, filtered, filteredBy, newItems, lastSuccess, consecutiveFailures, lastError, warnings
+        case avatarNote, isStale = "stale"
     }
 }
 

@@ -118,13 +118,70 @@ struct AvatarTests {
                 #"<meta property="og:image" content="https://planet.example/avatars/alpha.webp">"#) == true)
         #expect(site.files["feeds/delta/index.html"]?.contains("og:image") == false)
         let iconURLs = [server.url("/alpha.png"), server.url("/beta-icon.png"), bare.url("/delta.svg")]
+        // (As an attribute: the status page's note may name a refused icon in its text.)
         for (path, page) in site.files where path.hasSuffix(".html") {
-            #expect(iconURLs.allSatisfy { !page.contains($0.absoluteString) }, "\(path) names an icon's URL")
+            #expect(iconURLs.allSatisfy { !page.contains("\"\($0.absoluteString)") }, "\(path) links an icon's URL")
         }
         // The state remembers where each avatar came from.
         let state = try #require(report.records.first { $0.source.name == "Beta" }?.state.avatar)
         #expect(state.source == server.url("/beta-icon.png").absoluteString)
         #expect(state.file == "avatars/beta.webp" && state.checked == Self.start)
+        // The status page and status.json say why Delta shows its monogram: its image (an SVG) was
+        // refused, its home page and /favicon.ico gave nothing. The others have no note.
+        let notes = try Self.avatarNotes(build)
+        let delta = try #require(notes["Delta"] ?? nil, "no note for Delta")
+        #expect(delta.hasPrefix("no avatar: "))
+        #expect(delta.contains(bare.url("/delta.svg").absoluteString) && delta.contains("/favicon.ico"))
+        #expect(notes["Alpha"] == .some(nil) && notes["Beta"] == .some(nil) && notes["Gamma"] == .some(nil))
+        let statusPage = try #require(site.files["status/index.html"])
+        #expect(statusPage.contains(#"<small class="avatar-note" lang="en" dir="ltr">no avatar: "#))
+        #expect(statusPage.components(separatedBy: "avatar-note").count == 2)
+    }
+
+    /// Each feed's `avatarNote` in `status.json`, by name (nil: the feed has none).
+    static func avatarNotes(_ build: TestBuild) throws -> [String: String?] {
+        struct Status: Decodable {
+            struct Feed: Decodable {
+                var name: String
+                var avatarNote: String?
+            }
+            var feeds: [Feed]
+        }
+        let data = try Data(contentsOf: build.output.appendingPathComponent("status/status.json"))
+        return Dictionary(
+            try JSONDecoder().decode(Status.self, from: data).feeds.map { ($0.name, $0.avatarNote) },
+            uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test("an icon that cannot be asked for again keeps the avatar made before, and the status page says so")
+    func revalidationFails() async throws {
+        let icons = try await FixtureServer(routes: ["/icon.png": try Self.png("big.png")])
+        let server = try await FixtureServer(routes: [
+            "/feed.xml": .feed(Self.feed("Solo", image: icons.url("/icon.png").absoluteString))
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = Self.yaml([(server.url("/feed.xml"), "Solo")])
+        _ = try await Self.build(build, yaml: yaml)
+        let avatar = try #require(data(build, "avatars/solo.webp"))
+        #expect(try Self.avatarNotes(build)["Solo"] == .some(nil))
+        // The icon's server is gone; a day later the icon is due, and its request fails.
+        try await icons.shutdown()
+        let later = try await Self.build(build, yaml: yaml, now: Self.start.addingTimeInterval(25 * 3600))
+        #expect(data(build, "avatars/solo.webp") == avatar)
+        let note = try #require(try Self.avatarNotes(build)["Solo"] ?? nil, "no note after the failure")
+        #expect(note.hasPrefix("kept the avatar made before: ") && note.contains(icons.url("/icon.png").absoluteString))
+        #expect(later.records.first?.state.avatar?.note == note)
+        #expect(build.site.files["status/index.html"]?.contains(note) == true)
+        // An hour later the icon is not due: no request, and the note stays until one succeeds.
+        _ = try await Self.build(build, yaml: yaml, now: Self.start.addingTimeInterval(26 * 3600))
+        #expect(try Self.avatarNotes(build)["Solo"] == .some(note))
+        // With avatars turned off there is nothing to explain.
+        _ = try await Self.build(
+            build, yaml: yaml.replacingOccurrences(of: "retries: 0\n", with: "retries: 0\navatars: false\n"),
+            now: Self.start.addingTimeInterval(27 * 3600))
+        #expect(try Self.avatarNotes(build)["Solo"] == .some(nil))
+        try await server.shutdown()
     }
 
     @Test("a feed's icon is asked for as soon as the feed is read, while a slower feed is still being fetched")
@@ -310,7 +367,7 @@ struct AvatarStateTests {
             "https://a.example/feed":\(feed(#"{"origin":"javascript:alert(1)","file":"avatars/a.webp"}"#)),
             "https://b.example/feed":\(feed(#"{"origin":"https://b.example/","source":"https://b.example/i.png","file":"../../etc/passwd","checked":"2999-01-01T00:00:00Z","etag":"a\nb","lastModified":"Wed, 19 Nov 2026 10:00:00 GMT"}"#)),
             "https://c.example/feed":\(feed(#""garbage""#)),
-            "https://d.example/feed":\(feed(#"{"origin":"https://d.example/","source":"https://d.example/i.png","file":"avatars/d.png","checked":"2026-11-18T00:00:00Z"}"#)),
+            "https://d.example/feed":\(feed(#"{"origin":"https://d.example/","source":"https://d.example/i.png","file":"avatars/d.png","checked":"2026-11-18T00:00:00Z","note":"\#(String(repeating: "x", count: 20_000))"}"#)),
             "local.xml":\(feed(#"{"origin":"https://e.example/","file":"avatars/e.webp","checked":"2026-11-19T10:00:00Z"}"#))
             },"items":{},"version":2}
             """
@@ -328,6 +385,9 @@ struct AvatarStateTests {
         #expect(b.lastModified == "Wed, 19 Nov 2026 10:00:00 GMT")
         let d = try #require(feeds["https://d.example/feed"]?.avatar)
         #expect(d.file == "avatars/d.png" && d.checked == Date(timeIntervalSince1970: 1_794_960_000))
+        // A note (shown on the status page) is cut like any other text.
+        #expect(d.note?.utf8.count == 8 << 10)
+        #expect(decoded.warnings.contains { $0.contains("cut 'avatar.note'") })
         #expect(decoded.warnings.contains { $0.contains("dropped 'avatar.file'") })
     }
 }
