@@ -28,15 +28,15 @@ package enum IconFile {
     /// The largest side of an icon image (the format's own limit).
     package static let maxSide = 256
 
-    /// The largest image in an ICO file (by area; at equal area a PNG or the deeper BMP), or nil
-    /// when `data` is not an ICO file or holds no image that can be read.
+    /// The largest image in an ICO file (by area; at equal area a PNG or the deeper BMP) that can
+    /// be read, or nil when `data` is not an ICO file or holds none.
     package static func largestImage(in data: Data) -> Image? {
         let bytes = [UInt8](data)
         // ICONDIR: reserved 0, type 1 (icon), image count.
         guard bytes.count >= 6, bytes[0] == 0, bytes[1] == 0, bytes[2] == 1, bytes[3] == 0 else { return nil }
         let count = Int(bytes[4]) | Int(bytes[5]) << 8
         guard count > 0, 6 + count * 16 <= bytes.count else { return nil }
-        var best: (rank: (Int, Int), range: Range<Int>)?
+        var entries: [(rank: (area: Int, depth: Int), range: Range<Int>)] = []
         for index in 0..<count {
             let entry = 6 + index * 16
             // 0 means 256.
@@ -49,12 +49,14 @@ package enum IconFile {
                 continue
             }
             let range = offset..<(offset + length)
-            let rank = (width * height, isPNG(bytes[range]) ? Int.max : depth)
-            if best == nil || rank > best?.rank ?? (0, 0) { best = (rank, range) }
+            entries.append(((width * height, isPNG(bytes[range]) ? Int.max : depth), range))
         }
-        guard let range = best?.range else { return nil }
-        if isPNG(bytes[range]) { return .png(Data(bytes[range])) }
-        return bitmap(bytes[range]).map(Image.pixels)
+        // A damaged entry gives way to the next best.
+        for entry in entries.sorted(by: { $0.rank > $1.rank }) {
+            if isPNG(bytes[entry.range]) { return .png(Data(bytes[entry.range])) }
+            if let pixels = bitmap(bytes[entry.range]) { return .pixels(pixels) }
+        }
+        return nil
     }
 
     package static func isPNG(_ bytes: ArraySlice<UInt8>) -> Bool {

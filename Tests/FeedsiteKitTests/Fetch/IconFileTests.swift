@@ -120,6 +120,14 @@ struct IconFileTests {
         }
         #expect(pixels.width == 2 && pixels.height == 2)
         #expect(IconFile.largestImage(in: Self.ico([(2, 2, 24, bmp), (2, 2, 32, png)])) == .png(Data(png)))
+        // A damaged larger BMP (16-bit) gives way to the smaller one that can be read.
+        let damaged = Self.header(width: 4, height: 4, depth: 16) + [UInt8](repeating: 0, count: 64)
+        guard case .pixels(let next)? = IconFile.largestImage(in: Self.ico([(4, 4, 32, damaged), (2, 2, 24, bmp)]))
+        else {
+            Issue.record("the readable BMP was not taken")
+            return
+        }
+        #expect(next.width == 2 && next.height == 2)
     }
 
     @Test("damaged and unsupported BMPs give nothing, never a crash")
