@@ -36,7 +36,7 @@ struct PageViewsTests {
         httpStatus: 200,
         bytes: 1, items: 2, read: 5, kept: 6, dropped: dropped, filtered: 7, filteredBy: [filtered], accounting: "a",
         newItems: 3, lastSuccess: "l", lastSuccessLabel: "ls",
-        consecutiveFailures: 0, lastError: "x", warnings: ["w"], isStale: false)
+        consecutiveFailures: 0, lastError: "x", warnings: ["w"], avatarNote: "av", isStale: false)
     static let feed = FeedView(
         name: "n", staleNote: "s", staleBanner: "b", description: "d", siteLink: "l", feedLink: "f", image: "i",
         items: [summary],
