@@ -67,7 +67,7 @@ struct ResilienceTests {
         defer { build.remove() }
 
         var yaml =
-            "title: Faults\nretries: 0\ntimeout: 5\nconnect_timeout: 1\nread_timeout: 3\nmax_retry_after: 1\n"
+            "title: Faults\nretries: 0\ntimeout: 20\nconnect_timeout: 1\nread_timeout: 8\nmax_retry_after: 1\n"
             + "max_body_mb: 10\nfeeds:\n"
         for name in names { yaml += "  - url: \(server.url("/\(name)"))\n    name: \(name)\n" }
         yaml += "  - url: http://127.0.0.1:\(blackhole.port)/feed\n    name: connect-timeout\n"

@@ -18,7 +18,7 @@ struct TestBuild {
     /// Writes `feeds.yml` with a `feeds:` entry per (path, name) on `server` and builds.
     func run(
         server: FixtureServer, feeds: [(path: String, name: String?)], header: String = "title: Test\nretries: 0\n",
-        timeoutSeconds: Int = 2
+        timeoutSeconds: Int = 60
     ) async throws -> BuildReport {
         var yaml = header + "feeds:\n"
         for feed in feeds {

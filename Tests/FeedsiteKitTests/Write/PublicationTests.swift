@@ -42,7 +42,7 @@ struct PublicationTests {
                 options: .init(
                     configFile: work.appendingPathComponent("feeds.yml"),
                     outputDirectory: work.appendingPathComponent(output), templatesDirectory: templates,
-                    stateDirectory: work.appendingPathComponent(state), concurrency: 2, timeoutSeconds: 2,
+                    stateDirectory: work.appendingPathComponent(state), concurrency: 2, timeoutSeconds: 60,
                     now: Date(timeIntervalSince1970: 1_795_000_000)
                 ).withoutAvatars())
             return try await generator.build()
