@@ -36,7 +36,7 @@ package enum IconFile {
         guard bytes.count >= 6, bytes[0] == 0, bytes[1] == 0, bytes[2] == 1, bytes[3] == 0 else { return nil }
         let count = Int(bytes[4]) | Int(bytes[5]) << 8
         guard count > 0, 6 + count * 16 <= bytes.count else { return nil }
-        var entries: [(rank: (area: Int, depth: Int), range: Range<Int>)] = []
+        var entries: [(rank: (area: Int, depth: Int), range: Range<Int>, isPNG: Bool)] = []
         for index in 0..<count {
             let entry = 6 + index * 16
             // 0 means 256.
@@ -49,11 +49,12 @@ package enum IconFile {
                 continue
             }
             let range = offset..<(offset + length)
-            entries.append(((width * height, isPNG(bytes[range]) ? Int.max : depth), range))
+            let png = isPNG(bytes[range])
+            entries.append(((width * height, png ? Int.max : depth), range, png))
         }
         // A damaged entry gives way to the next best.
         for entry in entries.sorted(by: { $0.rank > $1.rank }) {
-            if isPNG(bytes[entry.range]) { return .png(Data(bytes[entry.range])) }
+            if entry.isPNG { return .png(Data(bytes[entry.range])) }
             if let pixels = bitmap(bytes[entry.range]) { return .pixels(pixels) }
         }
         return nil

@@ -1,4 +1,5 @@
 import FeedsiteImage
+import FeedsiteShared
 import Foundation
 
 extension SiteGenerator {
@@ -57,8 +58,7 @@ extension SiteGenerator {
             self.timeoutSeconds = timeoutSeconds
             self.offline = offline
             self.failurePolicy = failurePolicy
-            // Whole seconds: dates round-trip exactly through the saved state's ISO 8601.
-            self.now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+            self.now = now.wholeSeconds
             self.progress = progress
         }
     }

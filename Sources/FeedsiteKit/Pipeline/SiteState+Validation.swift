@@ -127,7 +127,7 @@ struct StateValidator {
             feed.health.lastSuccess = StateLimits.dates.contains(success) ? DayFormat.startOfDay(now) : nil
             notes.add("replaced 'health.lastSuccess', an impossible date")
         }
-        feed.health.lastSuccess = feed.health.lastSuccess.map(Self.wholeSeconds)
+        feed.health.lastSuccess = feed.health.lastSuccess?.wholeSeconds
         feed.health.lastError = feed.health.lastError.map {
             text($0, "health.lastError", StateLimits.textBytes, &notes)
         }
@@ -158,14 +158,8 @@ struct StateValidator {
             avatar.checked = AvatarState.never
             notes.add("replaced 'avatar.checked', an impossible date")
         }
-        avatar.checked = Self.wholeSeconds(avatar.checked)
+        avatar.checked = avatar.checked.wholeSeconds
         return true
-    }
-
-    /// `date` without its fraction of a second: the state file writes whole seconds, so a date read
-    /// with a fraction (from a hand-made file) would not read back the same.
-    static func wholeSeconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
     /// `avatars/<slug>.webp` or `avatars/<slug>.png`: the only files an avatar record may name.
@@ -204,8 +198,8 @@ struct StateValidator {
                 stored.item.date = nil
                 notes.add("dropped impossible dates", item)
             }
-            stored.firstSeen = Self.wholeSeconds(stored.firstSeen)
-            stored.item.date = stored.item.date.map(Self.wholeSeconds)
+            stored.firstSeen = stored.firstSeen.wholeSeconds
+            stored.item.date = stored.item.date?.wholeSeconds
             repair(&stored.item, item, &notes)
             if !Self.isSlug(stored.item.slug) {
                 if !stored.item.slug.isEmpty {
