@@ -8,15 +8,16 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build",
         abstract: "Fetch every feed in feeds.yml and write the site.",
         discussion: """
-            Feeds that fail (HTTP errors, timeouts, unreadable XML) are reported as warnings and keep
-            their last good items from the state directory. The site is written into a temporary folder
+            Feeds that fail (HTTP errors, timeouts, unreadable XML) are reported as warnings and keep \
+            their last good items from the state directory. The site is written into a temporary folder \
             and swapped in whole, so an interrupted build never leaves half a site.
 
             Exit status:
               0   the site was written (warnings allowed)
-              1   more feeds failed than --max-failed allows (default: all of them); the previous
-                  site was left untouched
-              64  usage, configuration (feeds.yml) or template error; nothing was fetched or written
+              1   more feeds failed than --max-failed allows (default: all of them);
+                  the previous site was left untouched
+              64  usage, configuration (feeds.yml) or template error;
+                  nothing was fetched or written
               73  the output or state folder cannot be created or is refused
               74  an I/O error while writing the site or the state
             """

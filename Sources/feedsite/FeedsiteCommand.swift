@@ -12,7 +12,8 @@ struct FeedsiteCommand: AsyncParsableCommand {
 
             Exit status:
               0   the site was written (warnings allowed)
-              1   too many feeds failed (see build --max-failed); the previous site was left untouched
+              1   too many feeds failed (see build --max-failed);
+                  the previous site was left untouched
               64  usage, configuration (feeds.yml) or template error
               73  the output or state folder cannot be created or is refused
               74  an I/O error while writing

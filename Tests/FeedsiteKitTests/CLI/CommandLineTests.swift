@@ -25,9 +25,11 @@ struct CommandLineTests {
 
     static var environment: [String: String] { environment() }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
-        process.environment = Self.environment
+        process.environment = Self.environment(extra)
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -65,6 +67,31 @@ struct CommandLineTests {
         let build = try Self.run(["build", "--help"])
         for option in ["--config", "--output", "--templates", "--concurrency"] {
             #expect(build.stdout.contains(option), "build --help lacks \(option)")
+        }
+    }
+
+    /// The discussions were once typed with line breaks at 100 columns, which the argument parser
+    /// then wrapped again at the terminal's width: at 80 columns every paragraph came out ragged
+    /// ("…warnings and keep" / "their last good items…" cut into lines of 76 and 3 words).
+    @Test("every --help reads as whole paragraphs at 80 and 120 columns: no line is cut short mid-paragraph")
+    func helpParagraphs() throws {
+        let commands = [[], ["build"], ["serve"], ["init"], ["parse"], ["import"], ["import", "opml"]]
+        for width in [80, 120] {
+            for command in commands {
+                let help = try Self.run(command + ["--help"], environment: ["COLUMNS": String(width)]).stdout
+                // The text between the overview and the usage line: prose, then the exit statuses.
+                let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let usage = lines.firstIndex { $0.hasPrefix("USAGE:") } ?? lines.count
+                let text = Array(lines[..<usage])
+                #expect(text.allSatisfy { $0.count <= width }, "\(command) at \(width): a line is too long")
+                for (line, next) in zip(text, text.dropFirst()) {
+                    // A prose line followed by more of its paragraph fills the width (a word of up
+                    // to 25 characters may not have fitted). Table rows and "Exit status" begin their own lines.
+                    let continues = !next.isEmpty && !next.hasPrefix(" ") && !next.hasPrefix("Exit status")
+                    guard continues, !line.hasPrefix(" "), !line.isEmpty else { continue }
+                    #expect(line.count > width - 25, "\(command) at \(width): '\(line)' is cut short before '\(next)'")
+                }
+            }
         }
     }
 
