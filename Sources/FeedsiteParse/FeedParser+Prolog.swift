@@ -28,6 +28,9 @@ extension FeedParser {
     package static func prepareXML(_ input: [UInt8], lineOffset: Int) throws(FeedParseError) -> PreparedXML {
         var bytes = input
         var warnings: [String] = []
+        // Where a `<!DOCTYPE html>` was: the root element then decides. A feed root after it (a
+        // generator's template slip) is read as the feed; anything else is the HTML page it says.
+        var htmlDoctype: (line: Int, column: Int)?
         var i = 0
         func position(_ offset: Int) -> (line: Int, column: Int) {
             let before = bytes[..<offset]
@@ -38,6 +41,7 @@ extension FeedParser {
         while true {
             while i < bytes.count, isXMLSpace(bytes[i]) { i += 1 }
             guard i < bytes.count else {
+                if let at = htmlDoctype { throw .htmlPage(line: at.line, column: at.column) }
                 throw FeedParseError(message: "the document has no root element; it is not a feed")
             }
             if matches(bytes, at: i, "<?") {
@@ -53,8 +57,7 @@ extension FeedParser {
                         isXMLSpace($0) || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "[")
                     } ?? end
                 if String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self).lowercased() == "html" {
-                    let at = position(start)
-                    throw .htmlPage(line: at.line, column: at.column)
+                    htmlDoctype = htmlDoctype ?? position(start)
                 }
                 if bytes[start..<min(end, bytes.count)].contains(UInt8(ascii: "[")) {
                     warnings.append(
@@ -74,12 +77,19 @@ extension FeedParser {
                 }
                 let qualified = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
                 let local = qualified.split(separator: ":").last.map(String.init) ?? qualified
-                if htmlElementNames.contains(local.lowercased()) {
+                if let at = htmlDoctype {
+                    guard feedRootNames.contains(local.lowercased()) else {
+                        throw .htmlPage(line: at.line, column: at.column)
+                    }
+                    warnings.append(
+                        "line \(at.line): ignored a <!DOCTYPE html> before the feed's root element <\(qualified)>")
+                } else if htmlElementNames.contains(local.lowercased()) {
                     let at = position(i)
                     throw .htmlPage(line: at.line, column: at.column)
                 }
                 break
             } else {
+                if let at = htmlDoctype { throw .htmlPage(line: at.line, column: at.column) }
                 let at = position(i)
                 let excerpt =
                     String(decoding: bytes[i..<min(i + 40, bytes.count)], as: UTF8.self)

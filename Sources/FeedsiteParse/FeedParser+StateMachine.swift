@@ -300,6 +300,18 @@ extension FeedParser {
                 format = .atom
                 version = attributes["version"] ?? "0.3"
                 return .channel
+            case (.other, "feed"):
+                // Atom's drafts named their namespace several ways (`http://purl.org/echo/`,
+                // `http://purl.org/pie/`, …): a <feed> root in a namespace not known here is read
+                // as Atom 0.3, its namespace standing for Atom's.
+                format = .atom
+                version = attributes["version"] ?? "0.3"
+                if let namespaceURI { namespaceCache[namespaceURI] = .atom03 }
+                warn(
+                    (position.map { "line \($0.line): " } ?? "")
+                        + "the root <feed> is in the namespace \(namespaceURI ?? "")"
+                        + ", not Atom's (http://www.w3.org/2005/Atom); read as Atom")
+                return .channel
             case (.none, "channel"):
                 // Microsoft's Channel Definition Format (1997), RSS's predecessor: `<CHANNEL HREF=…>`
                 // with `<ITEM HREF=… LASTMOD=…>`, `<TITLE>` and `<ABSTRACT>`.
@@ -831,6 +843,9 @@ extension FeedParser {
     static let htmlElementNames: Set<String> = [
         "html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1",
     ]
+
+    /// The root elements a feed can have (local names, lowercased): RSS, Atom, RDF and CDF's `<CHANNEL>`.
+    static let feedRootNames: Set<String> = ["rss", "feed", "rdf", "channel"]
 
     /// The element names the state machine knows, by their lowercase form: feeds written by hand
     /// spell them in any case (`<pubdate>`, `<Title>`, `<LINK>`), and readers have always matched

@@ -318,6 +318,60 @@ import Testing
         #expect(entry.descriptionKind == .text)
     }
 
+    /// Atom's drafts of 2003 called their namespace Echo, Pie and other names (feedparser's
+    /// `atom_namespace_*` cases): such a feed's entries are read, with a warning naming the namespace.
+    @Test("a <feed> root in an unknown namespace is read as Atom 0.3, with a warning")
+    func atomDraftNamespaces() throws {
+        for namespace in ["http://purl.org/echo/", "http://purl.org/pie/", "http://example.com/newformat#"] {
+            let feed = try parse(
+                """
+                <feed version="0.3" xmlns="\(namespace)"><title>Echo</title>
+                  <entry><title>First</title><link rel="alternate" type="text/html" href="https://example.org/1"/>
+                    <issued>2003-07-01T00:00:00Z</issued><content type="text/html" mode="escaped">&lt;p&gt;x&lt;/p&gt;</content>
+                  </entry></feed>
+                """)
+            #expect(feed.format == .atom)
+            #expect(feed.version == "0.3")
+            #expect(feed.title == "Echo")
+            let entry = try #require(feed.items.first)
+            #expect(entry.title == "First")
+            #expect(entry.link == "https://example.org/1")
+            #expect(entry.published == FeedDate.parse("2003-07-01T00:00:00Z"))
+            #expect(entry.content == "<p>x</p>")
+            #expect(feed.warnings.contains { $0.hasPrefix("line 1: the root <feed> is in the namespace \(namespace)") })
+        }
+        // Elements of other namespaces inside it are still not Atom's.
+        let mixed = try parse(
+            """
+            <feed xmlns="http://purl.org/echo/" xmlns:x="http://example.org/x"><title>Echo</title>
+              <entry><x:title>not this</x:title><title>This</title></entry></feed>
+            """)
+        #expect(mixed.items.first?.title == "This")
+    }
+
+    /// A feed generator's template slip (feedparser's `always_strip_doctype`): the root element, not
+    /// the DOCTYPE, says what the document is.
+    @Test("a <!DOCTYPE html> before a feed's root is ignored with a warning; before anything else it is an HTML page")
+    func htmlDoctypeBeforeFeed() throws {
+        let feed = try parse(
+            """
+            <?xml version="1.0" encoding="utf-8"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "x">
+            <rss version="2.0"><channel><title>Found</title>
+            <item><title>Kept</title><link>https://example.org/kept</link></item></channel></rss>
+            """)
+        #expect(feed.title == "Found")
+        #expect(feed.items.map(\.title) == ["Kept"])
+        #expect(feed.warnings.contains("line 1: ignored a <!DOCTYPE html> before the feed's root element <rss>"))
+        for page in [
+            "<!DOCTYPE html>\n<html><body>x</body></html>", "<!DOCTYPE html>\n<opml version='2.0'/>",
+            "<!DOCTYPE html>\nplain text", "<!DOCTYPE html>\n", "<!DOCTYPE html>\n<section>x</section>",
+        ] {
+            let error = #expect(throws: FeedParseError.self) { try parse(page) }
+            #expect(error?.isHTMLPage == true, "\(page)")
+            #expect(error?.line == 1, "\(page)")
+        }
+    }
+
     // MARK: - URLs and xml:base
 
     @Test func xmlBaseIsInheritedAndResolvedRelatively() throws {
