@@ -733,7 +733,10 @@ extension FeedParser {
         /// is binary (an image), so binary never poses as text.
         private func textConstruct(_ frame: Frame) -> (text: String, kind: FeedItem.TextKind)? {
             let defaultType = frame.namespace == .atom03 ? "text/plain" : "text"
-            let type = (frame.attribute("type") ?? defaultType).trimmingSpacesAndTabs.lowercased()
+            let given = (frame.attribute("type") ?? "").trimmingSpacesAndTabs.lowercased()
+            // An empty or unknown token (`type=""`, `type="plain"`: not a MIME type) is the default.
+            let isToken = given == "text" || given == "html" || given == "xhtml"
+            let type = given.isEmpty || (!isToken && !given.contains("/")) ? defaultType : given
             let mode = frame.attribute("mode")?.trimmingSpacesAndTabs.lowercased()
             let isHTML = type == "html" || type == "text/html"
             let isXHTML = type == "xhtml" || type == "application/xhtml+xml"

@@ -349,6 +349,24 @@ import Testing
         #expect(mixed.items.first?.title == "This")
     }
 
+    /// feedparser's `entry_title_type_empty-no-crash`: an empty `type` was read as a MIME type
+    /// that is not text, so the value was taken for base64 and the title lost.
+    @Test("an Atom text construct with an empty or unknown type token is text, not base64")
+    func atomEmptyType() throws {
+        let feed = try parse(
+            atom(
+                """
+                <entry><title type="">evil</title><summary type="plain">The &lt;b&gt; summary</summary>
+                <content type=" ">Body</content></entry>
+                """))
+        let entry = try #require(feed.items.first)
+        #expect(entry.title == "evil")
+        #expect(entry.description == "The <b> summary")
+        #expect(entry.descriptionKind == .text)
+        #expect(entry.content == "Body")
+        #expect(entry.contentKind == .text)
+    }
+
     /// A feed generator's template slip (feedparser's `always_strip_doctype`): the root element, not
     /// the DOCTYPE, says what the document is.
     @Test("a <!DOCTYPE html> before a feed's root is ignored with a warning; before anything else it is an HTML page")
