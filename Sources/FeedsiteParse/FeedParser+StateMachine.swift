@@ -390,7 +390,8 @@ extension FeedParser {
                 return isField(name, ns, in: Self.itemExtensionFields) ? .field : .ignored
             case .media:
                 if ns == .media, name == "content" || name == "group" { return .media }
-                return ns == .media && (name == "thumbnail" || name == "description") ? .field : .ignored
+                return ns == .media && (name == "thumbnail" || name == "description" || name == "title")
+                    ? .field : .ignored
             case .channelImage:
                 return ns.isRSS && (name == "url" || name == "title" || name == "link") ? .field : .ignored
             case .person:
@@ -420,10 +421,11 @@ extension FeedParser {
         /// Fields of an item from extension vocabularies.
         private static let itemExtensionFields: [Namespace: Set<String>] = [
             .content: ["encoded"],
-            .dc: ["title", "creator", "date", "description", "subject"],
+            // `dc:author` is no Dublin Core term, but feeds write it for `dc:creator`.
+            .dc: ["title", "creator", "author", "date", "description", "subject"],
             .dcterms: ["modified", "created", "issued"],
             .itunes: ["author", "summary", "image"],
-            .media: ["thumbnail", "description"],
+            .media: ["thumbnail", "description", "title"],
         ]
 
         // MARK: - Opening and closing contexts
@@ -621,6 +623,11 @@ extension FeedParser {
                 if item.descriptions[3] == nil, let text = textConstruct(frame) {
                     item.descriptions[3] = TextValue(text: text.text, kind: text.kind, base: contentBase(frame))
                 }
+            case (.media, "title"):
+                // Media RSS: the title of the media, the item's when it has none of its own.
+                if item.mediaTitle == nil {
+                    item.mediaTitle = Self.plainTitle(value, isHTML: frame.attribute("type")?.lowercased() == "html")
+                }
             case (.media, "description"):
                 let kind: FeedItem.TextKind = frame.attribute("type")?.lowercased() == "html" ? .html : .text
                 setDescription(&item, 4, value, kind, frame)
@@ -644,7 +651,7 @@ extension FeedParser {
                 item.updated = item.updated ?? date(value, context: "item \(index)")
             case (let ns, "author") where ns.isRSS:
                 if let person = FeedText.person(fromRSSAuthor: value) { item.authors.rss.append(person) }
-            case (.dc, "creator"):
+            case (.dc, "creator"), (.dc, "author"):
                 if let person = FeedText.person(fromRSSAuthor: value) { item.authors.dcCreators.append(person) }
             case (.itunes, "author"):
                 if let person = FeedText.person(fromRSSAuthor: value) { item.authors.itunes.append(person) }
@@ -751,8 +758,11 @@ extension FeedParser {
                 return trimmed.isEmpty ? nil : (trimmed, isHTML || isXHTML ? .html : .text)
             }
             let result: (String, FeedItem.TextKind)
-            if isXHTML || frame.childElementCount > 0 {
+            if frame.childElementCount > 0 {
                 result = (frame.unwrappedMarkup, .html)
+            } else if isXHTML {
+                // XHTML without its `<div>` (or any element): the text, escaped as the HTML it is read as.
+                result = (FeedText.escapeText(frame.text), .html)
             } else if isHTML {
                 result = (frame.text, .html)
             } else if isText || isXML {
@@ -911,6 +921,8 @@ extension FeedParser {
         var atomID: String?
         var rdfAbout: String?
         var title: String?
+        /// `media:title`: the title when the item has no `title`.
+        var mediaTitle: String?
         var rssLink: String?
         var atomAlternate = AlternateLink()
         /// RSS `description`, `dc:description`, `itunes:summary`, Atom `summary`, `media:description`.
@@ -950,7 +962,7 @@ extension FeedParser {
                 enclosures.append(media)
             }
             item.enclosures = enclosures
-            if let title {
+            if let title = title ?? mediaTitle {
                 item.title = title
             } else if let source = description ?? content {
                 item.title =

@@ -367,6 +367,35 @@ import Testing
         #expect(entry.contentKind == .text)
     }
 
+    @Test("dc:author, which feeds write for dc:creator, names the item's author")
+    func dcAuthor() throws {
+        let feed = try parse(rss("<item><title>T</title><dc:author>Example editor</dc:author></item>"))
+        #expect(feed.items.first?.authors.map(\.name) == ["Example editor"])
+    }
+
+    @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
+    func mediaTitleFallback() throws {
+        let feed = try parse(
+            rss(
+                """
+                <item><media:title>bar</media:title><description>Body text</description></item>
+                <item><media:group><media:title type="html">A &amp;lt;b&amp;gt; &amp;amp; B</media:title></media:group></item>
+                <item><title>Own</title><media:title>Other</media:title></item>
+                """))
+        #expect(feed.items.map(\.title) == ["bar", "A <b> & B", "Own"])
+        #expect(feed.items.map(\.isTitleDerived) == [false, false, false])
+    }
+
+    @Test("Atom XHTML text without its div is read as its text")
+    func xhtmlWithoutDiv() throws {
+        let feed = try parse(
+            """
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#">
+            <entry><title type="application/xhtml+xml" mode="xml">&#x41; &amp; &lt;b&gt;</title></entry></feed>
+            """)
+        #expect(feed.items.first?.title == "A & <b>")
+    }
+
     /// A feed generator's template slip (feedparser's `always_strip_doctype`): the root element, not
     /// the DOCTYPE, says what the document is.
     @Test("a <!DOCTYPE html> before a feed's root is ignored with a warning; before anything else it is an HTML page")
