@@ -324,8 +324,14 @@ private struct RepairPass {
                 digits.first == "x" || digits.first == "X"
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             if let value, FeedParser.isLegalXMLCharacter(value) {
-                output.append(UInt8(ascii: "&"))
-                output.append(contentsOf: input[i...j])
+                if digits.first == "X" {
+                    // XML spells hexadecimal references with a lowercase x only; HTML takes both.
+                    output.append(contentsOf: "&#x\(String(value, radix: 16));".utf8)
+                    note("repaired character reference with an uppercase X (&#X…;)")
+                } else {
+                    output.append(UInt8(ascii: "&"))
+                    output.append(contentsOf: input[i...j])
+                }
             } else if value != nil {
                 note("repaired reference to an illegal character &\(name);")
             } else {

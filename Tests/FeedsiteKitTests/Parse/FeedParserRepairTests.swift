@@ -37,6 +37,13 @@ import Testing
             ])
     }
 
+    /// feedparser's `hex_entity_x_uppercase`: XML allows only `&#x`, HTML (and feed authors) `&#X` too.
+    @Test func uppercaseHexReferenceIsRead() throws {
+        let parsed = try feed("<item><title>&#X41;&#X1F600; and &#x42;</title></item>")
+        #expect(parsed.items.first?.title == "A😀 and B")
+        #expect(parsed.warnings == ["line 4: repaired character reference with an uppercase X (&#X…;) (2 times)"])
+    }
+
     @Test func unknownEntityIsKeptAsWritten() throws {
         let parsed = try feed("<item><title>a &bogus; b</title></item>")
         #expect(parsed.items.first?.title == "a &bogus; b")
