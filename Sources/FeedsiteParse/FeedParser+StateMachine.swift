@@ -502,7 +502,7 @@ extension FeedParser {
             case (let ns, "title") where ns.isAtom:
                 channel.title = channel.title ?? atomTitle(frame)
             case (let ns, "link") where ns.isRSS:
-                channel.rssLink = channel.rssLink ?? resolved(value, frame)
+                channel.rssLink = channel.rssLink ?? resolved(Self.rssLink(value, frame), frame)
             case (let ns, "link") where ns.isAtom:
                 guard let link = atomLink(frame) else { break }
                 if link.rel == "alternate" { channel.atomAlternate.offer(link.enclosure) }
@@ -600,7 +600,7 @@ extension FeedParser {
             case (let ns, "title") where ns.isAtom:
                 if item.title == nil { item.title = atomTitle(frame) }
             case (let ns, "link") where ns.isRSS:
-                if item.rssLink == nil { item.rssLink = resolved(value, frame) }
+                if item.rssLink == nil { item.rssLink = resolved(Self.rssLink(value, frame), frame) }
             case (let ns, "link") where ns.isAtom:
                 guard let link = atomLink(frame) else { break }
                 if link.rel == "alternate" { item.atomAlternate.offer(link.enclosure) }
@@ -785,6 +785,13 @@ extension FeedParser {
             let html = isHTML ?? FeedText.looksLikeHTML(value)
             let title = html ? FeedText.plainText(fromHTML: value) : FeedText.collapseWhitespace(value)
             return title.nilIfEmpty
+        }
+
+        /// An RSS `<link>`'s URL: its text, or when it has none its `href` (an Atom-style
+        /// `<link href="…"/>` written without Atom's namespace).
+        private static func rssLink(_ text: String, _ frame: Frame) -> String {
+            guard text.allSatisfy(\.isWhitespace), let href = frame.attribute("href") else { return text }
+            return href
         }
 
         private func resolved(_ reference: String, _ frame: Frame) -> String? {

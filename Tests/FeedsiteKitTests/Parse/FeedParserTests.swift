@@ -396,6 +396,19 @@ import Testing
         #expect(feed.items.first?.title == "A & <b>")
     }
 
+    @Test("an RSS <link href=…/> without text (Atom's form, in no namespace) gives its href")
+    func rssLinkHref() throws {
+        let feed = try parse(
+            """
+            <rss version="2.0"><channel><title>T</title><link href="https://example.org/"/>
+            <item><title>A</title><link href="/posts/1"/></item>
+            <item><title>B</title><link href="https://example.org/ignored">https://example.org/2</link></item>
+            </channel></rss>
+            """)
+        #expect(feed.link == "https://example.org/")
+        #expect(feed.items.map(\.link) == ["https://example.org/posts/1", "https://example.org/2"])
+    }
+
     /// A feed generator's template slip (feedparser's `always_strip_doctype`): the root element, not
     /// the DOCTYPE, says what the document is.
     @Test("a <!DOCTYPE html> before a feed's root is ignored with a warning; before anything else it is an HTML page")
