@@ -96,10 +96,11 @@ package struct FeedFetcher: Sendable {
         }
         let policy = options.policy
         var attempt = 0
+        var plain = false
         while true {
             attempt += 1
             if Task.isCancelled { return .failure(.cancelled) }
-            let result = await fetchOnce(request)
+            let result = await fetchOnce(request, plain: plain)
             switch result {
             case .success(var response):
                 switch response {
@@ -108,6 +109,12 @@ package struct FeedFetcher: Sendable {
                 }
                 return .success(response)
             case .failure(let failure):
+                // A compressed body that does not decompress (raw deflate sent as `deflate`, a
+                // damaged gzip): asked for once more, uncompressed, at once.
+                if failure.isUndecodable, !plain {
+                    plain = true
+                    continue
+                }
                 // A server that asks for more patience than we have is skipped this run (its saved
                 // items stay).
                 if let retryAfter = failure.retryAfter, retryAfter > policy.maxRetryAfterSeconds {
@@ -149,17 +156,32 @@ package struct FeedFetcher: Sendable {
         var status: Int?
         /// Seconds from a `Retry-After` header on a 429 or 503.
         var retryAfter: Int?
+        /// The body could not be decompressed (not the size limit).
+        var isUndecodable = false
+
+        init(error: FetchError, status: Int? = nil, retryAfter: Int? = nil) {
+            self.error = error
+            self.status = status
+            self.retryAfter = retryAfter
+        }
+
+        /// A failure of the client: its `FetchError`, and whether decompressing failed.
+        init(_ error: any Error, url: URL, policy: FetchPolicy) {
+            self.init(error: FeedFetcher.classify(error, url: url, policy: policy))
+            isUndecodable = FeedFetcher.isDecompressionFailure(error)
+        }
     }
 
     /// One attempt, bounded as a whole by `timeout`: every hop of the redirect chain and the whole
     /// body. (The client's own deadline ends when the response head arrives, and `read_timeout`
     /// only bounds the gap between two bytes, so a server trickling a few bytes at a time would
     /// otherwise hold the build for as long as it liked.)
-    private func fetchOnce(_ request: FetchRequest) async -> Result<FetchResponse, AttemptFailure> {
+    /// - Parameter plain: ask for the body uncompressed (`Accept-Encoding: identity`).
+    private func fetchOnce(_ request: FetchRequest, plain: Bool) async -> Result<FetchResponse, AttemptFailure> {
         let seconds = options.policy.timeoutSeconds
         let deadline = NIODeadline.now() + .seconds(Int64(seconds))
         return await withTaskGroup(of: Result<FetchResponse, AttemptFailure>?.self) { group in
-            group.addTask { await self.exchange(request, deadline: deadline) }
+            group.addTask { await self.exchange(request, plain: plain, deadline: deadline) }
             group.addTask {
                 try? await Task.sleep(for: .seconds(seconds))
                 return nil
@@ -173,8 +195,9 @@ package struct FeedFetcher: Sendable {
     }
 
     /// The request and its redirects, then the body.
-    private func exchange(_ request: FetchRequest, deadline: NIODeadline) async -> Result<FetchResponse, AttemptFailure>
-    {
+    private func exchange(
+        _ request: FetchRequest, plain: Bool, deadline: NIODeadline
+    ) async -> Result<FetchResponse, AttemptFailure> {
         var url = request.url
         var visited: Set<String> = [url.absoluteString]
         var permanentRedirect: URL?
@@ -184,9 +207,9 @@ package struct FeedFetcher: Sendable {
             if let refusal = refusal(for: url) { return .failure(AttemptFailure(error: refusal)) }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(httpRequest(request, url: url), deadline: deadline)
+                response = try await client.execute(httpRequest(request, url: url, plain: plain), deadline: deadline)
             } catch {
-                return .failure(AttemptFailure(error: Self.classify(error, url: url, policy: options.policy)))
+                return .failure(AttemptFailure(error, url: url, policy: options.policy))
             }
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
@@ -237,12 +260,12 @@ package struct FeedFetcher: Sendable {
                             lastModified: response.headers.first(name: "Last-Modified"),
                             body: Data(buffer.readableBytesView))))
             } catch {
-                return .failure(AttemptFailure(error: Self.classify(error, url: url, policy: options.policy)))
+                return .failure(AttemptFailure(error, url: url, policy: options.policy))
             }
         }
     }
 
-    private func httpRequest(_ request: FetchRequest, url: URL) -> HTTPClientRequest {
+    private func httpRequest(_ request: FetchRequest, url: URL, plain: Bool) -> HTTPClientRequest {
         var http = HTTPClientRequest(url: url.absoluteString)
         http.method = .GET
         http.headers.add(name: "User-Agent", value: request.userAgent)
@@ -251,7 +274,7 @@ package struct FeedFetcher: Sendable {
             value:
                 "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
         )
-        http.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        http.headers.add(name: "Accept-Encoding", value: plain ? "identity" : "gzip, deflate")
         // Validators go to the URL that issued them, wherever the redirect chain reaches it (a
         // feed behind a 302 is revalidated at its target); every other hop gets a plain request.
         if request.sendsValidators(to: url) {
@@ -277,6 +300,13 @@ package struct FeedFetcher: Sendable {
         return nil
     }
 
+    /// The client could not decompress the body (the size limit aside): a damaged or cut-off
+    /// gzip, or raw deflate where `deflate` means zlib's format.
+    static func isDecompressionFailure(_ error: any Error) -> Bool {
+        if let error = error as? NIOHTTPDecompression.DecompressionError { return error != .limit }
+        return error is NIOHTTPDecompression.ExtraDecompressionError
+    }
+
     /// `Retry-After` as seconds: either a number or an HTTP date.
     static func retryAfterSeconds(_ value: String) -> Int? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
@@ -292,6 +322,11 @@ package struct FeedFetcher: Sendable {
         if error is NIOTooManyBytesError { return .tooLarge(limitBytes: policy.maxBodyBytes) }
         if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
             return .tooLarge(limitBytes: policy.maxBodyBytes)
+        }
+        if isDecompressionFailure(error) {
+            return .transport(
+                "the server's compressed body cannot be decompressed (damaged, cut off, or not the"
+                    + " Content-Encoding it names), even when asked for uncompressed")
         }
         if let error = error as? HTTPClientError {
             switch error {

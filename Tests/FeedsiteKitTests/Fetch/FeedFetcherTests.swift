@@ -210,6 +210,33 @@ struct FeedFetcherTests {
             bareError.description == "HTTP 429 Too Many Requests on the only attempt (retries: 0); skipped this run")
     }
 
+    /// Raw deflate sent as `Content-Encoding: deflate` (which names zlib's format; old IIS did
+    /// this) failed the feed with "request failed: inflationError(-3)".
+    @Test("a body that does not decompress is asked for again uncompressed; when that fails too, the error says why")
+    func undecodableBody() async throws {
+        let feed = Data(#"<rss version="2.0"><channel><title>T</title></channel></rss>"#.utf8)
+        let gzipped = try Self.gzip(feed)
+        // gzip's 10-byte header and 8-byte trailer around the raw deflate stream (no file name: stdin).
+        let rawDeflate = gzipped.subdata(in: 10..<(gzipped.count - 8))
+        let deflated = FixtureServer.Route(
+            headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "deflate")], body: rawDeflate)
+        let (result, server) = try await Self.fetch("/feed", sequences: ["/feed": [deflated, .feed(feed)]])
+        #expect(try Self.body(result).body == feed)
+        #expect(server.requests.map { $0.header("Accept-Encoding") } == ["gzip, deflate", "identity"])
+
+        // Damaged gzip whatever it is asked for: one plain request more (retries: 0), then the reason.
+        let damaged = FixtureServer.Route(
+            headers: [("Content-Encoding", "gzip")], body: gzipped.prefix(12) + Data(repeating: 0x55, count: 40))
+        let (failed, failedServer) = try await Self.fetch("/bad", routes: ["/bad": damaged])
+        guard case .failure(let error) = failed else {
+            Issue.record("expected a failure, got \(failed)")
+            return
+        }
+        #expect(error.description.hasPrefix("the server's compressed body cannot be decompressed"))
+        #expect(!error.description.contains("inflationError"))
+        #expect(failedServer.requests.count == 2)
+    }
+
     @Test("bodies over the cap are refused, declared or not, compressed or not")
     func bodyCap() async throws {
         let big = Data(repeating: UInt8(ascii: "a"), count: 200_000)
