@@ -28,6 +28,12 @@ package struct FeedParser: Sendable {
     /// `contentType` is the HTTP `Content-Type` header, when the feed came over HTTP; only its
     /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
     package func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
+        // gzip's magic number: the body was compressed once more than the response said.
+        if data.starts(with: [0x1F, 0x8B]) {
+            throw FeedParseError(
+                message: "the document is gzip-compressed data that the server did not declare (no"
+                    + " Content-Encoding: gzip): it compresses the feed twice, or serves a .gz file as the feed")
+        }
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var feed = try parseDocument(decoded, url: url)
         // A local file has no address on the web: its relative references are resolved against the

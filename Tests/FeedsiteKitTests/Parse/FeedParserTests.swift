@@ -483,6 +483,15 @@ import Testing
         }
     }
 
+    /// A server that compresses twice (or serves `feed.xml.gz` as the feed): the body is still gzip
+    /// after the client's decompression. It used to read "neither XML nor JSON (it starts with "‹…")".
+    @Test func undeclaredGzipIsNamed() throws {
+        let gzipped = try FeedFetcherTests.gzip(Data("<rss version=\"2.0\"><channel/></rss>".utf8))
+        let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(gzipped, url: nil) }
+        let prefix = "the document is gzip-compressed data that the server did not declare"
+        #expect(error?.description.hasPrefix(prefix) == true)
+    }
+
     @Test func htmlPageIsRejected() {
         let page = "\n<!DOCTYPE html>\n<html><head><title>Login</title></head><body><p>Please log in</body></html>"
         let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(page.utf8), url: nil) }
