@@ -20,6 +20,8 @@ enum StateDownload {
         var description: String
         /// Worth another attempt (the network or an overloaded server).
         var isRetryable = false
+        /// The body did not decompress: worth asking for uncompressed.
+        var isUndecodable = false
     }
 
     /// Downloads `url` into `file` (created or truncated), with `policy`'s timeouts and retries.
@@ -38,10 +40,17 @@ enum StateDownload {
         do {
             return try await HTTPClient.withHTTPClient(configuration: configuration) { client in
                 var attempt = 0
+                var plain = false
                 while true {
                     attempt += 1
                     let result = await downloadOnce(
-                        url, to: file, limitBytes: limitBytes, client: client, userAgent: userAgent, policy: policy)
+                        url, to: file, limitBytes: limitBytes, client: client, userAgent: userAgent, policy: policy,
+                        plain: plain)
+                    // A body that does not decompress is asked for once more, uncompressed, at once.
+                    if case .failure(let failure) = result, failure.isUndecodable, !plain {
+                        plain = true
+                        continue
+                    }
                     guard case .failure(let failure) = result, failure.isRetryable, attempt <= policy.retries else {
                         return result
                     }
@@ -55,13 +64,14 @@ enum StateDownload {
     }
 
     private static func downloadOnce(
-        _ url: URL, to file: URL, limitBytes: Int, client: HTTPClient, userAgent: String, policy: FetchPolicy
+        _ url: URL, to file: URL, limitBytes: Int, client: HTTPClient, userAgent: String, policy: FetchPolicy,
+        plain: Bool
     ) async -> Result<Outcome, Failure> {
         let tooLarge = Failure(description: "the state is larger than feedsite's \(limitBytes >> 20) MB state limit")
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        request.headers.add(name: "Accept-Encoding", value: plain ? "identity" : "gzip, deflate")
         do {
             // The whole transfer has a generous deadline; a transfer that stalls fails after the read timeout.
             let response = try await client.execute(request, timeout: .minutes(15))
@@ -98,7 +108,10 @@ enum StateDownload {
                             "timed out (nothing arrived for 'read_timeout' seconds, or the transfer took 15 minutes)",
                         isRetryable: true))
             }
-            return .failure(Failure(description: classified.description, isRetryable: classified.isRetryable))
+            return .failure(
+                Failure(
+                    description: classified.description, isRetryable: classified.isRetryable,
+                    isUndecodable: FeedFetcher.isDecompressionFailure(error)))
         }
     }
 }

@@ -275,6 +275,36 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
+    @Test("a published state sent as raw deflate under 'deflate' is asked for again uncompressed and restores")
+    func undecodableRestore() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        var feed = FixtureServer.Route.feed(StateSamples.rss(items: 1))
+        feed.etag = "\"v1\""
+        let server = try await FixtureServer(routes: ["/feed": feed])
+        let state = Self.published(url: server.url("/feed").absoluteString, items: 20, contentBytes: 1_000)
+        // gzip's 10-byte header (stdin: no file name) and 8-byte trailer around the raw deflate stream.
+        let gzipped = try FeedFetcherTests.gzip(state)
+        let raw = gzipped.subdata(in: 10..<(gzipped.count - 8))
+        let stateServer = try await FixtureServer(
+            routes: [:],
+            sequences: [
+                "/status/state.json": [
+                    FixtureServer.Route(
+                        headers: [("Content-Type", "application/json"), ("Content-Encoding", "deflate")], body: raw),
+                    FixtureServer.Route(headers: [("Content-Type", "application/json")], body: state),
+                ]
+            ])
+        let origin = stateServer.url("/status/state.json").absoluteString
+        let yaml = "title: Deflate\nfeeds:\n  - url: \(server.url("/feed"))\n    name: Deflate\n"
+        let report = try await Self.run(build, yaml: yaml, restore: origin, limit: 4 << 20)
+        #expect(report.itemCount == 20)
+        let asked = stateServer.requests.filter { $0.path == "/status/state.json" }.map { $0.header("Accept-Encoding") }
+        #expect(asked == ["gzip, deflate", "identity"])
+        try await stateServer.shutdown()
+        try await server.shutdown()
+    }
+
     @Test("a gzip-encoded state restores; one that inflates past the state limit is refused")
     func gzipRestore() async throws {
         let build = try TestBuild()
