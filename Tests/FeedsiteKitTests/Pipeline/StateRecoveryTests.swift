@@ -275,13 +275,18 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
+    /// The feed the published states are made for: one item, answering 304 to their ETag `"v1"`.
+    static func feedServer() async throws -> FixtureServer {
+        var feed = FixtureServer.Route.feed(StateSamples.rss(items: 1))
+        feed.etag = "\"v1\""
+        return try await FixtureServer(routes: ["/feed": feed])
+    }
+
     @Test("a published state sent as raw deflate under 'deflate' is asked for again uncompressed and restores")
     func undecodableRestore() async throws {
         let build = try TestBuild()
         defer { build.remove() }
-        var feed = FixtureServer.Route.feed(StateSamples.rss(items: 1))
-        feed.etag = "\"v1\""
-        let server = try await FixtureServer(routes: ["/feed": feed])
+        let server = try await Self.feedServer()
         let state = Self.published(url: server.url("/feed").absoluteString, items: 20, contentBytes: 1_000)
         // gzip's 10-byte header (stdin: no file name) and 8-byte trailer around the raw deflate stream.
         let gzipped = try FeedFetcherTests.gzip(state)
@@ -309,9 +314,7 @@ struct StateRecoveryTests {
     func gzipRestore() async throws {
         let build = try TestBuild()
         defer { build.remove() }
-        var feed = FixtureServer.Route.feed(StateSamples.rss(items: 1))
-        feed.etag = "\"v1\""
-        let server = try await FixtureServer(routes: ["/feed": feed])
+        let server = try await Self.feedServer()
         let state = Self.published(url: server.url("/feed").absoluteString, items: 200, contentBytes: 10_000)
         let file = build.work.appendingPathComponent("state.json")
         try state.write(to: file)
