@@ -371,7 +371,9 @@ extension FeedParser {
                 if ns.isRSS {
                     switch name {
                     case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate",
-                        "abstract":
+                        "abstract", "published", "updated":
+                        // `published`/`updated` without a namespace: Atom's names, written into RSS
+                        // items by generators that forgot the prefix.
                         return .field
                     default: return .ignored
                     }
@@ -643,11 +645,11 @@ extension FeedParser {
                 item.dates[0] = item.dates[0] ?? date(value, context: "item \(index)")
             case (.dc, "date"):
                 item.dates[1] = item.dates[1] ?? date(value, context: "item \(index)")
-            case (.atom, "published"), (.atom03, "issued"), (.dcterms, "issued"):
+            case (.atom, "published"), (.atom03, "issued"), (.dcterms, "issued"), (.none, "published"):
                 item.dates[2] = item.dates[2] ?? date(value, context: "item \(index)")
             case (.atom03, "created"), (.dcterms, "created"):
                 item.dates[3] = item.dates[3] ?? date(value, context: "item \(index)")
-            case (.atom, "updated"), (.atom03, "modified"), (.dcterms, "modified"):
+            case (.atom, "updated"), (.atom03, "modified"), (.dcterms, "modified"), (.none, "updated"):
                 item.updated = item.updated ?? date(value, context: "item \(index)")
             case (let ns, "author") where ns.isRSS:
                 if let person = FeedText.person(fromRSSAuthor: value) { item.authors.rss.append(person) }

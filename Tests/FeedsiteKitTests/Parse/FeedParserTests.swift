@@ -373,6 +373,23 @@ import Testing
         #expect(feed.items.first?.authors.map(\.name) == ["Example editor"])
     }
 
+    @Test("an RSS item's <published> and <updated> written without Atom's namespace still date it; pubDate comes first")
+    func rssItemAtomDatesWithoutNamespace() throws {
+        let feed = try parse(
+            rss(
+                """
+                <item><title>A</title><updated>2026-03-14T15:09:26Z</updated></item>
+                <item><title>B</title><published>2025-01-02T03:04:05+01:00</published></item>
+                <item><title>C</title><pubDate>Sat, 14 Mar 2026 15:09:26 GMT</pubDate><published>2020-01-01T00:00:00Z</published></item>
+                """))
+        let iso = ISO8601DateFormatter()
+        // Without a publication date the item is dated by its update (as an Atom entry would be).
+        #expect(feed.items[0].updated == iso.date(from: "2026-03-14T15:09:26Z"))
+        #expect(feed.items[0].published == iso.date(from: "2026-03-14T15:09:26Z"))
+        #expect(feed.items[1].published == iso.date(from: "2025-01-02T02:04:05Z"))
+        #expect(feed.items[2].published == iso.date(from: "2026-03-14T15:09:26Z"))
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
