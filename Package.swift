@@ -87,6 +87,8 @@ let package = Package(
                 // The writer's cold file work (removing trees, copying, listing, moving folders).
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                // A channel of its own for the decompressor, for a body gzipped without saying so.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ],
             plugins: ["TemplateGlue"]

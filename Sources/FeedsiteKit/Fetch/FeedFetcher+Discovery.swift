@@ -11,7 +11,7 @@ extension FeedFetcher {
     package func read(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) async -> FeedReading {
         let pageError: FeedParseError
         do {
-            let feed = try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
+            let feed = try parse(fetched, request: request, parser: parser)
             return .read(FeedDocument(feed: feed, fetched: fetched, discoveredFeedURL: nil))
         } catch let error where error.isHTMLPage {
             pageError = error
@@ -31,8 +31,7 @@ extension FeedFetcher {
         switch await fetch(discovered) {
         case .success(.fetched(let feedResponse)):
             do {
-                let feed = try parser.parse(
-                    feedResponse.body, url: feedResponse.finalURL, contentType: feedResponse.contentType)
+                let feed = try parse(feedResponse, request: discovered, parser: parser)
                 return .read(FeedDocument(feed: feed, fetched: feedResponse, discoveredFeedURL: feedURL))
             } catch {
                 return .failed(
@@ -42,6 +41,38 @@ extension FeedFetcher {
             return .notModified(info, discoveredFeedURL: feedURL)
         case .failure(let error):
             return .failed(.linkedFeedNotFetched(feedURL, error), info: fetched.info, bytes: fetched.body.count)
+        }
+    }
+
+    /// Parses a body, decompressing it first when it is gzip data the response did not declare
+    /// (`UndeclaredGzip`): the feed is read, with a warning that names the server's mistake. A local
+    /// `.gz` file is read the same way, without the warning (a compressed file is no mistake).
+    private func parse(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) throws(FeedParseError) -> Feed
+    {
+        guard UndeclaredGzip.isGzip(fetched.body) else {
+            return try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
+        }
+        let isFile = fetched.finalURL.isFileURL
+        let what =
+            isFile
+            ? "the file is gzip-compressed data"
+            : "the document is gzip-compressed data that the server did not declare (no Content-Encoding: gzip)"
+        let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
+        switch UndeclaredGzip.decompressed(fetched.body, limitBytes: limit) {
+        case .success(let body):
+            var feed = try parser.parse(body, url: fetched.finalURL, contentType: fetched.contentType)
+            if !isFile {
+                feed.warnings.insert(
+                    "\(what): read after decompressing it; the server should declare the encoding or send the"
+                        + " feed uncompressed", at: 0)
+            }
+            return feed
+        case .failure(.tooLarge(let limit)):
+            throw FeedParseError(
+                message: "\(what), and decompressed it is larger than the \(FetchError.megabytes(limit)) limit"
+                    + " (max_body_mb)")
+        case .failure(.damaged):
+            throw FeedParseError(message: "\(what), and it does not decompress: it is damaged or cut off")
         }
     }
 }

@@ -122,7 +122,7 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `10 MB`, or `0.1 MB` for limits under a megabyte (tests use small ones).
-    private static func megabytes(_ bytes: Int) -> String {
+    static func megabytes(_ bytes: Int) -> String {
         bytes % 1_000_000 == 0 || bytes >= 10_000_000
             ? "\(bytes / 1_000_000) MB" : "\(Double(bytes / 1000) / 1000) MB"
     }

@@ -62,4 +62,68 @@ struct ParseCommandFetchTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("cannot read \(work.appendingPathComponent("nope.xml").path): no such file"))
     }
+
+    /// No feed starts with gzip's magic number, so a body that does is a server's mistake (a `.gz`
+    /// file served as the feed, or compression applied twice): decompressed once, read, and named.
+    @Test("a gzip body the server did not declare is decompressed and read, with a warning; a .gz file too")
+    func undeclaredGzip() async throws {
+        let feed = try Fixtures.data("real-feeds/jekyll-atom.xml")
+        let server = try await FixtureServer(routes: [
+            "/feed.xml": .feed(try FeedFetcherTests.gzip(feed), contentType: "application/atom+xml"),
+            // Compressed twice, declared once: the client undoes one layer, feedsite the other.
+            "/twice.xml": FixtureServer.Route(
+                headers: [("Content-Type", "application/atom+xml"), ("Content-Encoding", "gzip")],
+                body: try FeedFetcherTests.gzip(try FeedFetcherTests.gzip(feed))),
+        ])
+        for path in ["/feed.xml", "/twice.xml"] {
+            let run = try CommandLineTests.run(["parse", server.url(path).absoluteString])
+            #expect(run.status == 0, "\(path): \(run.stderr)")
+            #expect(run.stdout.contains("items:    10"), "\(path)")
+            #expect(
+                run.stdout.contains(
+                    "the document is gzip-compressed data that the server did not declare (no Content-Encoding:"
+                        + " gzip): read after decompressing it"), "\(path): \(run.stdout)")
+        }
+        try await server.shutdown()
+
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try FeedFetcherTests.gzip(feed).write(to: work.appendingPathComponent("feed.xml.gz"))
+        let file = try CommandLineTests.run(["parse", "feed.xml.gz"], in: work)
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(file.stdout.contains("items:    10"))
+        #expect(!file.stdout.contains("warnings:"), "a compressed file is no server's mistake: \(file.stdout)")
+        try FeedFetcherTests.gzip(Data("<rss><channel>".utf8)).prefix(12).write(
+            to: work.appendingPathComponent("cut.xml.gz"))
+        let cut = try CommandLineTests.run(["parse", "cut.xml.gz"], in: work)
+        #expect(cut.status == 1)
+        #expect(
+            cut.stderr.contains(
+                "error: the file is gzip-compressed data, and it does not decompress: it is damaged or cut off"),
+            "\(cut.stderr)")
+    }
+
+    @Test("undeclared gzip that is damaged, or larger than the body limit once decompressed, fails the feed saying so")
+    func undeclaredGzipRefused() async throws {
+        let feed = try FeedFetcherTests.gzip(try Fixtures.data("real-feeds/jekyll-atom.xml"))
+        // 51 MB of spaces (a 50 KB download) decompress past the default 50 MB body limit (max_body_mb).
+        let bomb = try FeedFetcherTests.gzip(Data(repeating: UInt8(ascii: " "), count: 51_000_000))
+        #expect(bomb.count < 100_000)
+        let server = try await FixtureServer(routes: [
+            "/cut.xml": .feed(feed.prefix(feed.count / 2)),
+            "/bomb.xml": .feed(bomb),
+        ])
+        let cut = try CommandLineTests.run(["parse", server.url("/cut.xml").absoluteString])
+        #expect(cut.status == 1)
+        #expect(
+            cut.stderr.contains(
+                "the document is gzip-compressed data that the server did not declare (no Content-Encoding: gzip),"
+                    + " and it does not decompress: it is damaged or cut off"), "\(cut.stderr)")
+        let large = try CommandLineTests.run(["parse", server.url("/bomb.xml").absoluteString])
+        #expect(large.status == 1)
+        #expect(
+            large.stderr.contains("and decompressed it is larger than the 50 MB limit (max_body_mb)"), "\(large.stderr)"
+        )
+        try await server.shutdown()
+    }
 }
