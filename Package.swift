@@ -161,7 +161,9 @@ let package = Package(
 // `-sanitize=fuzzer,address` into its own `.build-fuzz`), so `swift build` never sees them.
 if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
-    for name in ["FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration", "FuzzIconFile"] {
+    for name in [
+        "FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration", "FuzzIconFile", "FuzzSubsetParser",
+    ] {
         package.targets.append(
             .executableTarget(
                 name: name,

@@ -21,7 +21,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
 SCRATCH=.build-fuzz
-TARGETS=(FuzzFeedParser FuzzSanitiser FuzzStateDecoder FuzzConfiguration FuzzIconFile)
+TARGETS=(FuzzFeedParser FuzzSanitiser FuzzStateDecoder FuzzConfiguration FuzzIconFile FuzzSubsetParser)
 
 build_only=false
 selected=()
@@ -55,6 +55,11 @@ seed_corpus() {
                 -o -name '*.rss' -o -name '*.rdf' \) -exec cp -n {} "$corpus"/ \; ;;
         FuzzSanitiser)
             # One file per hostile vector (as written in the corpus file).
+            grep -v '^#' "$fixtures/hostile/vectors.txt" | grep . | cut -f2- | split -l 1 - "$corpus/hostile-" ;;
+        FuzzSubsetParser)
+            # The sanitiser's seeds and hostile vectors too: markup the subset parser answers for
+            # (Seeds/FuzzSubsetParser) and markup it must leave to gumbo.
+            cp -n Fuzz/Seeds/FuzzSanitiser/* "$corpus"/ 2>/dev/null || true
             grep -v '^#' "$fixtures/hostile/vectors.txt" | grep . | cut -f2- | split -l 1 - "$corpus/hostile-" ;;
         FuzzStateDecoder)
             # A state published by an earlier version (version 1); Seeds/ holds version 2's parts.

@@ -260,7 +260,7 @@ package struct HTMLSanitiser: Sendable {
     /// NUL would end the C strings cmark reads; the HTML parser replaces the other controls
     /// (except whitespace) with U+FFFD anyway, so doing it up front for both paths keeps
     /// plain-text output idempotent and free of characters HTML forbids.
-    private static func replacingForbiddenControls(_ text: String) -> String {
+    static func replacingForbiddenControls(_ text: String) -> String {
         var input = text
         if Self.mayContainForbiddenControl(input) {
             var scalars = String.UnicodeScalarView()

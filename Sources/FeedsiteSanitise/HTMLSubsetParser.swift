@@ -285,6 +285,9 @@ struct HTMLSubsetParser {
                 break attributesLoop
             default:
                 let (key, value) = try attribute()
+                // A repeated name without a value is left to gumbo, whose tree is the reference:
+                // gumbo 0.10 glues it onto the next name (`<p a a b>` gives `a`, `ab`).
+                if value.isEmpty, attributes[key] != nil { throw Unsupported() }
                 attributes.add(key, value)
             }
         }

@@ -41,6 +41,27 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("subset parser: whenever it answers, its tree and depth are gumbo's (as the input reaches it in production)")
+    func subsetParser() throws {
+        let inputs = try Self.inputs("FuzzSubsetParser")
+        #expect(inputs.count >= 40)
+        let opaque = ContentBuilder.droppedElements
+        for (name, data) in inputs {
+            var text = String(decoding: data, as: UTF8.self)
+            let isPlain = !text.withUTF8(HTMLSubsetParser.hasCharactersGumboReplaces)
+            let input = isPlain ? text : HTMLSanitiser.replacingForbiddenControls(text)
+            for maxDepth in [200, 8] {
+                let limited = NestingLimiter.limited(input, maxDepth: maxDepth, opaqueElements: opaque) ?? input
+                guard
+                    let subset = HTMLSubsetParser.parseMeasuringDepth(
+                        limited, maxDepth: maxDepth, hasNoReplacedCharacters: isPlain)
+                else { continue }
+                let gumbo = HTMLFragment.gumboNodes(parsing: limited, maxDepth: maxDepth, opaqueElements: opaque)
+                #expect(subset.nodes == gumbo, "\(name), maxDepth \(maxDepth)")
+            }
+        }
+    }
+
     @Test("feed parser: every input parses or is refused")
     func feedParser() throws {
         for (_, data) in try Self.inputs("FuzzFeedParser") {
