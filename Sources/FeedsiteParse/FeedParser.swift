@@ -22,6 +22,11 @@ package struct FeedParser: Sendable {
         isRecoveryForced = forcingRecovery
     }
 
+    /// Whether `data` starts with gzip's magic number (`1F 8B`), which no feed does.
+    package static func isGzip(_ data: Data) -> Bool {
+        data.starts(with: [0x1F, 0x8B])
+    }
+
     /// Detects the format by content (root element / JSON), never by Content-Type or extension.
     ///
     /// `url` is the feed's final URL after redirects: the last base for relative links.
@@ -29,7 +34,7 @@ package struct FeedParser: Sendable {
     /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
     package func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
         // gzip's magic number: the body was compressed once more than the response said.
-        if data.starts(with: [0x1F, 0x8B]) {
+        if Self.isGzip(data) {
             throw FeedParseError(
                 message: "the document is gzip-compressed data that the server did not declare (no"
                     + " Content-Encoding: gzip): it compresses the feed twice, or serves a .gz file as the feed")

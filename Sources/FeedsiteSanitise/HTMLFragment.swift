@@ -297,18 +297,13 @@ private struct Converter {
             guard let raw = vector.data[index] else { continue }
             let attribute = raw.assumingMemoryBound(to: GumboAttribute.self).pointee
             guard let name = attribute.name, let value = attribute.value else { continue }
-            result.add(Self.asciiLowercased(String(cString: name)), String(cString: value))
+            // ASCII capitals only, the tokenizer's rule (`É` stays `É`, the Kelvin sign is no `k`):
+            // gumbo lowers HTML names itself; this covers the ones it adjusts in foreign content
+            // (`viewBox`), which the subset parser writes lowercase.
+            var written = String(cString: name)
+            result.add(written.withUTF8(HTMLSubsetParser.lowercased), String(cString: value))
         }
         return result
     }
 
-    /// ASCII capitals lowered, nothing else (the tokenizer's rule): `É` stays `É`, and the Kelvin
-    /// sign never becomes `k`. Gumbo lowers HTML attribute names itself; this covers the names it
-    /// adjusts in foreign content (`viewBox`), which the subset parser writes lowercase.
-    private static func asciiLowercased(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
-        return String(
-            decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
-            as: UTF8.self)
-    }
 }

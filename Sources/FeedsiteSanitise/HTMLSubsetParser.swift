@@ -1017,7 +1017,8 @@ struct HTMLSubsetParser {
     }
 
     /// ASCII lowercasing; other bytes (UTF-8 in attribute names) are kept.
-    private static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// ASCII capitals lowered, every other byte as it is.
+    static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { buffer in
             for (index, byte) in bytes.enumerated() {
                 buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte

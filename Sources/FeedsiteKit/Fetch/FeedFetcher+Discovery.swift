@@ -49,7 +49,7 @@ extension FeedFetcher {
     /// `.gz` file is read the same way, without the warning (a compressed file is no mistake).
     private func parse(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) throws(FeedParseError) -> Feed
     {
-        guard UndeclaredGzip.isGzip(fetched.body) else {
+        guard FeedParser.isGzip(fetched.body) else {
             return try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
         }
         let isFile = fetched.finalURL.isFileURL

@@ -6,7 +6,7 @@ import NIOHTTPCompression
 
 /// A feed body that is gzip data although the response did not say so (no `Content-Encoding:
 /// gzip`): a `.gz` file served as the feed, or a server compressing a response that was already
-/// compressed. No feed starts with gzip's magic number (`1F 8B`), so such a body is decompressed
+/// compressed. No feed starts with gzip's magic number (`FeedParser.isGzip`), so such a body is decompressed
 /// (once) and read, with a warning that names the server's mistake.
 ///
 /// Decompression goes through swift-nio-extras' response decompressor (zlib), the same code that
@@ -18,11 +18,6 @@ enum UndeclaredGzip {
         case tooLarge(limitBytes: Int)
         /// It is not whole gzip data: damaged, cut off, or followed by other bytes.
         case damaged
-    }
-
-    /// Whether `body` starts with gzip's magic number.
-    static func isGzip(_ body: Data) -> Bool {
-        body.starts(with: [0x1F, 0x8B])
     }
 
     /// `body` decompressed, at most `limitBytes` long.
