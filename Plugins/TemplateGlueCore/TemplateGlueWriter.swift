@@ -56,7 +56,7 @@ package struct TemplateGlueWriter {
             lines += [
                 "",
                 "extension \(type.name): TemplateObject {",
-                "    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {",
+                "    func value(_ name: Template.NameView, at position: Int) -> TemplateValue? {",
                 "        switch name.keys[position] {",
             ]
             for field in type.fields {

@@ -66,7 +66,7 @@ struct TemplateGlueTests {
         }
 
         extension Page: TemplateObject {
-            func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+            func value(_ name: Template.NameView, at position: Int) -> TemplateValue? {
                 switch name.keys[position] {
                 case .root?: self.head.root.value(name, after: position)
                 case .title?: self.head.title.value(name, after: position)
@@ -80,7 +80,7 @@ struct TemplateGlueTests {
         }
 
         extension Item: TemplateObject {
-            func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+            func value(_ name: Template.NameView, at position: Int) -> TemplateValue? {
                 switch name.keys[position] {
                 case .body?: self.body.value(name, after: position)
                 case .next?: self.next?.value(name, after: position)

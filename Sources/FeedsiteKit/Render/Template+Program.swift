@@ -7,7 +7,8 @@ extension Template {
     /// retained and released every node's arrays, 5.5 % of a cold build's CPU samples. An
     /// instruction here holds no reference, and the program keeps its instructions, text and
     /// names in buffers of its own that a renderer reads through pointers, so walking a program
-    /// retains nothing (−2 % CPU). `@unchecked Sendable`: nothing in it changes after `init`.
+    /// and handing a name to a view model (`Template.NameView`) retain nothing (−2 % CPU).
+    /// `@unchecked Sendable`: nothing in it changes after `init`.
     final class Program: @unchecked Sendable {
         /// One instruction. A body (a section's, a block's default, an override's) is the
         /// `length` instructions that follow its header.
@@ -29,7 +30,10 @@ extension Template {
         let ops: UnsafeBufferPointer<Op>
         /// All literal text and partial indentation, back to back.
         let bytes: UnsafeBufferPointer<UInt8>
-        let names: UnsafeBufferPointer<Name>
+        /// Each name's parts and keys, pointing into `nameParts` and `nameKeys`.
+        let names: UnsafeBufferPointer<NameView>
+        private let nameParts: UnsafeBufferPointer<String>
+        private let nameKeys: UnsafeBufferPointer<TemplateKey?>
         /// Template names by index: every template of the set, then names used as a partial or
         /// parent that the set lacks (their range is nil: rendering one is a `.missingTemplate`).
         let templateNames: [String]
@@ -47,7 +51,19 @@ extension Template {
             }
             ops = Self.copy(builder.ops)
             bytes = Self.copy(builder.bytes)
-            names = Self.copy(builder.names)
+            nameParts = Self.copy(builder.names.flatMap(\.parts))
+            nameKeys = Self.copy(builder.names.flatMap(\.keys))
+            var views: [NameView] = []
+            var start = 0
+            for name in builder.names {
+                let range = start..<(start + name.parts.count)
+                views.append(
+                    NameView(
+                        parts: UnsafeBufferPointer(rebasing: nameParts[range]),
+                        keys: UnsafeBufferPointer(rebasing: nameKeys[range])))
+                start = range.upperBound
+            }
+            names = Self.copy(views)
             templateNames = builder.templateNames
             templateRanges = builder.templateRanges
             blockNames = builder.blockNames
@@ -55,11 +71,16 @@ extension Template {
         }
 
         deinit {
-            for pointer in [UnsafeRawPointer(ops.baseAddress), UnsafeRawPointer(bytes.baseAddress)] {
+            let trivial = [
+                UnsafeRawPointer(ops.baseAddress), UnsafeRawPointer(bytes.baseAddress),
+                UnsafeRawPointer(names.baseAddress),
+                UnsafeRawPointer(nameKeys.baseAddress),
+            ]
+            for pointer in trivial {
                 pointer.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
             }
-            if let base = names.baseAddress {
-                UnsafeMutablePointer(mutating: base).deinitialize(count: names.count)
+            if let base = nameParts.baseAddress {
+                UnsafeMutablePointer(mutating: base).deinitialize(count: nameParts.count)
                 UnsafeMutablePointer(mutating: base).deallocate()
             }
         }

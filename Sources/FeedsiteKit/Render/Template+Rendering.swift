@@ -8,7 +8,7 @@ extension Template {
         /// `program`'s buffers, read without retaining anything (it keeps them alive).
         private let ops: UnsafeBufferPointer<Program.Op>
         private let bytes: UnsafeBufferPointer<UInt8>
-        private let names: UnsafeBufferPointer<Name>
+        private let names: UnsafeBufferPointer<NameView>
         private(set) var output: [UInt8] = []
         private var stack: [TemplateValue] = []
         /// The override in effect for each block (by the program's block index).
@@ -59,7 +59,7 @@ extension Template {
                     write(text: start..<end)
                 case .variable(let name, let isEscaped):
                     guard let value = lookup(name) else { continue }
-                    switch value {
+                    switch consume value {
                     case .string(let text): write(text, isEscaped: true)
                     case .html(let html): write(html.html, isEscaped: isEscaped)
                     case .int(let number): write(String(number), isEscaped: false)
@@ -75,7 +75,7 @@ extension Template {
                         continue
                     }
                     guard let value, !value.isFalsey else { continue }
-                    switch value {
+                    switch consume value {
                     case .bool:
                         try run(body)
                     case .list(let elements):
@@ -84,7 +84,7 @@ extension Template {
                             try run(body)
                             stack.removeLast()
                         }
-                    default:
+                    case let value:
                         stack.append(value)
                         try run(body)
                         stack.removeLast()
@@ -156,11 +156,11 @@ extension Template {
 
         /// Mustache lookup: the first name in the innermost context that has it, the rest inside that.
         private func lookup(_ index: Int) -> TemplateValue? {
-            guard !names[index].parts.isEmpty else { return stack.last }
+            let name = names[index]
+            guard !name.keys.isEmpty else { return stack.last }
             for position in stack.indices.reversed() {
-                if case .object(let object) = stack[position], let value = object.value(names[index], at: 0) {
-                    return value
-                }
+                guard case .object(let object) = stack[position] else { continue }
+                if let value = object.value(name, at: 0) { return value }
             }
             return nil
         }
@@ -188,13 +188,16 @@ extension Template {
         private mutating func write(_ text: String, isEscaped: Bool) {
             guard !text.isEmpty else { return }
             if !indentation.isEmpty, isAtLineStart { output.append(contentsOf: indentation) }
-            var text = text
-            text.withUTF8 { bytes in
+            let written: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
                 guard isEscaped else {
                     output.append(contentsOf: bytes)
                     return
                 }
                 Self.appendEscaped(bytes, to: &output)
+            }
+            if written == nil {
+                var text = text
+                text.withUTF8 { isEscaped ? Self.appendEscaped($0, to: &output) : output.append(contentsOf: $0) }
             }
         }
 

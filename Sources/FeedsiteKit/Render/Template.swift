@@ -50,6 +50,22 @@ struct Template: Sendable {
         }
 
         var description: String { parts.isEmpty ? "." : parts.joined(separator: ".") }
+
+        /// `body` with this name as view models read it.
+        func withView<Result>(_ body: (NameView) -> Result) -> Result {
+            parts.withUnsafeBufferPointer { parts in
+                keys.withUnsafeBufferPointer { keys in body(NameView(parts: parts, keys: keys)) }
+            }
+        }
+    }
+
+    /// A name as view models read it (`TemplateObject.value(_:at:)`): its parts and keys in
+    /// buffers that outlive the call (a `Program`'s, or a `Name`'s for the duration of
+    /// `withView`). Trivial, so handing it from context to context retains nothing; a lookup
+    /// does that for every context it tries (hot path).
+    struct NameView {
+        let parts: UnsafeBufferPointer<String>
+        let keys: UnsafeBufferPointer<TemplateKey?>
     }
 
     /// A 1-based line and column (in characters) in the template's file.

@@ -10,7 +10,7 @@ struct TemplateGlobals: TemplateObject {
 
     var t: MessageCatalogue
 
-    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+    func value(_ name: Template.NameView, at position: Int) -> TemplateValue? {
         name.parts[position] == "t" ? t.value(name, after: position) : nil
     }
 }
@@ -18,7 +18,7 @@ struct TemplateGlobals: TemplateObject {
 extension MessageCatalogue: TemplateObject {
     /// A key's text; a key the catalogue does not have is nothing (the check warned when the
     /// templates were loaded).
-    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+    func value(_ name: Template.NameView, at position: Int) -> TemplateValue? {
         guard let text = text(name.parts[position]) else { return nil }
         return position + 1 < name.parts.count ? .nothing : .string(text)
     }

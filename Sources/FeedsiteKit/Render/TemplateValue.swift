@@ -29,7 +29,7 @@ enum TemplateValue {
     }
 
     /// This value as part `position` of `name`: itself for the last part, else the rest looked up in it.
-    func value(_ name: Template.Name, after position: Int) -> TemplateValue {
+    func value(_ name: Template.NameView, after position: Int) -> TemplateValue {
         guard position + 1 < name.keys.count else { return self }
         guard case .object(let object) = self else { return .nothing }
         return object.value(name, at: position + 1) ?? .nothing
@@ -45,12 +45,19 @@ protocol TemplateObject: TemplateValueConvertible {
     /// Part `position` of `name` in this object, and the rest of the name inside that. `nil`
     /// means this object has no (non-nil) value for that part: the lookup goes on down the
     /// context stack. A rest that leads nowhere is `.nothing`.
-    func value(_ name: Template.Name, at position: Int) -> TemplateValue?
+    func value(_ name: Template.NameView, at position: Int) -> TemplateValue?
+}
+
+extension TemplateObject {
+    /// Part `position` of `name` in this object (what the renderer asks, for callers holding a `Name`).
+    func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        name.withView { value($0, at: position) }
+    }
 }
 
 extension TemplateObject {
     /// This object as part `position` of `name`: itself for the last part, else the rest looked up in it.
-    func value(_ name: Template.Name, after position: Int) -> TemplateValue {
+    func value(_ name: Template.NameView, after position: Int) -> TemplateValue {
         guard position + 1 < name.keys.count else { return templateValue }
         return value(name, at: position + 1) ?? .nothing
     }
@@ -58,7 +65,7 @@ extension TemplateObject {
 
 extension TemplateValueConvertible {
     /// A value without fields as part `position` of `name`: itself for the last part, else nothing.
-    func value(_ name: Template.Name, after position: Int) -> TemplateValue {
+    func value(_ name: Template.NameView, after position: Int) -> TemplateValue {
         position + 1 < name.keys.count ? .nothing : templateValue
     }
 }

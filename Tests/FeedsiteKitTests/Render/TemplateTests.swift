@@ -11,7 +11,7 @@ struct TemplateTests {
     /// A view model made of a dictionary.
     struct Object: TemplateObject {
         var fields: [String: TemplateValue]
-        func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
+        func value(_ name: Template.NameView, at position: Int) -> TemplateValue? {
             fields[name.parts[position]]?.value(name, after: position)
         }
     }
