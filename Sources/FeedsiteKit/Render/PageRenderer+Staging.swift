@@ -12,10 +12,10 @@ extension PageRenderer {
             case shared(SharedJob)
             case feed(SiteFeed)
         }
-        let jobs = sharedJobs(site).map(Job.shared) + site.feeds.map(Job.feed)
-        let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
         // One context for every job: it indexes every feed.
         let context = context(for: site)
+        let jobs = sharedJobs(context).map(Job.shared) + site.feeds.map(Job.feed)
+        let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
         let area = staging.area
         var pages = 0
         try await withThrowingTaskGroup(of: (pages: Int, batch: SiteWriter.Staging.Area.Batch).self) { group in

@@ -34,32 +34,55 @@ package struct PageRenderer: Sendable {
     package func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
         let context = context(for: site)
-        for job in sharedJobs(site) {
+        for job in sharedJobs(context) {
             files.merge(try render(job, in: context, records: records)) { page, _ in page }
         }
         return files
     }
 
     /// A part of the shared pages that renders on its own. The pipeline renders these and
-    /// `renderFeed` per feed in parallel, streaming each result to the writer: one job per 100
-    /// index pages keeps a large planet's index (1,000 pages of 100 kB at 30,000 items) from being
-    /// held in memory at once.
+    /// `renderFeed` per feed in parallel, streaming each result to the writer: one job per about
+    /// 100 index or archive pages keeps a large planet's index and archive (1,200 pages of 30 kB
+    /// each at 30,000 items) from being held in memory at once.
     package enum SharedJob: Sendable, Hashable {
         /// Assets, `status/`, `404.html`, the planet's feeds, OPML, sitemap, robots.txt.
         case assetsStatusAndPublished
         /// Index pages with these 1-based numbers.
         case index(ClosedRange<Int>)
-        /// `archive/index.html` and every month's pages.
-        case archive
+        /// The pages of these months (`RenderContext.archiveMonths` indices); the job with the
+        /// first month also renders `archive/index.html`.
+        case archive(Range<Int>)
         /// `tags/…` (with each tag's feeds) and `categories/…`.
         case taxonomies
     }
 
+    /// The most pages a job renders (unless one month has more).
+    static let pagesPerJob = 100
+
     /// The jobs that together render the shared pages.
     package func sharedJobs(_ site: Site) -> [SharedJob] {
-        let pageCount = PagePaths.pages(site.items, size: site.configuration.pageSize).count
-        let chunks = stride(from: 1, through: pageCount, by: 100).map { SharedJob.index($0...min($0 + 99, pageCount)) }
-        return [.assetsStatusAndPublished, .archive, .taxonomies] + chunks
+        sharedJobs(context(for: site))
+    }
+
+    func sharedJobs(_ context: RenderContext) -> [SharedJob] {
+        let size = context.site.configuration.pageSize
+        let pageCount = PagePaths.pages(context.indexItems, size: size).count
+        let chunks = stride(from: 1, through: pageCount, by: Self.pagesPerJob).map {
+            SharedJob.index($0...min($0 + Self.pagesPerJob - 1, pageCount))
+        }
+        var archive: [SharedJob] = []
+        var start = 0
+        var pages = 0
+        for (index, month) in context.archiveMonths.enumerated() {
+            let monthPages = PagePaths.pages(month.items, size: size).count
+            if pages > 0 && pages + monthPages > Self.pagesPerJob {
+                archive.append(.archive(start..<index))
+                (start, pages) = (index, 0)
+            }
+            pages += monthPages
+        }
+        archive.append(.archive(start..<context.archiveMonths.count))
+        return [.assetsStatusAndPublished, .taxonomies] + archive + chunks
     }
 
     package func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data]
@@ -89,8 +112,8 @@ package struct PageRenderer: Sendable {
             files.merge(PublishedFiles.render(site)) { page, _ in page }
         case .index(let numbers):
             try renderIndex(context, pages: numbers, into: &files)
-        case .archive:
-            try renderArchive(context, into: &files)
+        case .archive(let months):
+            try renderArchive(context, months: months, into: &files)
         case .taxonomies:
             try renderTaxonomies(context, into: &files)
         }
@@ -243,30 +266,36 @@ package struct PageRenderer: Sendable {
     }
 
     /// `archive/index.html` (months with counts) and `archive/YYYY/MM/index.html` (a month's items).
-    private func renderArchive(_ context: RenderContext, into files: inout [String: Data]) throws(TemplateError) {
+    /// `archive/index.html` (with the first month) and the pages of `range`'s months.
+    private func renderArchive(
+        _ context: RenderContext, months range: Range<Int>, into files: inout [String: Data]
+    ) throws(TemplateError) {
         let site = context.site
-        let months = ArchiveMonth.months(site.items, timeZone: site.configuration.timeZone)
-        let indexPath = PagePaths.archive
+        let months = context.archiveMonths
         let messages = context.messages
-        var years: [ArchiveYearView] = []
-        for month in months {
-            let link = ListLinkView(
-                name: month.name(messages), url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
-                itemCount: month.items.count)
-            if years.last?.year == "\(month.year)" {
-                years[years.count - 1].months.append(link)
-            } else {
-                years.append(ArchiveYearView(year: "\(month.year)", months: [link]))
+        if range.lowerBound == 0 {
+            let indexPath = PagePaths.archive
+            var years: [ArchiveYearView] = []
+            for month in months {
+                let link = ListLinkView(
+                    name: month.name(messages), url: PagePaths.link(from: indexPath, to: PagePaths.archive(month)),
+                    itemCount: month.items.count)
+                if years.last?.year == "\(month.year)" {
+                    years[years.count - 1].months.append(link)
+                } else {
+                    years.append(ArchiveYearView(year: "\(month.year)", months: [link]))
+                }
             }
+            files[indexPath] = try render(
+                "archive-index",
+                ArchiveIndexPage(
+                    head: context.head(
+                        indexPath, title: "\(messages.format("archive")) · \(site.configuration.title)",
+                        meta: PageMeta(url: context.absoluteURL(indexPath))),
+                    years: years), context)
         }
-        files[indexPath] = try render(
-            "archive-index",
-            ArchiveIndexPage(
-                head: context.head(
-                    indexPath, title: "\(messages.format("archive")) · \(site.configuration.title)",
-                    meta: PageMeta(url: context.absoluteURL(indexPath))),
-                years: years), context)
-        for (position, month) in months.enumerated() {
+        for position in range.clamped(to: months.indices) {
+            let month = months[position]
             let newer = position > 0 ? months[position - 1] : nil
             let older = position + 1 < months.count ? months[position + 1] : nil
             // A month is paginated like the index: at 10,000 feeds one month held thousands of

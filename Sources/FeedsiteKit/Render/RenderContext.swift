@@ -13,6 +13,8 @@ struct RenderContext: Sendable {
     let timeZone: TimeZone
     /// Every item in index order: the front page first (`FrontPage`), then the rest by date.
     let indexItems: [SiteItem]
+    /// The months with items, newest first (`archive/`).
+    let archiveMonths: [ArchiveMonth]
     /// The tags of `feeds.yml`, with their feeds and items.
     let tags: Taxonomy
     /// The items' categories, with `category_pages: true`.
@@ -52,6 +54,7 @@ struct RenderContext: Sendable {
         self.siteView = siteView
         self.siteURL = configuration.baseURL.map(PublishedSite.folderURL)
         self.timeZone = configuration.timeZone
+        self.archiveMonths = ArchiveMonth.months(site.items, timeZone: configuration.timeZone)
         self.indexItems = FrontPage.arrange(
             site.items, pageSize: configuration.pageSize, perFeed: configuration.frontPagePerFeed)
         self.languages = Dictionary(
