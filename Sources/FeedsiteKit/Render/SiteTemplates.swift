@@ -191,6 +191,12 @@ package struct SiteTemplates: Sendable {
                 throw TemplateError(
                     file: "\(culprit).mustache",
                     message: "partials nest more than \(Template.Renderer.maximumDepth) deep; does it include itself?")
+            case .tooLarge(let page):
+                throw TemplateError(
+                    file: "\(page).mustache",
+                    message:
+                        "a page rendered with it grows past \(Template.Renderer.maximumOutput >> 20) MB or \(Template.Renderer.maximumSteps / 1_000_000) million repeats; does a chain of partials each include the next more than once ({{>b}}{{>b}} in a.mustache, {{>c}}{{>c}} in b.mustache…), or a section on a list sit inside sections on lists?"
+                )
             }
         }
         return Data(renderer.output)

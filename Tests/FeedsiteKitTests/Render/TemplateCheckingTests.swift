@@ -93,6 +93,47 @@ struct TemplateCheckingTests {
         #expect(build.site.files["index.html"] != nil)
     }
 
+    @Test(
+        "a theme whose partials include each other twice over fails the build in seconds, naming the page, and leaves no half-written site"
+    )
+    func runawayPartialsFailTheBuild() async throws {
+        let server = try await FixtureServer(routes: [
+            "/feed": .feed(try Fixtures.data("real-feeds/github-releases-atom.xml"))
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let templates = build.work.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: templates)
+        // 64 KB a partial: the output limit stops each page after about a thousand renders, so
+        // the test is quick even in a debug build (the repeat limit is tested in TemplateTests).
+        for (name, text) in TemplateTests.fanOut(writing: String(repeating: "x", count: 65_536)) {
+            try Data(text.utf8).write(to: templates.appendingPathComponent("\(name).mustache"))
+        }
+        let item = templates.appendingPathComponent("item.mustache")
+        let text = try String(contentsOf: item, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "{{{item.content}}}", with: "{{{item.content}}}{{>p0}}").utf8)
+            .write(to: item)
+        try Data("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(to: build.config)
+        let start = ContinuousClock.now
+        await #expect {
+            try await SiteGenerator(
+                options: .init(
+                    configFile: build.config, outputDirectory: build.output, templatesDirectory: templates,
+                    stateDirectory: build.work.appendingPathComponent("state"),
+                    now: Date(timeIntervalSince1970: 1_795_000_000)
+                ).withoutAvatars()
+            ).build()
+        } throws: { error in
+            guard let error = error as? TemplateError else { return false }
+            return error.file == "item.mustache" && error.message.contains("grows past 64 MB or 10 million repeats")
+        }
+        try await server.shutdown()
+        // Without the limits: 2^40 renders, days (and memory far past the machine's).
+        #expect(ContinuousClock.now - start < .seconds(600))
+        // A first build: no half-written site is left where the site would be.
+        #expect(!FileManager.default.fileExists(atPath: build.output.path))
+    }
+
     @Test("the column counts characters, not bytes, and the line counts CRLF lines")
     func location() throws {
         let warnings = try Self.warnings([

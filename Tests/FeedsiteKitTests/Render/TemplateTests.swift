@@ -161,6 +161,53 @@ struct TemplateTests {
         }
     }
 
+    /// `p0` includes `p1` twice, `p1` includes `p2` twice…: 2^40 renders of `p40` within the depth
+    /// limit.
+    static func fanOut(writing text: String) -> [String: String] {
+        var partials: [String: String] = [:]
+        for level in 0..<40 { partials["p\(level)"] = "{{>p\(level + 1)}}{{>p\(level + 1)}}\(text)" }
+        partials["p40"] = text
+        return partials
+    }
+
+    @Test(
+        "partials that include each other twice over, 40 deep, are cut off at the output or step limit, with an error naming the page",
+        arguments: ["x", ""])
+    func fanOut(text: String) throws {
+        let start = ContinuousClock.now
+        #expect {
+            try Self.render("<p>{{>p0}}</p>", [:], partials: Self.fanOut(writing: text))
+        } throws: { error in
+            guard case .tooLarge(let page) = error as? Template.Renderer.Failure else { return false }
+            return page == "page"
+        }
+        // 2^40 partial renders would take days; the limits stop it within seconds (a release
+        // build: 0.4 s; a debug build on a loaded machine: under a minute).
+        #expect(ContinuousClock.now - start < .seconds(600))
+    }
+
+    @Test("sections on a list nested in sections on the same list are cut off at the repeat limit")
+    func nestedListSections() throws {
+        let list = TemplateValue.list(Array(repeating: .bool(true), count: 100))
+        let nested = String(repeating: "{{#l}}", count: 6) + String(repeating: "{{/l}}", count: 6)
+        #expect {
+            try Self.render(nested, ["l": list])
+        } throws: { error in
+            guard case .tooLarge("page") = error as? Template.Renderer.Failure else { return false }
+            return true
+        }
+    }
+
+    @Test("a large page that is not a runaway renders whole: 20,000 list elements and 4 MB of text")
+    func largePageRenders() throws {
+        let elements = (0..<20_000).map { TemplateValue.object(Object(fields: ["n": .int($0)])) }
+        let text = String(repeating: "a", count: 4 << 20)
+        let output = try Self.render(
+            "{{#list}}<i>{{n}}</i>{{/list}}<p>{{text}}</p>", ["list": .list(elements), "text": .string(text)])
+        #expect(output.hasPrefix("<i>0</i><i>1</i>"))
+        #expect(output.hasSuffix("<i>19999</i><p>" + text + "</p>"))
+    }
+
     struct BadTemplate: CustomTestStringConvertible, Sendable {
         var source: String
         var line: Int
