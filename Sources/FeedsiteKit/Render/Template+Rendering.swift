@@ -29,6 +29,8 @@ extension Template {
         /// 10,000 feeds: 5 MB and about 100,000 repeats).
         static let maximumOutput = 64 << 20
         static let maximumSteps = 10_000_000
+        /// This renderer's limits (smaller in the fuzz target, so a runaway is stopped quickly).
+        var limits = (output: maximumOutput, steps: maximumSteps)
 
         /// Why a render stopped: the template set is inconsistent, not the data.
         enum Failure: Error {
@@ -175,7 +177,7 @@ extension Template {
         /// multiply a page) and stops a render past `maximumSteps` or `maximumOutput`.
         private mutating func step() throws(Failure) {
             steps += 1
-            guard steps <= Self.maximumSteps, output.count <= Self.maximumOutput else { throw .tooLarge(page) }
+            guard steps <= limits.steps, output.count <= limits.output else { throw .tooLarge(page) }
         }
 
         /// Mustache lookup: the first name in the innermost context that has it, the rest inside that.
