@@ -62,28 +62,47 @@ struct TemplateCheckingTests {
             ])
     }
 
-    @Test("a build reports the warnings with the other diagnostics, and still publishes the site")
-    func buildReportsWarnings() async throws {
+    /// A build of one real feed with the built-in theme copied to `Templates/` and changed by `edit`.
+    static func build(_ build: TestBuild, editingTheme edit: (URL) throws -> Void) async throws -> BuildReport {
         let server = try await FixtureServer(routes: [
             "/feed": .feed(try Fixtures.data("real-feeds/github-releases-atom.xml"))
         ])
-        let build = try TestBuild()
-        defer { build.remove() }
         let templates = build.work.appendingPathComponent("Templates")
         try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: templates)
-        let pagination = templates.appendingPathComponent("pagination.mustache")
-        let text = try String(contentsOf: pagination, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "{{pagination.label}}", with: "{{pagination.labl}}").utf8)
-            .write(to: pagination)
+        try edit(templates)
         try Data("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(to: build.config)
-        let report = try await SiteGenerator(
-            options: .init(
-                configFile: build.config, outputDirectory: build.output, templatesDirectory: templates,
-                stateDirectory: build.work.appendingPathComponent("state"),
-                now: Date(timeIntervalSince1970: 1_795_000_000)
-            ).withoutAvatars()
-        ).build()
+        let result: Result<BuildReport, any Error>
+        do {
+            result = .success(
+                try await SiteGenerator(
+                    options: .init(
+                        configFile: build.config, outputDirectory: build.output, templatesDirectory: templates,
+                        stateDirectory: build.work.appendingPathComponent("state"),
+                        now: Date(timeIntervalSince1970: 1_795_000_000)
+                    ).withoutAvatars()
+                ).build())
+        } catch {
+            result = .failure(error)
+        }
         try await server.shutdown()
+        return try result.get()
+    }
+
+    /// Replaces `old` with `new` in a template file.
+    static func replace(_ old: String, with new: String, in file: URL) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: file)
+    }
+
+    @Test("a build reports the warnings with the other diagnostics, and still publishes the site")
+    func buildReportsWarnings() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await Self.build(build) { templates in
+            try Self.replace(
+                "{{pagination.label}}", with: "{{pagination.labl}}",
+                in: templates.appendingPathComponent("pagination.mustache"))
+        }
         #expect(
             report.diagnostics.map(\.description) == [
                 "Templates/pagination.mustache:4:27: warning: 'pagination.labl' is not a variable here; did you mean"
@@ -97,37 +116,25 @@ struct TemplateCheckingTests {
         "a theme whose partials include each other twice over fails the build in seconds, naming the page, and leaves no half-written site"
     )
     func runawayPartialsFailTheBuild() async throws {
-        let server = try await FixtureServer(routes: [
-            "/feed": .feed(try Fixtures.data("real-feeds/github-releases-atom.xml"))
-        ])
         let build = try TestBuild()
         defer { build.remove() }
-        let templates = build.work.appendingPathComponent("Templates")
-        try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: templates)
-        // 64 KB a partial: the output limit stops each page after about a thousand renders, so
-        // the test is quick even in a debug build (the repeat limit is tested in TemplateTests).
-        for (name, text) in TemplateTests.fanOut(writing: String(repeating: "x", count: 65_536)) {
-            try Data(text.utf8).write(to: templates.appendingPathComponent("\(name).mustache"))
-        }
-        let item = templates.appendingPathComponent("item.mustache")
-        let text = try String(contentsOf: item, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "{{{item.content}}}", with: "{{{item.content}}}{{>p0}}").utf8)
-            .write(to: item)
-        try Data("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(to: build.config)
         let start = ContinuousClock.now
         await #expect {
-            try await SiteGenerator(
-                options: .init(
-                    configFile: build.config, outputDirectory: build.output, templatesDirectory: templates,
-                    stateDirectory: build.work.appendingPathComponent("state"),
-                    now: Date(timeIntervalSince1970: 1_795_000_000)
-                ).withoutAvatars()
-            ).build()
+            try await Self.build(build) { templates in
+                // 64 KB a partial: the output limit stops each page after about a thousand
+                // renders, so the test is quick even in a debug build (the repeat limit is
+                // tested in TemplateTests).
+                for (name, text) in TemplateTests.fanOut(writing: String(repeating: "x", count: 65_536)) {
+                    try Data(text.utf8).write(to: templates.appendingPathComponent("\(name).mustache"))
+                }
+                try Self.replace(
+                    "{{{item.content}}}", with: "{{{item.content}}}{{>p0}}",
+                    in: templates.appendingPathComponent("item.mustache"))
+            }
         } throws: { error in
             guard let error = error as? TemplateError else { return false }
             return error.file == "item.mustache" && error.message.contains("grows past 64 MB or 10 million repeats")
         }
-        try await server.shutdown()
         // Without the limits: 2^40 renders, days (and memory far past the machine's).
         #expect(ContinuousClock.now - start < .seconds(600))
         // A first build: no half-written site is left where the site would be.
