@@ -122,6 +122,8 @@ extension FeedParser {
         private var sawRoot = false
         /// The document is CDF: links and dates are attributes of `CHANNEL` and `ITEM`.
         private var isCDF = false
+        /// An RSS <item> in an Atom feed was met (and said so once).
+        private var hasWarnedOfRSSItems = false
         /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
         private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
@@ -140,7 +142,7 @@ extension FeedParser {
             at position: Position? = nil
         ) -> Action {
             guard failure == nil else { return .stop }
-            let namespace = classify(namespaceURI, qualifiedName: qualifiedName)
+            var namespace = classify(namespaceURI, qualifiedName: qualifiedName)
 
             // Only the parent's role, base and flag are read: copying the whole frame would retain all its strings.
             let parent = stack.indices.last
@@ -148,6 +150,14 @@ extension FeedParser {
             if parentRole == .field {
                 serialiseStart(name, namespace: namespace, attributes: attributes)
                 return .proceed
+            }
+            // An RSS <item> written into an Atom feed (in Atom's namespace, as everything
+            // unprefixed there): its children are RSS's `title`, `link`, `description`, `pubDate`…
+            // in that namespace too, and are read as RSS's.
+            if let parent, parentRole == .item, namespace.isAtom, stack[parent].namespace.isAtom,
+                stack[parent].name == "item"
+            {
+                namespace = .none
             }
 
             let parentBase = parent.flatMap { stack[$0].base } ?? documentURL
@@ -167,6 +177,12 @@ extension FeedParser {
                         name, namespace, namespaceURI: namespaceURI, attributes: attributes, at: position)
                 else { return .stop }
                 role = rootRole
+            }
+            if role == .item, namespace.isAtom, name == "item", !hasWarnedOfRSSItems {
+                hasWarnedOfRSSItems = true
+                warn(
+                    (position.map { "line \($0.line): " } ?? "")
+                        + "an RSS <item> in an Atom feed (Atom's are <entry>); read as an RSS item, as are any others")
             }
             var frame = Frame(
                 name: name, namespace: namespace, role: role, attributes: attributes, base: base,
@@ -357,7 +373,7 @@ extension FeedParser {
                 }
                 if ns.isAtom {
                     switch name {
-                    case "entry": return .item
+                    case "entry", "item": return .item  // `item`: RSS's, in an Atom feed (startElement)
                     case "author": return .person(inItem: false, isContributor: false)
                     case "contributor": return .person(inItem: false, isContributor: true)
                     case "title", "subtitle", "tagline", "link", "updated", "modified", "rights", "copyright",

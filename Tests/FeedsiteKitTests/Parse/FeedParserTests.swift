@@ -390,6 +390,35 @@ import Testing
         #expect(feed.items[2].published == iso.date(from: "2026-03-14T15:09:26Z"))
     }
 
+    @Test(
+        "an RSS <item> inside an Atom feed is read as RSS's (title, text link, description, pubDate), beside the entries, with a warning"
+    )
+    func rssItemInAtomFeed() throws {
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><link href="https://e.example/"/>
+            <item><title>Post one</title><link>https://e.example/1</link><description>Hello &lt;b&gt;there&lt;/b&gt;</description>
+            <pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate><guid>urn:one</guid></item>
+            <entry><title>Entry two</title><link href="https://e.example/2"/><id>urn:2</id>
+            <updated>2026-11-25T10:00:00Z</updated><summary>Sum</summary></entry>
+            <item><title>Post three</title><link>https://e.example/3</link></item>
+            </feed>
+            """)
+        #expect(feed.format == .atom)
+        #expect(feed.items.map(\.title) == ["Post one", "Entry two", "Post three"])
+        #expect(feed.items.map(\.link) == ["https://e.example/1", "https://e.example/2", "https://e.example/3"])
+        #expect(feed.items[0].id == "urn:one")
+        #expect(feed.items[0].published == ISO8601DateFormatter().date(from: "2026-11-24T10:00:00Z"))
+        #expect(feed.items[0].description == "Hello <b>there</b>")
+        #expect(feed.items[1].id == "urn:2")
+        // Said once, however many such items there are.
+        #expect(
+            feed.warnings == [
+                "an RSS <item> in an Atom feed (Atom's are <entry>); read as an RSS item, as are any others"
+            ])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
