@@ -247,10 +247,11 @@ private struct EventSink {
             xmlStopParser(context)
             return
         }
-        // The position is only needed to diagnose the root element.
-        let at = sawRoot ? nil : position
-        sawRoot = true
         let local = elementName(localName)
+        // The position is only needed to diagnose the root element, and an <item> where it does
+        // not belong (an RSS item in an Atom feed).
+        let at = sawRoot && local != "item" ? nil : position
+        sawRoot = true
         let namespaceURI = uri.map { name($0) } ?? ""
         let qualified = qualifiedName(prefix, localName)
         if isRecovering {

@@ -412,10 +412,10 @@ import Testing
         #expect(feed.items[0].published == ISO8601DateFormatter().date(from: "2026-11-24T10:00:00Z"))
         #expect(feed.items[0].description == "Hello <b>there</b>")
         #expect(feed.items[1].id == "urn:2")
-        // Said once, however many such items there are.
+        // Said once, at the first, however many such items there are.
         #expect(
             feed.warnings == [
-                "an RSS <item> in an Atom feed (Atom's are <entry>); read as an RSS item, as are any others"
+                "line 3: an RSS <item> in an Atom feed (Atom's are <entry>); read as an RSS item, as are any others"
             ])
     }
 
