@@ -265,8 +265,8 @@ package struct PageRenderer: Sendable {
         }
     }
 
-    /// `archive/index.html` (months with counts) and `archive/YYYY/MM/index.html` (a month's items).
-    /// `archive/index.html` (with the first month) and the pages of `range`'s months.
+    /// `archive/YYYY/MM/index.html` (a month's items) for `range`'s months, and with the first
+    /// month `archive/index.html` (the months with counts).
     private func renderArchive(
         _ context: RenderContext, months range: Range<Int>, into files: inout [String: Data]
     ) throws(TemplateError) {

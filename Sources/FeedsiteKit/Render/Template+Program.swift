@@ -7,8 +7,9 @@ extension Template {
     /// retained and released every node's arrays, 5.5 % of a cold build's CPU samples. An
     /// instruction here holds no reference, and the program keeps its instructions, text and
     /// names in buffers of its own that a renderer reads through pointers, so walking a program
-    /// and handing a name to a view model (`Template.NameView`) retain nothing (−2 % CPU).
-    /// `@unchecked Sendable`: nothing in it changes after `init`.
+    /// retains nothing (−2 % CPU), nor does handing a name to a view model (`Template.NameView`:
+    /// render stage −12 %, RESULTS.md 2026-11-26). `@unchecked Sendable`: nothing in it changes
+    /// after `init`.
     final class Program: @unchecked Sendable {
         /// One instruction. A body (a section's, a block's default, an override's) is the
         /// `length` instructions that follow its header.

@@ -36,7 +36,7 @@ extension Template {
         enum Failure: Error {
             case missingTemplate(String)
             case tooDeep(String)
-            /// The page's render went over `maximumOutput` or `maximumSteps`.
+            /// The page's render went over `limits`.
             case tooLarge(String)
         }
 
@@ -174,7 +174,7 @@ extension Template {
         }
 
         /// Counts a repeat (a list element's section, a partial, a parent or a block: what can
-        /// multiply a page) and stops a render past `maximumSteps` or `maximumOutput`.
+        /// multiply a page) and stops a render past `limits`.
         private mutating func step() throws(Failure) {
             steps += 1
             guard steps <= limits.steps, output.count <= limits.output else { throw .tooLarge(page) }
@@ -214,17 +214,19 @@ extension Template {
         private mutating func write(_ text: String, isEscaped: Bool) {
             guard !text.isEmpty else { return }
             if !indentation.isEmpty, isAtLineStart { output.append(contentsOf: indentation) }
-            let written: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-                guard isEscaped else {
-                    output.append(contentsOf: bytes)
-                    return
-                }
-                Self.appendEscaped(bytes, to: &output)
+            // Read in place (a copy to call `withUTF8` on would retain and release the string);
+            // only a string without contiguous UTF-8 is copied.
+            let written: Void? = text.utf8.withContiguousStorageIfAvailable {
+                Self.append($0, isEscaped: isEscaped, to: &output)
             }
             if written == nil {
                 var text = text
-                text.withUTF8 { isEscaped ? Self.appendEscaped($0, to: &output) : output.append(contentsOf: $0) }
+                text.withUTF8 { Self.append($0, isEscaped: isEscaped, to: &output) }
             }
+        }
+
+        private static func append(_ bytes: UnsafeBufferPointer<UInt8>, isEscaped: Bool, to output: inout [UInt8]) {
+            if isEscaped { appendEscaped(bytes, to: &output) } else { output.append(contentsOf: bytes) }
         }
 
         /// HTML-escapes `& < > " '` (the five characters swift-mustache and Mustache.js escape).

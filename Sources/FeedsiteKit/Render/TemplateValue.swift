@@ -53,9 +53,7 @@ extension TemplateObject {
     func value(_ name: Template.Name, at position: Int) -> TemplateValue? {
         name.withView { value($0, at: position) }
     }
-}
 
-extension TemplateObject {
     /// This object as part `position` of `name`: itself for the last part, else the rest looked up in it.
     func value(_ name: Template.NameView, after position: Int) -> TemplateValue {
         guard position + 1 < name.keys.count else { return templateValue }
