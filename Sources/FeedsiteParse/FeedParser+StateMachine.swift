@@ -58,6 +58,9 @@ extension FeedParser {
             var base: URL?
             /// Whether any ancestor-or-self declared `xml:base` (`contentBase` is only set then).
             var isBaseDeclared: Bool
+            /// An Atom `<entry>` written into an RSS channel, or an element inside one: its children
+            /// in no namespace are Atom's (`title`, `link href`, `id`, `updated`, `author`/`name`…).
+            var readsNoNamespaceAsAtom = false
             /// Character data, decoded once by the XML parser (CDATA included verbatim).
             var text = ""
             /// The content re-serialised as markup; only built once a child element appears.
@@ -124,6 +127,8 @@ extension FeedParser {
         private var isCDF = false
         /// An RSS <item> in an Atom feed was met (and said so once).
         private var hasWarnedOfRSSItems = false
+        /// An Atom <entry> in an RSS channel was met (and said so once).
+        private var hasWarnedOfAtomEntries = false
         /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
         private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
@@ -159,6 +164,23 @@ extension FeedParser {
             {
                 namespace = .none
             }
+            // The mirror case: an Atom <entry> written into an RSS channel without Atom's namespace.
+            // It and everything in no namespace inside it are read as Atom's.
+            var readsNoNamespaceAsAtom = false
+            if let parent, namespace == .none {
+                if stack[parent].readsNoNamespaceAsAtom {
+                    readsNoNamespaceAsAtom = true
+                } else if parentRole == .channel, name == "entry", stack[parent].namespace.isRSS {
+                    readsNoNamespaceAsAtom = true
+                    if !hasWarnedOfAtomEntries {
+                        hasWarnedOfAtomEntries = true
+                        warn(
+                            (position.map { "line \($0.line): " } ?? "")
+                                + "an Atom <entry> in an RSS feed (RSS's are <item>); read as an Atom entry, as are any others")
+                    }
+                }
+                if readsNoNamespaceAsAtom { namespace = .atom }
+            }
 
             let parentBase = parent.flatMap { stack[$0].base } ?? documentURL
             var base = parentBase
@@ -187,6 +209,7 @@ extension FeedParser {
             var frame = Frame(
                 name: name, namespace: namespace, role: role, attributes: attributes, base: base,
                 isBaseDeclared: isBaseDeclared)
+            frame.readsNoNamespaceAsAtom = readsNoNamespaceAsAtom
             if role == .field { frame.text.reserveCapacity(64) }
             open(&frame)
             stack.append(frame)

@@ -248,9 +248,9 @@ private struct EventSink {
             return
         }
         let local = elementName(localName)
-        // The position is only needed to diagnose the root element, and an <item> where it does
-        // not belong (an RSS item in an Atom feed).
-        let at = sawRoot && local != "item" ? nil : position
+        // The position is only needed to diagnose the root element, and an <item> or <entry>
+        // where it may not belong (an RSS item in an Atom feed, an Atom entry in an RSS one).
+        let at = sawRoot && local != "item" && local != "entry" ? nil : position
         sawRoot = true
         let namespaceURI = uri.map { name($0) } ?? ""
         let qualified = qualifiedName(prefix, localName)

@@ -419,6 +419,37 @@ import Testing
             ])
     }
 
+    @Test(
+        "an Atom <entry> in no namespace inside an RSS channel is read as Atom's (href link, id, updated, html content, author name), with a warning"
+    )
+    func atomEntryInRSSFeed() throws {
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>T</title><link>https://e.example/</link>
+            <item><title>Post one</title><link>https://e.example/1</link></item>
+            <entry><title>Entry two</title><link href="https://e.example/2"/><id>urn:2</id>
+            <updated>2026-11-25T10:00:00Z</updated><content type="html">&lt;p&gt;Two&lt;/p&gt;</content>
+            <author><name>Ann</name><email>ann@e.example</email></author></entry>
+            <entry><title type="text">Entry three</title><link rel="alternate" href="https://e.example/3"/></entry>
+            <description>About</description></channel></rss>
+            """)
+        #expect(feed.format == .rss)
+        #expect(feed.items.map(\.title) == ["Post one", "Entry two", "Entry three"])
+        #expect(feed.items.map(\.link) == ["https://e.example/1", "https://e.example/2", "https://e.example/3"])
+        #expect(feed.items[1].id == "urn:2")
+        #expect(feed.items[1].updated == ISO8601DateFormatter().date(from: "2026-11-25T10:00:00Z"))
+        #expect(feed.items[1].content == "<p>Two</p>")
+        #expect(feed.items[1].authors.map(\.name) == ["Ann"])
+        // A channel field after the entries is still RSS's.
+        #expect(feed.title == "T")
+        #expect(feed.description == "About")
+        #expect(
+            feed.warnings == [
+                "line 4: an Atom <entry> in an RSS feed (RSS's are <item>); read as an Atom entry, as are any others"
+            ])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
