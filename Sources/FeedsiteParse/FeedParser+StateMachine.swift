@@ -44,8 +44,18 @@ extension FeedParser {
             case media
             /// A leaf whose text (or re-serialised children) is read when it closes.
             case field
+            /// An element of the feed's own vocabulary (RSS's or Atom's) in the channel or the root
+            /// that feedsite does not read: skipped with its subtree, but counted, for a warning, when
+            /// it looks like a post (a `title` and a `link`, `guid` or `id` in it).
+            case unread
             /// Unknown element: it and its subtree are skipped.
             case ignored
+        }
+
+        /// The fields that make an unread element look like a post, as bits of `Frame.postFields`.
+        enum PostFields {
+            static let title: UInt8 = 1
+            static let link: UInt8 = 2
         }
 
         /// One open element.
@@ -61,6 +71,9 @@ extension FeedParser {
             /// An Atom `<entry>` written into an RSS channel, or an element inside one: its children
             /// in no namespace are Atom's (`title`, `link href`, `id`, `updated`, `author`/`name`…).
             var readsNoNamespaceAsAtom = false
+            /// For an `unread` element: which of a post's fields it holds (`PostFields`), and its line.
+            var postFields: UInt8 = 0
+            var line: Int?
             /// Character data, decoded once by the XML parser (CDATA included verbatim).
             var text = ""
             /// The content re-serialised as markup; only built once a child element appears.
@@ -129,6 +142,9 @@ extension FeedParser {
         private var hasWarnedOfRSSItems = false
         /// An Atom <entry> in an RSS channel was met (and said so once).
         private var hasWarnedOfAtomEntries = false
+        /// Unread elements that look like posts, by name in the order first met: how many, and the
+        /// line of the first.
+        private var unreadPosts: [(name: String, count: Int, line: Int?)] = []
         /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
         private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
@@ -176,10 +192,19 @@ extension FeedParser {
                         hasWarnedOfAtomEntries = true
                         warn(
                             (position.map { "line \($0.line): " } ?? "")
-                                + "an Atom <entry> in an RSS feed (RSS's are <item>); read as an Atom entry, as are any others")
+                                + "an Atom <entry> in an RSS feed (RSS's are <item>); read as an Atom entry, as are any others"
+                        )
                     }
                 }
                 if readsNoNamespaceAsAtom { namespace = .atom }
+            }
+
+            if let parent, parentRole == .unread {
+                switch name {
+                case "title": stack[parent].postFields |= PostFields.title
+                case "link", "guid", "id": stack[parent].postFields |= PostFields.link
+                default: break
+                }
             }
 
             let parentBase = parent.flatMap { stack[$0].base } ?? documentURL
@@ -211,6 +236,7 @@ extension FeedParser {
                 isBaseDeclared: isBaseDeclared)
             frame.readsNoNamespaceAsAtom = readsNoNamespaceAsAtom
             if role == .field { frame.text.reserveCapacity(64) }
+            if role == .unread { frame.line = position?.line }
             open(&frame)
             stack.append(frame)
             return .proceed
@@ -225,6 +251,13 @@ extension FeedParser {
             }
             guard let frame = stack.popLast() else { return }
             close(frame)
+        }
+
+        /// Whether the next element to open is the root or a child of the root or the channel:
+        /// only there does `startElement` use a position (to diagnose the root, and an item, entry or
+        /// unknown post-like element where it may not belong).
+        var wantsPosition: Bool {
+            stack.count < 2 || (stack.count == 2 && stack[1].role == .channel)
         }
 
         /// Whether `characters` and `cdata` would keep text now (the open element is a field), so a
@@ -292,6 +325,17 @@ extension FeedParser {
                 }
             }
             feed.warnings = warnings
+            for unread in unreadPosts {
+                let what =
+                    unread.count == 1 ? "one <\(unread.name)> element" : "\(unread.count) <\(unread.name)> elements"
+                feed.warnings.append(
+                    (unread.line.map { "line \($0): " } ?? "") + what + " in the "
+                        + (format == .atom ? "feed" : "channel")
+                        + (unread.count == 1
+                            ? " looks like a post (a title and a link)" : " look like posts (a title and a link each)")
+                        + " but feedsite reads only RSS <item>s and Atom <entry>s as posts: "
+                        + (unread.count == 1 ? "it was" : "they were") + " not read")
+            }
             return feed
         }
 
@@ -379,7 +423,7 @@ extension FeedParser {
                     case "channel": return .channel
                     case "item": return .item  // RSS 1.0: items are siblings of the channel
                     case "image": return .channelImage
-                    default: return .ignored
+                    default: return .unread
                     }
                 }
                 return .ignored
@@ -391,7 +435,7 @@ extension FeedParser {
                     case "title", "link", "description", "language", "copyright", "managingEditor", "webMaster",
                         "pubDate", "lastBuildDate", "category", "generator", "abstract":
                         return .field
-                    default: return .ignored
+                    default: return .unread
                     }
                 }
                 if ns.isAtom {
@@ -402,7 +446,7 @@ extension FeedParser {
                     case "title", "subtitle", "tagline", "link", "updated", "modified", "rights", "copyright",
                         "generator", "icon", "logo", "category", "info":
                         return .field
-                    default: return .ignored
+                    default: return .unread
                     }
                 }
                 return isField(name, ns, in: Self.channelExtensionFields) ? .field : .ignored
@@ -437,7 +481,7 @@ extension FeedParser {
                 return ns.isRSS && (name == "url" || name == "title" || name == "link") ? .field : .ignored
             case .person:
                 return ns.isAtom && ["name", "email", "uri", "url"].contains(name) ? .field : .ignored
-            case .field, .ignored:
+            case .field, .unread, .ignored:
                 return .ignored
             }
         }
@@ -518,6 +562,15 @@ extension FeedParser {
             case .person(let inItem, let isContributor):
                 guard !isContributor, person.name != nil || person.email != nil || person.uri != nil else { break }
                 if inItem { item?.authors.atom.append(person) } else { channel.authors.atom.append(person) }
+            case .unread:
+                // `textInput` (RSS's search box) has a title and a link and is no post.
+                guard frame.postFields == PostFields.title | PostFields.link, frame.name.lowercased() != "textinput"
+                else { break }
+                if let index = unreadPosts.firstIndex(where: { $0.name == frame.name }) {
+                    unreadPosts[index].count += 1
+                } else {
+                    unreadPosts.append((frame.name, 1, frame.line))
+                }
             case .field:
                 let parentRole = stack.last?.role ?? .ignored
                 switch parentRole {

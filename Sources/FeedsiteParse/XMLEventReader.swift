@@ -111,7 +111,6 @@ private struct EventSink {
     let isRecovering: Bool
     /// The parser context, for positions, stopping and its name dictionary; set right after creation.
     var context: xmlParserCtxtPtr?
-    private var sawRoot = false
     /// `machine.isReadingText`, refreshed after the events that can change it (start, end, error).
     private var isReadingText = false
     private var pendingText: [UInt8] = []
@@ -248,10 +247,7 @@ private struct EventSink {
             return
         }
         let local = elementName(localName)
-        // The position is only needed to diagnose the root element, and an <item> or <entry>
-        // where it may not belong (an RSS item in an Atom feed, an Atom entry in an RSS one).
-        let at = sawRoot && local != "item" && local != "entry" ? nil : position
-        sawRoot = true
+        let at = machine.wantsPosition ? position : nil
         let namespaceURI = uri.map { name($0) } ?? ""
         let qualified = qualifiedName(prefix, localName)
         if isRecovering {

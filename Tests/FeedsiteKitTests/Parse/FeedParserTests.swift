@@ -450,6 +450,39 @@ import Testing
             ])
     }
 
+    @Test(
+        "elements of the feed's own vocabulary that look like posts but are not items are named in a warning with their count and first line; a textInput or a title alone is not"
+    )
+    func unreadPostLikeElementsAreNamed() throws {
+        let rssFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>T</title><link>https://e.example/</link>
+            <textInput><title>Search</title><link>https://e.example/s</link><name>q</name></textInput>
+            <item><title>Read</title><link>https://e.example/1</link></item>
+            <post><title>One</title><link>https://e.example/2</link></post>
+            <story><title>Only a title</title></story>
+            <post><title>Two</title><guid>urn:3</guid></post>
+            </channel></rss>
+            """)
+        #expect(rssFeed.items.map(\.title) == ["Read"])
+        #expect(
+            rssFeed.warnings == [
+                "line 5: 2 <post> elements in the channel look like posts (a title and a link each) but feedsite reads only RSS <item>s and Atom <entry>s as posts: they were not read"
+            ])
+        let atomFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <article><title>Lost</title><id>urn:1</id></article></feed>
+            """)
+        #expect(atomFeed.items.isEmpty)
+        #expect(
+            atomFeed.warnings == [
+                "line 3: one <article> element in the feed looks like a post (a title and a link) but feedsite reads only RSS <item>s and Atom <entry>s as posts: it was not read"
+            ])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
