@@ -142,6 +142,8 @@ extension FeedParser {
         private var hasWarnedOfRSSItems = false
         /// An Atom <entry> in an RSS channel was met (and said so once).
         private var hasWarnedOfAtomEntries = false
+        /// Items wrapped in an unread element (`<items><item>`) were met (and said so once).
+        private var hasWarnedOfWrappedItems = false
         /// Unread elements that look like posts, by name in the order first met: how many, and the
         /// line of the first.
         private var unreadPosts: [(name: String, count: Int, line: Int?)] = []
@@ -225,6 +227,12 @@ extension FeedParser {
                 else { return .stop }
                 role = rootRole
             }
+            if role == .item, parentRole == .unread, !hasWarnedOfWrappedItems, let parent {
+                hasWarnedOfWrappedItems = true
+                warn(
+                    (position.map { "line \($0.line): " } ?? "") + "<\(name)> elements inside <\(stack[parent].name)>, "
+                        + "not directly in the \(format == .atom ? "feed" : "channel"); read as its posts")
+            }
             if role == .item, namespace.isAtom, name == "item", !hasWarnedOfRSSItems {
                 hasWarnedOfRSSItems = true
                 warn(
@@ -253,11 +261,12 @@ extension FeedParser {
             close(frame)
         }
 
-        /// Whether the next element to open is the root or a child of the root or the channel:
-        /// only there does `startElement` use a position (to diagnose the root, and an item, entry or
-        /// unknown post-like element where it may not belong).
+        /// Whether the next element to open is the root or a child of the root, the channel or an
+        /// unread element there: only there does `startElement` use a position (to diagnose the root,
+        /// and an item, entry or unknown post-like element where it may not belong).
         var wantsPosition: Bool {
-            stack.count < 2 || (stack.count == 2 && stack[1].role == .channel)
+            guard let top = stack.last else { return true }
+            return top.role == .root || top.role == .channel || top.role == .unread
         }
 
         /// Whether `characters` and `cdata` would keep text now (the open element is a field), so a
@@ -481,7 +490,10 @@ extension FeedParser {
                 return ns.isRSS && (name == "url" || name == "title" || name == "link") ? .field : .ignored
             case .person:
                 return ns.isAtom && ["name", "email", "uri", "url"].contains(name) ? .field : .ignored
-            case .field, .unread, .ignored:
+            case .unread:
+                // Items wrapped in an element of their own (`<items><item>…`): read as the channel's.
+                return (ns.isRSS && name == "item") || (ns.isAtom && name == "entry") ? .item : .ignored
+            case .field, .ignored:
                 return .ignored
             }
         }

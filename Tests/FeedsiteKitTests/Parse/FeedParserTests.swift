@@ -483,6 +483,41 @@ import Testing
             ])
     }
 
+    @Test(
+        "items wrapped in an element of their own inside the channel (<items><item>, <entries><entry>) are read, with a warning"
+    )
+    func wrappedItemsAreRead() throws {
+        let rssFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>T</title><link>https://e.example/</link>
+            <items>
+            <item><title>One</title><link>https://e.example/1</link></item>
+            <item><title>Two</title><link>https://e.example/2</link></item>
+            </items>
+            <item><title>Three</title><link>https://e.example/3</link></item>
+            </channel></rss>
+            """)
+        #expect(rssFeed.items.map(\.title) == ["One", "Two", "Three"])
+        #expect(rssFeed.items.map(\.link) == ["https://e.example/1", "https://e.example/2", "https://e.example/3"])
+        #expect(
+            rssFeed.warnings == [
+                "line 4: <item> elements inside <items>, not directly in the channel; read as its posts"
+            ])
+        let atomFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entries><entry><title>One</title><link href="https://e.example/1"/><id>urn:1</id></entry></entries>
+            </feed>
+            """)
+        #expect(atomFeed.items.map(\.id) == ["urn:1"])
+        #expect(
+            atomFeed.warnings == [
+                "line 3: <entry> elements inside <entries>, not directly in the feed; read as its posts"
+            ])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
