@@ -64,7 +64,10 @@ extension FeedParser {
         if let icon = link(root, "icon") ?? link(root, "favicon") { feed.image = FeedImage(url: icon) }
 
         let rawItems = root["items"] as? [Any] ?? []
-        for (offset, raw) in rawItems.enumerated() {
+        if rawItems.count > FeedParser.maxItems {
+            warnings.append(FeedParser.tooManyItemsWarning(total: rawItems.count))
+        }
+        for (offset, raw) in rawItems.prefix(FeedParser.maxItems).enumerated() {
             guard let object = raw as? [String: Any] else {
                 warnings.append("item \(offset + 1): not a JSON object; skipped")
                 continue

@@ -133,6 +133,8 @@ extension FeedParser {
         private var person = Person()
         private var items: [FeedItem] = []
         private var itemCount = 0
+        /// Items past `FeedParser.maxItems`: skipped unread, counted for a warning.
+        private var skippedItemCount = 0
         private var warnings: [String] = []
         private var failure: FeedParseError?
         private var sawRoot = false
@@ -217,7 +219,7 @@ extension FeedParser {
                 isBaseDeclared = true
             }
 
-            let role: Role
+            var role: Role
             if let parentRole {
                 role = childRole(name, namespace, parent: parentRole)
             } else {
@@ -226,6 +228,10 @@ extension FeedParser {
                         name, namespace, namespaceURI: namespaceURI, attributes: attributes, at: position)
                 else { return .stop }
                 role = rootRole
+            }
+            if role == .item, itemCount >= FeedParser.maxItems {
+                skippedItemCount += 1
+                role = .ignored
             }
             if role == .item, parentRole == .unread, !hasWarnedOfWrappedItems, let parent {
                 hasWarnedOfWrappedItems = true
@@ -334,6 +340,9 @@ extension FeedParser {
                 }
             }
             feed.warnings = warnings
+            if skippedItemCount > 0 {
+                feed.warnings.append(FeedParser.tooManyItemsWarning(total: itemCount + skippedItemCount))
+            }
             for unread in unreadPosts {
                 let what =
                     unread.count == 1 ? "one <\(unread.name)> element" : "\(unread.count) <\(unread.name)> elements"

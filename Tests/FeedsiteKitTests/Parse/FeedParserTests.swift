@@ -518,6 +518,40 @@ import Testing
             ])
     }
 
+    @Test(
+        "a feed of more than 10,000 items is read up to its 10,000th (RSS, Atom, JSON Feed), with a warning giving the count"
+    )
+    func itemsPastTheLimitAreCountedNotRead() throws {
+        let total = 10_003
+        let rssItems = (1...total).map { "<item><title>Post \($0)</title></item>" }.joined()
+        let rssFeed = try parse(rss(rssItems))
+        let warning =
+            "the feed has 10003 items; feedsite reads the first 10000 of a feed (feeds list their newest first):"
+            + " the other 3 were left out"
+        #expect(rssFeed.items.count == 10_000)
+        #expect(rssFeed.items.first?.title == "Post 1")
+        #expect(rssFeed.items.last?.title == "Post 10000")
+        #expect(rssFeed.warnings == [warning])
+
+        let entries = (1...total).map { "<entry><title>Entry \($0)</title><id>urn:\($0)</id></entry>" }.joined()
+        let atomFeed = try parse("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title>\(entries)</feed>")
+        #expect(atomFeed.items.count == 10_000)
+        #expect(atomFeed.items.last?.id == "urn:10000")
+        #expect(atomFeed.warnings == [warning])
+
+        let jsonItems = (1...total).map { "{\"id\": \"j\($0)\", \"title\": \"J \($0)\"}" }.joined(separator: ",")
+        let jsonFeed = try parse(
+            "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"T\", \"items\": [\(jsonItems)]}")
+        #expect(jsonFeed.items.count == 10_000)
+        #expect(jsonFeed.items.last?.id == "j10000")
+        #expect(jsonFeed.warnings == [warning])
+
+        // At the limit exactly: everything read, nothing said.
+        let exact = try parse(rss((1...10_000).map { "<item><title>P\($0)</title></item>" }.joined()))
+        #expect(exact.items.count == 10_000)
+        #expect(exact.warnings.isEmpty)
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
