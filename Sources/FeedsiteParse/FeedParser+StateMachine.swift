@@ -1080,7 +1080,8 @@ extension FeedParser {
             item.categories = categories.filter { seen.insert($0).inserted }
             if let image = mediaThumbnail ?? mediaImage ?? itunesImage { item.image = FeedImage(url: image) }
             var enclosures = self.enclosures
-            for media in mediaContents where !enclosures.contains(where: { $0.url == media.url }) {
+            var urls = Set(enclosures.map(\.url))
+            for media in mediaContents where urls.insert(media.url).inserted {
                 enclosures.append(media)
             }
             item.enclosures = enclosures

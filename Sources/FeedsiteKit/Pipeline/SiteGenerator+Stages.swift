@@ -133,6 +133,9 @@ extension SiteGenerator {
         report.itemCount = site.items.count
         report.accounts = site.accounts
         report.diagnostics += FeedAccount.gaveUpWarnings(site.accounts, file: options.configFile.lastPathComponent)
+        if inputs.configuration.categoryPages, let warning = Taxonomy.categoryPagesWarning(site) {
+            report.diagnostics.append(.warning(file: options.configFile.lastPathComponent, warning))
+        }
         return (site, staging)
     }
 

@@ -40,6 +40,31 @@ struct Taxonomy: Sendable {
     /// Longer category names (a feed's whole keyword soup in one string) get no page.
     static let maxNameLength = 200
 
+    /// The most categories that get pages: those on the most items (ties: the first met). The
+    /// others are shown unlinked. Past it, feeds of items with made-up categories would add a page
+    /// (and a line of the categories index) for each.
+    static let maxCategoryPages = 2_000
+
+    /// The names `item`'s categories are counted under: spaces collapsed, blank and over-long ones
+    /// left out (a repeated one is counted once, by `Builder.add`'s key).
+    static func categoryNames(of item: SiteItem) -> [String] {
+        item.categories.map(FeedParser.FeedText.collapseWhitespace).filter {
+            !$0.isEmpty && $0.count <= maxNameLength
+        }
+    }
+
+    /// How many categories the items of `site` have (as `init(categoriesOf:)` tells them apart),
+    /// when more than `maxCategoryPages`: a warning for the build.
+    static func categoryPagesWarning(_ site: Site) -> String? {
+        var keys: Set<String> = []
+        for item in site.items {
+            for name in categoryNames(of: item) { keys.insert(key(name)) }
+        }
+        guard keys.count > maxCategoryPages else { return nil }
+        return "category_pages: the items have \(keys.count) categories; the \(maxCategoryPages) on the most items"
+            + " have pages, the other \(keys.count - maxCategoryPages) are shown without a link"
+    }
+
     /// How terms are compared: spaces collapsed, lowercased.
     static func key(_ name: String) -> String {
         FeedParser.FeedText.collapseWhitespace(name).lowercased()
@@ -81,12 +106,16 @@ struct Taxonomy: Sendable {
         var builder = Builder()
         for (position, item) in site.items.enumerated() {
             var seen: Set<String> = []
-            for category in item.categories {
-                let name = FeedParser.FeedText.collapseWhitespace(category)
-                guard !name.isEmpty, name.count <= Self.maxNameLength else { continue }
+            for name in Self.categoryNames(of: item) {
                 let key = builder.add(name, feed: item.feedSlug)
                 if seen.insert(key).inserted { builder.items[key, default: []].append(position) }
             }
+        }
+        if builder.order.count > Self.maxCategoryPages {
+            // The categories on the most items (ties: the first met), kept in the order met.
+            let counts = builder.order.map { builder.items[$0]?.count ?? 0 }
+            let kept = builder.order.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }
+            builder.order = kept.prefix(Self.maxCategoryPages).sorted().map { builder.order[$0] }
         }
         // Feeds in `feeds.yml` order, as for tags (they were met in item order).
         let order = Dictionary(site.feeds.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { a, _ in a })

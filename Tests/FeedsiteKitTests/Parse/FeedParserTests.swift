@@ -552,6 +552,27 @@ import Testing
         #expect(exact.warnings.isEmpty)
     }
 
+    @Test("an item keeps its first 30 categories (RSS, JSON Feed tags), with one warning for the feed")
+    func categoriesPerItemAreBounded() throws {
+        let many = (1...40).map { "<category>c\($0)</category>" }.joined()
+        let few = (1...5).map { "<category>d\($0)</category>" }.joined()
+        let rssFeed = try parse(rss("<item><title>A</title>\(few)</item><item><title>B</title>\(many)</item>"))
+        #expect(rssFeed.items[0].categories == (1...5).map { "d\($0)" })
+        #expect(rssFeed.items[1].categories == (1...30).map { "c\($0)" })
+        #expect(rssFeed.warnings == ["item 2 has 40 categories; its first 30 are kept"])
+
+        let rssTwo = try parse(rss("<item>\(many)</item><item>\(many)<category>c41</category></item>"))
+        #expect(rssTwo.items.map(\.categories.count) == [30, 30])
+        #expect(rssTwo.warnings == ["2 items have more than 30 categories (item 2: 41); the first 30 of each are kept"])
+
+        let tags = (1...31).map { "\"t\($0)\"" }.joined(separator: ",")
+        let jsonFeed = try parse(
+            "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"T\", \"items\": [{\"id\": \"1\", \"tags\": [\(tags)]}]}"
+        )
+        #expect(jsonFeed.items[0].categories.last == "t30")
+        #expect(jsonFeed.warnings == ["item 1 has 31 categories; its first 30 are kept"])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(

@@ -65,6 +65,42 @@ struct TaxonomyTests {
         #expect(categories.path(of: "SWIFT") == "categories/swift/index.html")
     }
 
+    @Test(
+        "past 2,000 categories, the ones on the most items (ties: the first met) have pages, the rest none; the build is warned"
+    )
+    func categoryPagesAreBounded() {
+        // Item i (0...2_099) has its own category "own i"; items 0...9 also share "shared", and
+        // items 2_090...2_099 "late": 2_102 categories, 2 on ten items each.
+        let items = (0..<2_100).map { index in
+            var categories = ["own \(index)"]
+            if index < 10 { categories.append("shared") }
+            if index >= 2_090 { categories.append("late") }
+            return SiteItem(
+                slug: "i\(index)", feedSlug: "f", feedName: "f", title: "I\(index)", link: nil, authors: [],
+                date: Date(timeIntervalSince1970: Self.monday - Double(index)), content: .empty, excerpt: "",
+                categories: categories, enclosures: [])
+        }
+        let source = FeedSource(url: URL(string: "https://f.example/feed")!)
+        let feed = SiteFeed(
+            source: source, slug: "f", name: "f", description: nil, siteLink: nil, items: items)
+        let site = Site(
+            configuration: SiteConfiguration(title: "P", feeds: [source], categoryPages: true), feeds: [feed],
+            items: items)
+        let categories = Taxonomy(categoriesOf: site)
+        #expect(categories.terms.count == 2_000)
+        #expect(categories.path(of: "shared") != nil)
+        #expect(categories.path(of: "late") != nil)
+        // Of the 2_100 categories on one item each, the first 1_998 met keep their pages.
+        #expect(categories.path(of: "own 1997") != nil)
+        #expect(categories.path(of: "own 1998") == nil)
+        #expect(categories.path(of: "own 2099") == nil)
+        #expect(
+            Taxonomy.categoryPagesWarning(site)
+                == "category_pages: the items have 2102 categories; the 2000 on the most items have pages,"
+                + " the other 102 are shown without a link")
+        #expect(Taxonomy.categoryPagesWarning(Self.site()) == nil)
+    }
+
     @Test("tags/index.html lists every tag with its counts; each tag's pages are paginated under day headings")
     func tagPages() throws {
         let site = try Self.render()
