@@ -33,12 +33,6 @@ package struct FeedParser: Sendable {
             + " first): the other \(total - maxItems) were left out"
     }
 
-    /// The most categories kept on one item (the first, in document order). Real items have a
-    /// handful (30 is twice the most among the real captures); with category pages each category
-    /// is a page listing its items with all of theirs, so thousands on one item would cost
-    /// gigabytes.
-    package static let maxCategories = 30
-
     /// Whether `data` starts with gzip's magic number (`1F 8B`), which no feed does.
     package static func isGzip(_ data: Data) -> Bool {
         data.starts(with: [0x1F, 0x8B])
@@ -66,26 +60,8 @@ package struct FeedParser: Sendable {
         }
         if decoded.isUTF8 { feed.repairDoubleEncodedText() }
         feed.replaceC1Controls()
-        Self.limitCategories(of: &feed)
+        feed.limitSizes()
         return feed
-    }
-
-    /// Keeps the first `maxCategories` of each item's categories, with one warning for the feed.
-    static func limitCategories(of feed: inout Feed) {
-        var cut = 0
-        var most: (item: Int, count: Int)?
-        for index in feed.items.indices where feed.items[index].categories.count > maxCategories {
-            let count = feed.items[index].categories.count
-            if count > most?.count ?? 0 { most = (index + 1, count) }
-            feed.items[index].categories.removeSubrange(maxCategories...)
-            cut += 1
-        }
-        guard let most else { return }
-        feed.warnings.append(
-            cut == 1
-                ? "item \(most.item) has \(most.count) categories; its first \(maxCategories) are kept"
-                : "\(cut) items have more than \(maxCategories) categories (item \(most.item): \(most.count));"
-                    + " the first \(maxCategories) of each are kept")
     }
 
     /// The feed's own http(s) address, else its web site's (absolute ones only).

@@ -573,6 +573,41 @@ import Testing
         #expect(jsonFeed.warnings == ["item 1 has 31 categories; its first 30 are kept"])
     }
 
+    @Test(
+        "over-long titles, names and descriptions are cut (at a word, with …) and over-long links left out, with one warning per kind"
+    )
+    func overLongValuesAreBounded() throws {
+        // 100 words of five characters: 599 characters with their spaces.
+        let longTitle = Array(repeating: "word5", count: 100).joined(separator: " ")
+        let longName = String(repeating: "n", count: 1_001)
+        let longLink = "https://e.example/" + String(repeating: "p", count: 8_200)
+        let longDescription = String(repeating: "d", count: 2_001)
+        let feed = try parse(
+            rss(
+                """
+                <item><title>\(longTitle)</title><link>\(longLink)</link><dc:creator>\(longName)</dc:creator>
+                <enclosure url="\(longLink)" type="audio/mpeg" length="1"/><enclosure url="https://e.example/a.mp3" type="audio/mpeg" length="2"/></item>
+                <item><title>Short</title><link>https://e.example/2</link></item>
+                """, channel: "<description>\(longDescription)</description>"))
+        // Cut to at most 500 characters: the last whole word within 499, then "…".
+        let expectedTitle = Array(repeating: "word5", count: 83).joined(separator: " ") + "…"
+        #expect(feed.items[0].title == expectedTitle)
+        #expect(feed.items[0].title.count <= 500)
+        #expect(feed.items[0].link == nil)
+        #expect(feed.items[0].authors.map(\.name) == [String(repeating: "n", count: 999) + "…"])
+        #expect(feed.items[0].enclosures.map(\.url) == ["https://e.example/a.mp3"])
+        #expect(feed.items[1].title == "Short")
+        #expect(feed.items[1].link == "https://e.example/2")
+        #expect(feed.description == String(repeating: "d", count: 1_999) + "…")
+        #expect(
+            feed.warnings == [
+                "1 description longer than 2000 characters cut to that length",
+                "1 title longer than 500 characters cut to that length",
+                "1 author name longer than 1000 characters cut to that length",
+                "2 links longer than 8192 characters left out",
+            ])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(

@@ -1,0 +1,155 @@
+import Foundation
+
+extension FeedParser {
+    /// The most categories kept on one item (the first, in document order). Real items have a
+    /// handful (30 is twice the most among the real captures); with category pages each category
+    /// is a page listing its items with all of theirs, so thousands on one item would cost
+    /// gigabytes.
+    package static let maxCategories = 30
+
+    /// The longest values kept, in characters. A title, a name or a link is printed on many pages
+    /// (a feed's name beside each of its items in every list, an item's title on its neighbours'
+    /// pages): a 1 MB title would be written thousands of times. Real ones are far shorter.
+    package enum MaxLength {
+        /// Feed, item and image titles; longer ones are cut, with "…".
+        package static let title = 500
+        /// Author names (a preprint server's one string of forty names reaches 250) and e-mail
+        /// addresses, categories (those over 200 get no page anyway), copyright and generator
+        /// notes, MIME types.
+        package static let name = 1_000
+        package static let description = 2_000
+        /// Links (an item's, an image's, an enclosure's, a feed's own): longer ones are dropped, not
+        /// cut (a cut URL leads elsewhere). Browsers and servers stop at about this length.
+        package static let url = 8_192
+    }
+}
+
+extension Feed {
+    /// Holds the feed to `FeedParser.maxCategories` and `FeedParser.MaxLength`, with one warning for
+    /// each kind of value that was cut or dropped.
+    mutating func limitSizes() {
+        var limiter = SizeLimiter()
+        title = limiter.cut(title, to: FeedParser.MaxLength.title, ("title", "titles"))
+        description = description.map {
+            limiter.cut($0, to: FeedParser.MaxLength.description, ("description", "descriptions"))
+        }
+        copyright = copyright.map {
+            limiter.cut($0, to: FeedParser.MaxLength.name, ("copyright note", "copyright notes"))
+        }
+        generator = generator.map {
+            limiter.cut($0, to: FeedParser.MaxLength.name, ("generator name", "generator names"))
+        }
+        link = limiter.url(link)
+        feedLink = limiter.url(feedLink)
+        authors = authors.map { limiter.person($0) }
+        publisher = publisher.map { limiter.person($0) }
+        image = limiter.image(image)
+        categories = limiter.categories(categories, item: nil)
+        for index in items.indices {
+            limiter.item(&items[index], number: index + 1)
+        }
+        warnings += limiter.warnings
+    }
+}
+
+/// Counts what `Feed.limitSizes` cut or dropped, for its warnings.
+private struct SizeLimiter {
+    /// A kind of value, as one and as several ("title", "titles").
+    typealias Kind = (one: String, several: String)
+
+    /// By kind, in the order first met: how many were cut, and the limit.
+    private var cuts: [(kind: Kind, count: Int, limit: Int)] = []
+    private var droppedURLs = 0
+    private var categoryCuts = 0
+    private var mostCategories: (item: Int, count: Int)?
+
+    mutating func cut(_ text: String, to limit: Int, _ kind: Kind) -> String {
+        // A string of at most `limit` bytes has at most `limit` characters: the usual case, counted
+        // without walking the characters.
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        if let index = cuts.firstIndex(where: { $0.kind.several == kind.several }) {
+            cuts[index].count += 1
+        } else {
+            cuts.append((kind, 1, limit))
+        }
+        var kept = text.prefix(limit - 1)
+        // At a word boundary when there is one in the second half.
+        if let space = kept.lastIndex(where: \.isWhitespace),
+            kept.distance(from: kept.startIndex, to: space) >= limit / 2
+        {
+            kept = kept[..<space]
+        }
+        return kept + "…"
+    }
+
+    mutating func url(_ value: String?) -> String? {
+        guard let value, value.utf8.count > FeedParser.MaxLength.url else { return value }
+        droppedURLs += 1
+        return nil
+    }
+
+    mutating func person(_ person: Person) -> Person {
+        Person(
+            name: person.name.map { cut($0, to: FeedParser.MaxLength.name, ("author name", "author names")) },
+            email: person.email.map {
+                cut($0, to: FeedParser.MaxLength.name, ("author e-mail address", "author e-mail addresses"))
+            },
+            uri: url(person.uri))
+    }
+
+    mutating func image(_ image: FeedImage?) -> FeedImage? {
+        guard let image, let imageURL = url(image.url) else { return nil }
+        return FeedImage(
+            url: imageURL, title: image.title.map { cut($0, to: FeedParser.MaxLength.title, ("title", "titles")) },
+            link: url(image.link))
+    }
+
+    mutating func categories(_ categories: [String], item: Int?) -> [String] {
+        var kept = categories
+        if let item, kept.count > FeedParser.maxCategories {
+            categoryCuts += 1
+            if kept.count > mostCategories?.count ?? 0 { mostCategories = (item, kept.count) }
+            kept.removeSubrange(FeedParser.maxCategories...)
+        }
+        return kept.map { cut($0, to: FeedParser.MaxLength.name, ("category", "categories")) }
+    }
+
+    mutating func item(_ item: inout FeedItem, number: Int) {
+        item.title = cut(item.title, to: FeedParser.MaxLength.title, ("title", "titles"))
+        item.link = url(item.link)
+        item.contentBase = url(item.contentBase)
+        item.authors = item.authors.map { person($0) }
+        item.categories = categories(item.categories, item: number)
+        item.image = image(item.image)
+        item.enclosures = item.enclosures.compactMap { enclosure in
+            guard let enclosureURL = url(enclosure.url) else { return nil }
+            return Enclosure(
+                url: enclosureURL, length: enclosure.length,
+                type: enclosure.type.flatMap { $0.utf8.count > FeedParser.MaxLength.name ? nil : $0 })
+        }
+    }
+
+    /// One warning per kind of cut, and one for the categories.
+    var warnings: [String] {
+        var warnings: [String] = []
+        if let most = mostCategories {
+            let limit = FeedParser.maxCategories
+            warnings.append(
+                categoryCuts == 1
+                    ? "item \(most.item) has \(most.count) categories; its first \(limit) are kept"
+                    : "\(categoryCuts) items have more than \(limit) categories (item \(most.item): \(most.count));"
+                        + " the first \(limit) of each are kept")
+        }
+        for cut in cuts {
+            warnings.append(
+                (cut.count == 1 ? "1 \(cut.kind.one)" : "\(cut.count) \(cut.kind.several)")
+                    + " longer than \(cut.limit) characters cut to that length")
+        }
+        if droppedURLs > 0 {
+            warnings.append(
+                "\(droppedURLs) link\(droppedURLs == 1 ? "" : "s") longer than \(FeedParser.MaxLength.url) characters"
+                    + " left out")
+        }
+        return warnings
+    }
+}
