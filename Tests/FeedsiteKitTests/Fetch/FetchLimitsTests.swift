@@ -73,7 +73,8 @@ struct FetchLimitsTests {
         let build = try TestBuild()
         defer { build.remove() }
         var yaml = "title: Refused\nretries: 0\nconnect_timeout: 300\ntimeout: 600\nfeeds:\n"
-        for port in ports { yaml += "  - url: http://127.0.0.1:\(port)/feed.xml\n" }
+        // A path of its own for each: the kernel can hand out a closed port twice.
+        for (index, port) in ports.enumerated() { yaml += "  - url: http://127.0.0.1:\(port)/feed\(index).xml\n" }
         let start = ContinuousClock.now
         let report = try await build.run(yaml: yaml, policy: .count(20))
         let elapsed = ContinuousClock.now - start
