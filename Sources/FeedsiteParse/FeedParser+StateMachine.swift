@@ -149,6 +149,12 @@ extension FeedParser {
         /// Unread elements that look like posts, by name in the order first met: how many, and the
         /// line of the first.
         private var unreadPosts: [(name: String, count: Int, line: Int?)] = []
+        /// Positions in `unreadPosts`, by name.
+        private var unreadPostIndex: [String: Int] = [:]
+        /// Post-like elements of names past the first `maxUnreadNames`: counted together.
+        private var otherUnreadPosts = 0
+        /// How many names of unread post-like elements get a warning of their own.
+        private static let maxUnreadNames = 5
         /// Set at the repair pass's truncation marker: everything after it was closed by the repair.
         private var isTruncated = false
         /// Whether parsing ended on an XML well-formedness error (so a repair pass may help).
@@ -353,6 +359,11 @@ extension FeedParser {
                             ? " looks like a post (a title and a link)" : " look like posts (a title and a link each)")
                         + " but feedsite reads only RSS <item>s and Atom <entry>s as posts: "
                         + (unread.count == 1 ? "it was" : "they were") + " not read")
+            }
+            if otherUnreadPosts > 0 {
+                feed.warnings.append(
+                    "\(otherUnreadPosts) more element\(otherUnreadPosts == 1 ? "" : "s") of other names in the "
+                        + (format == .atom ? "feed" : "channel") + " look like posts and were not read")
             }
             return feed
         }
@@ -587,10 +598,13 @@ extension FeedParser {
                 // `textInput` (RSS's search box) has a title and a link and is no post.
                 guard frame.postFields == PostFields.title | PostFields.link, frame.name.lowercased() != "textinput"
                 else { break }
-                if let index = unreadPosts.firstIndex(where: { $0.name == frame.name }) {
+                if let index = unreadPostIndex[frame.name] {
                     unreadPosts[index].count += 1
-                } else {
+                } else if unreadPosts.count < Self.maxUnreadNames {
+                    unreadPostIndex[frame.name] = unreadPosts.count
                     unreadPosts.append((frame.name, 1, frame.line))
+                } else {
+                    otherUnreadPosts += 1
                 }
             case .field:
                 let parentRole = stack.last?.role ?? .ignored

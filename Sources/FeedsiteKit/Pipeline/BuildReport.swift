@@ -58,6 +58,10 @@ package struct BuildReport: Sendable {
         return text
     }
 
+    /// The most warnings printed for one feed (a feed with an unreadable date on each of its
+    /// thousands of items would bury every other line); the rest are counted in one more line.
+    static let maxWarningsPerFeed = 20
+
     /// Per-feed diagnostics, worded for the person who maintains `feeds.yml`; a feed is named by
     /// its title once known.
     static func diagnostics(for records: [FeedRecord], configFile: String) -> [Diagnostic] {
@@ -94,7 +98,12 @@ package struct BuildReport: Sendable {
                     warn("\(source.url.absoluteString) is gone (HTTP 410): remove it from \(configFile)")
                 }
             }
-            for warning in record.warnings { warn("\(record.label): \(warning)") }
+            for warning in record.warnings.prefix(Self.maxWarningsPerFeed) { warn("\(record.label): \(warning)") }
+            if record.warnings.count > Self.maxWarningsPerFeed {
+                warn(
+                    "\(record.label): \(record.warnings.count - Self.maxWarningsPerFeed) more warnings; the status page,"
+                        + " and `feedsite parse \(source.url.absoluteString)`, list them all")
+            }
             if record.failure == nil, case .fresh(let read) = record.run.outcome, read.entries.isEmpty {
                 warn("\(record.label): the feed has no items")
             }

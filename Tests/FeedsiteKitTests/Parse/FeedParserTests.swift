@@ -481,6 +481,13 @@ import Testing
             atomFeed.warnings == [
                 "line 3: one <article> element in the feed looks like a post (a title and a link) but feedsite reads only RSS <item>s and Atom <entry>s as posts: it was not read"
             ])
+        // Five names get a warning each; elements of any further names are counted in one more.
+        let names = (1...7).map { "<x\($0)><title>t</title><link>https://e.example/\($0)</link></x\($0)>" }
+        let manyNames = try parse(rss("", channel: names.joined() + "<x7><title>t</title><id>u</id></x7>"))
+        #expect(manyNames.warnings.count == 6)
+        #expect(
+            manyNames.warnings.last == "3 more elements of other names in the channel look like posts and were not read"
+        )
     }
 
     @Test(

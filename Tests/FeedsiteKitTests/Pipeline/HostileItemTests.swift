@@ -56,4 +56,29 @@ struct HostileItemTests {
         #expect(try page(titled: "Before").contains("Kept before"))
         #expect(try page(titled: "After").contains("Kept after"))
     }
+
+    @Test("a feed's warnings are printed up to 20, then counted in one line; the status page lists them all")
+    func warningsPerFeedAreBounded() async throws {
+        let items = (1...25).map {
+            "<item><title>T\($0)</title><link>http://w.example/\($0)</link><pubDate>soon \($0)</pubDate></item>"
+        }
+        let feed =
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Dates</title><link>http://w.example/</link>"
+            + items.joined() + "</channel></rss>"
+        let server = try await FixtureServer(routes: ["/feed.xml": .feed(Data(feed.utf8))])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await build.run(server: server, feeds: [("/feed.xml", "Dates")])
+        try await server.shutdown()
+
+        let feedURL = server.url("/feed.xml").absoluteString
+        let warnings = report.diagnostics.filter { $0.severity == .warning }.map(\.message)
+        #expect(
+            warnings == (1...20).map { "feed 'Dates' (\(feedURL)): item \($0): unparseable date 'soon \($0)'" } + [
+                "feed 'Dates' (\(feedURL)): 5 more warnings; the status page, and `feedsite parse \(feedURL)`, list them all"
+            ])
+        #expect(report.itemCount == 25)
+        let status = try #require(build.site.files["status/index.html"])
+        #expect(status.contains("item 25: unparseable date"))
+    }
 }
