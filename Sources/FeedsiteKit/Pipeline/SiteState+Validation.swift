@@ -1,4 +1,5 @@
 import FeedsiteImage
+import FeedsiteParse
 import FeedsiteSanitise
 import FeedsiteShared
 import Foundation
@@ -22,7 +23,7 @@ package enum StateLimits {
     static let longTextBytes = 256 << 10
     /// An item's sanitised HTML: larger content is dropped (the item and its link stay).
     static let contentBytes = 32 << 20
-    /// Authors, categories and enclosures of one item: the rest are dropped.
+    /// Authors and enclosures of one item: the rest are dropped (categories: `FeedParser.maxCategories`).
     static let listCount = 1_000
     /// `ETag` and `Last-Modified`, sent back as request headers.
     static let headerBytes = 1 << 10
@@ -254,7 +255,8 @@ struct StateValidator {
         item.authors = list(item.authors, "authors", &notes, ref).map {
             text($0, "authors", StateLimits.textBytes, &notes, ref)
         }
-        item.categories = list(item.categories, "categories", &notes, ref).map {
+        // As a fresh read keeps them: each category may be a page listing its items with all theirs.
+        item.categories = list(item.categories, "categories", limit: FeedParser.maxCategories, &notes, ref).map {
             text($0, "categories", StateLimits.textBytes, &notes, ref)
         }
         item.enclosures = list(item.enclosures, "enclosures", &notes, ref).compactMap { enclosure in
@@ -306,11 +308,12 @@ struct StateValidator {
         return nil
     }
 
-    private func list<Element>(_ values: [Element], _ field: String, _ notes: inout Notes, _ item: ItemRef) -> [Element]
-    {
-        guard values.count > StateLimits.listCount else { return values }
-        notes.add("kept the first \(StateLimits.listCount) '\(field)'", item)
-        return Array(values.prefix(StateLimits.listCount))
+    private func list<Element>(
+        _ values: [Element], _ field: String, limit: Int = StateLimits.listCount, _ notes: inout Notes, _ item: ItemRef
+    ) -> [Element] {
+        guard values.count > limit else { return values }
+        notes.add("kept the first \(limit) '\(field)'", item)
+        return Array(values.prefix(limit))
     }
 
     // MARK: Rules

@@ -151,6 +151,7 @@ struct StateStoreTests {
     @Test("numbers are clamped, slugs re-derived, unsafe URLs and header values dropped, text bounded")
     func poisonedValues() throws {
         let long = String(repeating: "é", count: 10_000)
+        let categories = (1...35).map { "\"c\($0)\"" }.joined(separator: ",")
         let json = """
             {"feeds":{"https://a.example/feed":{"channel":{"title":"\(long)","siteLink":"javascript:alert(1)","language":"not a tag"},
             "etag":"\\"x\\"\\r\\nX-Injected: 1","slug":"../../outside","items":[],
@@ -163,7 +164,7 @@ struct StateStoreTests {
              "title":"Second post","link":"https://a.example/2","image":"data:image/png;base64,AAAA","authors":[],
              "content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":-3}},
             {"key":"k3","firstSeen":"2026-11-02T00:00:00Z","isInFeed":true,"item":{"slug":"same","feedSlug":"","feedName":"",
-             "title":"Third post","authors":[],"content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":7}},
+             "title":"Third post","authors":[],"content":{"html":""},"excerpt":"","categories":[\(categories)],"enclosures":[],"wordCount":7}},
             {"key":"k2","firstSeen":"2026-11-03T00:00:00Z","isInFeed":true,"item":{"slug":"dup-key","feedSlug":"","feedName":"",
              "title":"Duplicate key","authors":[],"content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":1}}
             ]},"version":2}
@@ -191,6 +192,8 @@ struct StateStoreTests {
         // "same" stays with the first item that has it; the third gets a slug of its own.
         #expect(feed.items[1].item.slug == "same")
         #expect(feed.items[2].item.slug == "third-post")
+        // As many categories as a fresh read keeps.
+        #expect(feed.items[2].item.categories == (1...30).map { "c\($0)" })
         let text = warnings.joined(separator: "\n")
         for expected in [
             "restored: feed \"https://a.example/feed\": clamped 'health.consecutiveFailures'",
@@ -200,6 +203,7 @@ struct StateStoreTests {
             "re-derived slugs that are not slugs (\"../../../etc\") (1 item: item 0, key \"k1\")",
             "re-derived slugs used by an earlier item (\"same\") (1 item: item 2, key \"k3\")",
             "skipped items whose key appears earlier in the feed (1 item: item 3, key \"k2\")",
+            "kept the first 30 'categories' (1 item: item 2, key \"k3\")",
         ] {
             #expect(text.contains(expected), "missing: \(expected)\nin:\n\(text)")
         }
