@@ -124,6 +124,8 @@ extension FeedParser {
         private var version = ""
         /// `<rss xmlns="…">`: that namespace then means "no namespace" (some UserLand feeds).
         private var rssDefaultNamespace: String?
+        /// The `<rss>` root's prefix (`r` of `<r:rss>`), nil when it has none.
+        private var rssPrefix: Substring?
         /// What an element in no namespace is: RSS's, except inside a `<feed>` that declared none
         /// (an Atom feed written without its namespace), where it is Atom's.
         private var noNamespace: Namespace = .none
@@ -231,7 +233,9 @@ extension FeedParser {
             } else {
                 guard
                     let rootRole = rootRole(
-                        name, namespace, namespaceURI: namespaceURI, attributes: attributes, at: position)
+                        name, namespace, namespaceURI: namespaceURI, qualifiedName: qualifiedName,
+                        attributes: attributes,
+                        at: position)
                 else { return .stop }
                 role = rootRole
             }
@@ -381,23 +385,34 @@ extension FeedParser {
                 }
                 return noNamespace
             }
-            if uri == rssDefaultNamespace { return .none }
+            // Only elements with the root's own prefix (usually none): `<rss xmlns="http://www.w3.org/2005/Atom">`
+            // makes RSS's own elements Atom's by mistake, while its `atom:link` in that namespace is Atom's.
+            if uri == rssDefaultNamespace, Self.prefix(of: qualifiedName) == rssPrefix { return .none }
             if let cached = namespaceCache[uri] { return cached }
             let namespace = Namespace(uri: uri)
             namespaceCache[uri] = namespace
             return namespace
         }
 
+        /// `r` of `r:channel`; nil for a name without a prefix.
+        private static func prefix(of qualifiedName: String?) -> Substring? {
+            guard let qualifiedName, let colon = qualifiedName.firstIndex(of: ":") else { return nil }
+            return qualifiedName[..<colon]
+        }
+
         private mutating func rootRole(
-            _ name: String, _ namespace: Namespace, namespaceURI: String?, attributes: [String: String],
-            at position: Position?
+            _ name: String, _ namespace: Namespace, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String], at position: Position?
         ) -> Role? {
             sawRoot = true
             switch (namespace, name) {
-            case (_, "rss") where namespace != .atom:
+            case (_, "rss"):
                 format = .rss
                 version = attributes["version"].map { $0.trimmingCharacters(in: .whitespaces) } ?? "2.0"
-                if let namespaceURI, !namespaceURI.isEmpty { rssDefaultNamespace = namespaceURI }
+                if let namespaceURI, !namespaceURI.isEmpty {
+                    rssDefaultNamespace = namespaceURI
+                    rssPrefix = Self.prefix(of: qualifiedName)
+                }
                 return .root
             case (.rdf, "RDF"):
                 format = .rss

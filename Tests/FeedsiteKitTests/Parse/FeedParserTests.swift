@@ -615,6 +615,38 @@ import Testing
             ])
     }
 
+    @Test(
+        "an <rss> root that declares Atom's namespace as its default is read as RSS; its prefixed atom:link stays Atom's"
+    )
+    func rssWithAtomDefaultNamespace() throws {
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns="http://www.w3.org/2005/Atom" xmlns:atom="http://www.w3.org/2005/Atom">
+            <channel><title>NS</title><atom:link href="https://n.example/feed.xml" rel="self"/><link>https://n.example/</link>
+            <item><title>One</title><link>https://n.example/1</link><guid>g1</guid>
+            <pubDate>Mon, 02 Nov 2026 10:00:00 GMT</pubDate></item>
+            </channel></rss>
+            """)
+        #expect(feed.format == .rss)
+        #expect(feed.title == "NS")
+        #expect(feed.link == "https://n.example/")
+        #expect(feed.feedLink == "https://n.example/feed.xml")
+        #expect(feed.items.map(\.title) == ["One"])
+        #expect(feed.items.map(\.link) == ["https://n.example/1"])
+        #expect(feed.items.map(\.id) == ["g1"])
+        #expect(feed.items[0].published == ISO8601DateFormatter().date(from: "2026-11-02T10:00:00Z"))
+        // RSS in a namespace of its own through a prefix (UserLand's): the root's prefix is RSS's.
+        let prefixed = try parse(
+            """
+            <?xml version="1.0"?>
+            <r:rss version="2.0" xmlns:r="http://backend.userland.com/rss2"><r:channel><r:title>P</r:title>
+            <r:item><r:title>Two</r:title><r:link>https://n.example/2</r:link></r:item></r:channel></r:rss>
+            """)
+        #expect(prefixed.title == "P")
+        #expect(prefixed.items.map(\.link) == ["https://n.example/2"])
+    }
+
     @Test("media:title is the title of an item without one, in the item or its media:group; never over a title")
     func mediaTitleFallback() throws {
         let feed = try parse(
