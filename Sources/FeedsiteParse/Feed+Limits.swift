@@ -1,6 +1,17 @@
 import Foundation
 
 extension FeedParser {
+    /// The most items read from one feed document. A feed lists its newest first, and no real one
+    /// comes near (long podcast feeds have a few thousand); past it a stranger's feed of tiny items
+    /// (a million `<item/>` in 7 MB) would cost gigabytes and a page each.
+    package static let maxItems = 10_000
+
+    /// The warning for a document that has `total` items, more than `maxItems`.
+    static func tooManyItemsWarning(total: Int) -> String {
+        "the feed has \(total) items; feedsite reads the first \(maxItems) of a feed (feeds list their newest"
+            + " first): the other \(total - maxItems) were left out"
+    }
+
     /// The most categories kept on one item (the first, in document order). Real items have a
     /// handful (30 is twice the most among the real captures); with category pages each category
     /// is a page listing its items with all of theirs, so thousands on one item would cost

@@ -22,17 +22,6 @@ package struct FeedParser: Sendable {
         isRecoveryForced = forcingRecovery
     }
 
-    /// The most items read from one feed document. A feed lists its newest first, and no real one
-    /// comes near (long podcast feeds have a few thousand); past it a stranger's feed of tiny items
-    /// (a million `<item/>` in 7 MB) would cost gigabytes and a page each.
-    package static let maxItems = 10_000
-
-    /// The warning for a document that has `total` items, more than `maxItems`.
-    static func tooManyItemsWarning(total: Int) -> String {
-        "the feed has \(total) items; feedsite reads the first \(maxItems) of a feed (feeds list their newest"
-            + " first): the other \(total - maxItems) were left out"
-    }
-
     /// Whether `data` starts with gzip's magic number (`1F 8B`), which no feed does.
     package static func isGzip(_ data: Data) -> Bool {
         data.starts(with: [0x1F, 0x8B])
