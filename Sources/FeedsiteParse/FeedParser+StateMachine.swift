@@ -526,8 +526,11 @@ extension FeedParser {
             case .person:
                 return ns.isAtom && ["name", "email", "uri", "url"].contains(name) ? .field : .ignored
             case .unread:
-                // Items wrapped in an element of their own (`<items><item>…`): read as the channel's.
-                return (ns.isRSS && name == "item") || (ns.isAtom && name == "entry") ? .item : .ignored
+                // Items wrapped in elements of their own (`<items><item>…`, `<posts><list><item>…`), at
+                // any depth the reader allows: read as the channel's. Wrappers in the feed's own
+                // vocabulary are unread too, so a post-like element among them is counted.
+                if (ns.isRSS && name == "item") || (ns.isAtom && name == "entry") { return .item }
+                return ns.isRSS || ns.isAtom ? .unread : .ignored
             case .field, .ignored:
                 return .ignored
             }

@@ -525,6 +525,63 @@ import Testing
             ])
     }
 
+    @Test("items wrapped two or more levels deep are read; post-like elements there are named, not lost")
+    func deeplyWrappedItemsAreRead() throws {
+        let rssFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>T</title><link>https://e.example/</link>
+            <posts><list>
+            <item><title>One</title><link>https://e.example/1</link></item>
+            <group><item><title>Two</title><link>https://e.example/2</link></item></group>
+            </list></posts>
+            <item><title>Three</title><link>https://e.example/3</link></item>
+            </channel></rss>
+            """)
+        #expect(rssFeed.items.map(\.title) == ["One", "Two", "Three"])
+        #expect(
+            rssFeed.warnings == [
+                "line 4: <item> elements inside <list>, not directly in the channel; read as its posts"
+            ])
+        let atomFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <group><section>
+            <entry><title>One</title><link href="https://e.example/1"/><id>urn:1</id></entry>
+            </section></group>
+            </feed>
+            """)
+        #expect(atomFeed.items.map(\.id) == ["urn:1"])
+        #expect(
+            atomFeed.warnings == [
+                "line 4: <entry> elements inside <section>, not directly in the feed; read as its posts"
+            ])
+        // Not items, but post-like, two levels down: counted and named like those in the channel.
+        let stories = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>T</title><link>https://e.example/</link>
+            <stories>
+            <story><title>A</title><link>https://e.example/a</link></story>
+            <story><title>B</title><link>https://e.example/b</link></story>
+            </stories>
+            </channel></rss>
+            """)
+        #expect(stories.items.isEmpty)
+        #expect(stories.warnings.contains { $0.hasPrefix("line 4: 2 <story> elements") })
+        // Another vocabulary's subtree is still skipped whole: its <item> is not the feed's.
+        let foreign = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:x="urn:x"><channel><title>T</title><link>https://e.example/</link>
+            <x:box><item><title>Inner</title><link>https://e.example/x</link></item></x:box>
+            <item><title>Outer</title><link>https://e.example/o</link></item>
+            </channel></rss>
+            """)
+        #expect(foreign.items.map(\.title) == ["Outer"])
+    }
+
     @Test(
         "a feed of more than 10,000 items is read up to its 10,000th (RSS, Atom, JSON Feed), with a warning giving the count"
     )
