@@ -22,9 +22,35 @@ package struct FeedParser: Sendable {
         isRecoveryForced = forcingRecovery
     }
 
-    /// Whether `data` starts with gzip's magic number (`1F 8B`), which no feed does.
-    package static func isGzip(_ data: Data) -> Bool {
-        data.starts(with: [0x1F, 0x8B])
+    /// A compressed container a feed body can come in without saying so.
+    package enum Compression: Sendable, Equatable {
+        /// gzip (RFC 1952): `1F 8B`.
+        case gzip
+        /// zlib (RFC 1950), HTTP's `deflate`: compression method 8, a window of at most 32 KB, no
+        /// preset dictionary, and a header that is a multiple of 31 (`78 9C`, `78 DA`, …).
+        case zlib
+
+        /// The name HTTP's `Content-Encoding` gives it.
+        package var contentEncoding: String {
+            switch self {
+            case .gzip: "gzip"
+            case .zlib: "deflate"
+            }
+        }
+    }
+
+    /// The compression `data` starts with, if any. No feed starts like either: a feed starts with
+    /// `<`, `{`, a byte order mark or white space, and zlib's first byte is `x` (or below `x`, which
+    /// is no text) followed by a byte that makes the pair a multiple of 31.
+    package static func compression(of data: Data) -> Compression? {
+        guard data.count >= 2 else { return nil }
+        let first = data[data.startIndex]
+        let second = data[data.startIndex + 1]
+        if first == 0x1F, second == 0x8B { return .gzip }
+        if first & 0x0F == 8, first >> 4 <= 7, second & 0x20 == 0, (Int(first) << 8 | Int(second)) % 31 == 0 {
+            return .zlib
+        }
+        return nil
     }
 
     /// Detects the format by content (root element / JSON), never by Content-Type or extension.
@@ -33,11 +59,12 @@ package struct FeedParser: Sendable {
     /// `contentType` is the HTTP `Content-Type` header, when the feed came over HTTP; only its
     /// `charset` is used, in the order described at `decodeToUTF8(_:contentType:)`.
     package func parse(_ data: Data, url: URL?, contentType: String? = nil) throws(FeedParseError) -> Feed {
-        // gzip's magic number: the body was compressed once more than the response said.
-        if Self.isGzip(data) {
+        // gzip's or zlib's header: the body was compressed once more than the response said.
+        if let compression = Self.compression(of: data) {
             throw FeedParseError(
-                message: "the document is gzip-compressed data that the server did not declare (no"
-                    + " Content-Encoding: gzip): it compresses the feed twice, or serves a .gz file as the feed")
+                message: "the document is \(compression)-compressed data that the server did not declare (no"
+                    + " Content-Encoding: \(compression.contentEncoding)): it compresses the feed twice, or serves"
+                    + " a compressed file as the feed")
         }
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var feed = try parseDocument(decoded, url: url)

@@ -44,21 +44,23 @@ extension FeedFetcher {
         }
     }
 
-    /// Parses a body, decompressing it first when it is gzip data the response did not declare
-    /// (`UndeclaredGzip`): the feed is read, with a warning that names the server's mistake. A local
-    /// `.gz` file is read the same way, without the warning (a compressed file is no mistake).
+    /// Parses a body, decompressing it first when it is gzip or zlib data the response did not
+    /// declare (`UndeclaredGzip`): the feed is read, with a warning that names the server's mistake.
+    /// A local `.gz` or `.z` file is read the same way, without the warning (a compressed file is no
+    /// mistake).
     private func parse(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) throws(FeedParseError) -> Feed
     {
-        guard FeedParser.isGzip(fetched.body) else {
+        guard let compression = FeedParser.compression(of: fetched.body) else {
             return try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
         }
         let isFile = fetched.finalURL.isFileURL
         let what =
             isFile
-            ? "the file is gzip-compressed data"
-            : "the document is gzip-compressed data that the server did not declare (no Content-Encoding: gzip)"
+            ? "the file is \(compression)-compressed data"
+            : "the document is \(compression)-compressed data that the server did not declare (no Content-Encoding:"
+                + " \(compression.contentEncoding))"
         let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
-        switch UndeclaredGzip.decompressed(fetched.body, limitBytes: limit) {
+        switch UndeclaredGzip.decompressed(fetched.body, as: compression, limitBytes: limit) {
         case .success(let body):
             var feed = try parser.parse(body, url: fetched.finalURL, contentType: fetched.contentType)
             if !isFile {

@@ -31,6 +31,21 @@ struct FeedFetcherTests {
         return compressed
     }
 
+    /// `data` in zlib's container (RFC 1950, HTTP's `deflate`): gzip's raw deflate stream between a
+    /// two-byte header (`78 9C`) and the Adler-32 checksum of `data`, big-endian.
+    static func zlib(_ data: Data) throws -> Data {
+        let gzipped = try gzip(data)
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        let adler = b << 16 | a
+        return Data([0x78, 0x9C]) + gzipped.subdata(in: 10..<(gzipped.count - 8))
+            + Data([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) })
+    }
+
     static func fetch(
         _ path: String, routes: [String: FixtureServer.Route] = [:], sequences: [String: [FixtureServer.Route]] = [:],
         policy: FetchPolicy = policy, etag: String? = nil, headers: [String: String] = [:]

@@ -103,6 +103,41 @@ struct ParseCommandFetchTests {
             "\(cut.stderr)")
     }
 
+    /// zlib's container (HTTP's `deflate`) is told by its header as gzip's is, and read the same way.
+    @Test("zlib data (HTTP's deflate) the server did not declare is decompressed and read, with a warning; a .z file too")
+    func undeclaredZlib() async throws {
+        let feed = try Fixtures.data("real-feeds/jekyll-atom.xml")
+        let zlib = try FeedFetcherTests.zlib(feed)
+        #expect(zlib.prefix(2) == Data([0x78, 0x9C]))
+        let server = try await FixtureServer(routes: ["/feed.xml": .feed(zlib, contentType: "application/atom+xml")])
+        let run = try CommandLineTests.run(["parse", server.url("/feed.xml").absoluteString])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("items:    10"))
+        #expect(
+            run.stdout.contains(
+                "the document is zlib-compressed data that the server did not declare (no Content-Encoding:"
+                    + " deflate): read after decompressing it"), "\(run.stdout)")
+        try await server.shutdown()
+
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try zlib.write(to: work.appendingPathComponent("feed.xml.z"))
+        let file = try CommandLineTests.run(["parse", "feed.xml.z"], in: work)
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(file.stdout.contains("items:    10"))
+        #expect(!file.stdout.contains("warnings:"), "\(file.stdout)")
+        // A wrong checksum: damaged, said as such.
+        var damaged = zlib
+        damaged[damaged.count - 1] ^= 0xFF
+        try damaged.write(to: work.appendingPathComponent("damaged.xml.z"))
+        let bad = try CommandLineTests.run(["parse", "damaged.xml.z"], in: work)
+        #expect(bad.status == 1)
+        #expect(
+            bad.stderr.contains(
+                "error: the file is zlib-compressed data, and it does not decompress: it is damaged or cut off"),
+            "\(bad.stderr)")
+    }
+
     @Test("undeclared gzip that is damaged, or larger than the body limit once decompressed, fails the feed saying so")
     func undeclaredGzipRefused() async throws {
         let feed = try FeedFetcherTests.gzip(try Fixtures.data("real-feeds/jekyll-atom.xml"))
