@@ -104,7 +104,9 @@ struct ParseCommandFetchTests {
     }
 
     /// zlib's container (HTTP's `deflate`) is told by its header as gzip's is, and read the same way.
-    @Test("zlib data (HTTP's deflate) the server did not declare is decompressed and read, with a warning; a .z file too")
+    @Test(
+        "zlib data (HTTP's deflate) the server did not declare is decompressed and read, with a warning; a .z file too"
+    )
     func undeclaredZlib() async throws {
         let feed = try Fixtures.data("real-feeds/jekyll-atom.xml")
         let zlib = try FeedFetcherTests.zlib(feed)
