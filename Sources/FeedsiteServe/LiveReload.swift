@@ -76,7 +76,12 @@ enum LiveReload {
             overlay.querySelector("pre").textContent = message;
           }
 
+          // The server's own page when there is no site yet shows the error itself: it is loaded
+          // again after each failed build instead of being covered.
+          var isNoSitePage = document.body.hasAttribute("data-feedsite-no-site");
+
           function checkStatus() {
+            if (isNoSitePage) { return; }
             fetch("/_feedsite/status", { cache: "no-store" })
               .then(function (response) { return response.json(); })
               .then(function (status) { if (status.error) { showError(status.error); } else { hideError(); } })
@@ -91,7 +96,7 @@ enum LiveReload {
             checkStatus();
           });
           events.addEventListener("reload", function () { location.reload(); });
-          events.addEventListener("failed", function () { checkStatus(); });
+          events.addEventListener("failed", function () { if (isNoSitePage) { location.reload(); } else { checkStatus(); } });
         })();
 
         """

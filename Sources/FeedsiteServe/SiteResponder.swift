@@ -1,3 +1,4 @@
+import FeedsiteKit
 import Foundation
 import Hummingbird
 import ServiceLifecycle
@@ -105,19 +106,50 @@ struct SiteResponder: HTTPResponder {
     }
 
     private func notFound(_ request: Request) -> Response {
-        let page = """
+        let hasSite = FileManager.default.fileExists(atPath: root.appendingPathComponent("index.html").path)
+        let page = Self.notFoundPage(hasSite: hasSite, status: hub.status, siteDirectory: root.path)
+        return Self.response(
+            .notFound, LiveReload.inject(into: Data(page.utf8)), type: "text/html; charset=utf-8", request)
+    }
+
+    /// The 404 page. Without a site (the first build failed, or none ran yet) it says why instead
+    /// of pointing to a front page that does not exist: the build's error (escaped), or that the
+    /// build is running; live reload brings the site up when a build succeeds.
+    static func notFoundPage(hasSite: Bool, status: LiveReloadHub.Status, siteDirectory: String) -> String {
+        let title: String
+        let body: String
+        if hasSite {
+            title = "Not found"
+            body =
+                #"<p>There is no page at this address in the site being previewed. <a href="/">Go to the front page</a>.</p>"#
+        } else if let error = status.error {
+            title = "No site yet: the build failed"
+            body = """
+                <p>There is no site in \(XMLEscaping.text(siteDirectory)) to preview: the build failed.</p>
+                <pre style="white-space: pre-wrap">\(XMLEscaping.text(error))</pre>
+                <p>Fix the problem and save the file: this page reloads when a build succeeds.</p>
+                """
+        } else if status.isBuilding {
+            title = "No site yet: building"
+            body = "<p>The site is being built; this page reloads when it is ready.</p>"
+        } else {
+            title = "No site yet"
+            body = """
+                <p>There is no site in \(XMLEscaping.text(siteDirectory)) to preview. Run <code>feedsite build</code>, \
+                or save <code>feeds.yml</code> or a template to build it here.</p>
+                """
+        }
+        return """
             <!DOCTYPE html>
             <html lang="en">
-            <head><meta charset="utf-8"><title>Not found · feedsite serve</title></head>
-            <body>
-            <h1>Not found</h1>
-            <p>There is no page at this address in the site being previewed. <a href="/">Go to the front page</a>.</p>
+            <head><meta charset="utf-8"><title>\(title) · feedsite serve</title></head>
+            <body\(hasSite ? "" : " data-feedsite-no-site")>
+            <h1>\(title)</h1>
+            \(body)
             </body>
             </html>
 
             """
-        return Self.response(
-            .notFound, LiveReload.inject(into: Data(page.utf8)), type: "text/html; charset=utf-8", request)
     }
 
     private static func response(

@@ -68,7 +68,12 @@ struct SiteWatcher: Service {
             let message = String(describing: error)
             hub.buildFailed(message)
             log(message)
-            log("the last good site is still being served; fix the problem and save again")
+            let hasSite = FileManager.default.fileExists(
+                atPath: options.siteDirectory.appendingPathComponent("index.html").path)
+            log(
+                hasSite
+                    ? "the last good site is still being served; fix the problem and save again"
+                    : "there is no site to preview yet (the browser shows this error); fix the problem and save again")
         }
     }
 }

@@ -109,6 +109,49 @@ struct PreviewServerTests {
         }
     }
 
+    @Test("with no site yet, a failed first build is shown in the browser, not a dead link; the fix brings the site up")
+    func noSiteYet() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        try fixture.edit("index.mustache") { $0 + "{{#unclosed}}<b>\n" }
+        let lines = LogLines()
+        let server = PreviewServer(
+            options: .init(
+                port: 0, siteDirectory: fixture.site, configFile: fixture.config,
+                watchedPaths: [fixture.templates, fixture.config], pollInterval: .milliseconds(100)),
+            log: { lines.append($0) },
+            rebuild: { _ in try await fixture.rebuild() })
+        try await withPreviewServer(server) { url in
+            var events = TestClient.events(url).makeAsyncIterator()
+            _ = try await waitFor("event: hello", in: &events)
+            let page = try await TestClient.get(url)
+            #expect(page.status == 404)
+            #expect(page.body.contains("<h1>No site yet: the build failed</h1>"))
+            #expect(page.body.contains("index.mustache"), "\(page.body)")
+            #expect(page.body.contains("data-feedsite-no-site"))
+            #expect(!page.body.contains("Go to the front page"))
+            #expect(page.body.contains(#"<script src="/_feedsite/reload.js"></script>"#))
+            #expect(
+                lines.all.contains(
+                    "there is no site to preview yet (the browser shows this error); fix the problem and save again"))
+
+            try fixture.edit("index.mustache") { $0.replacingOccurrences(of: "{{#unclosed}}<b>\n", with: "") }
+            _ = try await waitFor("event: reload", in: &events)
+            let fixed = try await TestClient.get(url)
+            #expect(fixed.status == 200)
+            let missing = try await TestClient.get(url.appendingPathComponent("no-such-page"))
+            #expect(missing.status == 404)
+            #expect(missing.body.contains("Go to the front page"))
+        }
+        // The page's error text is escaped: a message with markup stays text.
+        let escaped = SiteResponder.notFoundPage(
+            hasSite: false, status: .init(generation: 0, isBuilding: false, error: "<img src=x onerror=alert(1)>"),
+            siteDirectory: "/tmp/<Site>")
+        #expect(escaped.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(escaped.contains("/tmp/&lt;Site&gt;"))
+        #expect(!escaped.contains("<img"))
+    }
+
     @Test("an edit to feeds.yml is a configuration rebuild; --no-build serves what is there")
     func configurationEdit() async throws {
         let fixture = try ServeFixture()
@@ -192,4 +235,11 @@ final class ReasonLog: Sendable {
     private let reasons = Mutex<[PreviewServer.RebuildReason]>([])
     func append(_ reason: PreviewServer.RebuildReason) { reasons.withLock { $0.append(reason) } }
     var all: [PreviewServer.RebuildReason] { reasons.withLock { $0 } }
+}
+
+/// Lines a server logged, in order.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

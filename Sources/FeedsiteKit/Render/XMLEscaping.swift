@@ -6,9 +6,9 @@
 /// `>` makes `]]>` harmless too (it can only end a CDATA section, and we never write one), and the
 /// characters XML 1.0 forbids outright (C0 controls other than tab, line feed and carriage return;
 /// U+FFFE and U+FFFF) are dropped, because not even a character reference may name them.
-enum XMLEscaping {
+package enum XMLEscaping {
     /// Character data: the content of an element.
-    static func text(_ value: String) -> String {
+    package static func text(_ value: String) -> String {
         escape(value, inAttribute: false)
     }
 
