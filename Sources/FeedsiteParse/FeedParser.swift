@@ -103,6 +103,7 @@ package struct FeedParser: Sendable {
         }
         var document = try Self.prepareXML(bytes, lineOffset: lineOffset)
         document.warnings = decoded.warnings + document.warnings
+        Self.limitAttributes(&document)
         let strict = isRecoveryForced ? .failure(XMLFailure.forced) : parseXML(document, url: url)
         switch strict {
         case .success(let feed):

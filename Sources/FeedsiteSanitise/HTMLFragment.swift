@@ -46,13 +46,22 @@ struct HTMLFragment: Sendable, Hashable {
     ///   - hasNoReplacedCharacters: the caller has checked that `html` holds nothing gumbo replaces
     ///     (`HTMLSubsetParser.hasCharactersGumboReplaces`), so the subset parser need not scan again.
     init(parsing html: String, maxDepth: Int, opaqueElements: Set<String>, hasNoReplacedCharacters: Bool = false) {
-        let input = NestingLimiter.limited(html, maxDepth: maxDepth, opaqueElements: opaqueElements) ?? html
+        let limited = NestingLimiter.limited(html, maxDepth: maxDepth, opaqueElements: opaqueElements)
+        var input = limited ?? html
         if let (nodes, depth) = HTMLSubsetParser.parseMeasuringDepth(
             input, maxDepth: maxDepth, hasNoReplacedCharacters: hasNoReplacedCharacters)
         {
             self.nodes = nodes
             self.depth = depth
             return
+        }
+        // Gumbo's cost grows with the square of a tag's attributes: a body with too few tags to
+        // be scanned for depth is scanned for them now (`NestingLimiter.maxAttributes`).
+        if limited == nil, input.utf8.count > 2 * NestingLimiter.maxAttributes,
+            let capped = NestingLimiter.limited(
+                input, maxDepth: maxDepth, opaqueElements: opaqueElements, scanningAlways: true)
+        {
+            input = capped
         }
         switch Self.parseWithGumbo(input, maxDepth: maxDepth, opaqueElements: opaqueElements) {
         case .success(let (nodes, depth)):
@@ -153,9 +162,18 @@ struct HTMLElement: Sendable, Hashable {
 ///
 /// A small array searched linearly rather than a dictionary: elements carry a handful of
 /// attributes, and hashing every name on insertion and on each of the sanitiser's lookups (an
-/// `<img>` is asked for a dozen) cost more than comparing a few short strings.
+/// `<img>` is asked for a dozen) cost more than comparing a few short strings. Past
+/// `indexedCount` names a dictionary of positions joins it, so an element with 100,000
+/// attributes costs linear time, not quadratic (8.9 s for one such tag).
 struct HTMLAttributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     private var pairs: [Pair] = []
+    /// Positions in `pairs` by name, once there are more than `indexedCount`.
+    private var index: [String: Int]?
+
+    static let indexedCount = 16
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.pairs == rhs.pairs }
+    func hash(into hasher: inout Hasher) { hasher.combine(pairs) }
 
     private struct Pair: Sendable, Hashable {
         var name: String
@@ -171,6 +189,7 @@ struct HTMLAttributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     var isEmpty: Bool { pairs.isEmpty }
 
     subscript(name: String) -> String? {
+        if let index { return index[name].map { pairs[$0].value } }
         for pair in pairs where pair.name == name { return pair.value }
         return nil
     }
@@ -179,6 +198,12 @@ struct HTMLAttributes: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     mutating func add(_ name: String, _ value: String) {
         guard self[name] == nil else { return }
         pairs.append(Pair(name: name, value: value))
+        if index != nil {
+            index?[name] = pairs.count - 1
+        } else if pairs.count > Self.indexedCount {
+            index = Dictionary(
+                pairs.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {

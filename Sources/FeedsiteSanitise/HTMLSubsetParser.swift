@@ -271,6 +271,7 @@ struct HTMLSubsetParser {
         let name = try tagName()
         var attributes = HTMLAttributes()
         var isSelfClosing = false
+        var count = 0
         attributesLoop: while true {
             skipWhitespace()
             guard let byte = byte(at: position) else { throw Unsupported() }
@@ -285,6 +286,9 @@ struct HTMLSubsetParser {
                 break attributesLoop
             default:
                 let (key, value) = try attribute()
+                // Those after the limit are left out, as they are before gumbo (`NestingLimiter`).
+                count += 1
+                guard count <= NestingLimiter.maxAttributes else { continue }
                 // A repeated name without a value is left to gumbo, whose tree is the reference:
                 // gumbo 0.10 glues it onto the next name (`<p a a b>` gives `a`, `ab`).
                 if value.isEmpty, attributes[key] != nil { throw Unsupported() }
@@ -595,16 +599,22 @@ struct HTMLSubsetParser {
     /// `address`, `div` or `p` lies between.
     private mutating func closeOpenItem(for name: String) throws(Unsupported) {
         let isListItem = name == "li"
-        for element in stack.reversed() {
-            if isListItem ? element.name == "li" : element.name == "dd" || element.name == "dt" {
-                try generateImpliedEndTags(except: element.name)
-                try popUntil(element.name)
-                return
+        // Found first, closed after: a copy of `stack` kept alive while popping would make every
+        // append to the parent's children copy them (`<ul><li><li>…` was quadratic).
+        var open: String?
+        for index in stack.indices.reversed() {
+            let elementName = stack[index].name
+            if isListItem ? elementName == "li" : elementName == "dd" || elementName == "dt" {
+                open = elementName
+                break
             }
-            if element.isSpecial, element.name != "address", element.name != "div", element.name != "p" {
+            if stack[index].isSpecial, elementName != "address", elementName != "div", elementName != "p" {
                 return
             }
         }
+        guard let open else { return }
+        try generateImpliedEndTags(except: open)
+        try popUntil(open)
     }
 
     /// The content of `style`, `iframe` or `script`: everything up to the matching end tag, as text.
@@ -723,11 +733,10 @@ struct HTMLSubsetParser {
             try generateImpliedEndTags(except: name)
             try popUntil(name)
         case .heading:
-            guard let open = stack.last(where: { $0.kind == .heading }),
-                hasInScope(open.name, boundaries: .normal)
+            guard let open = stack.last(where: { $0.kind == .heading })?.name, hasInScope(open, boundaries: .normal)
             else { throw Unsupported() }
             try generateImpliedEndTags(except: nil)
-            try popUntil(open.name)
+            try popUntil(open)
         case .anchor, .formatting:
             // The adoption agency, where it reduces to closing the element (no "furthest block").
             guard let index = stack.lastIndex(where: { $0.name == name }),
@@ -736,15 +745,12 @@ struct HTMLSubsetParser {
             if stack[(index + 1)...].contains(where: \.isSpecial) { throw Unsupported() }
             try popUntil(name)
         case .ordinary:
-            // "Any other end tag".
-            for element in stack.reversed() {
-                if element.name == name {
-                    try popUntil(name)
-                    return
-                }
-                if element.isSpecial { throw Unsupported() }
+            // "Any other end tag" (found first, popped after, as in `closeOpenItem`).
+            for index in stack.indices.reversed() {
+                if stack[index].name == name { break }
+                if stack[index].isSpecial || index == 0 { throw Unsupported() }
             }
-            throw Unsupported()
+            try popUntil(name)
         }
     }
 

@@ -18,14 +18,18 @@ struct NestingLimiter {
     /// - Parameters:
     ///   - maxDepth: the deepest an element may sit (the fragment's own root not counted).
     ///   - opaqueElements: names whose content is dropped with them when their start tag is.
-    static func limited(_ html: String, maxDepth: Int, opaqueElements: Set<String>) -> String? {
+    ///   - scanningAlways: scan even a body with too few tags to nest too deep, for its attributes
+    ///     (`maxAttributes`): before gumbo, which the subset parser's bodies never reach.
+    static func limited(
+        _ html: String, maxDepth: Int, opaqueElements: Set<String>, scanningAlways: Bool = false
+    ) -> String? {
         var html = html
         let limit = max(maxDepth, 1)
         let ranges: [Range<Int>] = html.withUTF8 { bytes in
             // Every element gumbo creates costs a `<` (an implied `tbody`/`tr` or a reconstructed
             // formatting element comes with at least one other tag), so with fewer than half the
             // limit in `<` bytes the depth cannot exceed it.
-            guard Self.countsAtLeast(UInt8(ascii: "<"), limit / 2, in: bytes) else { return [] }
+            guard scanningAlways || Self.countsAtLeast(UInt8(ascii: "<"), limit / 2, in: bytes) else { return [] }
             var limiter = NestingLimiter(bytes: bytes, limit: limit, opaqueElements: opaqueElements)
             limiter.run()
             return limiter.dropped
@@ -41,6 +45,11 @@ struct NestingLimiter {
             }
         }
     }
+
+    /// The most attributes a start tag keeps; those after are left out. Gumbo checks each attribute
+    /// against every one before it, so a tag with n attributes costs n² (a `<p>` with 100,000 ran
+    /// into gumbo's time budget, 4 s, and the item lost its content). No real tag comes near.
+    static let maxAttributes = 256
 
     /// Whether `byte` occurs at least `count` times (stops counting there).
     static func countsAtLeast(_ byte: UInt8, _ count: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -123,7 +132,7 @@ struct NestingLimiter {
             case let letter? where Self.isASCIILetter(letter):
                 position = start + 2
                 guard let tag = readTag(isEndTag: true) else { return }
-                endTag(tag.tag, nameHash: tag.nameHash, range: start..<position)
+                endTag(tag.tag, nameHash: tag.nameHash, range: start..<position, excessAttributes: tag.excessAttributes)
             case UInt8(ascii: ">"):
                 // `</>` is no token at all, yet gumbo 0.10 counts it into the original text of the
                 // next tag, by which it matches foreign elements: `<math></></math>` leaves the
@@ -215,6 +224,9 @@ struct NestingLimiter {
         var attributesHash: UInt64 = 0
         /// `font` with `color`, `face` or `size`; `annotation-xml` with an HTML `encoding`.
         var hasSignificantAttribute = false
+        /// A tag's attributes after its `maxAttributes`th, left out when the tag is kept (an end
+        /// tag's too: gumbo reads them, at the same cost, and they mean nothing).
+        var excessAttributes: Range<Int>?
     }
 
     /// Reads a tag from its name (at `position`) to its `>`, as the HTML tokenizer does: quoted
@@ -230,6 +242,9 @@ struct NestingLimiter {
         let matchedName = name.firstIndex(of: 0x0B).map { UnsafeBufferPointer(rebasing: name[..<$0]) } ?? name
         var token = TagToken(tag: tag, nameHash: Self.hash(lowercasing: matchedName))
         let needsAttributes = !isEndTag && (tag.isFormatting || tag == .font || tag == .annotationXML)
+        var attributeCount = 0
+        var excessStart: Int?
+        var lastAttributeEnd = position
         while position < bytes.count {
             let byte = bytes[position]
             if Self.isWhitespace(byte) {
@@ -239,6 +254,7 @@ struct NestingLimiter {
             if byte == UInt8(ascii: ">") {
                 position += 1
                 if isEndTag { token.nameHash = Self.endTagTextHash(bytes, nameStart..<position - 1) }
+                if let excessStart { token.excessAttributes = excessStart..<lastAttributeEnd }
                 return token
             }
             if byte == UInt8(ascii: "/") {
@@ -247,12 +263,16 @@ struct NestingLimiter {
                     position += 1
                     token.isSelfClosing = true
                     if isEndTag { token.nameHash = Self.endTagTextHash(bytes, nameStart..<position - 1) }
+                    if let excessStart { token.excessAttributes = excessStart..<lastAttributeEnd }
                     return token
                 }
                 continue
             }
             // An attribute name: its first character may be anything (even `=`).
             let attributeStart = position
+            attributeCount += 1
+            if attributeCount == Self.maxAttributes + 1 { excessStart = attributeStart }
+            defer { lastAttributeEnd = position }
             position += 1
             while position < bytes.count, !Self.endsAttributeName(bytes[position]) { position += 1 }
             let attributeName = UnsafeBufferPointer(rebasing: bytes[attributeStart..<position])
@@ -281,7 +301,7 @@ struct NestingLimiter {
                     valueRange = valueStart..<position
                 }
             }
-            if needsAttributes {
+            if needsAttributes, excessStart == nil {
                 let value = UnsafeBufferPointer(rebasing: bytes[valueRange])
                 token.attributesHash &+= Self.hash(lowercasing: attributeName) &* 31 &+ Self.hash(value)
                 let nameHash = Self.hash(lowercasing: attributeName)
@@ -343,12 +363,14 @@ struct NestingLimiter {
                 if hasEndTag { next.endOfRawText(token.tag) }
                 if next.offStack <= model.offStack {
                     model = next
+                    if let excess = token.excessAttributes { drop(excess) }
                     position = contentEnd
                     return
                 }
             } else {
                 model.startTag(token)
                 if hasEndTag { model.endOfRawText(token.tag) }
+                if let excess = token.excessAttributes { drop(excess) }
                 position = contentEnd
                 return
             }
@@ -373,7 +395,7 @@ struct NestingLimiter {
     /// Past the reconstruction budget.
     private var isThrottled: Bool { model.reconstructed > Self.reconstructionBudget }
 
-    private mutating func endTag(_ tag: Tag, nameHash: UInt64, range: Range<Int>) {
+    private mutating func endTag(_ tag: Tag, nameHash: UInt64, range: Range<Int>, excessAttributes: Range<Int>? = nil) {
         if let index = phantoms.lastIndex(where: { $0.tag == tag }) {
             for phantom in phantoms[index...] where phantom.isOpaque { opaquePhantoms -= 1 }
             phantoms.removeSubrange(index...)
@@ -401,6 +423,7 @@ struct NestingLimiter {
             phantoms.removeAll()
             opaquePhantoms = 0
         }
+        if let excessAttributes { drop(excessAttributes) }
     }
 
     /// Where the text of a raw-text element ends (after its end tag, or at the end of the input)

@@ -152,6 +152,51 @@ struct HTMLSanitiserTests {
         #expect(depth <= sanitiser.limits.maxDepth + 1, "output depth \(depth)")
     }
 
+    /// Shapes whose cost grew with the square of their size, each sanitised within a bound far
+    /// above a linear run's time (a fraction of a second) and far below the quadratic one's
+    /// (minutes in a release build: `<ul>` and 200,000 `<li>` took 4 minutes, a `<p>` with 100,000
+    /// attributes 9 s, and a tag with 100,000 attributes on gumbo's path lost its content to
+    /// gumbo's time budget).
+    @Test("list items, definitions and many attributes are sanitised in linear time, on both parsers' paths")
+    func quadraticShapesAreLinear() throws {
+        let count = 100_000
+        let attributes = (1...count).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let cases: [(name: String, html: String, words: Int)] = [
+            ("<li>", "<ul>" + String(repeating: "<li>x", count: count), count),
+            ("<dt>", "<dl>" + String(repeating: "<dt>x", count: count), count),
+            ("<li><p>", "<ul>" + String(repeating: "<li><p>x", count: count), count),
+            ("attributes", "<p \(attributes)>x</p>", 1),
+            // Foreign content sends the body to gumbo: its attributes are capped before it.
+            ("gumbo's attributes", "<math></math><p \(attributes)>x</p>", 1),
+            ("gumbo's end tag", "<math></math><p>x</p \(attributes)>", 1),
+        ]
+        for shape in cases {
+            let start = ContinuousClock.now
+            let content = sanitiser.sanitise(html: shape.html, baseURL: SanitiserCase.base)
+            let elapsed = ContinuousClock.now - start
+            // Every `x` is kept (list items' text comes with a bullet).
+            let words = content.plainText.split(whereSeparator: \.isWhitespace).filter { $0 != "-" }
+            let allX = words.allSatisfy { $0 == "x" }
+            #expect(content.omission == nil, "\(shape.name): \(content.omission ?? "")")
+            #expect(words.count == shape.words && allX, "\(shape.name): \(content.plainText.prefix(100))")
+            #expect(elapsed < .seconds(30), "\(shape.name) took \(elapsed)")
+        }
+    }
+
+    @Test("a tag keeps its first 256 attributes: a link named after them is left out, before them it is kept")
+    func attributesPastTheLimitAreLeftOut() {
+        let filler = (1...300).map { "data-x\($0)=\"\($0)\"" }.joined(separator: " ")
+        for prefix in ["", "<math></math>"] {  // the subset parser's path, and gumbo's
+            let before = sanitiser.sanitise(
+                html: prefix + "<a href=\"https://e.example/kept\" \(filler)>x</a>", baseURL: SanitiserCase.base)
+            #expect(before.html.html.contains("https://e.example/kept"), "\(prefix): \(before.html.html)")
+            let after = sanitiser.sanitise(
+                html: prefix + "<a \(filler) href=\"https://e.example/lost\">x</a>", baseURL: SanitiserCase.base)
+            #expect(!after.html.html.contains("https://e.example/lost"), "\(prefix): \(after.html.html)")
+            #expect(after.plainText.contains("x"))
+        }
+    }
+
     @Test func codableRoundTripsAndResanitises() throws {
         let content = sanitiser.sanitise(html: "<p>Hi <b>there</b></p>", baseURL: nil)
         let data = try JSONEncoder().encode(content.html)
