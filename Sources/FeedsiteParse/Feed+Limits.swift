@@ -18,6 +18,11 @@ extension FeedParser {
     /// gigabytes.
     package static let maxCategories = 30
 
+    /// The most authors, and the most enclosures, kept on one item (the first, in document order;
+    /// repeated enclosure links once). Each is printed on the item's page: 100,000 copies of one
+    /// `<enclosure>` made a 22 MB page. A saved state is held to the same (`StateLimits.listCount`).
+    package static let maxListLength = 1_000
+
     /// The longest values kept, in characters. A title, a name or a link is printed on many pages
     /// (a feed's name beside each of its items in every list, an item's title on its neighbours'
     /// pages): a 1 MB title would be written thousands of times. Real ones are far shorter.
@@ -73,6 +78,8 @@ private struct SizeLimiter {
     private var droppedURLs = 0
     private var categoryCuts = 0
     private var mostCategories: (item: Int, count: Int)?
+    /// Items whose authors or enclosures were cut to `maxListLength`, by kind, and the longest list.
+    private var listCuts: [(kind: String, items: Int, most: (item: Int, count: Int))] = []
 
     mutating func cut(_ text: String, to limit: Int, _ kind: Kind) -> String {
         // A string of at most `limit` bytes has at most `limit` characters: the usual case, counted
@@ -129,15 +136,29 @@ private struct SizeLimiter {
         item.title = cut(item.title, to: FeedParser.MaxLength.title, ("title", "titles"))
         item.link = url(item.link)
         item.contentBase = url(item.contentBase)
-        item.authors = item.authors.map { person($0) }
+        item.authors = list(item.authors, "authors", item: number).map { person($0) }
         item.categories = categories(item.categories, item: number)
         item.image = image(item.image)
-        item.enclosures = item.enclosures.compactMap { enclosure in
+        var links: Set<String> = []
+        let enclosures = item.enclosures.filter { links.insert($0.url).inserted }
+        item.enclosures = list(enclosures, "enclosures", item: number).compactMap { enclosure in
             guard let enclosureURL = url(enclosure.url) else { return nil }
             return Enclosure(
                 url: enclosureURL, length: enclosure.length,
                 type: enclosure.type.flatMap { $0.utf8.count > FeedParser.MaxLength.name ? nil : $0 })
         }
+    }
+
+    /// The first `maxListLength` of `values`, counting a cut for the warnings.
+    private mutating func list<Element>(_ values: [Element], _ kind: String, item: Int) -> [Element] {
+        guard values.count > FeedParser.maxListLength else { return values }
+        if let index = listCuts.firstIndex(where: { $0.kind == kind }) {
+            listCuts[index].items += 1
+            if values.count > listCuts[index].most.count { listCuts[index].most = (item, values.count) }
+        } else {
+            listCuts.append((kind, 1, (item, values.count)))
+        }
+        return Array(values.prefix(FeedParser.maxListLength))
     }
 
     /// One warning per kind of cut, and one for the categories.
@@ -150,6 +171,14 @@ private struct SizeLimiter {
                     ? "item \(most.item) has \(most.count) categories; its first \(limit) are kept"
                     : "\(categoryCuts) items have more than \(limit) categories (item \(most.item): \(most.count));"
                         + " the first \(limit) of each are kept")
+        }
+        for cut in listCuts {
+            let limit = FeedParser.maxListLength
+            warnings.append(
+                cut.items == 1
+                    ? "item \(cut.most.item) has \(cut.most.count) \(cut.kind); its first \(limit) are kept"
+                    : "\(cut.items) items have more than \(limit) \(cut.kind) (item \(cut.most.item):"
+                        + " \(cut.most.count)); the first \(limit) of each are kept")
         }
         for cut in cuts {
             warnings.append(

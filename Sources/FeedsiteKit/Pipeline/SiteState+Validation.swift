@@ -23,8 +23,9 @@ package enum StateLimits {
     static let longTextBytes = 256 << 10
     /// An item's sanitised HTML: larger content is dropped (the item and its link stay).
     static let contentBytes = 32 << 20
-    /// Authors and enclosures of one item: the rest are dropped (categories: `FeedParser.maxCategories`).
-    static let listCount = 1_000
+    /// Authors and enclosures of one item, as a fresh read keeps them: the rest are dropped
+    /// (categories: `FeedParser.maxCategories`).
+    static let listCount = FeedParser.maxListLength
     /// `ETag` and `Last-Modified`, sent back as request headers.
     static let headerBytes = 1 << 10
     /// Words in one item: far more than `contentBytes` of text can hold.

@@ -625,6 +625,31 @@ import Testing
         #expect(foreign.items.map(\.title) == ["Outer"])
     }
 
+    @Test("an item keeps its first 1,000 authors and 1,000 enclosures, a repeated enclosure once, with a warning each")
+    func authorsAndEnclosuresAreCapped() throws {
+        let authors = (1...1_500).map { "<dc:creator>Author \($0)</dc:creator>" }.joined()
+        // 1,200 distinct files, each listed twice, and one item with 3 copies of one file.
+        let enclosures = (1...1_200).map { "<enclosure url=\"https://e.example/\($0).mp3\" type=\"audio/mpeg\"/>" }
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>T</title>
+            <link>https://e.example/</link>
+            <item><title>Many</title>\(authors)\((enclosures + enclosures).joined())</item>
+            <item><title>Repeated</title>\(String(repeating: enclosures[0], count: 3))</item>
+            </channel></rss>
+            """)
+        let many = try #require(feed.items.first)
+        #expect(many.authors.map(\.name) == (1...1_000).map { "Author \($0)" })
+        #expect(many.enclosures.map(\.url) == (1...1_000).map { "https://e.example/\($0).mp3" })
+        #expect(feed.items.last?.enclosures.map(\.url) == ["https://e.example/1.mp3"])
+        #expect(
+            feed.warnings == [
+                "item 1 has 1500 authors; its first 1000 are kept",
+                "item 1 has 1200 enclosures; its first 1000 are kept",
+            ])
+    }
+
     @Test(
         "a feed of more than 10,000 items is read up to its 10,000th (RSS, Atom, JSON Feed), with a warning giving the count"
     )
