@@ -568,6 +568,38 @@ import Testing
         #expect(large.warnings.first?.hasPrefix("line 1: <item> has 400000 attributes") == true)
     }
 
+    /// libxml2 2.9 looks a prefix up through every declaration in scope: 200 on each of 1,000
+    /// nested elements made 100,000 prefixed names below them take 11 s.
+    @Test("at most 256 namespace declarations are in scope; those past it are left out with a warning, closed ones free")
+    func namespaceDeclarationsInScopeAreCapped() throws {
+        let declarations = { (tag: Int) in (1...100).map { " xmlns:t\(tag)p\($0)=\"urn:\(tag):\($0)\"" }.joined() }
+        // Three wrappers of 100 declarations each: the third keeps 56 (256 in all with the first two).
+        let nested = (1...3).map { "<w\(declarations($0))>" }.joined()
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>T</title>
+            <link>https://e.example/</link>
+            <item><title>One</title><dc:creator>Ann</dc:creator>\(nested)</w></w></w></item>
+            \((1...20).map { "<item\(declarations($0))><title>\($0)</title></item>" }.joined(separator: "\n"))
+            </channel></rss>
+            """)
+        #expect(feed.items.count == 21)
+        #expect(feed.items.first?.authors.map(\.name) == ["Ann"])
+        #expect(
+            feed.warnings == [
+                "line 4: more than 256 namespace declarations in scope at <w>; 45 declarations were left out"
+            ])
+        let start = ContinuousClock.now
+        let deep = (1...1_000).map { "<w\(declarations($0))>" }.joined()
+        let many = try parse(
+            "<rss version=\"2.0\" xmlns:a=\"urn:a\"><channel><title>T</title><item><title>Deep</title>"
+                + deep + String(repeating: "<a:x/>", count: 100_000) + String(repeating: "</w>", count: 1_000)
+                + "</item></channel></rss>")
+        #expect(ContinuousClock.now - start < .seconds(20))  // 11 s in a release build before
+        #expect(many.items.map(\.title) == ["Deep"])
+    }
+
     @Test("items wrapped two or more levels deep are read; post-like elements there are named, not lost")
     func deeplyWrappedItemsAreRead() throws {
         let rssFeed = try parse(
