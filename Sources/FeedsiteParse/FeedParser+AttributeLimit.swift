@@ -128,8 +128,8 @@ extension FeedParser {
                 if firstLongTag == nil { firstLongTag = (excessStart, name, count) }
             }
             // `<x/>` closes itself: nothing stays in scope.
-            let isSelfClosing = index < bytes.count && bytes[index] == UInt8(ascii: ">") && index > nameStart
-                && bytes[index - 1] == UInt8(ascii: "/")
+            let isSelfClosing =
+                index < bytes.count && bytes[index] == UInt8(ascii: ">") && bytes[index - 1] == UInt8(ascii: "/")
             if !isSelfClosing {
                 declarations.append(kept)
                 inScope += kept

@@ -570,7 +570,9 @@ import Testing
 
     /// libxml2 2.9 looks a prefix up through every declaration in scope: 200 on each of 1,000
     /// nested elements made 100,000 prefixed names below them take 11 s.
-    @Test("at most 256 namespace declarations are in scope; those past it are left out with a warning, closed ones free")
+    @Test(
+        "at most 256 namespace declarations are in scope; those past it are left out with a warning, closed ones free"
+    )
     func namespaceDeclarationsInScopeAreCapped() throws {
         let declarations = { (tag: Int) in (1...100).map { " xmlns:t\(tag)p\($0)=\"urn:\(tag):\($0)\"" }.joined() }
         // Three wrappers of 100 declarations each: the third keeps 56 (256 in all with the first two).
