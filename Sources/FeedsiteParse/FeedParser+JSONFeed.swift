@@ -8,6 +8,14 @@ extension FeedParser {
     /// types of fields (`id` as a number, `size_in_bytes` as a string) and one odd field must not
     /// lose the whole feed. 1.0's `author` and 1.1's `authors` are both accepted.
     func parseJSONFeed(_ data: Data, url: URL?) throws(FeedParseError) -> Feed {
+        var data = data
+        var repairs: [String] = []
+        if let (repaired, count, line) = Self.replacingLoneSurrogates(in: data) {
+            data = repaired
+            repairs.append(
+                "line \(line): \(count == 1 ? "a \\u escape" : "\(count) \\u escapes") of half a character (a UTF-16"
+                    + " surrogate without its pair: text cut in the middle of an emoji) read as U+FFFD")
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
@@ -46,7 +54,7 @@ extension FeedParser {
             }
         }
 
-        var warnings: [String] = []
+        var warnings = repairs
         func date(_ object: [String: Any], _ key: String, context: String) -> Date? {
             guard let text = string(object, key) else { return nil }
             if let date = FeedDate.parse(text) { return date }
@@ -114,12 +122,51 @@ extension FeedParser {
         return feed
     }
 
+    /// `data` with each `\\uD800`–`\\uDFFF` escape that is not half of a pair replaced by `\\uFFFD`
+    /// (the same length), how many, and the line of the first; nil when there is none.
+    /// `JSONSerialization` rejects the whole document for one, and JavaScript's `JSON.stringify`
+    /// writes one for a string cut between the halves of an emoji (a summary cut at 200 UTF-16
+    /// units): browsers and Python's json read it as U+FFFD.
+    static func replacingLoneSurrogates(in data: Data) -> (Data, count: Int, line: Int)? {
+        var bytes = [UInt8](data)
+        var count = 0
+        var first: Int?
+        func surrogate(at index: Int) -> UInt16? {
+            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                let value = UInt16(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16),
+                (0xD800...0xDFFF).contains(value)
+            else { return nil }
+            return value
+        }
+        var index = 0
+        while let backslash = bytes[index...].firstIndex(of: UInt8(ascii: "\\")) {
+            guard let value = surrogate(at: backslash) else {
+                index = backslash + 2  // any other escape, `\\\\` included
+                if index >= bytes.count { break }
+                continue
+            }
+            if value < 0xDC00, let low = surrogate(at: backslash + 6), low >= 0xDC00 {
+                index = backslash + 12  // a pair
+            } else {
+                bytes.replaceSubrange(backslash + 2..<backslash + 6, with: Array("FFFD".utf8))
+                count += 1
+                if first == nil { first = backslash }
+                index = backslash + 6
+            }
+            if index >= bytes.count { break }
+        }
+        guard let first else { return nil }
+        return (Data(bytes), count, bytes[..<first].lazy.filter { $0 == 0x0A }.count + 1)
+    }
+
     /// A `JSONSerialization` failure as a diagnostic with the line, when Foundation gives an offset.
+    /// Its own text is cut at 200 characters (it may quote the document: a 200,000-digit number).
     private static func jsonError(_ error: any Error, data: Data) -> FeedParseError {
         let nsError = error as NSError
-        let detail =
+        var detail =
             (nsError.userInfo[NSDebugDescriptionErrorKey] as? String)
             ?? (nsError.userInfo["NSDebugDescription"] as? String) ?? nsError.localizedDescription
+        if detail.count > 200 { detail = detail.prefix(199) + "…" }
         var line: Int?
         if let index = nsError.userInfo["NSJSONSerializationErrorIndex"] as? Int, index <= data.count {
             line = data.prefix(index).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }

@@ -433,6 +433,30 @@ struct FixtureExpectation: Sendable, CustomTestStringConvertible {
         #expect(error?.message.contains("cut off") == true)
     }
 
+    /// JavaScript's `JSON.stringify` writes half an emoji as a lone `\\uD83D` when a string was cut
+    /// between its halves; `JSONSerialization` rejected the whole feed for it.
+    @Test("a JSON Feed with lone surrogate escapes is read, each as U+FFFD, with a warning; pairs and \\\\u stay")
+    func loneSurrogatesAreReplaced() throws {
+        let json = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "J",
+             "items": [{"id": "1", "title": "Smile \ud83d", "content_text": "ok \ud83d\ude00 \ude00 \\ud83d"}]}
+            """#
+        let feed = try FeedParser().parse(Data(json.utf8), url: nil)
+        #expect(feed.items.map(\.title) == ["Smile \u{FFFD}"])
+        #expect(feed.items.first?.content == "ok \u{1F600} \u{FFFD} \\ud83d")
+        #expect(
+            feed.warnings == [
+                "line 2: 2 \\u escapes of half a character (a UTF-16 surrogate without its pair: text cut in the"
+                    + " middle of an emoji) read as U+FFFD"
+            ])
+        // The error's own text is cut: it may quote the document.
+        let number =
+            #"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": 1"#
+            + String(repeating: "0", count: 100_000) + "}]}"
+        let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(number.utf8), url: nil) }
+        #expect((error?.message.count ?? .max) < 300, "\(error?.message.prefix(300) ?? "")")
+    }
+
     /// Every fixture file has an expectation above, or is one of the two broken ones.
     @Test func everyFixtureIsCovered() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("real-feeds").path).filter {
