@@ -593,8 +593,12 @@ struct ContentBuilder {
         guard let first = rows.first else { return before }
         // Layout tables (newsletters build whole posts from them) are not data: a single column,
         // an explicit presentation role or a table nested in a cell. Their cells become blocks.
+        // So do tables too wide, or too large once every row is padded to the widest, for cmark-gfm
+        // (`maxTableColumns`, `maxTableCells`).
         let role = element[attribute: "role"].map { HTMLSanitiser.trimmed($0).lowercased() }
+        let width = rows.lazy.map(\.cells.count).max() ?? 0
         if rows.allSatisfy({ $0.cells.count == 1 }) || role == "presentation" || role == "none"
+            || width > Self.maxTableColumns || width * rows.count > Self.maxTableCells
             || rows.contains(where: { $0.cells.contains { Self.containsTable($0.children) } })
         {
             var blocks = before
@@ -623,6 +627,14 @@ struct ContentBuilder {
             rows: hasHeader ? Array(cells.dropFirst()) : cells)
         return before + [.block(.table(table))]
     }
+
+    /// The widest table kept as a table. cmark-gfm 0.29.0.gfm.6 renders each cell in time
+    /// proportional to its row's width: one row of 146,000 cells took 4.9 s.
+    static let maxTableColumns = 64
+    /// The most cells a table kept as a table has once every row is padded to the widest, as
+    /// cmark-gfm needs: one row of 20,000 cells above 2,000 rows of one (128 KB of HTML) made 40
+    /// million cells and ran out of 7.6 GB.
+    static let maxTableCells = 100_000
 
     /// Whether a subtree holds a `<table>` (iteratively: the subtree may be deep).
     private static func containsTable(_ nodes: [HTMLNode]) -> Bool {

@@ -183,6 +183,28 @@ struct HTMLSanitiserTests {
         }
     }
 
+    /// cmark-gfm pads every row to the widest and renders a cell in time proportional to its
+    /// row's width: one row of 20,000 cells over 2,000 rows of one ran out of 7.6 GB.
+    @Test("a table wider than 64 columns, or over 100,000 cells once padded, keeps its text as blocks")
+    func oversizedTablesBecomeBlocks() {
+        let padded =
+            "<table><tr>" + String(repeating: "<td>x", count: 20_000) + "</tr>"
+            + String(repeating: "<tr><td>y</tr>", count: 2_000) + "</table>"
+        let content = sanitiser.sanitise(html: padded, baseURL: nil)
+        let words = content.plainText.split(whereSeparator: \.isWhitespace)
+        #expect(words.filter { $0 == "x" }.count == 20_000)
+        #expect(words.filter { $0 == "y" }.count == 2_000)
+        #expect(!content.html.html.contains("<table"))
+
+        let row = { (count: Int) in "<tr>" + (1...count).map { "<td>c\($0)</td>" }.joined() + "</tr>" }
+        let wide = sanitiser.sanitise(html: "<table>\(row(65))\(row(65))</table>", baseURL: nil)
+        #expect(!wide.html.html.contains("<table"))
+        #expect(wide.plainText.contains("c65"))
+        let kept = sanitiser.sanitise(html: "<table>\(row(64))\(row(64))</table>", baseURL: nil)
+        #expect(kept.html.html.contains("<table"))
+        #expect(kept.html.html.components(separatedBy: "<td").count == 2 * 64 + 1)
+    }
+
     @Test("a tag keeps its first 256 attributes: a link named after them is left out, before them it is kept")
     func attributesPastTheLimitAreLeftOut() {
         let filler = (1...300).map { "data-x\($0)=\"\($0)\"" }.joined(separator: " ")
