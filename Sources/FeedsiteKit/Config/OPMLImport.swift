@@ -94,6 +94,10 @@ package enum OPMLImport {
 
     // MARK: - Reading OPML
 
+    /// The largest OPML file read: `XMLParser` (libxml2 outside its huge mode) stops at 10 MB with
+    /// only "XML error 1" to say.
+    package static let maxBytes = 10_000_000
+
     /// Parses OPML leniently: any encoding feeds may use, undeclared HTML entities and bare `&`
     /// repaired (the feed parser's repair pass), `outline` elements at any depth, attribute names
     /// in any case.
@@ -101,6 +105,14 @@ package enum OPMLImport {
     /// - Throws: `ConfigurationError` when the bytes are not XML even after repair, the root is
     ///   not `<opml>`, or no outline has a feed URL.
     package static func read(_ data: Data, fileName: String) throws(ConfigurationError) -> Document {
+        guard data.count <= maxBytes else {
+            throw ConfigurationError([
+                .error(
+                    file: fileName,
+                    "the OPML file is \(data.count) bytes, over the \(FetchError.megabytes(maxBytes))"
+                        + " feedsite reads (some 150,000 feeds): split it, and import each part")
+            ])
+        }
         let decoded = FeedParser.decodeToUTF8(data, contentType: nil)
         var bytes = decoded.bytes
         var lineOffset = 0

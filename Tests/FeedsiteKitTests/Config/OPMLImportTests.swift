@@ -79,6 +79,19 @@ struct OPMLImportTests {
             #expect(error.description.hasPrefix("subs.opml:1:"))
             #expect(error.description.contains("error: not well-formed XML"))
         }
+        // Over 10 MB XMLParser stops with "XML error 1" at the end of the file: said up front.
+        let outline = #"<outline text="x" xmlUrl="https://a.example/feed.xml"/>"# + "\n"
+        let large = "<opml version=\"2.0\"><body>" + String(repeating: outline, count: 190_000) + "</body></opml>"
+        #expect(large.utf8.count > OPMLImport.maxBytes)
+        do {
+            _ = try Self.read(large)
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.description
+                    == "subs.opml: error: the OPML file is \(large.utf8.count) bytes, over the 10 MB feedsite reads (some"
+                    + " 150,000 feeds): split it, and import each part")
+        }
     }
 
     @Test("merging appends at the end of the feeds: list and keeps every comment and line")
