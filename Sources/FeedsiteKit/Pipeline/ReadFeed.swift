@@ -92,7 +92,62 @@ package struct ReadFeed: Sendable, Hashable {
                 language: feed.language.flatMap(LanguageTag.normalised),
                 image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
                 feedLink: feed.feedLink.flatMap { Self.webURL($0, against: finalURL) }),
-            entries: entries, warnings: warnings, readCount: feed.items.count)
+            entries: entries, warnings: Self.groupingRepeats(warnings), readCount: feed.items.count)
+    }
+
+    /// How many warnings of one kind are kept word for word: the rest of that kind become one line.
+    static let repeatsShown = 3
+
+    /// `warnings` with the repeats of each kind past the `repeatsShown`th left out and counted in a
+    /// line after the last one kept: an unreadable date on each of 5,000 items is three lines and
+    /// "… and 4,997 more warnings like the one above", so the other kinds stay in sight (the
+    /// terminal prints 20 lines a feed). Two warnings are of one kind when they differ only in
+    /// numbers and quoted text. `feedsite parse` still lists every one.
+    static func groupingRepeats(_ warnings: [String]) -> [String] {
+        guard warnings.count > repeatsShown else { return warnings }
+        func kind(_ warning: String) -> String {
+            var shape = ""
+            var isQuoted = false
+            var lastWasDigit = false
+            for character in warning {
+                if character == "'" {
+                    isQuoted.toggle()
+                    shape.append(character)
+                } else if isQuoted {
+                    continue
+                } else if character.isASCII, character.isNumber {
+                    if !lastWasDigit { shape.append("#") }
+                    lastWasDigit = true
+                    continue
+                } else {
+                    shape.append(character)
+                }
+                lastWasDigit = false
+            }
+            return shape
+        }
+        let kinds = warnings.map(kind)
+        var totals: [String: Int] = [:]
+        for kind in kinds { totals[kind, default: 0] += 1 }
+        guard totals.values.contains(where: { $0 > repeatsShown + 1 }) else { return warnings }
+        var seen: [String: Int] = [:]
+        var grouped: [String] = []
+        for (warning, kind) in zip(warnings, kinds) {
+            let total = totals[kind] ?? 0
+            let index = seen[kind, default: 0]
+            seen[kind] = index + 1
+            // A kind with one more than shown is listed whole: a summary line would save nothing.
+            guard total > repeatsShown + 1 else {
+                grouped.append(warning)
+                continue
+            }
+            if index < repeatsShown { grouped.append(warning) }
+            if index == repeatsShown - 1 {
+                grouped.append(
+                    "… and \(total - repeatsShown) more warnings like the one above (`feedsite parse` lists every one)")
+            }
+        }
+        return grouped
     }
 
     /// The base of a feed's relative URLs: the URL it was read from after redirects. A local file

@@ -7,6 +7,27 @@ import Testing
 /// Issue 23: one hostile item costs at most that item's content — never its feed, never the build.
 @Suite("Hostile items: an item that cannot be sanitised loses its content, not its feed")
 struct HostileItemTests {
+    @Test("a kind of warning repeated on many items is three lines and a count; other kinds stay in sight")
+    func repeatedWarningsAreGrouped() {
+        var warnings = (1...5_000).map { "item \($0): unparseable date 'day \($0)'" }
+        warnings.insert("line 7: <item> elements inside <list>, not directly in the channel; read as its posts", at: 2)
+        warnings.append(contentsOf: (1...4).map { "item \($0) 'T\($0)': content left out: its HTML is 2.\($0) MB" })
+        #expect(
+            ReadFeed.groupingRepeats(warnings) == [
+                "item 1: unparseable date 'day 1'",
+                "item 2: unparseable date 'day 2'",
+                "line 7: <item> elements inside <list>, not directly in the channel; read as its posts",
+                "item 3: unparseable date 'day 3'",
+                "… and 4997 more warnings like the one above (`feedsite parse` lists every one)",
+                // Four of a kind are listed whole: a count would save nothing.
+                "item 1 'T1': content left out: its HTML is 2.1 MB",
+                "item 2 'T2': content left out: its HTML is 2.2 MB",
+                "item 3 'T3': content left out: its HTML is 2.3 MB",
+                "item 4 'T4': content left out: its HTML is 2.4 MB",
+            ])
+        #expect(ReadFeed.groupingRepeats(Array(warnings.prefix(3))) == Array(warnings.prefix(3)))
+    }
+
     @Test("an over-size item keeps its page and link with a located warning; a 100,000-deep one is flattened")
     func hostileItemsCostOnlyThemselves() async throws {
         // 120,000 paragraphs of 21 bytes: 2.52 MB, over the sanitiser's 2 MB cap.
@@ -57,8 +78,8 @@ struct HostileItemTests {
         #expect(try page(titled: "After").contains("Kept after"))
     }
 
-    @Test("a feed's warnings are printed up to 20, then counted in one line; the status page lists them all")
-    func warningsPerFeedAreBounded() async throws {
+    @Test("25 warnings of one kind are printed as three and a count, on the terminal and the status page")
+    func repeatedWarningsAreGroupedInTheBuild() async throws {
         let items = (1...25).map {
             "<item><title>T\($0)</title><link>http://w.example/\($0)</link><pubDate>soon \($0)</pubDate></item>"
         }
@@ -73,12 +94,30 @@ struct HostileItemTests {
 
         let feedURL = server.url("/feed.xml").absoluteString
         let warnings = report.diagnostics.filter { $0.severity == .warning }.map(\.message)
+        let summary = "… and 22 more warnings like the one above (`feedsite parse` lists every one)"
         #expect(
-            warnings == (1...20).map { "feed 'Dates' (\(feedURL)): item \($0): unparseable date 'soon \($0)'" } + [
-                "feed 'Dates' (\(feedURL)): 5 more warnings; the status page, and `feedsite parse \(feedURL)`, list them all"
+            warnings == (1...3).map { "feed 'Dates' (\(feedURL)): item \($0): unparseable date 'soon \($0)'" } + [
+                "feed 'Dates' (\(feedURL)): \(summary)"
             ])
         #expect(report.itemCount == 25)
         let status = try #require(build.site.files["status/index.html"])
-        #expect(status.contains("item 25: unparseable date"))
+        #expect(status.contains("item 3: unparseable date"))
+        #expect(status.contains("… and 22 more warnings like the one above"))
+    }
+
+    @Test("a feed's warnings are printed up to 20, then counted in one line naming where all are")
+    func warningsPerFeedAreBounded() {
+        let source = FeedSource(url: URL(string: "https://w.example/feed.xml")!, name: "Many")
+        // 25 kinds (the words differ, not only numbers): grouping leaves them all.
+        let kinds = (0..<25).map { "warning of kind " + String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))) }
+        let record = FeedRecord(
+            source: source, state: FeedState(), run: FeedRun(source: source, outcome: .notModified, status: 304),
+            isStale: false, newItemCount: 0, failure: nil, warnings: ReadFeed.groupingRepeats(kinds))
+        let messages = BuildReport.diagnostics(for: [record], configFile: "feeds.yml").map(\.message)
+        #expect(
+            messages == kinds.prefix(20).map { "feed 'Many' (https://w.example/feed.xml): \($0)" } + [
+                "feed 'Many' (https://w.example/feed.xml): 5 more warnings; the status page, and `feedsite parse"
+                    + " https://w.example/feed.xml`, list them all"
+            ])
     }
 }
