@@ -285,10 +285,13 @@ package struct HTMLSanitiser: Sendable {
         }
         let common = measured.map { lines[$0].prefix(while: isIndent).count }.min() ?? 0
         guard common > 0 else { return text }
+        // A flag per line, not `measured.contains`: 316,000 indented lines took 14 s that way.
+        var isMeasured = [Bool](repeating: false, count: lines.count)
         for index in measured {
             lines[index] = String(lines[index].dropFirst(common))
+            isMeasured[index] = true
         }
-        for index in lines.indices where !measured.contains(index) && index > 0 {
+        for index in lines.indices where !isMeasured[index] && index > 0 {
             // Blank lines: their whitespace means nothing.
             lines[index] = String(lines[index].drop(while: isIndent))
         }
