@@ -94,6 +94,9 @@ package enum OPMLImport {
 
     // MARK: - Reading OPML
 
+    /// The most tags an imported feed gets from its folders and `category` paths (the first ones).
+    package static let maxTags = 30
+
     /// The largest OPML file read: `XMLParser` (libxml2 outside its huge mode) stops at 10 MB with
     /// only "XML error 1" to say.
     package static let maxBytes = 10_000_000
@@ -145,7 +148,9 @@ package enum OPMLImport {
         }
         var diagnostics: [Diagnostic] = []
         var subscriptions: [Subscription] = []
-        var seen: [String: Int] = [:]
+        /// By comparison key: the line first listing the feed, and its subscription.
+        var seen: [String: (line: Int, index: Int)] = [:]
+        var cutTags: (count: Int, first: OPMLReader.Outline)?
         for outline in reader.outlines {
             let label = outline.name.map { "outline '\($0)'" } ?? "an outline"
             guard let url = httpURL(outline.url) else {
@@ -158,21 +163,35 @@ package enum OPMLImport {
             let key = comparisonKey(url)
             if let first = seen[key] {
                 // The same feed in another folder: one subscription with the tags of both.
-                let index = subscriptions.firstIndex { comparisonKey($0.url) == key }
-                let known = Set((index.map { subscriptions[$0].tags } ?? []).map { $0.lowercased() })
+                let known = Set(subscriptions[first.index].tags.map { $0.lowercased() })
+                let room = max(0, maxTags - known.count)
                 let added = outline.tags.filter { !known.contains($0.lowercased()) }
-                if let index, !added.isEmpty {
-                    subscriptions[index].tags += added
+                if !added.isEmpty, room > 0 {
+                    subscriptions[first.index].tags += added.prefix(room)
+                    if added.count > room { cutTags = ((cutTags?.count ?? 0) + 1, cutTags?.first ?? outline) }
                 } else {
                     diagnostics.append(
                         .warning(
                             file: fileName, line: outline.line,
-                            "\(url.absoluteString) is listed again (first on line \(first)); skipped"))
+                            "\(url.absoluteString) is listed again (first on line \(first.line)); skipped"))
                 }
                 continue
             }
-            seen[key] = outline.line ?? 0
-            subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line, tags: outline.tags))
+            seen[key] = (outline.line ?? 0, subscriptions.count)
+            var tags = outline.tags
+            if tags.count > maxTags {
+                cutTags = ((cutTags?.count ?? 0) + 1, cutTags?.first ?? outline)
+                tags.removeSubrange(maxTags...)
+            }
+            subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line, tags: tags))
+        }
+        if let cutTags {
+            let label = cutTags.first.name.map { "outline '\($0)'" } ?? "an outline"
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: cutTags.first.line,
+                    "\(label) has \(cutTags.first.tags.count) folders and categories; a feed keeps its first"
+                        + " \(maxTags) as tags" + (cutTags.count > 1 ? " (\(cutTags.count) feeds were cut so)" : "")))
         }
         guard !subscriptions.isEmpty else {
             throw ConfigurationError(
@@ -272,8 +291,9 @@ struct OPMLReader {
                 path.split(separator: "/").last.map { FeedParser.FeedText.collapseWhitespace(String($0)) }
             }
             var tags: [String] = []
+            var seen: Set<String> = []
             for tag in folders.compactMap({ $0 }) + categories
-            where !tag.isEmpty && tag.count <= 100 && !tags.contains(where: { $0.lowercased() == tag.lowercased() }) {
+            where !tag.isEmpty && tag.count <= 100 && seen.insert(tag.lowercased()).inserted {
                 tags.append(tag)
             }
             folders.append(nil)
