@@ -249,9 +249,17 @@ struct ConfigurationReader {
         if let value { setting = value }
     }
 
+    /// The longest text value: a title or a name is printed on every page (a 20 MB `title` was
+    /// accepted and would have been written 35,000 times).
+    static let maxTextLength = 10_000
+
     private mutating func string(_ node: Node, key: String) -> String? {
         guard case .scalar(let scalar) = node else {
             error(at: node, "'\(key)' must be a single line of text")
+            return nil
+        }
+        guard scalar.string.utf8.count <= Self.maxTextLength || scalar.string.count <= Self.maxTextLength else {
+            error(at: node, "'\(key)' is \(scalar.string.count) characters long: at most \(Self.maxTextLength)")
             return nil
         }
         return scalar.string

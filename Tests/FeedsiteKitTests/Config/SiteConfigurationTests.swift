@@ -59,6 +59,11 @@ struct SiteConfigurationTests {
     static let errorCases: [(yaml: String, expected: [String])] = [
         ("title: x\n", ["feeds.yml:1:1: error: missing 'feeds': list at least one feed as '- url: https://…'"]),
         ("feeds: []\n", ["feeds.yml:1:8: error: 'feeds' is empty: list at least one feed as '- url: https://…'"]),
+        // A title or a name is printed on every page: a text value is at most 10,000 characters.
+        (
+            "title: " + String(repeating: "x", count: 10_001) + "\nfeeds:\n  - url: https://example.com/feed\n",
+            ["feeds.yml:1:8: error: 'title' is 10001 characters long: at most 10000"]
+        ),
         (
             "feeds: nope\n",
             ["feeds.yml:1:8: error: 'feeds' must be a list of entries like '- url: https://example.com/feed.xml'"]
