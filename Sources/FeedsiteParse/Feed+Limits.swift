@@ -76,10 +76,9 @@ private struct SizeLimiter {
     /// By kind, in the order first met: how many were cut, and the limit.
     private var cuts: [(kind: Kind, count: Int, limit: Int)] = []
     private var droppedURLs = 0
-    private var categoryCuts = 0
-    private var mostCategories: (item: Int, count: Int)?
-    /// Items whose authors or enclosures were cut to `maxListLength`, by kind, and the longest list.
-    private var listCuts: [(kind: String, items: Int, most: (item: Int, count: Int))] = []
+    /// Items whose categories, authors or enclosures were cut, by kind in the order first met: how
+    /// many, the limit, and the longest list.
+    private var listCuts: [(kind: String, limit: Int, items: Int, most: (item: Int, count: Int))] = []
 
     mutating func cut(_ text: String, to limit: Int, _ kind: Kind) -> String {
         // A string of at most `limit` bytes has at most `limit` characters: the usual case, counted
@@ -123,12 +122,7 @@ private struct SizeLimiter {
     }
 
     mutating func categories(_ categories: [String], item: Int?) -> [String] {
-        var kept = categories
-        if let item, kept.count > FeedParser.maxCategories {
-            categoryCuts += 1
-            if kept.count > mostCategories?.count ?? 0 { mostCategories = (item, kept.count) }
-            kept.removeSubrange(FeedParser.maxCategories...)
-        }
+        let kept = item.map { list(categories, "categories", limit: FeedParser.maxCategories, item: $0) } ?? categories
         return kept.map { cut($0, to: FeedParser.MaxLength.name, ("category", "categories")) }
     }
 
@@ -136,8 +130,8 @@ private struct SizeLimiter {
         item.title = cut(item.title, to: FeedParser.MaxLength.title, ("title", "titles"))
         item.link = url(item.link)
         item.contentBase = url(item.contentBase)
-        item.authors = list(item.authors, "authors", item: number).map { person($0) }
         item.categories = categories(item.categories, item: number)
+        item.authors = list(item.authors, "authors", item: number).map { person($0) }
         item.image = image(item.image)
         var links: Set<String> = []
         let enclosures = item.enclosures.filter { links.insert($0.url).inserted }
@@ -149,36 +143,29 @@ private struct SizeLimiter {
         }
     }
 
-    /// The first `maxListLength` of `values`, counting a cut for the warnings.
-    private mutating func list<Element>(_ values: [Element], _ kind: String, item: Int) -> [Element] {
-        guard values.count > FeedParser.maxListLength else { return values }
+    /// The first `limit` of `values`, counting a cut for the warnings.
+    private mutating func list<Element>(
+        _ values: [Element], _ kind: String, limit: Int = FeedParser.maxListLength, item: Int
+    ) -> [Element] {
+        guard values.count > limit else { return values }
         if let index = listCuts.firstIndex(where: { $0.kind == kind }) {
             listCuts[index].items += 1
             if values.count > listCuts[index].most.count { listCuts[index].most = (item, values.count) }
         } else {
-            listCuts.append((kind, 1, (item, values.count)))
+            listCuts.append((kind, limit, 1, (item, values.count)))
         }
-        return Array(values.prefix(FeedParser.maxListLength))
+        return Array(values.prefix(limit))
     }
 
-    /// One warning per kind of cut, and one for the categories.
+    /// One warning per kind of list cut, then one per kind of value cut.
     var warnings: [String] {
         var warnings: [String] = []
-        if let most = mostCategories {
-            let limit = FeedParser.maxCategories
-            warnings.append(
-                categoryCuts == 1
-                    ? "item \(most.item) has \(most.count) categories; its first \(limit) are kept"
-                    : "\(categoryCuts) items have more than \(limit) categories (item \(most.item): \(most.count));"
-                        + " the first \(limit) of each are kept")
-        }
         for cut in listCuts {
-            let limit = FeedParser.maxListLength
             warnings.append(
                 cut.items == 1
-                    ? "item \(cut.most.item) has \(cut.most.count) \(cut.kind); its first \(limit) are kept"
-                    : "\(cut.items) items have more than \(limit) \(cut.kind) (item \(cut.most.item):"
-                        + " \(cut.most.count)); the first \(limit) of each are kept")
+                    ? "item \(cut.most.item) has \(cut.most.count) \(cut.kind); its first \(cut.limit) are kept"
+                    : "\(cut.items) items have more than \(cut.limit) \(cut.kind) (item \(cut.most.item):"
+                        + " \(cut.most.count)); the first \(cut.limit) of each are kept")
         }
         for cut in cuts {
             warnings.append(

@@ -65,16 +65,16 @@ extension FeedParser {
                 switch bytes[next] {
                 case UInt8(ascii: "!"):
                     if Self.hasPrefix("!--", bytes, at: next) {
-                        position = Self.end(of: "-->", bytes, from: next + 3)
+                        position = Self.end(of: Self.commentEnd, bytes, from: next + 3)
                     } else if Self.hasPrefix("![CDATA[", bytes, at: next) {
-                        position = Self.end(of: "]]>", bytes, from: next + 8)
+                        position = Self.end(of: Self.cdataEnd, bytes, from: next + 8)
                     } else {
-                        position = Self.end(of: ">", bytes, from: next)
+                        position = Self.end(of: Self.tagEnd, bytes, from: next)
                     }
                 case UInt8(ascii: "?"):
-                    position = Self.end(of: "?>", bytes, from: next + 1)
+                    position = Self.end(of: Self.instructionEnd, bytes, from: next + 1)
                 case UInt8(ascii: "/"):
-                    position = Self.end(of: ">", bytes, from: next + 1)
+                    position = Self.end(of: Self.tagEnd, bytes, from: next + 1)
                     if let kept = declarations.popLast() { inScope -= kept }
                 default:
                     position = startTag(bytes, from: next)
@@ -108,7 +108,7 @@ extension FeedParser {
                 count += 1
                 // This value's attribute starts after the previous value (and its whitespace).
                 var start = lastValueEnd
-                while start < index, Self.isSpace(bytes[start]) { start += 1 }
+                while start < index, FeedParser.isXMLSpace(bytes[start]) { start += 1 }
                 if count == FeedParser.maxAttributes + 1 { excessStart = start }
                 if count <= FeedParser.maxAttributes, Self.isNamespaceDeclaration(bytes, from: start) {
                     if inScope + kept < FeedParser.maxNamespacesInScope {
@@ -141,35 +141,27 @@ extension FeedParser {
         private static func isNamespaceDeclaration(_ bytes: Bytes, from start: Int) -> Bool {
             guard hasPrefix("xmlns", bytes, at: start), start + 5 < bytes.count else { return false }
             let after = bytes[start + 5]
-            return after == UInt8(ascii: ":") || after == UInt8(ascii: "=") || isSpace(after)
+            return after == UInt8(ascii: ":") || after == UInt8(ascii: "=") || FeedParser.isXMLSpace(after)
         }
 
-        private static func hasPrefix(_ prefix: StaticString, _ bytes: Bytes, at index: Int) -> Bool {
-            let count = prefix.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            return prefix.withUTF8Buffer { expected in
-                for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
-                return true
-            }
+        private static func hasPrefix(_ prefix: String, _ bytes: Bytes, at index: Int) -> Bool {
+            let utf8 = prefix.utf8
+            return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
         }
 
         /// Just past the first `terminator` at or after `index`, or the end of the input.
-        private static func end(of terminator: StaticString, _ bytes: Bytes, from index: Int) -> Int {
-            let first = terminator.withUTF8Buffer { $0[0] }
-            var index = index
-            while let candidate = ByteScan.firstIndex(of: first, in: bytes, from: index, to: bytes.count) {
-                if hasPrefix(terminator, bytes, at: candidate) { return candidate + terminator.utf8CodeUnitCount }
-                index = candidate + 1
-            }
-            return bytes.count
+        private static func end(of terminator: [UInt8], _ bytes: Bytes, from index: Int) -> Int {
+            ByteScan.firstIndex(of: terminator, in: bytes, from: index).map { $0 + terminator.count } ?? bytes.count
         }
 
-        private static func isSpace(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-        }
+        private static let commentEnd = Array("-->".utf8)
+        private static let cdataEnd = Array("]]>".utf8)
+        private static let instructionEnd = Array("?>".utf8)
+        private static let tagEnd = Array(">".utf8)
 
         private static func endsName(_ byte: UInt8) -> Bool {
-            isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<")
+            FeedParser.isXMLSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "<")
         }
     }
 }

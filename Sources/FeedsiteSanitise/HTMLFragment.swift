@@ -55,8 +55,9 @@ struct HTMLFragment: Sendable, Hashable {
             self.depth = depth
             return
         }
-        // Gumbo's cost grows with the square of a tag's attributes: a body with too few tags to
-        // be scanned for depth is scanned for them now (`NestingLimiter.maxAttributes`).
+        // Gumbo's cost grows with the square of a tag's attributes (`NestingLimiter.maxAttributes`):
+        // a body the depth pass left as it was (or skipped, having too few tags to nest deep) is
+        // scanned for them now.
         if limited == nil, input.utf8.count > 2 * NestingLimiter.maxAttributes,
             let capped = NestingLimiter.limited(
                 input, maxDepth: maxDepth, opaqueElements: opaqueElements, scanningAlways: true)

@@ -150,7 +150,9 @@ package enum OPMLImport {
         var subscriptions: [Subscription] = []
         /// By comparison key: the line first listing the feed, and its subscription.
         var seen: [String: (line: Int, index: Int)] = [:]
-        var cutTags: (count: Int, first: OPMLReader.Outline)?
+        /// Feeds whose tags were cut to `maxTags`, and the first outline that was.
+        var cutFeeds: Set<String> = []
+        var firstCut: OPMLReader.Outline?
         for outline in reader.outlines {
             let label = outline.name.map { "outline '\($0)'" } ?? "an outline"
             guard let url = httpURL(outline.url) else {
@@ -168,7 +170,10 @@ package enum OPMLImport {
                 let added = outline.tags.filter { !known.contains($0.lowercased()) }
                 if !added.isEmpty, room > 0 {
                     subscriptions[first.index].tags += added.prefix(room)
-                    if added.count > room { cutTags = ((cutTags?.count ?? 0) + 1, cutTags?.first ?? outline) }
+                    if added.count > room {
+                        cutFeeds.insert(key)
+                        firstCut = firstCut ?? outline
+                    }
                 } else {
                     diagnostics.append(
                         .warning(
@@ -180,18 +185,20 @@ package enum OPMLImport {
             seen[key] = (outline.line ?? 0, subscriptions.count)
             var tags = outline.tags
             if tags.count > maxTags {
-                cutTags = ((cutTags?.count ?? 0) + 1, cutTags?.first ?? outline)
+                cutFeeds.insert(key)
+                firstCut = firstCut ?? outline
                 tags.removeSubrange(maxTags...)
             }
             subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line, tags: tags))
         }
-        if let cutTags {
-            let label = cutTags.first.name.map { "outline '\($0)'" } ?? "an outline"
+        if let firstCut {
+            let label = firstCut.name.map { "outline '\($0)'" } ?? "an outline"
+            let others = cutFeeds.count - 1
             diagnostics.append(
                 .warning(
-                    file: fileName, line: cutTags.first.line,
-                    "\(label) has \(cutTags.first.tags.count) folders and categories; a feed keeps its first"
-                        + " \(maxTags) as tags" + (cutTags.count > 1 ? " (\(cutTags.count) feeds were cut so)" : "")))
+                    file: fileName, line: firstCut.line,
+                    "\(label) has \(firstCut.tags.count) folders and categories; a feed keeps its first \(maxTags)"
+                        + " as tags" + (others > 0 ? " (so do \(others) more feeds)" : "")))
         }
         guard !subscriptions.isEmpty else {
             throw ConfigurationError(
