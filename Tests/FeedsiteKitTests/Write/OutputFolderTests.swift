@@ -10,12 +10,16 @@ import Testing
 /// feedsite writes a site only into a folder it made; the user's files stay byte-identical at
 /// their paths whatever happens.
 @Suite("Output folder ownership")
-struct OutputFolderTests {
+final class OutputFolderTests {
     let root: URL
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-owner-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
     }
 
     private func write(_ text: String, _ path: String, in folder: URL) throws {

@@ -4,12 +4,16 @@ import Testing
 @testable import FeedsiteKit
 
 @Suite("Site writer")
-struct SiteWriterTests {
+final class SiteWriterTests {
     let root: URL
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-writer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
     }
 
     private func read(_ path: String, in site: URL) -> String? {
