@@ -167,6 +167,8 @@ extension FeedParser {
             (nsError.userInfo[NSDebugDescriptionErrorKey] as? String)
             ?? (nsError.userInfo["NSDebugDescription"] as? String) ?? nsError.localizedDescription
         if detail.count > 200 { detail = detail.prefix(199) + "…" }
+        // Foundation's sentences end with a full stop; the diagnostic goes on after them.
+        while detail.last == "." { detail.removeLast() }
         var line: Int?
         if let index = nsError.userInfo["NSJSONSerializationErrorIndex"] as? Int, index <= data.count {
             line = data.prefix(index).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
