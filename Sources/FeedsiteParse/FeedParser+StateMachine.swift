@@ -678,9 +678,10 @@ extension FeedParser {
                 if let person = FeedText.person(fromRSSAuthor: value) { channel.authors.itunes.append(person) }
             case (_, "pubDate"):
                 channel.pubDate = channel.pubDate ?? date(value, context: "channel")
-            case (_, "lastBuildDate"), (.dcterms, "modified"), (.atom03, "modified"):
+            case (_, "lastBuildDate"), (.dcterms, "modified"):
                 channel.lastBuildDate = channel.lastBuildDate ?? date(value, context: "channel")
-            case (.atom, "updated"):
+            case (let ns, "updated") where ns.isAtom, (let ns, "modified") where ns.isAtom:
+                // Either Atom's name in either Atom: feeds mix 0.3's `modified` and 1.0's `updated`.
                 channel.atomUpdated = channel.atomUpdated ?? date(value, context: "channel")
             case (.dc, "date"):
                 channel.dcDate = channel.dcDate ?? date(value, context: "channel")
@@ -783,18 +784,22 @@ extension FeedParser {
                     item.contents[0] = TextValue(text: value, kind: .html, base: contentBase(frame))
                 }
             case (let ns, "content") where ns.isAtom:
-                if item.contents[1] == nil, frame.attribute("src") == nil, let text = textConstruct(frame) {
+                if item.contents[1] == nil, frame.attribute("src") == nil, let text = textConstruct(frame, isContent: true) {
                     item.contents[1] = TextValue(text: text.text, kind: text.kind, base: contentBase(frame))
                 }
             case (let ns, "pubDate") where ns.isRSS:
                 item.dates[0] = item.dates[0] ?? date(value, context: "item \(index)")
             case (.dc, "date"):
                 item.dates[1] = item.dates[1] ?? date(value, context: "item \(index)")
-            case (.atom, "published"), (.atom03, "issued"), (.dcterms, "issued"), (.none, "published"):
+            // Atom 1.0's and 0.3's names are read in either Atom (gofeed and feedparser do the same): a
+            // 0.3 feed's `<updated>` was its entries' only date.
+            case (.atom, "published"), (.atom03, "published"), (.atom, "issued"), (.atom03, "issued"),
+                (.dcterms, "issued"), (.none, "published"):
                 item.dates[2] = item.dates[2] ?? date(value, context: "item \(index)")
-            case (.atom03, "created"), (.dcterms, "created"):
+            case (.atom, "created"), (.atom03, "created"), (.dcterms, "created"):
                 item.dates[3] = item.dates[3] ?? date(value, context: "item \(index)")
-            case (.atom, "updated"), (.atom03, "modified"), (.dcterms, "modified"), (.none, "updated"):
+            case (.atom, "updated"), (.atom03, "updated"), (.atom, "modified"), (.atom03, "modified"),
+                (.dcterms, "modified"), (.none, "updated"):
                 item.updated = item.updated ?? date(value, context: "item \(index)")
             case (let ns, "author") where ns.isRSS:
                 if let person = FeedText.person(fromRSSAuthor: value) { item.authors.rss.append(person) }
@@ -885,7 +890,12 @@ extension FeedParser {
         /// value is base64 (RFC 4287 §4.1.3.3), as Atom 0.3's `mode="base64"` does: decoded, it is
         /// kept when it is UTF-8 text (as HTML for an HTML type, else as text) and dropped when it
         /// is binary (an image), so binary never poses as text.
-        private func textConstruct(_ frame: Frame) -> (text: String, kind: FeedItem.TextKind)? {
+        /// An Atom text construct, or with `isContent` an `atom:content`. Only content of another media
+        /// type is base64 by the spec; a title or summary of one (`type="application/x-custom"`, which
+        /// Atom 1.0 does not allow) is read as base64 when it decodes as such, else as text.
+        private func textConstruct(
+            _ frame: Frame, isContent: Bool = false
+        ) -> (text: String, kind: FeedItem.TextKind)? {
             let defaultType = frame.namespace == .atom03 ? "text/plain" : "text"
             let given = (frame.attribute("type") ?? "").trimmingSpacesAndTabs.lowercased()
             // An empty or unknown token (`type=""`, `type="plain"`: not a MIME type) is the default.
@@ -899,8 +909,12 @@ extension FeedParser {
             if mode == "base64" || (frame.namespace == .atom && !isHTML && !isXHTML && !isText && !isXML) {
                 let compact = String(frame.text.unicodeScalars.filter { !$0.properties.isWhitespace })
                 guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters),
-                    let decoded = String(validating: data, as: UTF8.self)
-                else { return nil }
+                    let decoded = String(validating: data, as: UTF8.self),
+                    isContent || mode == "base64" || !decoded.utf8.contains(where: { $0 < 0x20 && !isXMLSpace($0) })
+                else {
+                    guard !isContent, mode != "base64" else { return nil }
+                    return frame.text.trimmingWhitespace.nilIfEmpty.map { ($0, .text) }
+                }
                 let trimmed = decoded.trimmingWhitespace
                 return trimmed.isEmpty ? nil : (trimmed, isHTML || isXHTML ? .html : .text)
             }

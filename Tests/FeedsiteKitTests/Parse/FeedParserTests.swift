@@ -367,6 +367,51 @@ import Testing
         #expect(entry.contentKind == .text)
     }
 
+    /// gofeed's `atom03_feed_entry_updated`: an Atom 0.3 entry dated only by 1.0's `<updated>` lost
+    /// its date (each version's names were read only in that version's namespace).
+    @Test("Atom 1.0's and 0.3's date names date an entry in either version")
+    func atomDateNamesAcrossVersions() throws {
+        let old = try parse(
+            """
+            <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>Old</title>
+              <entry><title>Only updated</title><updated>Sun, 06 Jul 2014 12:56:00 GMT</updated></entry>
+              <entry><title>Published</title><published>2014-07-01T08:00:00Z</published></entry>
+              <modified>2014-07-07T00:00:00Z</modified></feed>
+            """)
+        #expect(old.items.map(\.updated) == [FeedDate.parse("2014-07-06T12:56:00Z"), nil])
+        // An entry's only date is its publication date too.
+        #expect(old.items.map(\.published) == [FeedDate.parse("2014-07-06T12:56:00Z"), FeedDate.parse("2014-07-01T08:00:00Z")])
+        #expect(old.updated == FeedDate.parse("2014-07-07T00:00:00Z"))
+        let new = try parse(
+            atom(
+                """
+                <entry><title>Issued</title><issued>2014-07-02T00:00:00Z</issued>
+                <modified>2014-07-03T00:00:00Z</modified><created>2014-07-01T00:00:00Z</created></entry>
+                """))
+        let entry = try #require(new.items.first)
+        #expect(entry.published == FeedDate.parse("2014-07-02T00:00:00Z"))
+        #expect(entry.updated == FeedDate.parse("2014-07-03T00:00:00Z"))
+    }
+
+    /// gofeed's `atom10_feed_entry_title_custom_type`: `<title type="application/x-custom">test</title>`
+    /// was taken for base64 (the rule for `atom:content`), failed to decode and lost the title.
+    @Test("an Atom title or summary of another media type is base64 only when it decodes to text; content stays strict")
+    func atomTextConstructOfOtherMediaType() throws {
+        let feed = try parse(
+            atom(
+                """
+                <entry><title type="application/x-custom">test</title>
+                <summary type="application/x-custom">Plain words, not base64</summary>
+                <content type="application/x-custom">not base64 either</content></entry>
+                <entry><title type="application/x-custom">RW5jb2RlZCB0aXRsZQ==</title></entry>
+                """))
+        #expect(feed.items.map(\.title) == ["test", "Encoded title"])
+        #expect(feed.items.first?.description == "Plain words, not base64")
+        #expect(feed.items.first?.descriptionKind == .text)
+        // Content of a media type that is not text must be base64 (RFC 4287 4.1.3.3): not shown.
+        #expect(feed.items.first?.content == nil)
+    }
+
     @Test("dc:author, which feeds write for dc:creator, names the item's author")
     func dcAuthor() throws {
         let feed = try parse(rss("<item><title>T</title><dc:author>Example editor</dc:author></item>"))
