@@ -49,7 +49,7 @@ struct FeedReader: Sendable {
             // once found, is read directly (its validators are the feed's).
             let validated = savedItemCounts[source.url.absoluteString, default: 0] > 0
             return FetchRequest(
-                url: saved?.discoveredURL.flatMap(URL.init(string:)) ?? source.location,
+                url: saved?.discoveredURL(onHostOf: source.location) ?? source.location,
                 etag: validated ? saved?.etag : nil, lastModified: validated ? saved?.lastModified : nil,
                 validatorURL: saved?.finalURL.flatMap(URL.init(string:)),
                 userAgent: source.userAgent ?? defaultAgent, headers: source.headers)

@@ -62,7 +62,7 @@ package struct FeedRecord: Sendable, Hashable {
     /// The feed read for the `feeds.yml` entry: its URL, or the feed its web page links to.
     package var feedURL: URL {
         if case .fresh = run.outcome { return run.discoveredURL ?? source.url }
-        return run.discoveredURL ?? state.discoveredURL.flatMap(URL.init(string:)) ?? source.url
+        return run.discoveredURL ?? state.discoveredURL(onHostOf: source.url) ?? source.url
     }
 
     /// The feed's address to publish (feed page, status page, `opml.xml`): `feedURL`; for a local

@@ -15,6 +15,11 @@ package enum StateLimits {
     /// (sanitised HTML is most of it; 89 MB for the benchmark's 30,000), so this holds about
     /// 180,000 items, well past the 100,000 a large planet keeps.
     package static let fileBytes = 512 << 20
+    /// The state's index (`state-index.json`): about 100 bytes a feed, so 16 MiB is far more than
+    /// any planet's; a larger one is not read (the state is decoded without it).
+    static let indexBytes = 16 << 20
+    /// Feeds an index may describe.
+    static let indexedFeeds = 1_000_000
     /// URLs (links, images, enclosures, the feed's final URL) and item keys, in UTF-8 bytes.
     static let urlBytes = 16 << 10
     /// Titles, names, categories, errors: longer ones are cut.

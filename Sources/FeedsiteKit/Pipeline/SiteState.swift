@@ -38,6 +38,16 @@ package struct FeedState: Sendable, Hashable, Codable {
     package var health = FeedHealth()
     /// The feed's icon, as downloaded and published under `avatars/`; nil until one was tried.
     package var avatar: AvatarState?
+
+    /// `discoveredURL`, when it is on the host of `page` (the `feeds.yml` URL it was found on). The
+    /// saved state is anyone's file, so it cannot send a feed's requests to another host (an
+    /// internal one); a page whose feed lives elsewhere is read again each build, and gives it.
+    package func discoveredURL(onHostOf page: URL) -> URL? {
+        guard let discovered = discoveredURL.flatMap(URL.init(string:)), let host = discovered.host?.lowercased(),
+            host == page.host?.lowercased(), discovered.port == page.port
+        else { return nil }
+        return discovered
+    }
 }
 
 /// A channel's own fields, as the site shows them.

@@ -341,6 +341,22 @@ struct StateIndex: Codable, Sendable {
     var feeds: Range
     var items: [String: Items]
 
+    /// Whether the ranges lie inside the file without overlapping, and each count is one its range
+    /// can hold (an empty list is `[]`, so a longer range has items): an index edited by hand, or
+    /// left from another file of the same identity, is not used.
+    var isConsistent: Bool {
+        guard StateIndex.isValid(feeds, size: file.size), items.count <= StateLimits.indexedFeeds else { return false }
+        var ranges = [feeds]
+        for entry in items.values {
+            guard StateIndex.isValid(entry.range, size: file.size), entry.count >= 0,
+                entry.count > 0 || entry.range.length <= 2, entry.count <= entry.range.length
+            else { return false }
+            ranges.append(entry.range)
+        }
+        ranges.sort { $0.offset < $1.offset }
+        return zip(ranges, ranges.dropFirst()).allSatisfy { $0.offset + $0.length <= $1.offset }
+    }
+
     /// Whether `range` lies inside a file of `size` bytes (and can be read without overflow).
     static func isValid(_ range: Range, size: Int) -> Bool {
         range.offset >= 0 && range.length >= 0 && range.offset <= size && range.length <= size - range.offset

@@ -115,13 +115,14 @@ package struct StateStore: Sendable {
     /// The fast path: the index describes `state.json`, so only the feeds' own fields are decoded.
     /// Nil when the index is missing, stale or unreadable.
     private func loadIndexed(now: Date) -> (SavedState?, [String])? {
-        guard let indexData = try? Data(contentsOf: indexFile), indexData.count <= StateLimits.fileBytes,
+        var info = stat()
+        guard stat(indexFile.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            Int(info.st_size) <= StateLimits.indexBytes,
+            let indexData = try? Data(contentsOf: indexFile), indexData.count <= StateLimits.indexBytes,
             let index = try? StateFile.decoder(trusted: true).decode(StateIndex.self, from: indexData),
-            index.version == SiteState.currentVersion
+            index.version == SiteState.currentVersion, index.isConsistent
         else { return nil }
-        guard StateIndex.isValid(index.feeds, size: index.file.size),
-            let reader = StateFileReader(file, expecting: index.file)
-        else { return nil }
+        guard let reader = StateFileReader(file, expecting: index.file) else { return nil }
         let bytes = reader.read(index.feeds)
         reader.close()
         guard let bytes,
@@ -131,14 +132,11 @@ package struct StateStore: Sendable {
         var state = SiteState()
         var pending: [String: StateIndex.Items] = [:]
         for (url, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            guard case .success(var feed) = entry.feed, validator.validate(&feed, url: url) else {
-                if case .failure(let error) = entry.feed { validator.skippedFeed(url, reason: error.reason) }
-                continue
-            }
-            if let items = index.items[url], items.count > 0 {
-                guard StateIndex.isValid(items.range, size: index.file.size) else { return nil }
-                pending[url] = items
-            }
+            // A record that does not decode is the full decode's to report (the index is only an
+            // aid: one that does not describe the file must not cost a feed).
+            guard case .success(var feed) = entry.feed else { return nil }
+            guard validator.validate(&feed, url: url) else { continue }
+            if let items = index.items[url], items.count > 0 { pending[url] = items }
             state.feeds[url] = feed
         }
         var warnings = validator.warnings
@@ -335,14 +333,16 @@ extension StateIndex.FileIdentity {
 struct StateFileReader: Sendable {
     let descriptor: Int32
 
-    /// Nil when the file cannot be opened or is not the one `identity` describes.
+    /// Nil when the file cannot be opened, is not a regular file of at most `StateLimits.fileBytes`,
+    /// or is not the one `identity` describes. Opened without blocking: a FIFO put in the state's
+    /// place would otherwise hold the build in `open` until something writes to it.
     init?(_ file: URL, expecting identity: StateIndex.FileIdentity) {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         var info = stat()
         self.descriptor = descriptor
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-            StateIndex.FileIdentity(info) == identity
+            info.st_size <= StateLimits.fileBytes, StateIndex.FileIdentity(info) == identity
         else {
             close()
             return nil

@@ -128,6 +128,32 @@ struct TellingTheTruthTests {
         ])
     }
 
+    /// A saved state is anyone's file: its `discoveredURL` could send a feed's requests to an
+    /// internal host, whose answer the site would publish.
+    @Test("a saved feed URL discovered on another host than the page's is not requested; the page is read again")
+    func discoveredURLOnAnotherHost() async throws {
+        let server = try await Self.pageAndFeed()
+        let elsewhere = try await FixtureServer(routes: ["/secret.xml": .feed(Self.rss("Internal", ["s1"]))])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let page = server.url("/page").absoluteString
+        let yaml = "title: T\nretries: 0\nfeeds:\n  - url: \(page)\n"
+        _ = try await build.run(yaml: yaml)
+        let store = StateStore(directory: build.work.appendingPathComponent("state"))
+        var (state, _) = store.loadAll()
+        state.feeds[page]?.discoveredURL = elsewhere.url("/secret.xml").absoluteString
+        _ = try store.save(state)
+
+        let before = server.requests.count
+        let second = try await build.run(yaml: yaml)
+        #expect(elsewhere.requests.isEmpty)
+        #expect(server.requests.dropFirst(before).map(\.path) == ["/page", "/feed.xml"])
+        #expect(second.diagnostics.contains { $0.message.hasSuffix("its feed is \(server.url("/feed.xml")) — use that") })
+        #expect(!(build.site.files["index.html"] ?? "").contains("Internal"))
+        try await server.shutdown()
+        try await elsewhere.shutdown()
+    }
+
     @Test("a web page's feed is remembered, read directly, listed in opml.xml and status, and warned about")
     func webPage() async throws {
         let server = try await Self.pageAndFeed()

@@ -148,6 +148,52 @@ struct StateStoreTests {
         #expect(again?.digest == nil)
     }
 
+    /// An index with the file's identity but ranges edited by hand: read through it, one feed's
+    /// items vanished (`count` 0) or became another's (a shared range) without a word.
+    @Test("an index whose ranges overlap or whose counts cannot be is not used: the whole file is decoded")
+    func inconsistentIndex() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        let state = StateSamples.state(feeds: 2, items: 3)
+        _ = try store.save(state)
+        let decoder = StateFile.decoder(trusted: true)
+        let original = try decoder.decode(StateIndex.self, from: try Data(contentsOf: store.indexFile))
+        let urls = original.items.keys.sorted()
+        #expect(urls.count == 2)
+        let edits: [(String, (inout StateIndex) -> Void)] = [
+            ("a count of 0 over a range of items", { $0.items[urls[0]]?.count = 0 }),
+            ("two feeds sharing a range", { $0.items[urls[0]]?.range = original.items[urls[1]]!.range }),
+            ("the feeds' range over the whole file", { $0.feeds = .init(offset: 0, length: original.file.size) }),
+        ]
+        for (name, edit) in edits {
+            var tampered = original
+            edit(&tampered)
+            try StateFile.encoder().encode(tampered).write(to: store.indexFile)
+            var (loaded, warnings) = store.load(now: StateSamples.now)
+            #expect(warnings == [], "\(name)")
+            warnings = loaded?.loadAllItems() ?? []
+            #expect(warnings == [], "\(name)")
+            #expect(loaded?.state == state, "\(name)")
+            #expect(loaded?.digest == nil, "\(name): the state is written again with a true index")
+        }
+    }
+
+    /// `open` on a FIFO waits for a writer: a FIFO in the state's place held the build forever.
+    @Test("a FIFO in place of state.json, beside its index, is set aside without waiting", .timeLimit(.minutes(1)))
+    func fifoInPlaceOfState() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        _ = try store.save(StateSamples.state(feeds: 1, items: 1))
+        try FileManager.default.removeItem(at: store.file)
+        #expect(mkfifo(store.file.path, 0o644) == 0)
+        let (loaded, warnings) = store.load(now: StateSamples.now)
+        #expect(loaded == nil)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("kept it as") == true, "\(warnings)")
+    }
+
     @Test("numbers are clamped, slugs re-derived, unsafe URLs and header values dropped, text bounded")
     func poisonedValues() throws {
         let long = String(repeating: "é", count: 10_000)
