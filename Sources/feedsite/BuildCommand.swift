@@ -91,8 +91,9 @@ struct BuildCommand: AsyncParsableCommand {
             // A build stopped before it had a report (the state could not be restored) still gets
             // its line in the GitHub step summary.
             if case .stateNotRestored = error { output.summarise(error.message) }
-            // Last, so the terminal's last line (and an `::error` annotation) says why.
-            output.print(.error(error.message))
+            // Last, so the terminal's last line (and an `::error` annotation) says why; after the
+            // warnings given before the build stopped (where an unreadable state was kept).
+            error.diagnostics.forEach(output.print)
             throw ExitCode(error.exitStatus.rawValue)
         } catch let error as any ExitStatusError {
             output.finishProgress()

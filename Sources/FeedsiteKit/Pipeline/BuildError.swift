@@ -4,14 +4,15 @@ import Foundation
 package enum BuildError: Error, Sendable, CustomStringConvertible {
     /// More feeds failed than the failure policy allows; the previous site was left as it was.
     case tooManyFailures(BuildReport, FailurePolicy)
-    /// `--offline` with no saved state: there is nothing to render.
-    case nothingSaved(stateFile: String)
+    /// `--offline` with no saved state: there is nothing to render. `earlier`: the warnings the
+    /// build had given before it stopped (the state's, saying where an unreadable one was kept).
+    case nothingSaved(stateFile: String, wasUnreadable: Bool = false, earlier: [Diagnostic] = [])
     /// The output folder (or the staging folder beside it) cannot be created or is refused.
     case outputFolder(SiteWriter.WriteError)
     /// The published state (`--restore-state`, `state_url`) exists but could not be restored (too
     /// large, unreadable, the server down): building would publish a `status/state.json` without
     /// the site's history, so nothing was built (`--allow-fresh-state` builds anyway).
-    case stateNotRestored(origin: String, reason: String)
+    case stateNotRestored(origin: String, reason: String, earlier: [Diagnostic] = [])
     /// A stage failed for a reason its own error types do not cover (every expected failure is a
     /// `ConfigurationError`, `TemplateError`, `StateError`, `SiteWriter.WriteError` or one of the
     /// cases above); the stage's name says where.
@@ -19,20 +20,28 @@ package enum BuildError: Error, Sendable, CustomStringConvertible {
 
     package var description: String { "error: \(message)" }
 
-    package var diagnostics: [Diagnostic] { [.error(message)] }
+    package var diagnostics: [Diagnostic] {
+        switch self {
+        case .nothingSaved(_, _, let earlier), .stateNotRestored(_, _, let earlier): earlier + [.error(message)]
+        default: [.error(message)]
+        }
+    }
 
     /// The description without `error: `, for annotations and summaries.
     package var message: String {
         switch self {
         case .tooManyFailures(let report, let policy):
             return Self.tooManyFailuresMessage(report, policy)
-        case .nothingSaved(let stateFile):
-            return "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+        case .nothingSaved(let stateFile, let wasUnreadable, _):
+            guard wasUnreadable else {
+                return "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+            }
+            return "--offline needs saved state, but \(stateFile) could not be read (the warning above says where it was kept); run one build without --offline to start afresh"
         case .outputFolder(let error):
             return "\(error.path): \(error.message)"
         case .stageFailed(let stage, let reason):
             return "\(stage.rawValue): \(reason)"
-        case .stateNotRestored(let origin, let reason):
+        case .stateNotRestored(let origin, let reason, _):
             return
                 "cannot restore the state from \(origin): \(reason). Nothing was built: the site would lose its history (kept items, first-seen dates). Fix the URL or the server and run again, or pass --allow-fresh-state to build without the history"
         }

@@ -66,7 +66,10 @@ struct BuildInputs: Sendable {
         let (loaded, warnings) = store.load(now: options.now)
         diagnostics += warnings.map { .warning($0) }
         if let loaded { return (loaded, nil) }
-        if options.offline { throw BuildError.nothingSaved(stateFile: store.file.path) }
+        if options.offline {
+            throw BuildError.nothingSaved(
+                stateFile: store.file.path, wasUnreadable: !warnings.isEmpty, earlier: diagnostics)
+        }
         guard let origin = options.restoreState ?? configuration.stateURL else { return (.none, nil) }
         let restore = StateRestore(
             store: store, configuration: configuration, limitBytes: options.stateSizeLimit, now: options.now)
@@ -83,7 +86,9 @@ struct BuildInputs: Sendable {
                     "no state published at \(origin) yet (\(why)): starting without history, as a first deploy does"))
             return (.none, nil)
         case .failed(let reason):
-            guard options.allowFreshState else { throw BuildError.stateNotRestored(origin: origin, reason: reason) }
+            guard options.allowFreshState else {
+                throw BuildError.stateNotRestored(origin: origin, reason: reason, earlier: diagnostics)
+            }
             diagnostics.append(
                 .error(
                     "cannot restore the state from \(origin): \(reason); building without the site's history (--allow-fresh-state): first-seen dates, kept items and validators start afresh"

@@ -370,7 +370,19 @@ struct ResilienceTests {
 
         let empty = try TestBuild()
         defer { empty.remove() }
-        await #expect(throws: BuildError.self) { try await empty.run(yaml: yaml, offline: true) }
+        let none = await #expect(throws: BuildError.self) { try await empty.run(yaml: yaml, offline: true) }
+        #expect(none?.message.contains("does not exist") == true)
+
+        // An unreadable state is kept aside, and the error says so after the warning saying where
+        // (both were lost: the error claimed the file did not exist).
+        let stateFile = build.work.appendingPathComponent("state/state.json")
+        try Data("garbage{".utf8).write(to: stateFile)
+        let unreadable = await #expect(throws: BuildError.self) { try await build.run(yaml: yaml, offline: true) }
+        let lines = unreadable?.diagnostics.map(\.description) ?? []
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.contains("kept it as \(stateFile.path).unreadable-") == true, "\(lines)")
+        #expect(lines.last?.contains("\(stateFile.path) could not be read") == true, "\(lines)")
+        #expect(unreadable?.exitStatus == .usage)
     }
 }
 

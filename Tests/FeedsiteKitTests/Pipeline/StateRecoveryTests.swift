@@ -221,7 +221,7 @@ struct StateRecoveryTests {
             _ = try await Self.run(build, yaml: yaml, restore: origin)
             Issue.record("the build should have failed")
         } catch let error as BuildError {
-            guard case .stateNotRestored(let failedOrigin, _) = error else { throw error }
+            guard case .stateNotRestored(let failedOrigin, _, _) = error else { throw error }
             #expect(failedOrigin == origin)
             #expect(error.description.contains("pass --allow-fresh-state to build without the history"))
         }
@@ -260,7 +260,7 @@ struct StateRecoveryTests {
         do {
             _ = try await Self.run(build, yaml: yaml, restore: origin, limit: 1 << 20)
             Issue.record("the build should have failed")
-        } catch BuildError.stateNotRestored(_, let reason) {
+        } catch BuildError.stateNotRestored(_, let reason, _) {
             if kind == "large" {
                 #expect(reason == "the state is larger than feedsite's 1 MB state limit")
                 #expect(StateSamples.names(in: build.work.appendingPathComponent("state")) == [])
@@ -335,7 +335,7 @@ struct StateRecoveryTests {
         do {
             _ = try await Self.run(build, yaml: yaml, restore: origin, limit: 1 << 20)
             Issue.record("the build should have failed")
-        } catch BuildError.stateNotRestored(_, let reason) {
+        } catch BuildError.stateNotRestored(_, let reason, _) {
             #expect(reason == "the state is larger than feedsite's 1 MB state limit")
         }
         let report = try await Self.run(build, yaml: yaml, restore: origin, limit: 4 << 20)
