@@ -78,7 +78,7 @@ struct ParseCommand: AsyncParsableCommand {
                         print()
                     } else {
                         if inputs.count > 1 { print("== \(input)") }
-                        print(document.feed.humanDescription)
+                        print(ReportFormatter.printable(document.feed.humanDescription))
                     }
                 case .notModified:
                     Terminal.printError("\(input): error: HTTP 304 Not Modified to an unconditional request")

@@ -28,7 +28,7 @@ struct Terminal {
     func report(_ report: BuildReport, verbose: Bool) {
         report.diagnostics.forEach(print)
         if verbose {
-            ReportFormatter.feedLines(report).forEach { Self.printError($0) }
+            ReportFormatter.feedLines(report).forEach { Self.printError(ReportFormatter.printable($0)) }
             let timings = report.timings.map {
                 "\($0.stage) \($0.duration.formatted(.units(allowed: [.seconds, .milliseconds])))"
             }

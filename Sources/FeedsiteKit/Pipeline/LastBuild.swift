@@ -28,7 +28,11 @@ struct LastBuild: Equatable {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
         let fields = text.split(separator: "\n").map(String.init)
         // An older four-line file reads as nothing: the next build is a full one.
-        guard fields.count == 5, let pages = Int(fields[2]), let files = Int(fields[3]), let items = Int(fields[4])
+        // Counts no build can have (negative, or past a billion) read as nothing too: the file is
+        // anyone's, and its counts are printed as the skipped build's.
+        let counts = 0...1_000_000_000
+        guard fields.count == 5, let pages = Int(fields[2]), let files = Int(fields[3]), let items = Int(fields[4]),
+            counts.contains(pages), counts.contains(files), counts.contains(items)
         else { return nil }
         return LastBuild(
             fingerprint: fields[0], outputIdentity: fields[1], pageCount: pages, fileCount: files, itemCount: items)

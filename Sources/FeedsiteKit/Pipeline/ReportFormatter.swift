@@ -7,9 +7,30 @@ package enum ReportFormatter {
     /// A diagnostic line, with `warning`/`error` in colour when `color` is on (a terminal without
     /// `NO_COLOR`).
     package static func line(_ diagnostic: Diagnostic, color: Bool) -> String {
-        guard color else { return diagnostic.description }
+        guard color else { return printable(diagnostic.description) }
         let code = diagnostic.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;35m"
-        return "\(diagnostic.location)\(code)\(diagnostic.severity.rawValue):\u{1B}[0m \(diagnostic.message)"
+        return
+            "\(printable(diagnostic.location))\(code)\(diagnostic.severity.rawValue):\u{1B}[0m \(printable(diagnostic.message))"
+    }
+
+    /// `text` with every control character but tab and line feed written out (`\u{1B}`): messages
+    /// quote feeds, servers and saved state, whose escape sequences would otherwise drive the
+    /// terminal or the CI log (clear it, retitle it, hide a line).
+    package static func printable(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// A GitHub Actions workflow command, so the warning is shown on the run and on `feeds.yml`:
@@ -20,7 +41,7 @@ package enum ReportFormatter {
         if let line = diagnostic.line { properties.append("line=\(line)") }
         if let column = diagnostic.column { properties.append("col=\(column)") }
         let head = properties.isEmpty ? "" : " " + properties.joined(separator: ",")
-        return "::\(diagnostic.severity.rawValue)\(head)::\(escapeData(diagnostic.message))"
+        return "::\(diagnostic.severity.rawValue)\(head)::\(escapeData(printable(diagnostic.message)))"
     }
 
     /// A Markdown table for `$GITHUB_STEP_SUMMARY`: the summary line (or why the site was not

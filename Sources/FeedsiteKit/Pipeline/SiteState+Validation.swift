@@ -130,6 +130,10 @@ struct StateValidator {
             feed.health.consecutiveFailures = min(max(failures, 0), FeedHealth.maxConsecutiveFailures)
             notes.add("clamped 'health.consecutiveFailures' (\(failures))")
         }
+        if let status = feed.health.lastStatus, !(100...599).contains(status) {
+            feed.health.lastStatus = nil
+            notes.add("dropped 'health.lastStatus' (\(status)), not an HTTP status")
+        }
         if let success = feed.health.lastSuccess, !StateLimits.dates.contains(success) || success > now {
             feed.health.lastSuccess = StateLimits.dates.contains(success) ? DayFormat.startOfDay(now) : nil
             notes.add("replaced 'health.lastSuccess', an impossible date")

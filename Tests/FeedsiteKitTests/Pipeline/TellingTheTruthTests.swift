@@ -234,4 +234,18 @@ struct TellingTheTruthTests {
             "\(String(describing: warning))")
         #expect(ReportFormatter.stepSummary(report).contains("[Alpha Blog]"))
     }
+
+    /// A saved state's keys, a server's words and a feed's text reach the terminal and the CI log:
+    /// their escape sequences cleared the screen and retitled the window.
+    @Test("control characters in a diagnostic are written out, not sent to the terminal or the CI log")
+    func controlCharactersArePrinted() {
+        let diagnostic = Diagnostic.warning("feed \"a\u{1B}[2J\u{1B}]0;title\u{07}\u{9B}b\u{7F}\"\tkept\nlines")
+        let expected = #"feed "a\u{1B}[2J\u{1B}]0;title\u{7}\u{9B}b\u{7F}""# + "\tkept\nlines"
+        #expect(ReportFormatter.line(diagnostic, color: false) == "warning: " + expected)
+        let colored = ReportFormatter.line(diagnostic, color: true)
+        #expect(colored.hasSuffix(" " + expected))
+        #expect(colored.filter { $0 == "\u{1B}" }.count == 2, "only feedsite's own colour codes")
+        #expect(!ReportFormatter.annotation(diagnostic).unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F })
+        #expect(ReportFormatter.printable("naïve 🚀 text") == "naïve 🚀 text")
+    }
 }

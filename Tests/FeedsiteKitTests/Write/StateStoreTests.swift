@@ -179,6 +179,22 @@ struct StateStoreTests {
         }
     }
 
+    /// `last-build`'s counts are printed as a skipped build's: `built -5 pages … (0 of
+    /// 9223372036854775807 files changed)`.
+    @Test("a last-build file with counts no build can have reads as none: the next build is a full one")
+    func lastBuildCounts() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("last-build")
+        try Data("f\n/site#1\n12\n21\n4\n".utf8).write(to: file)
+        #expect(LastBuild.read(from: file)?.pageCount == 12)
+        for lines in ["f\n/site#1\n-5\n21\n4\n", "f\n/site#1\n12\n9223372036854775807\n4\n"] {
+            try Data(lines.utf8).write(to: file)
+            #expect(LastBuild.read(from: file) == nil, "\(lines)")
+        }
+    }
+
     /// `open` on a FIFO waits for a writer: a FIFO in the state's place held the build forever.
     @Test("a FIFO in place of state.json, beside its index, is set aside without waiting", .timeLimit(.minutes(1)))
     func fifoInPlaceOfState() throws {
@@ -201,7 +217,7 @@ struct StateStoreTests {
         let json = """
             {"feeds":{"https://a.example/feed":{"channel":{"title":"\(long)","siteLink":"javascript:alert(1)","language":"not a tag"},
             "etag":"\\"x\\"\\r\\nX-Injected: 1","slug":"../../outside","items":[],
-            "health":{"consecutiveFailures":9223372036854775807,"lastSuccess":"9999-01-01T00:00:00Z"}}},
+            "health":{"consecutiveFailures":9223372036854775807,"lastSuccess":"9999-01-01T00:00:00Z","lastStatus":-1}}},
             "items":{"https://a.example/feed":[
             {"key":"k1","firstSeen":"2026-11-01T00:00:00Z","isInFeed":true,"item":{"slug":"../../../etc","feedSlug":"","feedName":"",
              "title":"First post","link":"javascript:alert(1)","authors":[],"content":{"html":"<p>x</p>"},"excerpt":"",
@@ -218,6 +234,7 @@ struct StateStoreTests {
         let (state, warnings) = StateStore.decode(Data(json.utf8), origin: "restored", trusted: false)
         let feed = try #require(state.feeds["https://a.example/feed"])
         #expect(feed.health.consecutiveFailures == 1_000_000)
+        #expect(feed.health.lastStatus == nil)
         #expect(feed.slug == nil)
         #expect(feed.etag == nil)
         #expect(feed.channel.siteLink == nil)
