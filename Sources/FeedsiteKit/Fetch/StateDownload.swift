@@ -105,8 +105,10 @@ enum StateDownload {
                 return .failure(
                     Failure(
                         description:
-                            "timed out (nothing arrived for 'read_timeout' seconds, or the transfer took 15 minutes)",
-                        isRetryable: true))
+                            "timed out (nothing arrived for \(policy.readTimeoutSeconds) s, 'read_timeout', or the transfer took 15 minutes)",
+                        // Not again: a server that trickled or went silent once would hold the build
+                        // for as long again on each retry.
+                        isRetryable: false))
             }
             return .failure(
                 Failure(

@@ -310,6 +310,31 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
+    /// A restore that stalled was retried `retries` times, each waiting `read_timeout` again (a
+    /// trickle, each up to the 15-minute deadline).
+    @Test("a state download that times out fails at once, without retries, naming the timeout")
+    func stalledRestoreIsNotRetried() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let server = try await Self.feedServer()
+        let state = Self.published(url: server.url("/feed").absoluteString, items: 2, contentBytes: 100)
+        let stateServer = try await FixtureServer(routes: [
+            "/status/state.json": FixtureServer.Route(
+                headers: [("Content-Type", "application/json")], body: state, stallAfter: 100)
+        ])
+        let origin = stateServer.url("/status/state.json").absoluteString
+        let yaml = "title: Stall\nretries: 2\nread_timeout: 1\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        do {
+            _ = try await Self.run(build, yaml: yaml, restore: origin)
+            Issue.record("the build should have failed")
+        } catch BuildError.stateNotRestored(_, let reason, _) {
+            #expect(reason.hasPrefix("timed out (nothing arrived for 1 s"), "\(reason)")
+        }
+        #expect(stateServer.requests.filter { $0.path == "/status/state.json" }.count == 1)
+        try await stateServer.shutdown()
+        try await server.shutdown()
+    }
+
     @Test("a gzip-encoded state restores; one that inflates past the state limit is refused")
     func gzipRestore() async throws {
         let build = try TestBuild()
