@@ -102,6 +102,35 @@ enum StateFile {
         }
     }
 
+    /// Whether arrays and objects in `data` (outside strings) nest more than 512 deep, the most
+    /// Foundation's parser reads. Only asked once a decode failed, to say why.
+    static func nestsTooDeep(_ data: Data, limit: Int = 512) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return false
+    }
+
     /// An item that could not be read: where it was, its key if that much was readable, and why.
     struct ItemFailure: Sendable, Hashable {
         var index: Int
@@ -118,7 +147,7 @@ enum StateFile {
         init(_ error: any Error, below depth: Int, key: String? = nil) {
             self.key = key
             guard let error = error as? DecodingError else {
-                reason = "\(error)"
+                reason = Self.describe(error)
                 return
             }
             func path(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
@@ -139,14 +168,51 @@ enum StateFile {
                 reason = "\(path(context)) is null, expected \(Self.name(of: type))"
             case .keyNotFound(let key, let context):
                 reason = "\(path(context, key)) is missing"
+            case .dataCorrupted(let context) where Self.isAboutADate(context):
+                // Foundation's path stops at the object holding the date.
+                reason = "\(path(context)) holds a date that is not ISO 8601 with a four-digit year"
             case .dataCorrupted(let context) where context.codingPath.count <= depth:
                 // Nothing decoded at all: the bytes are not JSON (a cut-off or overwritten file).
-                reason = "it is not valid JSON (cut off or overwritten?)"
+                reason =
+                    context.underlyingError.map(Self.describe) ?? "it is not valid JSON (cut off or overwritten?)"
             case .dataCorrupted(let context):
-                reason = "\(path(context)): \(context.debugDescription)"
+                var text = context.debugDescription
+                while text.last == "." { text.removeLast() }
+                reason = "\(path(context)): \(text)"
             @unknown default:
-                reason = "\(error)"
+                reason = Self.describe(error)
             }
+        }
+
+        private static func isAboutADate(_ context: DecodingError.Context) -> Bool {
+            context.debugDescription.contains("date") || context.codingPath.last.map { key in
+                ["date", "firstSeen", "lastSuccess", "checked", "updated"].contains(key.stringValue)
+            } ?? false
+        }
+
+        static let tooDeep = "arrays or objects nest deeper than JSON readers allow (512 levels)"
+
+        /// Foundation's JSON parser throws its own errors, whose text is a Swift value
+        /// (`numberIsNotRepresentableInSwift(parsed: "1e400")`): in words.
+        static func describe(_ error: any Error) -> String {
+            let text = String(describing: error)
+            func quoted(after label: String) -> String {
+                guard let start = text.range(of: label + "\"")?.upperBound,
+                    let end = text[start...].firstIndex(of: "\"")
+                else { return "" }
+                return " (" + text[start..<end].prefix(40) + ")"
+            }
+            if text.hasPrefix("numberIsNotRepresentableInSwift") {
+                return "a number cannot be represented\(quoted(after: "parsed: "))"
+            }
+            if text.hasPrefix("cannotConvertInputStringDataToUTF8") || text.hasPrefix("cannotConvertInputDataToUTF8") {
+                return "a string is not valid UTF-8"
+            }
+            if text.hasPrefix("tooManyNestedArraysOrDictionaries") {
+                return tooDeep
+            }
+            if text.hasPrefix("unexpectedEndOfFile") { return "it is not valid JSON (cut off?)" }
+            return "it is not valid JSON (\(text.prefix(160)))"
         }
 
         private static func name(of type: Any.Type) -> String {
@@ -225,7 +291,9 @@ enum StateFile {
             if let header = try? decoder.decode(Header.self, from: data), header.version > SiteState.currentVersion {
                 return Decoded(failure: .newer(version: header.version))
             }
-            return Decoded(failure: .unreadable(RecordError(error, below: 0).reason))
+            // Foundation says only "not valid JSON" when arrays or objects nest past its limit.
+            let reason = nestsTooDeep(data) ? RecordError.tooDeep : RecordError(error, below: 0).reason
+            return Decoded(failure: .unreadable(reason))
         }
         guard contents.version <= SiteState.currentVersion else {
             return Decoded(failure: .newer(version: contents.version))

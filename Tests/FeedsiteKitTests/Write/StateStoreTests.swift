@@ -179,6 +179,29 @@ struct StateStoreTests {
         }
     }
 
+    /// Foundation's own errors read as Swift values (`numberIsNotRepresentableInSwift(parsed:
+    /// "1e400")`, `cannotConvertInputStringDataToUTF8(location: …)`), and a state nested past its
+    /// parser's limit as "not valid JSON (cut off or overwritten?)".
+    @Test("a state's unreadable records and files are explained in words: the number, the UTF-8, the date, the nesting")
+    func unreadableRecordsInWords() throws {
+        func feed(_ health: String, title: String = "T") -> String {
+            #"{"feeds":{"https://a.example/feed":{"channel":{"title":"\#(title)"},"items":[],"health":\#(health)}},"items":{},"version":2}"#
+        }
+        let (_, number) = StateStore.decode(Data(feed(#"{"consecutiveFailures":1e400}"#).utf8), origin: "s", trusted: false)
+        #expect(number == [#"s: skipped feed "https://a.example/feed": a number cannot be represented (1e400); its items are lost"#])
+        var bytes = Array(feed("{}", title: "AB").utf8)
+        bytes[bytes.firstIndex(of: UInt8(ascii: "B"))!] = 0xFF
+        let (_, utf8) = StateStore.decode(Data(bytes), origin: "s", trusted: false)
+        #expect(utf8.first?.hasSuffix("a string is not valid UTF-8; its items are lost") == true, "\(utf8)")
+        let (_, date) = StateStore.decode(Data(feed(#"{"lastSuccess":"-0001-01-01T00:00:00Z"}"#).utf8), origin: "s", trusted: false)
+        #expect(date.first?.contains("holds a date that is not ISO 8601 with a four-digit year") == true, "\(date)")
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let (_, nesting) = StateStore.decode(Data(#"{"feeds":{},"items":{},"version":2,"x":\#(deep)}"#.utf8), origin: "s", trusted: false)
+        #expect(nesting.first?.contains("nest deeper than JSON readers allow (512 levels)") == true, "\(nesting)")
+        #expect(!StateFile.nestsTooDeep(Data(#"{"a":"[[[[[[[[","b":[[1]]}"#.utf8), limit: 3))
+        #expect(StateFile.nestsTooDeep(Data("[[[[1]]]]".utf8), limit: 3))
+    }
+
     /// `last-build`'s counts are printed as a skipped build's: `built -5 pages … (0 of
     /// 9223372036854775807 files changed)`.
     @Test("a last-build file with counts no build can have reads as none: the next build is a full one")
