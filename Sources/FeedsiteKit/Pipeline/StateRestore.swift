@@ -45,7 +45,17 @@ struct StateRestore: Sendable {
             let path = origin.hasPrefix("file:") ? (URL(string: origin)?.path ?? origin) : origin
             guard FileManager.default.fileExists(atPath: path) else { return .absent("no such file") }
             file = URL(fileURLWithPath: path)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            // What a link leads to is what is read.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.resolvingSymlinksInPath().path)
+            switch attributes?[.type] as? FileAttributeType {
+            case .typeRegular?: break
+            case .typeDirectory?:
+                return .failed("\(path) is a folder; give the path of a published status/state.json")
+            default:
+                // A FIFO or a device would be read without end (or block).
+                return .failed("\(path) is not a regular file; give the path of a published status/state.json")
+            }
+            let size = attributes?[.size] as? Int ?? 0
             guard size <= limitBytes else {
                 return .failed("the file is larger than feedsite's \(limitBytes >> 20) MB state limit")
             }

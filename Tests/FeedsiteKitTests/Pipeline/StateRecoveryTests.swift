@@ -97,6 +97,39 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
+    /// A folder read as "NSCocoaErrorDomain error 256"; a FIFO as "You don't have permission" (or
+    /// it blocked); `/dev/zero` read until the limit.
+    @Test("a restore path that is a folder or no regular file is refused in words; a link to a state file is followed",
+        .timeLimit(.minutes(1)))
+    func restorePathKinds() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let server = try await Self.feedServer()
+        let yaml = "title: Paths\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        let fifo = build.work.appendingPathComponent("state.fifo")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let folder = build.work.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (path, expected) in [
+            (folder.path, "\(folder.path) is a folder; give the path of a published status/state.json"),
+            (fifo.path, "\(fifo.path) is not a regular file; give the path of a published status/state.json"),
+        ] {
+            do {
+                _ = try await Self.run(build, yaml: yaml, restore: path)
+                Issue.record("the build should have failed")
+            } catch BuildError.stateNotRestored(_, let reason, _) {
+                #expect(reason == expected)
+            }
+        }
+        let file = build.work.appendingPathComponent("published.json")
+        try Self.published(url: server.url("/feed").absoluteString, items: 3, contentBytes: 100).write(to: file)
+        let link = build.work.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let report = try await Self.run(build, yaml: yaml, restore: link.path)
+        #expect(report.itemCount == 3)
+        try await server.shutdown()
+    }
+
     // MARK: Damaged local state
 
     @Test("one wrong-typed field among 2,000 saved items costs that item: 1,999 pages stay, the original is kept")
