@@ -340,6 +340,10 @@ package struct FeedFetcher: Sendable {
                 return .cancelled
             case .remoteConnectionClosed:
                 return .transport("the server closed the connection before the response was complete")
+            case .redirectCycleDetected:
+                return .transport("the server's redirects go round in a loop")
+            case .redirectLimitReached:
+                return .transport("too many redirects (more than 5)")
             default:
                 return .transport("request failed: \(error)")
             }

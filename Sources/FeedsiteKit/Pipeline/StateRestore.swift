@@ -79,6 +79,10 @@ struct StateRestore: Sendable {
             return "; the download is kept as \(kept.path)"
         }
         switch decoded.failure {
+        case .unreadable? where data.drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).first == UInt8(ascii: "<"):
+            return .failed(
+                "not a feedsite state file: it is an HTML or XML document (a web page?); check that the address is the site's status/state.json"
+                    + keep("restored-state.json.unreadable-\(day)"))
         case .unreadable(let reason)?:
             return .failed("not a feedsite state file (\(reason))" + keep("restored-state.json.unreadable-\(day)"))
         case .newer(let version)?:

@@ -130,6 +130,32 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
+    @Test("a state address whose redirects loop, or go on past 5, fails in words")
+    func restoreRedirects() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let feeds = try await Self.feedServer()
+        func redirect(_ to: String) -> FixtureServer.Route {
+            FixtureServer.Route(status: .found, headers: [("Location", to)])
+        }
+        var routes = ["/loop-a": redirect("/loop-b"), "/loop-b": redirect("/loop-a")]
+        for hop in 0..<7 { routes["/hop\(hop)"] = redirect("/hop\(hop + 1)") }
+        let server = try await FixtureServer(routes: routes)
+        let yaml = "title: Redirects\nretries: 0\nfeeds:\n  - url: \(feeds.url("/feed"))\n"
+        for (path, expected) in [
+            ("/loop-a", "the server's redirects go round in a loop"), ("/hop0", "too many redirects (more than 5)"),
+        ] {
+            do {
+                _ = try await Self.run(build, yaml: yaml, restore: server.url(path).absoluteString)
+                Issue.record("the build should have failed")
+            } catch BuildError.stateNotRestored(_, let reason, _) {
+                #expect(reason == expected)
+            }
+        }
+        try await server.shutdown()
+        try await feeds.shutdown()
+    }
+
     // MARK: Damaged local state
 
     @Test("one wrong-typed field among 2,000 saved items costs that item: 1,999 pages stay, the original is kept")
@@ -299,7 +325,10 @@ struct StateRecoveryTests {
                 #expect(StateSamples.names(in: build.work.appendingPathComponent("state")) == [])
             } else {
                 let kept = build.work.appendingPathComponent("state/restored-state.json.unreadable-2026-11-18")
-                #expect(reason.hasPrefix("not a feedsite state file ("))
+                #expect(
+                    reason.hasPrefix(
+                        "not a feedsite state file: it is an HTML or XML document (a web page?); check that the address is the site's status/state.json"
+                    ), "\(reason)")
                 #expect(reason.hasSuffix("the download is kept as \(kept.path)"))
                 #expect(try Data(contentsOf: kept) == body)
             }
