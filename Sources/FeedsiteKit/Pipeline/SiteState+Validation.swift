@@ -19,7 +19,13 @@ package enum StateLimits {
     /// any planet's; a larger one is not read (the state is decoded without it).
     static let indexBytes = 16 << 20
     /// Feeds an index may describe.
-    static let indexedFeeds = 1_000_000
+    static let indexedFeeds = feeds
+    /// Feeds in one state: ten times a very large planet. Decoded, each costs kilobytes; a file
+    /// listing more is not read.
+    static let feeds = 100_000
+    /// Items saved for one feed: ten times what one read keeps (`FeedParser.maxItems`); a list
+    /// longer than this is not read (the feed's items are fetched afresh).
+    static let itemsPerFeed = 100_000
     /// URLs (links, images, enclosures, the feed's final URL) and item keys, in UTF-8 bytes.
     static let urlBytes = 16 << 10
     /// Titles, names, categories, errors: longer ones are cut.

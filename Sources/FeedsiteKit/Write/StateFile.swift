@@ -42,6 +42,38 @@ enum StateFile {
         var feeds: [String: FeedEntry]
         /// Version 2: each feed's items, by feed URL.
         var items: [String: ItemList]?
+
+        private enum CodingKeys: String, CodingKey { case version, feeds, items }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try container.decode(Int.self, forKey: .version)
+            feeds = try container.decode(FeedEntries.self, forKey: .feeds).entries
+            items = try container.decodeIfPresent([String: ItemList].self, forKey: .items)
+        }
+    }
+
+    /// The `feeds` object, counted before anything in it is decoded: each feed costs kilobytes
+    /// once decoded, so a file of a million empty feeds took gigabytes.
+    struct FeedEntries: Decodable {
+        var entries: [String: FeedEntry]
+
+        init(from decoder: any Decoder) throws {
+            let count = try decoder.container(keyedBy: RecordKey.self).allKeys.count
+            guard count <= StateLimits.feeds else {
+                throw RecordError(
+                    reason: "it lists \(count) feeds, more than the \(StateLimits.feeds) a state may hold")
+            }
+            entries = try [String: FeedEntry](from: decoder)
+        }
+    }
+
+    /// Any key of a JSON object.
+    private struct RecordKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Only the version: what a file that is not in a known shape says about itself.
@@ -88,6 +120,10 @@ enum StateFile {
                 return
             }
             items.reserveCapacity(min(container.count ?? 0, 1 << 16))
+            if let count = container.count, count > StateLimits.itemsPerFeed {
+                unreadable = "it lists \(count) items, more than the \(StateLimits.itemsPerFeed) a feed's state may hold"
+                return
+            }
             while !container.isAtEnd {
                 let index = container.currentIndex
                 // `LossyItem` never throws; if the container does, it cannot go on.
@@ -143,9 +179,18 @@ enum StateFile {
         var key: String?
         var reason: String
 
+        init(reason: String, key: String? = nil) {
+            self.key = key
+            self.reason = reason
+        }
+
         /// - Parameter depth: the coding path's length at the record, so paths are given from it.
         init(_ error: any Error, below depth: Int, key: String? = nil) {
             self.key = key
+            if let error = error as? RecordError {
+                reason = error.reason
+                return
+            }
             guard let error = error as? DecodingError else {
                 reason = Self.describe(error)
                 return

@@ -126,7 +126,7 @@ package struct StateStore: Sendable {
         let bytes = reader.read(index.feeds)
         reader.close()
         guard let bytes,
-            let entries = try? StateFile.decoder(trusted: true).decode([String: StateFile.FeedEntry].self, from: bytes)
+            let entries = try? StateFile.decoder(trusted: true).decode(StateFile.FeedEntries.self, from: bytes).entries
         else { return nil }
         var validator = StateValidator(origin: file.path, now: now)
         var state = SiteState()

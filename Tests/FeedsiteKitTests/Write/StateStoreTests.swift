@@ -202,6 +202,22 @@ struct StateStoreTests {
         #expect(StateFile.nestsTooDeep(Data("[[[[1]]]]".utf8), limit: 3))
     }
 
+    /// 99 MB of a million empty feeds decoded into 2.4 GB; a million small items in one feed 1.3 GB.
+    @Test("a state listing more feeds, or a feed more items, than a state may hold is refused before they are decoded")
+    func tooManyRecords() throws {
+        let feeds = (0...StateLimits.feeds).map { #""https://f\#($0).example/":{}"# }.joined(separator: ",")
+        let (state, warnings) = StateStore.decode(
+            Data(#"{"feeds":{\#(feeds)},"items":{},"version":2}"#.utf8), origin: "s", trusted: false)
+        #expect(state.feeds.isEmpty)
+        #expect(warnings == ["s: not a feedsite state file (it lists 100001 feeds, more than the 100000 a state may hold); starting without saved state"])
+
+        let items = Array(repeating: "{}", count: StateLimits.itemsPerFeed + 1).joined(separator: ",")
+        let json = #"{"feeds":{"https://a.example/feed":{"channel":{"title":"A"},"items":[],"health":{"consecutiveFailures":0}}},"items":{"https://a.example/feed":[\#(items)]},"version":2}"#
+        let (one, oneWarnings) = StateStore.decode(Data(json.utf8), origin: "s", trusted: false)
+        #expect(one.feeds["https://a.example/feed"]?.items == [], "\(oneWarnings)")
+        #expect(oneWarnings.contains { $0.contains("it lists 100001 items, more than the 100000 a feed's state may hold") }, "\(oneWarnings)")
+    }
+
     /// `last-build`'s counts are printed as a skipped build's: `built -5 pages … (0 of
     /// 9223372036854775807 files changed)`.
     @Test("a last-build file with counts no build can have reads as none: the next build is a full one")
