@@ -283,9 +283,13 @@ package struct StateStore: Sendable {
     /// Links (and, unless `keepingSource`, then unlinks) `source` under a free name: `link` never
     /// replaces an existing file, so two builds cannot overwrite each other's kept files.
     func place(_ source: URL, as name: String, keepingSource: Bool) -> URL? {
-        for attempt in 1...100 {
+        for attempt in 1...101 {
             var candidate = name
-            if attempt > 1 {
+            if attempt == 101 {
+                // A hundred kept already: a name no earlier build can have taken, rather than none
+                // (the state that could not be kept would be overwritten by the next save).
+                candidate = name + "-" + UUID().uuidString.lowercased()
+            } else if attempt > 1 {
                 if let dot = name.range(of: ".json", options: .backwards), name.hasSuffix(".json") {
                     candidate = name[..<dot.lowerBound] + "-\(attempt).json"
                 } else {

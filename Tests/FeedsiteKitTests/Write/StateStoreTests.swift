@@ -402,6 +402,21 @@ struct StateStoreTests {
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("state.json.unreadable-2026-11-18-2").path))
+        // A hundred kept already: the next one still gets a name of its own (it was left in place,
+        // and the next save overwrote it).
+        for number in 3...100 {
+            try Data().write(to: folder.appendingPathComponent("state.json.unreadable-2026-11-18-\(number)"))
+        }
+        let hundredth = Data("the hundred and first".utf8)
+        try hundredth.write(to: store.file)
+        let (_, crowded) = store.load(now: StateSamples.now)
+        #expect(crowded.first?.contains("kept it as \(folder.path)/state.json.unreadable-2026-11-18-") == true, "\(crowded)")
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("state.json.unreadable-2026-11-18-") && $0.count > "state.json.unreadable-2026-11-18-100".count
+        }
+        #expect(kept.count == 1)
+        #expect(try Data(contentsOf: folder.appendingPathComponent(kept[0])) == hundredth)
 
         let future = Data(#"{"version":7,"feeds":{"x":{"whatever":true}},"history":[]}"#.utf8)
         try future.write(to: store.file)
