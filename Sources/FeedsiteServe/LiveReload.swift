@@ -146,11 +146,21 @@ final class LiveReloadHub: Sendable {
 
     /// A new event stream that starts with `hello`; it ends when `finishAll` is called or the
     /// consumer stops listening.
-    func subscribe() -> AsyncStream<LiveReloadEvent> {
+    /// Event streams open at once: far more than a person's browser tabs. Each holds a connection
+    /// (a file descriptor) until its browser goes away; past this a new one is refused (503).
+    static let maxStreams = 256
+
+    /// A stream of events, starting with `hello`; nil when `maxStreams` are open already.
+    func subscribe() -> AsyncStream<LiveReloadEvent>? {
         let (stream, continuation) = AsyncStream.makeStream(
             of: LiveReloadEvent.self, bufferingPolicy: .bufferingNewest(16))
+        var isFull = false
         let id: Int? = state.withLock { state in
             guard !state.isFinished else { return nil }
+            guard state.streams.count < Self.maxStreams else {
+                isFull = true
+                return nil
+            }
             let id = state.nextStreamID
             state.nextStreamID += 1
             state.streams[id] = continuation
@@ -159,7 +169,7 @@ final class LiveReloadHub: Sendable {
         }
         guard let id else {
             continuation.finish()
-            return stream
+            return isFull ? nil : stream
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }

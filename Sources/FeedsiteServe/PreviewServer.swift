@@ -84,11 +84,14 @@ package struct PreviewServer: Sendable {
     ///   site's URL (the real port when `port` was 0).
     /// - Throws: `PreviewServerError` when the address cannot be bound.
     package func run(handlesSignals: Bool, onReady: @escaping @Sendable (URL) async -> Void) async throws {
+        Self.raiseFileLimit()
         var logger = Logger(label: "feedsite.serve")
         logger.logLevel = .critical  // our own lines go to `log`; Hummingbird's info lines would only repeat them
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Int.self)
         let application = Application(
-            responder: SiteResponder(root: options.siteDirectory, hub: hub),
+            responder: SiteResponder(
+                root: options.siteDirectory, hub: hub,
+                answersAnyHost: !SiteResponder.isLoopback(listeningOn: options.host)),
             // Hummingbird's idle timeout counts from the connection's start or its last response
             // until a whole request head has been decoded, and never interrupts a response (the
             // live-reload event stream stays open): exactly a header timeout.
@@ -116,6 +119,21 @@ package struct PreviewServer: Sendable {
             hub.finishAll()
             throw Self.describe(error, host: options.host, port: options.port)
         }
+    }
+
+    /// Every connection holds a file descriptor. Run out of them and the process dies (libdispatch
+    /// aborts when its thread monitor cannot open `/proc`), so the soft limit (often 1,024) is
+    /// raised to the hard one the system allows.
+    static func raiseFileLimit() {
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {

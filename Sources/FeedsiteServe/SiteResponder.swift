@@ -14,12 +14,22 @@ struct SiteResponder: HTTPResponder {
     /// The site folder (`Site/`).
     let root: URL
     let hub: LiveReloadHub
+    /// Any `Host` is answered (the server listens on an address other machines reach); otherwise
+    /// only loopback names, so a web page cannot read the preview through DNS rebinding.
+    var answersAnyHost = false
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        guard answersAnyHost || Self.isLoopback(authority: request.head.authority) else {
+            return Self.text(
+                .misdirectedRequest,
+                "421 this preview server answers only requests for localhost, 127.0.0.1 or [::1]\n",
+                extraHeaders: [.connection: "close"])
+        }
         guard request.method == .get || request.method == .head else {
+            // The connection closes after the answer: a body trickled after it held it open.
             return Self.text(
                 .methodNotAllowed, "405 method not allowed: the preview server only reads\n",
-                extraHeaders: [.allow: "GET, HEAD"])
+                extraHeaders: [.allow: "GET, HEAD", .connection: "close"])
         }
         let path = request.uri.path
         switch path {
@@ -31,19 +41,27 @@ struct SiteResponder: HTTPResponder {
             let body = (try? encoder.encode(hub.status)) ?? Data("{}".utf8)
             return Self.response(.ok, body, type: "application/json; charset=utf-8", request)
         case LiveReload.eventsPath:
-            return events()
+            return events(request)
         default:
-            return serveFile(path, query: request.uri.query, request)
+            return try await serveFile(path, query: request.uri.query, request, context: context)
         }
     }
 
+    /// HTML pages larger than this are sent as they are, streamed, without the live-reload script
+    /// (the script is added to a copy in memory).
+    static let maxInjectedBytes = 16 << 20
+
     /// The event stream: `hello` now, then one event per rebuild, until the browser goes away or
     /// the server shuts down.
-    private func events() -> Response {
-        let stream = hub.subscribe()
-        var headers = HTTPFields()
+    private func events(_ request: Request) -> Response {
+        var headers = Self.commonHeaders
         headers[.contentType] = "text/event-stream; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
+        // HEAD: the head alone, and the response ends (a stream would never finish).
+        guard request.method == .get else { return Response(status: .ok, headers: headers) }
+        guard let stream = hub.subscribe() else {
+            return Self.text(
+                .serviceUnavailable, "503 too many live-reload connections\n", extraHeaders: [.retryAfter: "5"])
+        }
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
@@ -56,7 +74,9 @@ struct SiteResponder: HTTPResponder {
             })
     }
 
-    private func serveFile(_ rawPath: String, query: String?, _ request: Request) -> Response {
+    private func serveFile(
+        _ rawPath: String, query: String?, _ request: Request, context: Context
+    ) async throws -> Response {
         guard let relative = Self.sitePath(rawPath) else { return notFound(request) }
         let fileManager = FileManager.default
         let base = root.standardizedFileURL.resolvingSymlinksInPath()
@@ -64,23 +84,72 @@ struct SiteResponder: HTTPResponder {
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return notFound(request) }
         if isDirectory.boolValue {
+            // A folder without a page is not found, rather than redirected to a 404.
+            guard fileManager.fileExists(atPath: url.appendingPathComponent("index.html").path) else {
+                return notFound(request)
+            }
             guard rawPath.hasSuffix("/") else {
                 // `/feeds/x` → `/feeds/x/`, so the page's relative links resolve from the folder.
-                var headers = HTTPFields()
+                var headers = Self.commonHeaders
                 headers[.location] = Self.folderLocation(rawPath) + (query.map { "?\($0)" } ?? "")
-                headers[.cacheControl] = "no-cache"
                 return Response(status: .movedPermanently, headers: headers)
             }
             url.appendPathComponent("index.html")
+        } else if rawPath.hasSuffix("/") {
+            // `/robots.txt/`: a file is not a folder (its relative links would resolve wrongly).
+            return notFound(request)
         }
         // A symbolic link inside the site must not lead outside it.
         let resolved = url.resolvingSymlinksInPath().path
         guard resolved == base.path || resolved.hasPrefix(base.path + "/"),
-            fileManager.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let data = fileManager.contents(atPath: resolved)
+            let attributes = try? fileManager.attributesOfItem(atPath: resolved),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int
         else { return notFound(request) }
         let type = ContentType.forFile(named: url.lastPathComponent)
-        return Self.response(.ok, ContentType.isHTML(type) ? LiveReload.inject(into: data) : data, type: type, request)
+        if ContentType.isHTML(type), size <= Self.maxInjectedBytes {
+            guard let data = fileManager.contents(atPath: resolved) else { return notFound(request) }
+            return Self.response(.ok, LiveReload.inject(into: data), type: type, request)
+        }
+        // Streamed from disk a chunk at a time as the client reads: memory stays bounded however
+        // large the file, and the connection's idle timer starts only once the last chunk is
+        // handed over (a whole file handed over at once was cut off after 5 s for a slow client).
+        var headers = Self.commonHeaders
+        headers[.contentType] = type
+        headers[.contentLength] = "\(size)"
+        guard request.method == .get, size > 0 else { return Response(status: .ok, headers: headers) }
+        let body = try await FileIO().loadFile(path: resolved, context: context)
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// What every answer carries: the browser asks again every time (edits show on reload), and
+    /// takes each type as declared.
+    static var commonHeaders: HTTPFields {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-cache"
+        headers[.xContentTypeOptions] = "nosniff"
+        return headers
+    }
+
+    /// Whether a `Host` value (`localhost:8000`, `[::1]:8000`) names this machine's loopback; a
+    /// request without one (HTTP/1.0) is answered.
+    static func isLoopback(authority: String?) -> Bool {
+        guard let authority, !authority.isEmpty else { return true }
+        var host = Substring(authority.lowercased())
+        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
+            host = host[host.index(after: host.startIndex)..<end]
+        } else if let colon = host.lastIndex(of: ":") {
+            host = host[..<colon]
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
+            || (host.hasPrefix("127.") && host.split(separator: ".").count == 4
+                && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
+    }
+
+    /// Whether the server listens on loopback only (`127.0.0.1`, `localhost`, `::1`).
+    static func isLoopback(listeningOn host: String) -> Bool {
+        isLoopback(authority: host.contains(":") ? "[\(host)]" : host) && !host.isEmpty
     }
 
     /// The redirect target for a folder requested without its final `/`: a path on this server,
@@ -101,7 +170,9 @@ struct SiteResponder: HTTPResponder {
             return nil
         }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-        guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        // Hidden files (`.git/`, `.env`, feedsite's `.feedsite-site` marker) are not the site's
+        // pages; `.well-known/` is the one hidden folder sites publish.
+        guard !segments.contains(where: { $0.hasPrefix(".") && $0 != ".well-known" }) else { return nil }
         return segments.joined(separator: "/")
     }
 
@@ -155,12 +226,9 @@ struct SiteResponder: HTTPResponder {
     private static func response(
         _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request
     ) -> Response {
-        var headers = HTTPFields()
+        var headers = commonHeaders
         headers[.contentType] = type
-        // Development: the browser must ask again every time, so edits show on reload.
-        headers[.cacheControl] = "no-cache"
         headers[.contentLength] = "\(body.count)"
-        headers[.xContentTypeOptions] = "nosniff"
         let bodyBuffer = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body))
         return Response(status: status, headers: headers, body: bodyBuffer)
     }
@@ -168,9 +236,9 @@ struct SiteResponder: HTTPResponder {
     private static func text(
         _ status: HTTPResponse.Status, _ text: String, extraHeaders: HTTPFields = [:]
     ) -> Response {
-        var headers = extraHeaders
+        var headers = commonHeaders
+        for field in extraHeaders { headers[field.name] = field.value }
         headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

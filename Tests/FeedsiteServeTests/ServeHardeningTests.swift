@@ -15,9 +15,9 @@
                 let port = try #require(url.port)
                 // A browser reads `Location: //feeds/` as the host `feeds`.
                 for (path, location) in [
-                    ("//feeds", "/feeds/"), ("///feeds", "/feeds/"), ("//feeds//alpha", "/feeds/alpha/"),
-                    ("/feeds//alpha", "/feeds/alpha/"), ("/feeds/alpha?page=2", "/feeds/alpha/?page=2"),
-                    ("//feeds?x=//y", "/feeds/?x=//y"),
+                    ("//feeds/alpha", "/feeds/alpha/"), ("///feeds/alpha", "/feeds/alpha/"),
+                    ("//feeds//alpha", "/feeds/alpha/"), ("/feeds//alpha", "/feeds/alpha/"),
+                    ("/feeds/alpha?page=2", "/feeds/alpha/?page=2"), ("//feeds/alpha?x=//y", "/feeds/alpha/?x=//y"),
                 ] {
                     let reply = try await RawConnection.request(
                         "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port)
@@ -80,6 +80,96 @@
                 #expect(closed)
                 // And the server still answers.
                 #expect(try await TestClient.get(url).status == 200)
+            }
+        }
+
+        /// Found by a hostile-request review: `.git/config` and `.env` in the site folder were
+        /// served, any `Host` was answered (DNS rebinding), `/robots.txt/` was a page, a folder
+        /// without a page redirected to a 404, and 405s and redirects lacked `nosniff`.
+        @Test("hidden files, other hosts, files as folders and folders without a page are refused; every answer has nosniff")
+        func refusals() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                try Data("token".utf8).write(to: fixture.site.appendingPathComponent(".env"))
+                try FileManager.default.createDirectory(
+                    at: fixture.site.appendingPathComponent(".git"), withIntermediateDirectories: true)
+                try Data("[remote]".utf8).write(to: fixture.site.appendingPathComponent(".git/config"))
+                try FileManager.default.createDirectory(
+                    at: fixture.site.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
+                try Data("contact".utf8).write(to: fixture.site.appendingPathComponent(".well-known/security.txt"))
+                func get(_ path: String, host: String = "127.0.0.1", method: String = "GET") async throws
+                    -> RawConnection.Reply
+                {
+                    try await RawConnection.request("\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n\r\n", port: port)
+                }
+                for path in ["/.env", "/.git/config", "/%2Egit/config", "/.feedsite-site", "/robots.txt/", "/feeds"] {
+                    let reply = try await get(path)
+                    #expect(reply.status == 404, "\(path): \(reply)")
+                }
+                #expect(try await get("/.well-known/security.txt").status == 200)
+                for host in ["localhost:\(port)", "127.0.0.1", "[::1]:\(port)", "app.localhost"] {
+                    #expect(try await get("/", host: host).status == 200, "\(host)")
+                }
+                let rebound = try await get("/", host: "attacker.example")
+                #expect(rebound.status == 421)
+                let post = try await get("/", method: "POST")
+                #expect(post.status == 405)
+                #expect(post.headers["connection"] == "close")
+                for reply in [rebound, post, try await get("/feeds/alpha"), try await get("/nothing")] {
+                    #expect(reply.headers["x-content-type-options"] == "nosniff", "\(reply)")
+                }
+                // HEAD on the event stream: the head alone, and the connection answers the next request.
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                try await connection.send(
+                    "HEAD /_feedsite/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                var received = ""
+                let deadline = ContinuousClock.now + .seconds(60)
+                while ContinuousClock.now < deadline, !received.contains("Disallow") && !received.contains("User-agent") {
+                    guard let bytes = connection.read() else { break }
+                    if bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                    received += String(decoding: bytes, as: UTF8.self)
+                }
+                #expect(received.components(separatedBy: "HTTP/1.1 200").count == 3, "\(received)")
+            }
+        }
+
+        /// A 24 MB file was handed to NIO whole; the 5 s idle timer then ran while a slow client
+        /// was still reading, and cut the download off.
+        @Test("a large file reaches a slow client whole, streamed from disk")
+        func largeFileToSlowClient() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(1))) { url in
+                let port = try #require(url.port)
+                let size = 24 << 20
+                let file = fixture.site.appendingPathComponent("big.bin")
+                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.truncate(atOffset: UInt64(size))
+                try handle.close()
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                try await connection.send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                var received = 0
+                var head: [UInt8] = []
+                let start = ContinuousClock.now
+                // About 8 MB a second: 3 s for the file, three times the idle timeout.
+                while ContinuousClock.now - start < .seconds(120) {
+                    guard let bytes = connection.read() else { break }
+                    if head.count < 4096 { head += bytes.prefix(4096) }
+                    received += bytes.count
+                    if received >= size { break }
+                    try await Task.sleep(for: .milliseconds(8))
+                }
+                let headText = String(decoding: head, as: UTF8.self)
+                let headLength = (headText.range(of: "\r\n\r\n").map { headText.utf8.distance(from: headText.startIndex, to: $0.upperBound) }) ?? 0
+                #expect(headText.hasPrefix("HTTP/1.1 200"))
+                #expect(headText.lowercased().contains("content-length: \(size)"))
+                #expect(received - headLength == size)
+                #expect(ContinuousClock.now - start > .seconds(1), "slower than the idle timeout")
             }
         }
 
