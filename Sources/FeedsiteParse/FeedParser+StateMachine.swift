@@ -784,7 +784,9 @@ extension FeedParser {
                     item.contents[0] = TextValue(text: value, kind: .html, base: contentBase(frame))
                 }
             case (let ns, "content") where ns.isAtom:
-                if item.contents[1] == nil, frame.attribute("src") == nil, let text = textConstruct(frame, isContent: true) {
+                if item.contents[1] == nil, frame.attribute("src") == nil,
+                    let text = textConstruct(frame, isContent: true)
+                {
                     item.contents[1] = TextValue(text: text.text, kind: text.kind, base: contentBase(frame))
                 }
             case (let ns, "pubDate") where ns.isRSS:

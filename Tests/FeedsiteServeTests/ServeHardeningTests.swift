@@ -86,7 +86,9 @@
         /// Found by a hostile-request review: `.git/config` and `.env` in the site folder were
         /// served, any `Host` was answered (DNS rebinding), `/robots.txt/` was a page, a folder
         /// without a page redirected to a 404, and 405s and redirects lacked `nosniff`.
-        @Test("hidden files, other hosts, files as folders and folders without a page are refused; every answer has nosniff")
+        @Test(
+            "hidden files, other hosts, files as folders and folders without a page are refused; every answer has nosniff"
+        )
         func refusals() async throws {
             let fixture = try ServeFixture()
             defer { fixture.remove() }
@@ -99,7 +101,9 @@
                 try FileManager.default.createDirectory(
                     at: fixture.site.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
                 try Data("contact".utf8).write(to: fixture.site.appendingPathComponent(".well-known/security.txt"))
-                func get(_ path: String, host: String = "127.0.0.1", method: String = "GET") async throws
+                func get(
+                    _ path: String, host: String = "127.0.0.1", method: String = "GET"
+                ) async throws
                     -> RawConnection.Reply
                 {
                     try await RawConnection.request("\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n\r\n", port: port)
@@ -124,10 +128,12 @@
                 let connection = try RawConnection(port: port)
                 defer { connection.close() }
                 try await connection.send(
-                    "HEAD /_feedsite/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    "HEAD /_feedsite/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                )
                 var received = ""
                 let deadline = ContinuousClock.now + .seconds(60)
-                while ContinuousClock.now < deadline, !received.contains("Disallow") && !received.contains("User-agent") {
+                while ContinuousClock.now < deadline, !received.contains("Disallow") && !received.contains("User-agent")
+                {
                     guard let bytes = connection.read() else { break }
                     if bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
                     received += String(decoding: bytes, as: UTF8.self)
@@ -165,7 +171,10 @@
                     try await Task.sleep(for: .milliseconds(8))
                 }
                 let headText = String(decoding: head, as: UTF8.self)
-                let headLength = (headText.range(of: "\r\n\r\n").map { headText.utf8.distance(from: headText.startIndex, to: $0.upperBound) }) ?? 0
+                let headLength =
+                    (headText.range(of: "\r\n\r\n").map {
+                        headText.utf8.distance(from: headText.startIndex, to: $0.upperBound)
+                    }) ?? 0
                 #expect(headText.hasPrefix("HTTP/1.1 200"))
                 #expect(headText.lowercased().contains("content-length: \(size)"))
                 #expect(received - headLength == size)

@@ -34,9 +34,11 @@ package enum BuildError: Error, Sendable, CustomStringConvertible {
             return Self.tooManyFailuresMessage(report, policy)
         case .nothingSaved(let stateFile, let wasUnreadable, _):
             guard wasUnreadable else {
-                return "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
+                return
+                    "--offline needs saved state, but \(stateFile) does not exist; run one build without --offline first"
             }
-            return "--offline needs saved state, but \(stateFile) could not be read (the warning above says where it was kept); run one build without --offline to start afresh"
+            return
+                "--offline needs saved state, but \(stateFile) could not be read (the warning above says where it was kept); run one build without --offline to start afresh"
         case .outputFolder(let error):
             return "\(error.path): \(error.message)"
         case .stageFailed(let stage, let reason):

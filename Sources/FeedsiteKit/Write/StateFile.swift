@@ -121,7 +121,8 @@ enum StateFile {
             }
             items.reserveCapacity(min(container.count ?? 0, 1 << 16))
             if let count = container.count, count > StateLimits.itemsPerFeed {
-                unreadable = "it lists \(count) items, more than the \(StateLimits.itemsPerFeed) a feed's state may hold"
+                unreadable =
+                    "it lists \(count) items, more than the \(StateLimits.itemsPerFeed) a feed's state may hold"
                 return
             }
             while !container.isAtEnd {
@@ -230,9 +231,10 @@ enum StateFile {
         }
 
         private static func isAboutADate(_ context: DecodingError.Context) -> Bool {
-            context.debugDescription.contains("date") || context.codingPath.last.map { key in
-                ["date", "firstSeen", "lastSuccess", "checked", "updated"].contains(key.stringValue)
-            } ?? false
+            context.debugDescription.contains("date")
+                || context.codingPath.last.map { key in
+                    ["date", "firstSeen", "lastSuccess", "checked", "updated"].contains(key.stringValue)
+                } ?? false
         }
 
         static let tooDeep = "arrays or objects nest deeper than JSON readers allow (512 levels)"

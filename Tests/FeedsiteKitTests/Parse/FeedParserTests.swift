@@ -380,7 +380,10 @@ import Testing
             """)
         #expect(old.items.map(\.updated) == [FeedDate.parse("2014-07-06T12:56:00Z"), nil])
         // An entry's only date is its publication date too.
-        #expect(old.items.map(\.published) == [FeedDate.parse("2014-07-06T12:56:00Z"), FeedDate.parse("2014-07-01T08:00:00Z")])
+        #expect(
+            old.items.map(\.published) == [
+                FeedDate.parse("2014-07-06T12:56:00Z"), FeedDate.parse("2014-07-01T08:00:00Z"),
+            ])
         #expect(old.updated == FeedDate.parse("2014-07-07T00:00:00Z"))
         let new = try parse(
             atom(

@@ -99,7 +99,8 @@ struct StateRecoveryTests {
 
     /// A folder read as "NSCocoaErrorDomain error 256"; a FIFO as "You don't have permission" (or
     /// it blocked); `/dev/zero` read until the limit.
-    @Test("a restore path that is a folder or no regular file is refused in words; a link to a state file is followed",
+    @Test(
+        "a restore path that is a folder or no regular file is refused in words; a link to a state file is followed",
         .timeLimit(.minutes(1)))
     func restorePathKinds() async throws {
         let build = try TestBuild()

@@ -148,7 +148,8 @@ struct TellingTheTruthTests {
         let second = try await build.run(yaml: yaml)
         #expect(elsewhere.requests.isEmpty)
         #expect(server.requests.dropFirst(before).map(\.path) == ["/page", "/feed.xml"])
-        #expect(second.diagnostics.contains { $0.message.hasSuffix("its feed is \(server.url("/feed.xml")) — use that") })
+        #expect(
+            second.diagnostics.contains { $0.message.hasSuffix("its feed is \(server.url("/feed.xml")) — use that") })
         #expect(!(build.site.files["index.html"] ?? "").contains("Internal"))
         try await server.shutdown()
         try await elsewhere.shutdown()
@@ -245,7 +246,10 @@ struct TellingTheTruthTests {
         let colored = ReportFormatter.line(diagnostic, color: true)
         #expect(colored.hasSuffix(" " + expected))
         #expect(colored.filter { $0 == "\u{1B}" }.count == 2, "only feedsite's own colour codes")
-        #expect(!ReportFormatter.annotation(diagnostic).unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F })
+        #expect(
+            !ReportFormatter.annotation(diagnostic).unicodeScalars.contains {
+                ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F
+            })
         #expect(ReportFormatter.printable("naïve 🚀 text") == "naïve 🚀 text")
     }
 }

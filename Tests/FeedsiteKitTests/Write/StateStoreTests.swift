@@ -187,16 +187,22 @@ struct StateStoreTests {
         func feed(_ health: String, title: String = "T") -> String {
             #"{"feeds":{"https://a.example/feed":{"channel":{"title":"\#(title)"},"items":[],"health":\#(health)}},"items":{},"version":2}"#
         }
-        let (_, number) = StateStore.decode(Data(feed(#"{"consecutiveFailures":1e400}"#).utf8), origin: "s", trusted: false)
-        #expect(number == [#"s: skipped feed "https://a.example/feed": a number cannot be represented (1e400); its items are lost"#])
+        let (_, number) = StateStore.decode(
+            Data(feed(#"{"consecutiveFailures":1e400}"#).utf8), origin: "s", trusted: false)
+        #expect(
+            number == [
+                #"s: skipped feed "https://a.example/feed": a number cannot be represented (1e400); its items are lost"#
+            ])
         var bytes = Array(feed("{}", title: "AB").utf8)
         bytes[bytes.firstIndex(of: UInt8(ascii: "B"))!] = 0xFF
         let (_, utf8) = StateStore.decode(Data(bytes), origin: "s", trusted: false)
         #expect(utf8.first?.hasSuffix("a string is not valid UTF-8; its items are lost") == true, "\(utf8)")
-        let (_, date) = StateStore.decode(Data(feed(#"{"lastSuccess":"-0001-01-01T00:00:00Z"}"#).utf8), origin: "s", trusted: false)
+        let (_, date) = StateStore.decode(
+            Data(feed(#"{"lastSuccess":"-0001-01-01T00:00:00Z"}"#).utf8), origin: "s", trusted: false)
         #expect(date.first?.contains("holds a date that is not ISO 8601 with a four-digit year") == true, "\(date)")
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        let (_, nesting) = StateStore.decode(Data(#"{"feeds":{},"items":{},"version":2,"x":\#(deep)}"#.utf8), origin: "s", trusted: false)
+        let (_, nesting) = StateStore.decode(
+            Data(#"{"feeds":{},"items":{},"version":2,"x":\#(deep)}"#.utf8), origin: "s", trusted: false)
         #expect(nesting.first?.contains("nest deeper than JSON readers allow (512 levels)") == true, "\(nesting)")
         #expect(!StateFile.nestsTooDeep(Data(#"{"a":"[[[[[[[[","b":[[1]]}"#.utf8), limit: 3))
         #expect(StateFile.nestsTooDeep(Data("[[[[1]]]]".utf8), limit: 3))
@@ -209,13 +215,19 @@ struct StateStoreTests {
         let (state, warnings) = StateStore.decode(
             Data(#"{"feeds":{\#(feeds)},"items":{},"version":2}"#.utf8), origin: "s", trusted: false)
         #expect(state.feeds.isEmpty)
-        #expect(warnings == ["s: not a feedsite state file (it lists 100001 feeds, more than the 100000 a state may hold); starting without saved state"])
+        #expect(
+            warnings == [
+                "s: not a feedsite state file (it lists 100001 feeds, more than the 100000 a state may hold); starting without saved state"
+            ])
 
         let items = Array(repeating: "{}", count: StateLimits.itemsPerFeed + 1).joined(separator: ",")
-        let json = #"{"feeds":{"https://a.example/feed":{"channel":{"title":"A"},"items":[],"health":{"consecutiveFailures":0}}},"items":{"https://a.example/feed":[\#(items)]},"version":2}"#
+        let json =
+            #"{"feeds":{"https://a.example/feed":{"channel":{"title":"A"},"items":[],"health":{"consecutiveFailures":0}}},"items":{"https://a.example/feed":[\#(items)]},"version":2}"#
         let (one, oneWarnings) = StateStore.decode(Data(json.utf8), origin: "s", trusted: false)
         #expect(one.feeds["https://a.example/feed"]?.items == [], "\(oneWarnings)")
-        #expect(oneWarnings.contains { $0.contains("it lists 100001 items, more than the 100000 a feed's state may hold") }, "\(oneWarnings)")
+        #expect(
+            oneWarnings.contains { $0.contains("it lists 100001 items, more than the 100000 a feed's state may hold") },
+            "\(oneWarnings)")
     }
 
     /// `last-build`'s counts are printed as a skipped build's: `built -5 pages … (0 of
@@ -410,7 +422,9 @@ struct StateStoreTests {
         let hundredth = Data("the hundred and first".utf8)
         try hundredth.write(to: store.file)
         let (_, crowded) = store.load(now: StateSamples.now)
-        #expect(crowded.first?.contains("kept it as \(folder.path)/state.json.unreadable-2026-11-18-") == true, "\(crowded)")
+        #expect(
+            crowded.first?.contains("kept it as \(folder.path)/state.json.unreadable-2026-11-18-") == true, "\(crowded)"
+        )
         #expect(!FileManager.default.fileExists(atPath: store.file.path))
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasPrefix("state.json.unreadable-2026-11-18-") && $0.count > "state.json.unreadable-2026-11-18-100".count
