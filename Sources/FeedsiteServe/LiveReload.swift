@@ -110,6 +110,9 @@ enum LiveReloadEvent: Sendable, Hashable {
     case reload(generation: Int)
     /// A rebuild failed: fetch the status and show the error.
     case failed
+    /// A comment, every `LiveReloadHub.heartbeatInterval`: writing it finds streams whose browser
+    /// went away, and frees their place.
+    case heartbeat
 
     /// The event in `text/event-stream` framing.
     var text: String {
@@ -117,6 +120,7 @@ enum LiveReloadEvent: Sendable, Hashable {
         case .hello(let generation): "event: hello\ndata: \(generation)\n\n"
         case .reload(let generation): "event: reload\ndata: \(generation)\n\n"
         case .failed: "event: failed\ndata: \n\n"
+        case .heartbeat: ": heartbeat\n\n"
         }
     }
 }
@@ -203,6 +207,19 @@ final class LiveReloadHub: Sendable {
     }
 
     /// Ends every stream (the server is shutting down) and refuses new ones.
+    /// Event streams open now.
+    var streamCount: Int { state.withLock { $0.streams.count } }
+
+    /// How often open streams get a `heartbeat`.
+    static let heartbeatInterval = Duration.seconds(10)
+
+    /// Sends every open stream a `heartbeat`.
+    func heartbeat() {
+        state.withLock { state in
+            for continuation in state.streams.values { continuation.yield(.heartbeat) }
+        }
+    }
+
     func finishAll() {
         let streams = state.withLock { state in
             state.isFinished = true

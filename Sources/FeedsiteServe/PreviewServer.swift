@@ -98,7 +98,9 @@ package struct PreviewServer: Sendable {
             server: .http1(
                 configuration: .init(
                     idleTimeout: Self.timeAmount(options.headerTimeout), httpDecoderConfiguration: Self.requestLimits)),
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            configuration: .init(
+                address: .hostname(options.host, port: options.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections())),
             onServerRunning: { channel in
                 listeningContinuation.yield(channel.localAddress?.port ?? 0)
                 listeningContinuation.finish()
@@ -108,11 +110,14 @@ package struct PreviewServer: Sendable {
             options: options, hub: hub, rebuild: rebuild, log: log, listening: listening, onReady: onReady)
         // Graceful shutdown runs in reverse order: the watcher ends the event streams first, then
         // the server stops with no open response to wait for.
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: application), .init(service: watcher)],
-                gracefulShutdownSignals: handlesSignals ? [.sigint, .sigterm] : [],
-                logger: logger))
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application), .init(service: watcher)],
+            gracefulShutdownSignals: handlesSignals ? [.sigint, .sigterm] : [],
+            logger: logger)
+        // Responses still being sent (a stalled download) are cancelled after this, so Ctrl-C
+        // always ends the server.
+        configuration.maximumGracefulShutdownDuration = Self.shutdownGrace
+        let group = ServiceGroup(configuration: configuration)
         do {
             try await group.run()
         } catch {
@@ -134,6 +139,23 @@ package struct PreviewServer: Sendable {
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(resource, &limit)
+    }
+
+    /// How long Ctrl-C waits for responses in progress.
+    static let shutdownGrace = Duration.seconds(2)
+
+    /// Connections open at once: half the open-files limit (at most 4,096). Past it, new
+    /// connections wait in the system's queue instead of taking the descriptors the process needs
+    /// (out of them, it died).
+    static func maxConnections() -> Int {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 256 }
+        return max(32, min(4096, Int(clamping: limit.rlim_cur) / 2))
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {

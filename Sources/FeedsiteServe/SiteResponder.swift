@@ -43,7 +43,7 @@ struct SiteResponder: HTTPResponder {
         case LiveReload.eventsPath:
             return events(request)
         default:
-            return try await serveFile(path, query: request.uri.query, request, context: context)
+            return serveFile(path, query: request.uri.query, request)
         }
     }
 
@@ -74,9 +74,7 @@ struct SiteResponder: HTTPResponder {
             })
     }
 
-    private func serveFile(
-        _ rawPath: String, query: String?, _ request: Request, context: Context
-    ) async throws -> Response {
+    private func serveFile(_ rawPath: String, query: String?, _ request: Request) -> Response {
         guard let relative = Self.sitePath(rawPath) else { return notFound(request) }
         let fileManager = FileManager.default
         let base = root.standardizedFileURL.resolvingSymlinksInPath()
@@ -114,13 +112,34 @@ struct SiteResponder: HTTPResponder {
         // Streamed from disk a chunk at a time as the client reads: memory stays bounded however
         // large the file, and the connection's idle timer starts only once the last chunk is
         // handed over (a whole file handed over at once was cut off after 5 s for a slow client).
+        // Opened once, so its size is the Content-Length of the bytes sent even when a rebuild
+        // replaces the file meanwhile.
         var headers = Self.commonHeaders
         headers[.contentType] = type
-        headers[.contentLength] = "\(size)"
-        guard request.method == .get, size > 0 else { return Response(status: .ok, headers: headers) }
-        let body = try await FileIO().loadFile(path: resolved, context: context)
-        return Response(status: .ok, headers: headers, body: body)
+        guard request.method == .get else {
+            headers[.contentLength] = "\(size)"
+            return Response(status: .ok, headers: headers)
+        }
+        guard let file = OpenFile(path: resolved) else { return notFound(request) }
+        headers[.contentLength] = "\(file.size)"
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: file.size) { writer in
+                var offset = 0
+                while offset < file.size {
+                    guard let chunk = file.read(at: offset, upTo: Self.chunkBytes) else {
+                        // Cut short (truncated meanwhile): the connection ends now, not at a timeout.
+                        throw OpenFile.Truncated()
+                    }
+                    try await writer.write(chunk)
+                    offset += chunk.readableBytes
+                }
+                try await writer.finish(nil)
+            })
     }
+
+    /// The size of each read from a file being sent.
+    static let chunkBytes = 128 * 1024
 
     /// What every answer carries: the browser asks again every time (edits show on reload), and
     /// takes each type as declared.

@@ -31,11 +31,16 @@ struct SiteWatcher: Service {
         }
         guard !Task.isCancelled else { return }
         await onReady(PreviewServer.url(host: options.host, port: port))
+        var lastHeartbeat = ContinuousClock.now
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: options.pollInterval)
             } catch {
                 return
+            }
+            if ContinuousClock.now - lastHeartbeat >= LiveReloadHub.heartbeatInterval {
+                hub.heartbeat()
+                lastHeartbeat = ContinuousClock.now
             }
             var current = FileSnapshot.take(options.watchedPaths)
             guard current != snapshot else { continue }

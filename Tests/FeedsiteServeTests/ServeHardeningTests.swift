@@ -185,6 +185,58 @@
             }
         }
 
+        /// A stream waited for the next rebuild however long ago its browser left, so after 256
+        /// page views without a rebuild live reload was refused for good.
+        @Test("an event stream whose browser went away is ended by the next heartbeat, freeing its place")
+        func eventStreamsAreFreed() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            let server = fixture.server()
+            try await withPreviewServer(server) { url in
+                let port = try #require(url.port)
+                var connections: [RawConnection] = []
+                for _ in 0..<3 {
+                    let connection = try RawConnection(port: port)
+                    try await connection.send("GET /_feedsite/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    connections.append(connection)
+                }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while server.hub.streamCount < 3, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(server.hub.streamCount == 3)
+                connections.forEach { $0.close() }
+                while server.hub.streamCount > 0, ContinuousClock.now < deadline {
+                    server.hub.heartbeat()
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(server.hub.streamCount == 0)
+            }
+        }
+
+        /// With a download in progress, Ctrl-C waited for it, and a client that stopped reading
+        /// held the server forever.
+        @Test("a graceful shutdown ends a download its client stopped reading")
+        func shutdownDuringStalledDownload() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            let start = ContinuousClock.now
+            let connection = try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                let file = fixture.site.appendingPathComponent("big.bin")
+                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.truncate(atOffset: 64 << 20)
+                try handle.close()
+                let connection = try RawConnection(port: port)
+                try await connection.send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try await Task.sleep(for: .milliseconds(500))
+                return connection
+            }
+            connection.close()
+            #expect(ContinuousClock.now - start < .seconds(60))
+        }
+
         @Test("an over-long request line or header closes the connection without buffering it")
         func requestSizeIsBounded() async throws {
             let fixture = try ServeFixture()
