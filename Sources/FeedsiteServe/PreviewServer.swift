@@ -130,16 +130,18 @@ package struct PreviewServer: Sendable {
     /// aborts when its thread monitor cannot open `/proc`), so the soft limit (often 1,024) is
     /// raised to the hard one the system allows.
     static func raiseFileLimit() {
-        #if os(Linux)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
         var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(openFiles, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
+        _ = setrlimit(openFiles, &limit)
     }
+
+    /// The open-files resource, as `getrlimit` takes it here.
+    #if os(Linux)
+        private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+        private static let openFiles = RLIMIT_NOFILE
+    #endif
 
     /// How long Ctrl-C waits for responses in progress.
     static let shutdownGrace = Duration.seconds(2)
@@ -149,12 +151,7 @@ package struct PreviewServer: Sendable {
     /// (out of them, it died).
     static func maxConnections() -> Int {
         var limit = rlimit()
-        #if os(Linux)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return 256 }
+        guard getrlimit(openFiles, &limit) == 0 else { return 256 }
         return max(32, min(4096, Int(clamping: limit.rlim_cur) / 2))
     }
 

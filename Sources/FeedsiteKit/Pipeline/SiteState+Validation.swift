@@ -18,8 +18,6 @@ package enum StateLimits {
     /// The state's index (`state-index.json`): about 100 bytes a feed, so 16 MiB is far more than
     /// any planet's; a larger one is not read (the state is decoded without it).
     static let indexBytes = 16 << 20
-    /// Feeds an index may describe.
-    static let indexedFeeds = feeds
     /// Feeds in one state: ten times a very large planet. Decoded, each costs kilobytes; a file
     /// listing more is not read.
     static let feeds = 100_000

@@ -460,7 +460,7 @@ struct StateIndex: Codable, Sendable {
     /// can hold (an empty list is `[]`, so a longer range has items): an index edited by hand, or
     /// left from another file of the same identity, is not used.
     var isConsistent: Bool {
-        guard StateIndex.isValid(feeds, size: file.size), items.count <= StateLimits.indexedFeeds else { return false }
+        guard StateIndex.isValid(feeds, size: file.size), items.count <= StateLimits.feeds else { return false }
         var ranges = [feeds]
         for entry in items.values {
             guard StateIndex.isValid(entry.range, size: file.size), entry.count >= 0,
