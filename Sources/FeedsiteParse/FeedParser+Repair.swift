@@ -87,7 +87,11 @@ private struct RepairPass {
     var line: Int
     var fixes: [String: (line: Int, count: Int)] = [:]
     /// Qualified names of the open elements, outermost first.
-    private var open: [ArraySlice<UInt8>] = []
+    private var open: [ArraySlice<UInt8>] = [] {
+        didSet { if open.count < openedOnLine.count { openedOnLine.removeSubrange(open.count...) } }
+    }
+    /// The line each of `open` started on (kept as long as `open`: appended by `push`).
+    private var openedOnLine: [Int] = []
     /// An end tag of the root element was skipped because the document goes on after it.
     private var isRootEndPostponed = false
     private var i = 0
@@ -383,7 +387,7 @@ private struct RepairPass {
             if isEndTag {
                 if let index = openElement(where: { $0.elementsEqual(name) }) { open.removeSubrange(index...) }
             } else if tag.last != UInt8(ascii: "/") {
-                open.append(name)
+                push(name, line: line)
             }
         }
         output.append(UInt8(ascii: "<"))
@@ -474,14 +478,17 @@ private struct RepairPass {
             }
         }
         swap(&output, &attributeOutput)
-        if isItem, !isEmptyElement,
-            let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }),
-            !open[(index + 1)...].contains(where: Self.holdsMarkup)
-        {
-            closeOpenElements(above: index)
-            closeElement(open[index])
-            open.removeSubrange(index...)
-            note("closed <\(String(decoding: name, as: UTF8.self))> before the next one")
+        if isItem, !isEmptyElement {
+            if let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }) {
+                if index + 1 == open.count || !isTextInMarkup(from: index + 1) {
+                    closeOpenElements(above: index)
+                    closeElement(open[index])
+                    open.removeSubrange(index...)
+                    note("closed <\(String(decoding: name, as: UTF8.self))> before the next one")
+                }
+            } else if openElement(where: Self.isItemElement) == nil {
+                closeFields(beforeItem: name)
+            }
         }
         output.append(UInt8(ascii: "<"))
         output.append(contentsOf: name)
@@ -491,8 +498,43 @@ private struct RepairPass {
         let isVoid = !isEmptyElement && Self.htmlVoidElements.contains(name.map { $0 | 0x20 })
         if isVoid { note("closed <\(String(decoding: name, as: UTF8.self))> (an HTML element that has no end tag)") }
         output.append(contentsOf: isEmptyElement || isVoid ? "/>".utf8 : ">".utf8)
-        if !isEmptyElement, !isVoid { open.append(name) }
+        if !isEmptyElement, !isVoid { push(name, line: lineAtStart) }
         return true
+    }
+
+    private mutating func push(_ name: ArraySlice<UInt8>, line: Int) {
+        open.append(name)
+        openedOnLine.append(line)
+    }
+
+    /// An `<item>` or `<entry>` start tag met while elements that never hold one are open above
+    /// the channel (an `<itunes:category>`, `<image>` or `<description>` left open before the
+    /// first item): those are closed, so the items are the channel's and not lost inside them.
+    /// An item tag that is text in an open markup element (`use the <item> element</description>`)
+    /// closes nothing.
+    private mutating func closeFields(beforeItem name: ArraySlice<UInt8>) {
+        var index = open.count
+        while index > 0, Self.neverHoldsItems(open[index - 1]) { index -= 1 }
+        guard index < open.count, !isTextInMarkup(from: index) else { return }
+        let item = String(decoding: name, as: UTF8.self)
+        for position in (index..<open.count).reversed() {
+            closeElement(open[position])
+            let field = String(decoding: open[position], as: UTF8.self)
+            note(
+                "closed <\(field)> (opened on line \(openedOnLine[position])) before <\(item)>: an item is never inside it"
+            )
+        }
+        open.removeSubrange(index...)
+    }
+
+    /// Whether the item start tag just read is text inside an open markup element at or above
+    /// `open[index]`: the next tag is the end tag of one (an item's own first tag is a start tag).
+    private mutating func isTextInMarkup(from index: Int) -> Bool {
+        guard open[index...].contains(where: Self.holdsMarkup) else { return false }
+        let next = nextLessThan(after: i - 1)
+        guard next + 1 < input.count, input[next + 1] == UInt8(ascii: "/") else { return false }
+        let endName = input[name(at: next + 2)]
+        return open[index...].contains { Self.holdsMarkup($0) && $0.elementsEqual(endName) }
     }
 
     /// The value after `=` at `i`, written quoted; false when there is none (`a= >`).
@@ -662,6 +704,30 @@ private struct RepairPass {
         let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
         return markupHolders.contains(local)
     }
+
+    /// `<item>` or `<entry>`, with any prefix.
+    private static func isItemElement(_ name: ArraySlice<UInt8>) -> Bool {
+        let local = name.split(separator: UInt8(ascii: ":")).last ?? name
+        return local.elementsEqual("item".utf8) || local.elementsEqual("entry".utf8)
+    }
+
+    /// An element of a channel or feed (RSS, RDF, Atom, iTunes, Dublin Core, Media RSS) that never
+    /// holds items: what an item start tag closes when it was left open. Unknown elements may be
+    /// wrappers (`<items><item>`), so they stay open.
+    private static func neverHoldsItems(_ name: ArraySlice<UInt8>) -> Bool {
+        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        return markupHolders.contains(local) || channelFields.contains(local)
+    }
+
+    private static let channelFields: Set<[UInt8]> = Set(
+        [
+            "link", "language", "copyright", "managingeditor", "webmaster", "pubdate", "lastbuilddate", "category",
+            "generator", "docs", "cloud", "ttl", "image", "url", "width", "height", "rating", "textinput", "name",
+            "skiphours", "skipdays", "hour", "day", "tagline", "author", "contributor", "owner", "email", "uri",
+            "explicit", "keywords", "type", "new-feed-url", "block", "complete", "creator", "date", "subject",
+            "publisher", "updated", "modified", "id", "icon", "logo", "info", "thumbnail", "guid", "comments",
+            "enclosure", "source",
+        ].map { Array($0.utf8) })
 
     private static let markupHolders: Set<[UInt8]> = Set(
         ["description", "summary", "content", "encoded", "title", "subtitle", "rights"].map { Array($0.utf8) })

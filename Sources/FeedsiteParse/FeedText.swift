@@ -41,22 +41,69 @@ extension FeedParser {
             return previous != 0x20 || text.isEmpty
         }
 
-        /// True when `text` looks like it contains HTML: a tag or a character reference.
+        /// True when a title that does not say what it is (RSS, RDF) reads as HTML: it has an end tag
+        /// (`</b>`), an HTML void element (`<br>`) or a character reference (`&amp;`, `&#8217;`), and
+        /// every tag in it names an HTML element. Otherwise it is text and kept as written:
+        /// `Using the <dialog> element`, `</example>`, `List<T>`, `a<b` (the RSS Advisory Board asks
+        /// readers to show titles literally; feedparser decides the same way).
         static func looksLikeHTML(_ text: String) -> Bool {
-            let bytes = Array(text.utf8)
-            for (index, byte) in bytes.enumerated() where index + 1 < bytes.count {
-                let next = bytes[index + 1]
-                if byte == UInt8(ascii: "<"),
-                    isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
-                {
-                    return true
-                }
-                if byte == UInt8(ascii: "&"), isASCIILetter(next) || next == UInt8(ascii: "#") {
-                    if bytes[(index + 1)...].prefix(33).contains(UInt8(ascii: ";")) { return true }
-                }
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
+                return false
             }
-            return false
+            var hasEvidence = false
+            let bytes = Array(text.utf8)
+            var index = 0
+            while index + 1 < bytes.count {
+                let byte = bytes[index]
+                let next = bytes[index + 1]
+                if byte == UInt8(ascii: "&"), isASCIILetter(next) || next == UInt8(ascii: "#") {
+                    var end = index + 1
+                    while end < bytes.count, end - index <= 32,
+                        isASCIILetter(bytes[end]) || isASCIIDigit(bytes[end])
+                            || bytes[end] == UInt8(ascii: "#")
+                    {
+                        end += 1
+                    }
+                    if end < bytes.count, bytes[end] == UInt8(ascii: ";") { hasEvidence = true }
+                } else if byte == UInt8(ascii: "<") {
+                    let isEnd = next == UInt8(ascii: "/")
+                    let start = index + (isEnd ? 2 : 1)
+                    var end = start
+                    while end < bytes.count, end - start < 16, isASCIILetter(bytes[end]) || isASCIIDigit(bytes[end]) {
+                        end += 1
+                    }
+                    if end > start, isASCIILetter(bytes[start]) {
+                        let name = String(decoding: bytes[start..<end].map { $0 | 0x20 }, as: UTF8.self)
+                        guard htmlElements.contains(name) else { return false }
+                        if isEnd || htmlVoidElements.contains(name) { hasEvidence = true }
+                    } else if next == UInt8(ascii: "!") {
+                        hasEvidence = true  // a comment
+                    }
+                }
+                index += 1
+            }
+            return hasEvidence
         }
+
+        private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+            byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+
+        private static let htmlVoidElements: Set<String> = ["br", "hr", "img", "wbr"]
+
+        /// HTML's elements (current and obsolete ones feeds still write), lowercase.
+        private static let htmlElements: Set<String> = [
+            "a", "abbr", "acronym", "address", "area", "article", "aside", "audio", "b", "bdi", "bdo", "big",
+            "blink", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col",
+            "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em",
+            "embed", "fieldset", "figcaption", "figure", "font", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+            "head", "header", "hgroup", "hr", "html", "i", "iframe", "img", "input", "ins", "kbd", "label", "legend",
+            "li", "link", "main", "map", "mark", "marquee", "menu", "meta", "meter", "nav", "nobr", "noscript",
+            "object", "ol", "optgroup", "option", "output", "p", "param", "picture", "pre", "progress", "q", "rp",
+            "rt", "ruby", "s", "samp", "script", "section", "select", "slot", "small", "source", "span", "strike",
+            "strong", "style", "sub", "summary", "sup", "table", "tbody", "td", "template", "textarea", "tfoot", "th",
+            "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr",
+        ]
 
         /// Plain text from an HTML fragment: tags and comments removed (block-level tags become a space
         /// so words don't run together), `script`/`style` bodies dropped, entities decoded once, and

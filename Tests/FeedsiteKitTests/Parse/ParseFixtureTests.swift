@@ -121,6 +121,30 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             links: ["http://example.org/first", "http://example.org/second"],
             warnings: ["line 10: closed <item> left open"]),
         .init(
+            file: "malformed-unclosed-channel-fields.xml", titles: ["Episode 2", "Episode 1"],
+            links: ["http://example.org/2", "http://example.org/1"],
+            warnings: [
+                "line 9: closed <itunes:category> (opened on line 6) before <item>: an item is never inside it",
+                "line 9: closed <image> (opened on line 8) before <item>: an item is never inside it",
+            ]),
+        .init(
+            file: "malformed-unclosed-channel-description.xml", titles: ["Alpha", "Beta", "Gamma", "Delta"],
+            links: [
+                "http://example.org/alpha", "http://example.org/beta", "http://example.org/gamma",
+                "http://example.org/delta",
+            ],
+            warnings: [
+                "line 7: closed <description> (opened on line 6) before <item>: an item is never inside it",
+                "line 21: closed <description> left open",
+            ]),
+        .init(
+            file: "rss-title-text-or-html.xml",
+            titles: [
+                "Using the <dialog> element", "Use <template> and <slot> in Web Components", "</example>", "Why a<b",
+                "List<T> in Swift & Kotlin", "Bold news", "Emphasis in CDATA", "Café & bar", "Line one line two",
+            ],
+            isClean: true),
+        .init(
             file: "malformed-unterminated-cdata.xml", titles: ["Open CDATA", "After it"],
             links: ["http://example.org/open-cdata", "http://example.org/after-cdata"],
             warnings: ["line 10: closed a CDATA section left open"]),
@@ -331,6 +355,13 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         // Markup inside a description stays markup; an unterminated CDATA ends with its element.
         let itemTag = try Self.parse("malformed-item-tag-in-description.xml")
         #expect(itemTag.items.first?.description == "use the <item> element</item>")
+        let fields = try Self.parse("malformed-unclosed-channel-description.xml")
+        #expect(fields.description == "The channel's description is never closed")
+        #expect(
+            fields.items.map(\.description) == [
+                "Alpha's text", "Beta's text with the <item> element named in it</item>", "Gamma's text, never closed",
+                nil,
+            ])
         let cdata = try Self.parse("malformed-unterminated-cdata.xml")
         #expect(cdata.items.first?.description == "<p>never closed</p>")
         let atom = try Self.parse("malformed-atom-mismatched.xml")
