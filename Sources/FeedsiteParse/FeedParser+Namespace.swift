@@ -43,6 +43,8 @@ extension FeedParser {
             "purl.org/atom/ns": .atom03,
             "purl.org/rss/1.0/modules/content": .content,
             "purl.org/dc/elements/1.1": .dc,
+            // Dublin Core 1.0's elements are 1.1's (older RSS 0.9x and 1.0 feeds).
+            "purl.org/dc/elements/1.0": .dc,
             "purl.org/dc/terms": .dcterms,
             "search.yahoo.com/mrss": .media,
             "www.itunes.com/dtds/podcast-1.0.dtd": .itunes,

@@ -211,6 +211,20 @@ extension FeedParser {
                 if readsNoNamespaceAsAtom { namespace = .atom }
             }
 
+            // RSS 0.90 and 1.0 documents whose channel is in a namespace not known here (Netscape's
+            // other addresses, `http://channel.netscape.com/rdf/simple/0.9/`): under <rdf:RDF> that
+            // namespace stands for RSS 1.0's, as a <feed> root's unknown one stands for Atom's.
+            if parentRole == .root, namespace == .other, let namespaceURI, stack.count == 1,
+                stack[0].namespace == .rdf, ["channel", "item", "image", "textinput"].contains(name)
+            {
+                namespaceCache[namespaceURI] = .rss10
+                namespace = .rss10
+                warn(
+                    (position.map { "line \($0.line): " } ?? "")
+                        + "the RDF feed's <\(name)> is in the namespace \(namespaceURI)"
+                        + ", not RSS 1.0's (http://purl.org/rss/1.0/); read as RSS 1.0")
+            }
+
             if let parent, parentRole == .unread {
                 switch name {
                 case "title": stack[parent].postFields |= PostFields.title
@@ -446,6 +460,12 @@ extension FeedParser {
                 version = "cdf"
                 isCDF = true
                 return .channel
+            case (.atom, "entry"), (.atom03, "entry"):
+                failure = FeedParseError(
+                    line: position?.line, column: position?.column,
+                    message: "the document is an Atom entry document (one post, RFC 4287 §2), not a feed;"
+                        + " use the address of the feed it belongs to")
+                return nil
             default:
                 if FeedParser.htmlElementNames.contains(name.lowercased()) {
                     failure = .htmlPage(line: position?.line, column: position?.column)

@@ -988,6 +988,14 @@ import Testing
         #expect(error?.line == 2)
     }
 
+    @Test func atomEntryDocumentIsNamed() {
+        let entry = "<?xml version='1.0'?>\n<entry xmlns='http://www.w3.org/2005/Atom'><title>One post</title></entry>"
+        let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(entry.utf8), url: nil) }
+        #expect(error?.line == 2)
+        #expect(error?.message.hasPrefix("the document is an Atom entry document (one post") == true)
+        #expect(error?.message.contains("use the address of the feed it belongs to") == true)
+    }
+
     @Test func textIsNotAFeed() {
         let error = #expect(throws: FeedParseError.self) {
             try FeedParser().parse(Data("Service Unavailable".utf8), url: nil)

@@ -138,6 +138,15 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
                 "line 21: closed <description> left open",
             ]),
         .init(
+            file: "rdf-unknown-namespace.xml", titles: ["First", "Second"],
+            links: ["http://example.org/first", "http://example.org/second"],
+            warnings: [
+                "line 4: the RDF feed's <channel> is in the namespace http://channel.netscape.com/rdf/simple/0.9/"
+            ]),
+        .init(
+            file: "rss-dublin-core-10.xml", titles: ["Entry Title"], links: ["http://example.org/1"],
+            dates: ["2009-03-07T08:03:50Z"], author: Person(name: "Joe Bloggs"), isClean: true),
+        .init(
             file: "rss-title-text-or-html.xml",
             titles: [
                 "Using the <dialog> element", "Use <template> and <slot> in Web Components", "</example>", "Why a<b",
