@@ -12,8 +12,11 @@ struct ServeCommand: AsyncParsableCommand {
             Builds the site (unless --no-build), serves the output folder on a local port and watches \
             the templates folder (assets included) and the configuration file. Every edit rebuilds the \
             site and the open pages reload themselves. A failed rebuild is shown in the terminal and \
-            over the page, and the last good site keeps being served. Ctrl-C stops the server.
-            Exit status: 0 stopped, 1 the port is in use or cannot be bound, 64 usage error.
+            over the page, and the last good site keeps being served. Ctrl-C stops the server. \
+            A folder that build would refuse to write (one holding files feedsite did not write, \
+            such as a home folder) is never served.
+            Exit status: 0 stopped, 1 the port is in use or cannot be bound, 64 usage error, \
+            73 the output folder is refused.
             """
     )
 
@@ -60,6 +63,15 @@ struct ServeCommand: AsyncParsableCommand {
             rebuild: { reason in
                 try await SiteRebuild.run(generatorOptions, reason: reason, offline: offline)
             })
+        // Only a folder build would write is served: a site feedsite wrote, an empty or absent
+        // one, or an older feedsite's site. Anything else (a home folder named by mistake) would
+        // put files that are not the site on the port, so it is refused as build refuses it.
+        do {
+            _ = try await OutputFolder.check(generatorOptions.outputDirectory)
+        } catch {
+            error.diagnostics.forEach(Terminal(quiet: false).print)
+            throw ExitCode(error.exitStatus.rawValue)
+        }
         let opensBrowser = open
         do {
             try await server.run(handlesSignals: true) { url in

@@ -35,6 +35,27 @@ struct CommandLineTests {
         #expect(server.standardError.contains("stopped"))
     }
 
+    @Test("serve refuses (73) a folder build would refuse, such as one holding someone's documents, and serves nothing")
+    func serveRefusesAFolderThatIsNotASite() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let private_ = fixture.work.appendingPathComponent("home")
+        try FileManager.default.createDirectory(
+            at: private_.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: private_.appendingPathComponent("Documents/report.docx"))
+        try Data("notes".utf8).write(to: private_.appendingPathComponent("notes.txt"))
+        for noBuild in [true, false] {
+            let server = try FeedsiteExecutable.start(
+                ["serve", "--port", "0", "--config", fixture.config.path, "--output", private_.path, "--offline"]
+                    + (noBuild ? ["--no-build"] : []), in: fixture.work)
+            #expect(try await server.waitForExit() == 73)
+            #expect(
+                server.standardError.contains("the folder holds files feedsite did not write (Documents/, notes.txt)"))
+            #expect(!server.standardOutput.contains("serving"))
+        }
+        #expect(try Data(contentsOf: private_.appendingPathComponent("Documents/report.docx")) == Data("secret".utf8))
+    }
+
     @Test("serve watches static/ and the local feed files: a new static file and a new post are served")
     func serveWatchesStaticAndLocalFeeds() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-watch-\(UUID().uuidString)")
