@@ -15,7 +15,8 @@ extension FeedParser {
         /// the repair pass reads those bytes as windows-1252 one by one, keeping the rest.
         package var bytes: [UInt8]
         package var warnings: [String]
-        /// The document was UTF-8 (so text in it that reads as UTF-8 decoded twice was double-encoded).
+        /// The document was UTF-8, by its label or by its bytes against a single-byte label (so text in
+        /// it that reads as UTF-8 decoded twice was double-encoded).
         package var isUTF8 = false
     }
 
@@ -33,6 +34,16 @@ extension FeedParser {
             guard case .iconv(let name) = self else { return false }
             return name.hasPrefix("UTF-16") || name.hasPrefix("UTF-32") || name.hasPrefix("UCS-")
         }
+
+        /// One byte is one character (ISO-8859-*, windows-125x, KOI8-R, the IBM and Mac code pages):
+        /// text in it with a byte from 0x80 up is practically never valid UTF-8 too.
+        var isSingleByte: Bool {
+            switch self {
+            case .utf8: false
+            case .windows1252: true
+            case .iconv(let name): FeedParser.iconvIsSingleByte(name)
+            }
+        }
     }
 
     /// Decides the document's encoding and transcodes it to UTF-8, so that libxml2 only ever
@@ -44,6 +55,12 @@ extension FeedParser {
     /// file with their default charset, so the document knows better); UTF-8 when the bytes are
     /// valid UTF-8; and windows-1252, with a warning, as the last resort. A name that is unknown,
     /// or that claims UTF-16/32 for bytes that plainly are not, is skipped with a warning.
+    ///
+    /// One exception, as in miniflux and Python's feedparser: when the name chosen is a single-byte
+    /// encoding (`isSingleByte`) and the bytes are entirely valid UTF-8 with at least one non-ASCII
+    /// character, the document is UTF-8, with a warning. Single-byte text is valid UTF-8 only when
+    /// every byte from 0x80 up comes in a lead-and-continuation pattern (`Ã©`), which real text in
+    /// those encodings practically never does; multi-byte encodings, whose pairs can, keep their name.
     package static func decodeToUTF8(_ data: Data, contentType: String?) -> DecodedDocument {
         var bytes = [UInt8](data)
         var warnings: [String] = []
@@ -66,10 +83,18 @@ extension FeedParser {
         }
 
         let http = contentType.map(MediaType.init)
-        var candidates: [(label: String, source: String)] = []
-        if let http, let charset = http.charset, http.isXML { candidates.append((charset, "the HTTP Content-Type")) }
-        if let declared = declaredEncoding(bytes) { candidates.append((declared, "the XML declaration")) }
-        if let http, let charset = http.charset, http.isText { candidates.append((charset, "the HTTP Content-Type")) }
+        // `correction`: what the publisher should write instead when the bytes turn out to be UTF-8.
+        var candidates: [(label: String, source: String, correction: String)] = []
+        let header = (source: "the HTTP Content-Type", correction: "the header should say charset=utf-8")
+        if let http, let charset = http.charset, http.isXML {
+            candidates.append((charset, header.source, header.correction))
+        }
+        if let declared = declaredEncoding(bytes) {
+            candidates.append((declared, "the XML declaration", #"the declaration should say encoding="UTF-8""#))
+        }
+        if let http, let charset = http.charset, http.isText {
+            candidates.append((charset, header.source, header.correction))
+        }
 
         for candidate in candidates {
             guard let encoding = TextEncoding(label: candidate.label) else {
@@ -82,6 +107,13 @@ extension FeedParser {
                     "ignored the encoding '\(candidate.label)' named by \(candidate.source): the document is not in it")
                 continue
             }
+            if encoding != .utf8, let count = nonASCIICharacterCount(ifValidUTF8: bytes), encoding.isSingleByte {
+                warnings.append(
+                    "\(candidate.source) names '\(candidate.label)' but the document's bytes are UTF-8 (\(count)"
+                        + " non-ASCII character\(count == 1 ? "" : "s"), all valid UTF-8); read it as UTF-8"
+                        + " (\(candidate.correction))")
+                return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings, isUTF8: true)
+            }
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
                 warnings: warnings, isUTF8: encoding == .utf8)
@@ -92,6 +124,16 @@ extension FeedParser {
         }
         warnings.append("the document is not valid UTF-8 and declares no encoding; read it as windows-1252")
         return DecodedDocument(bytes: rewriteDeclaredEncoding(transcodeWindows1252(bytes)), warnings: warnings)
+    }
+
+    /// How many non-ASCII characters `bytes` hold when they are valid UTF-8 with at least one, else
+    /// nil: ASCII reads the same in every encoding a label can name here, so it proves nothing.
+    static func nonASCIICharacterCount(ifValidUTF8 bytes: [UInt8]) -> Int? {
+        guard let first = bytes.firstIndex(where: { $0 >= 0x80 }),
+            String(validating: bytes[first...], as: UTF8.self) != nil
+        else { return nil }
+        // In valid UTF-8 every non-ASCII character has exactly one lead byte (0xC2–0xF4).
+        return bytes[first...].reduce(0) { $0 + ($1 >= 0xC0 ? 1 : 0) }
     }
 
     /// `type/subtype; charset=…` from an HTTP Content-Type header.
@@ -222,6 +264,33 @@ extension FeedParser {
             }
             return output
         }
+    }
+
+    /// Whether no byte on its own is the unfinished start of a sequence in iconv's `name` (EINVAL):
+    /// every multi-byte encoding has such bytes (the lead bytes of Shift_JIS, EUC-*, GB18030 and
+    /// Big5; the escape byte of ISO-2022-* and UTF-7's `+`), no single-byte one has. Asked of iconv
+    /// because the names it accepts are open-ended (aliases, code page numbers), so no table is complete.
+    static func iconvIsSingleByte(_ name: String) -> Bool {
+        let converter = iconv_open("UTF-8", name)
+        guard converter != iconv_t(bitPattern: -1) else { return false }
+        defer { iconv_close(converter) }
+        // Room for what one byte becomes (12 bytes at most, TSCII's); running out would be E2BIG, not EINVAL.
+        var output = [CChar](repeating: 0, count: 16)
+        for byte in UInt8.min...UInt8.max {
+            var input = [CChar(bitPattern: byte)]
+            let failure = input.withUnsafeMutableBufferPointer { inputBuffer in
+                output.withUnsafeMutableBufferPointer { outputBuffer -> Int32 in
+                    var inputPointer = inputBuffer.baseAddress
+                    var inputLeft = 1
+                    var outputPointer = outputBuffer.baseAddress
+                    var outputLeft = outputBuffer.count
+                    _ = iconv(converter, nil, nil, nil, nil)  // each byte from the initial shift state
+                    return iconv(converter, &inputPointer, &inputLeft, &outputPointer, &outputLeft) == -1 ? errno : 0
+                }
+            }
+            if failure == EINVAL { return false }
+        }
+        return true
     }
 
     /// Converts with glibc's iconv; nil when it does not know `name`. Returns the UTF-8 bytes and

@@ -195,6 +195,104 @@ struct EncodingCase: Sendable, CustomTestStringConvertible {
         #expect(feed.warnings.contains { $0.contains("not valid EUC-JP") })
     }
 
+    /// Labels of single-byte encodings: bytes that are valid UTF-8 under them are read as UTF-8.
+    static let singleByteLabels = [
+        "ISO-8859-1", "latin1", "windows-1252", "windows-1251", "ISO-8859-15", "KOI8-R", "cp437", "macintosh",
+    ]
+
+    /// ø, –, é and 🍏: four non-ASCII characters (two, three, two and four bytes of UTF-8).
+    @Test(arguments: singleByteLabels)
+    func declaredSingleByteEncodingWithUTF8BytesIsReadAsUTF8(_ label: String) throws {
+        let data = Data(Self.rss(title: "Brøndby – Café 🍏", declaration: label).utf8)
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.items.first?.title == "Brøndby – Café 🍏")
+        #expect(
+            feed.warnings == [
+                "the XML declaration names '\(label)' but the document's bytes are UTF-8 (4 non-ASCII characters,"
+                    + #" all valid UTF-8); read it as UTF-8 (the declaration should say encoding="UTF-8")"#
+            ])
+    }
+
+    /// A real Latin-1 `é` (0xE9, never valid UTF-8 on its own) keeps the declared encoding.
+    @Test func declaredLatin1WithLatin1BytesStaysLatin1() throws {
+        var data = Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Caf"#.utf8)
+        data.append(0xE9)
+        data.append(Data("</title></channel></rss>".utf8))
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.title == "Café")
+        #expect(feed.warnings.isEmpty, "\(feed.warnings)")
+    }
+
+    /// One invalid sequence anywhere and the declaration is believed for the whole document: the
+    /// UTF-8 `é` (C3 A9) of the first title is two windows-1252 characters, `Ã` and `©`.
+    @Test func declaredLatin1WithMostlyUTF8BytesStaysLatin1() throws {
+        var data = Data(Self.rss(title: "Café", declaration: "ISO-8859-1").utf8)
+        let marker = try #require(data.range(of: Data("<title>Feed</title>".utf8)))
+        data.replaceSubrange(marker, with: Data("<title>Caf".utf8) + Data([0xE9]) + Data("</title>".utf8))
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.title == "Café")
+        #expect(feed.items.first?.title == "CafÃ©")
+        #expect(!feed.warnings.contains { $0.contains("bytes are UTF-8") }, "\(feed.warnings)")
+    }
+
+    /// UTF-8 `é` (C3 A9) is two half-width katakana in Shift_JIS, U+FF83 `ﾃ` and U+FF69 `ｩ`; EUC-KR's
+    /// `호화` (C8 A3 C8 AD) is `ȣȭ` in UTF-8. Both are valid UTF-8, and both keep the declared encoding.
+    @Test func declaredMultiByteEncodingWithUTF8LookingBytesKeepsIt() throws {
+        let shiftJIS = try FeedParser().parse(Data(Self.rss(title: "Café", declaration: "Shift_JIS").utf8), url: nil)
+        #expect(shiftJIS.items.first?.title == "Caf\u{FF83}\u{FF69}")
+        #expect(shiftJIS.warnings.isEmpty, "\(shiftJIS.warnings)")
+
+        let eucKR = try Self.encode(Self.rss(title: "호화", declaration: "EUC-KR"), as: "EUC-KR")
+        #expect(String(data: eucKR, encoding: .utf8)?.contains("<title>ȣȭ</title>") == true)
+        let korean = try FeedParser().parse(eucKR, url: nil)
+        #expect(korean.items.first?.title == "호화")
+        #expect(korean.warnings.isEmpty, "\(korean.warnings)")
+    }
+
+    /// The HTTP charset of a `text/xml` response, with no declaration: the same rule.
+    @Test func textHeaderLatin1WithUTF8BytesIsReadAsUTF8() throws {
+        let data = Data(Self.rss(title: "Grüße").utf8)
+        let feed = try FeedParser().parse(data, url: nil, contentType: "text/xml; charset=iso-8859-1")
+        #expect(feed.items.first?.title == "Grüße")
+        #expect(
+            feed.warnings == [
+                "the HTTP Content-Type names 'iso-8859-1' but the document's bytes are UTF-8 (2 non-ASCII"
+                    + " characters, all valid UTF-8); read it as UTF-8 (the header should say charset=utf-8)"
+            ])
+    }
+
+    /// ASCII reads the same in every single-byte encoding: no warning, nothing to fix.
+    @Test func asciiDeclaredLatin1HasNoWarning() throws {
+        let decoded = FeedParser.decodeToUTF8(
+            Data(Self.rss(title: "Plain &#233; text", declaration: "ISO-8859-1").utf8), contentType: nil)
+        #expect(decoded.warnings.isEmpty)
+        #expect(!decoded.isUTF8)
+        let feed = try FeedParser().parse(Data(Self.rss(title: "Plain text", declaration: "ISO-8859-1").utf8), url: nil)
+        #expect(feed.items.first?.title == "Plain text")
+        #expect(feed.warnings.isEmpty, "\(feed.warnings)")
+    }
+
+    /// A document read as UTF-8 against its label is UTF-8 for the double-encoding repair too:
+    /// `FÃ³rmula` (Ã and ³, two characters) is `Fórmula` encoded twice.
+    @Test func utf8BytesUnderLatin1LabelGetDoubleEncodingRepair() throws {
+        let data = Data(Self.rss(title: "FÃ³rmula 1", declaration: "ISO-8859-1").utf8)
+        #expect(FeedParser.decodeToUTF8(data, contentType: nil).isUTF8)
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.items.first?.title == "Fórmula 1")
+        #expect(feed.warnings.contains { $0.contains("(2 non-ASCII characters, all valid UTF-8)") }, "\(feed.warnings)")
+    }
+
+    @Test(arguments: [
+        ("ISO-8859-1", true), ("windows-1251", true), ("ISO-8859-15", true), ("KOI8-R", true), ("cp437", true),
+        ("windows-1258", true), ("TIS-620", true), ("UTF-8", false), ("Shift_JIS", false), ("EUC-JP", false),
+        ("EUC-KR", false), ("GBK", false), ("GB18030", false), ("Big5", false), ("ISO-2022-JP", false),
+        ("ISO-2022-KR", false), ("EUC-TW", false), ("UTF-7", false), ("UTF-16LE", false),
+    ])
+    func singleByteEncodings(_ label: String, isSingleByte: Bool) throws {
+        let encoding = try #require(FeedParser.TextEncoding(label: label))
+        #expect(encoding.isSingleByte == isSingleByte)
+    }
+
     @Test func mediaTypeParsing() {
         let type = FeedParser.MediaType("Application/RSS+XML ; foo=bar; CHARSET='ISO-8859-1'")
         #expect(type.type == "application/rss+xml")
