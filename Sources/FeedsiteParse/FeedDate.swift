@@ -59,6 +59,8 @@ package enum FeedDate {
     // MARK: - W3C-DTF / ISO 8601
 
     /// `YYYY[-MM[-DD[(T| )hh:mm[:ss[.f]][zone]]]]`, zone = `Z`, `±hh:mm`, `±hhmm`, `±hh` or a name.
+    /// Month, day, hour, minute and second may have one digit (`2006-1-7T2:5:9`, as feedparser reads
+    /// it): the separators, not the digit counts, delimit the fields here.
     private static func parseISO(_ b: [UInt8]) -> Components? {
         var c = Components()
         var i = 0
@@ -251,17 +253,18 @@ package enum FeedDate {
 
     // MARK: - Shared pieces
 
-    /// `hh:mm[:ss[.fraction]]`.
+    /// `hh:mm[:ss[.fraction]]`, each of `hh`, `mm` and `ss` one or two digits (`12:35:9`): the
+    /// colons delimit them.
     private static func scanTime(_ b: [UInt8], _ i: inout Int, into c: inout Components) -> Bool {
         guard let hour = number(b, &i, minDigits: 1, maxDigits: 2), i < b.count, b[i] == UInt8(ascii: ":")
         else { return false }
         i += 1
-        guard let minute = number(b, &i, digits: 2) else { return false }
+        guard let minute = number(b, &i, minDigits: 1, maxDigits: 2) else { return false }
         c.hour = hour
         c.minute = minute
         if i < b.count, b[i] == UInt8(ascii: ":") {
             i += 1
-            guard let second = number(b, &i, digits: 2) else { return false }
+            guard let second = number(b, &i, minDigits: 1, maxDigits: 2) else { return false }
             c.second = second
             if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
                 i += 1

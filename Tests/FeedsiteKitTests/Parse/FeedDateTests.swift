@@ -131,6 +131,16 @@ import Testing
         .init(input: "2003-12-13T00:00:00+14:00", utc: "2003-12-12T10:00:00Z"),
         .init(input: "2003-12-13T24:00:00Z", utc: "2003-12-14T00:00:00Z"),  // end of day
         .init(input: "2006-08-19T22:25:24+09:00", utc: "2006-08-19T13:25:24Z"),  // dc:date (tDiary)
+        // One-digit fields between separators (rome's atom_1.0_b.xml; feedparser reads them)
+        .init(input: "2006-01-17T12:35:9+01:00", utc: "2006-01-17T11:35:09Z"),
+        .init(input: "2006-01-17T12:5:09+01:00", utc: "2006-01-17T11:05:09Z"),
+        .init(input: "2006-01-17T2:35:09-05:00", utc: "2006-01-17T07:35:09Z"),
+        .init(input: "2006-1-7T2:5:9Z", utc: "2006-01-07T02:05:09Z"),
+        .init(input: "2006-1-7", utc: "2006-01-07T00:00:00Z"),
+        .init(input: "2006-01-17 12:35:9.5Z", utc: "2006-01-17T12:35:09Z", fraction: 0.5),
+        .init(input: "2006-01-17T23:59:9+01:00", utc: "2006-01-17T22:59:09Z"),
+        .init(input: "2006-01-01T00:0:0+01:00", utc: "2005-12-31T23:00:00Z"),  // offset crosses the year
+        .init(input: "Tue, 17 Jan 2006 12:35:9 +0100", utc: "2006-01-17T11:35:09Z"),  // same scanner for RFC 822
         // Month and weekday names in other languages (`CalendarNames`), with their filler words
         .init(input: "Mo, 24 Nov 2026 10:00:00 +0100", utc: "2026-11-24T09:00:00Z"),  // German
         .init(input: "Di, 24 Mär 2026 10:00:00 +0100", utc: "2026-03-24T09:00:00Z"),
@@ -174,6 +184,11 @@ import Testing
         "2003-13-01", "2003-02-30", "2023-02-29", "2003-12-13T25:00:00Z", "2003-12-13T18:61:00Z",
         "2003-12-13T18:30:02+25:00", "2003-12-13T18:30:02 garbage", "Mon, 32 Jan 2018 12:00:00 GMT",
         "Mon, 01 Foo 2018 12:00:00 GMT", "Mon, 01 Jan 2018 12:00:00 XYZ", "01/02/2003",
+        // One digit is allowed between separators, never three, nor an empty field.
+        "2006-01-17T12:35:009Z", "2006-01-17T12:350:09Z", "2006-01-17T12::09Z", "2006-01-17T12:35:Z",
+        "2006-01-17T12:60:9Z", "2006-01-17T12:35:61Z",
+        // The basic format has no separators: its digit counts delimit the fields.
+        "20060117T12:35:9Z", "2006117T123509Z", "20060117T12359Z", "20060117T1235:9Z",
     ]
 
     @Test(arguments: garbage)
