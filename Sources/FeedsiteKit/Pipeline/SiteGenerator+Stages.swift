@@ -157,8 +157,10 @@ extension SiteGenerator {
     ) async throws -> SiteWriter.Report {
         do {
             try await staging.add(inputs.publication.staticFiles)
-            // The saved state is published as `status/state.json` (for `state_url`): linked or
-            // copied from the state folder, never held in memory.
+            // The saved state is published as `status/state.json` (for `state_url`): copied from the
+            // state folder (linked from the live site when unchanged), never held in memory, and
+            // never a link to the state itself, which an edit of the published copy in place (a
+            // deploy step blanking it, `rsync --inplace`) would destroy.
             try await staging.addFile(copying: inputs.store.file.path, as: "status/state.json")
         } catch {
             await staging.discard()

@@ -90,12 +90,11 @@ extension SiteWriter {
             }
         }
 
-        /// Adds the file at `source` (outside the site) as `path`: hard-linked from the old site when
-        /// the bytes are the same, else hard-linked from `source` (copied across file systems).
-        /// `source` may be large (the published state) and must never be written into afterwards
-        /// (the state is saved by renaming a new file over it).
+        /// Adds the file at `source` as `path`: hard-linked from the old site when the bytes are the
+        /// same, else copied. Never a link to `source` itself: the published copy and its source
+        /// (the saved state) stay two files, so writing into one cannot change the other.
         package mutating func addFile(copying source: String, as path: String) async throws(WriteError) {
-            try await addFile(.file(source, mayLink: true), as: path)
+            try await addFile(.file(source, mayLink: false), as: path)
         }
 
         /// Adds the files of `static/` at their site paths, byte for byte: linked from the old site

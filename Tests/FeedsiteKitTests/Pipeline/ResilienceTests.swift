@@ -206,6 +206,31 @@ struct ResilienceTests {
         try await server.shutdown()
     }
 
+    @Test("the published status/state.json is a file of its own: blanking it in place leaves the saved state whole")
+    func publishedStateIsNotTheSavedState() async throws {
+        let server = try await FixtureServer(routes: [
+            "/feed": .feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let yaml = "title: Published state\nfeeds:\n  - url: \(server.url("/feed"))\n"
+        let first = try await build.run(yaml: yaml, now: Self.firstRun)
+        let published = build.output.appendingPathComponent("status/state.json")
+        let saved = build.work.appendingPathComponent("state/state.json")
+        let savedBytes = try Data(contentsOf: saved)
+        #expect(try Data(contentsOf: published) == savedBytes)
+        // A deploy step that blanks the published copy in place (`: > Site/status/state.json`).
+        let handle = try FileHandle(forWritingTo: published)
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        #expect(try Data(contentsOf: saved) == savedBytes)
+        let second = try await build.run(yaml: yaml, now: Self.firstRun + 3600)
+        #expect(!second.diagnostics.contains { $0.message.contains("cannot be read") })
+        #expect(second.itemCount == first.itemCount)
+        #expect(try Data(contentsOf: published).count == (try Data(contentsOf: saved)).count)
+        try await server.shutdown()
+    }
+
     @Test("a fresh state directory is seeded from the published state.json (path or URL)")
     func restoreState() async throws {
         var route = FixtureServer.Route.feed(try Fixtures.data("real-feeds/jekyll-atom.xml"))
