@@ -132,7 +132,20 @@ package struct OutputFolder: Sendable {
         }
         guard seen.isSuperset(of: ["index.html", "status", "assets"]) else { return false }
         guard await isRegularFile(path + "/status/index.html") else { return false }
-        return await isRegularFile(path + "/status/state.json")
+        return await isPublishedState(path + "/status/state.json")
+    }
+
+    /// Whether the file at `path` begins as every state feedsite has published does (`{"feeds":`,
+    /// its keys sorted), so a hand-made folder with a `status/state.json` of its own is not taken
+    /// for a site (and replaced).
+    static func isPublishedState(_ path: String) async -> Bool {
+        guard await isRegularFile(path),
+            let head = try? await FileSystem.shared.withFileHandle(
+                forReadingAt: FilePath(path), options: .init(followSymbolicLinks: false),
+                execute: { try await $0.readChunk(fromAbsoluteOffset: 0, length: .bytes(64)) })
+        else { return false }
+        let text = String(buffer: head).filter { !$0.isWhitespace }
+        return text.hasPrefix(#"{"feeds":"#)
     }
 
     /// Whether a folder beside the site (`.Site.previous`, `.Site.old-<pid>`) is feedsite's: it

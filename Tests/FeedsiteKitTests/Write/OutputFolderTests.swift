@@ -107,12 +107,32 @@ final class OutputFolderTests {
     private func olderSite(at site: URL) throws {
         try write("<html>old</html>", "index.html", in: site)
         try write("<html>status</html>", "status/index.html", in: site)
-        try write("{}", "status/state.json", in: site)
+        try write(#"{"feeds":{},"version":1}"#, "status/state.json", in: site)
         try write("{}", "status/status.json", in: site)
         try write("body{}", "assets/style.css", in: site)
         try write("<html>item</html>", "items/f/i/index.html", in: site)
         try write("<opml/>", "opml.xml", in: site)
         try write("", ".gitkeep", in: site)
+    }
+
+    @Test("a hand-made folder shaped like an older site, whose status/state.json is not a feedsite state, is refused")
+    func handMadeSiteIsNotAdopted() async throws {
+        let site = root.appendingPathComponent("Site")
+        try olderSite(at: site)
+        for state in ["{}", #"{"version": 1}"#, "not json"] {
+            try write(state, "status/state.json", in: site)
+            let before = snapshot(site)
+            let error = await #expect(throws: SiteWriter.WriteError.self) {
+                try await SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+            }
+            #expect(error?.exitStatus == .cannotCreate)
+            #expect(snapshot(site) == before)
+            #expect(entries(root) == ["Site"])
+        }
+        // Spaced out as any JSON writer may, it is one.
+        try write("{\n  \"feeds\" : {}, \"version\": 2}", "status/state.json", in: site)
+        _ = try await SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        #expect(read("index.html", in: site) == "new")
     }
 
     @Test("a site an older feedsite wrote (no marker) is recognised and replaced; its dotfiles stay")
