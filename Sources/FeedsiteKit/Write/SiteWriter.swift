@@ -258,12 +258,12 @@ package struct SiteWriter: Sendable {
             }
         }
         for entry in entries where entry.hasPrefix(".\(name).new-") {
+            let path = parent + "/" + entry
             if let pid = pid_t(entry.dropFirst(".\(name).new-".count)), pid != getpid(),
-                kill(pid, 0) == 0 || errno == EPERM
+                LeftoverOwner.mayBeRunning(pid, owning: path)
             {
                 continue
             }
-            let path = parent + "/" + entry
             guard await Self.info(path)?.type == .directory else { continue }
             switch SiteMarker.loadLeftover(from: path)?.state {
             case .complete?: await Self.keepAsPrevious(path, of: target)

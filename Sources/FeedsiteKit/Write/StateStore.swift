@@ -253,7 +253,7 @@ package struct StateStore: Sendable {
         for name in names {
             guard let dash = name.lastIndex(of: "-"), name.hasPrefix(".state.json.new-") || name.hasPrefix(".restore-"),
                 let pid = Int32(name[name.index(after: dash)...].prefix { $0.isNumber }), pid != getpid(),
-                kill(pid, 0) != 0, errno == ESRCH
+                !LeftoverOwner.mayBeRunning(pid, owning: directory.appendingPathComponent(name).path)
             else { continue }
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }

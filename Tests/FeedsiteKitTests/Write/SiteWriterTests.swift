@@ -220,6 +220,33 @@ final class SiteWriterTests {
                 == outside.path)
     }
 
+    @Test("a killed build's staging folder is cleaned up even when its pid now belongs to a later process")
+    func stagingOfAReusedPid() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        // A process started after the folder was last written (pids repeat: in a container the
+        // next process may get the dead build's).
+        let later = Process()
+        later.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        later.arguments = ["30"]
+        try later.run()
+        defer { later.terminate() }
+        let staging = root.appendingPathComponent(".Site.new-\(later.processIdentifier)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: staging.appendingPathComponent("index.html"))
+        try SiteMarker(state: .incomplete, names: []).data.write(to: staging.appendingPathComponent(".feedsite-site"))
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for path in [
+            staging.appendingPathComponent("index.html"), staging.appendingPathComponent(".feedsite-site"), staging,
+        ] {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: path.path)
+        }
+        _ = try await SiteWriter().write(["index.html": Data("two".utf8)], to: site)
+        #expect(!FileManager.default.fileExists(atPath: staging.path))
+        #expect(read("index.html", in: site) == "two")
+        #expect(later.isRunning)
+    }
+
     @Test("the swap is atomic: the site folder is the same path, replaced by a rename, never emptied")
     func atomicExchange() async throws {
         let site = root.appendingPathComponent("Site")
