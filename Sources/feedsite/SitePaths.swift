@@ -21,4 +21,14 @@ struct SitePaths: ParsableArguments {
         name: .long,
         help: ArgumentHelp("The state directory (overrides 'state_dir', default .feedsite).", valueName: "dir"))
     var state: String?
+
+    func validate() throws {
+        // An empty path would be the current folder: never what was meant.
+        for (option, value) in [
+            ("--config", config), ("--output", output), ("--templates", templates), ("--state", state),
+        ]
+        where value?.allSatisfy(\.isWhitespace) == true {
+            throw ValidationError("\(option) needs a path, got an empty one")
+        }
+    }
 }

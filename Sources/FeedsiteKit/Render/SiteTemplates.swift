@@ -95,9 +95,12 @@ package struct SiteTemplates: Sendable {
     private static func readFolder(_ directory: URL) throws(TemplateError) -> [String: ThemeFile] {
         let fileManager = FileManager.default
         guard isDirectory(directory) else {
+            let isThere = FileManager.default.fileExists(atPath: directory.path)
             throw TemplateError(
                 file: directory.path,
-                message: "the templates folder does not exist; pass --templates PATH or restore Templates/ from git")
+                message: (isThere ? "is a file, not a templates folder" : "the templates folder does not exist")
+                    + "; pass --templates a folder of *.mustache files (without --templates, Templates/ beside the"
+                    + " configuration file is used when there is one, else the built-in theme)")
         }
         var files: [String: ThemeFile] = [:]
         // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.

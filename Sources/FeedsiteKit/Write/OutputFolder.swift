@@ -61,6 +61,9 @@ package struct OutputFolder: Sendable {
         "status": true, "assets": true,
     ]
 
+    /// The longest name an output folder may have: `.<name>.new-<pid>` must fit in 255 bytes.
+    static let maximumNameBytes = 255 - ".".utf8.count - ".new-".utf8.count - 7
+
     /// Resolves `directory` and checks that feedsite may write a site there.
     ///
     /// - Throws: `SiteWriter.WriteError` of kind `.refused` naming the folder and what to do.
@@ -71,6 +74,15 @@ package struct OutputFolder: Sendable {
             // A link is named with the folder it leads to: that is where the files in question are.
             let shown = path == requested ? requested : "\(requested) (a link to \(path))"
             return SiteWriter.WriteError(path: shown, message: message, kind: .refused)
+        }
+        // Beside the folder go `.<name>.new-<pid>` (a pid has up to 7 digits) and `.<name>.previous`:
+        // a name too long for those fails whatever the pid, not only on a machine with long pids.
+        let nameBytes = Self.name(of: path).utf8.count
+        guard nameBytes <= Self.maximumNameBytes else {
+            throw refuse(
+                "its name is \(nameBytes) bytes long, and feedsite keeps the next and the previous site beside it "
+                    + "under names 13 bytes longer (.NAME.new-<pid>), past the file system's 255; pass an --output "
+                    + "whose last part has at most \(Self.maximumNameBytes) bytes")
         }
         let info: FileInfo?
         do {

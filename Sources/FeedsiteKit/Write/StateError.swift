@@ -44,6 +44,21 @@ extension StateError {
             code = ENOSPC
         }
         guard let code else { return error.localizedDescription }
-        return String(cString: strerror(code)) + SiteWriter.WriteError.advice(errno: code)
+        return reason(errno: code)
+    }
+
+    /// A failed call's `errno` in words, with what to do about the state folder.
+    static func reason(errno code: Int32) -> String {
+        let advice =
+            switch code {
+            case ENOSPC, EDQUOT: "; free some space and build again"
+            case EACCES, EPERM: "; check the state folder's owner and permissions"
+            case EROFS:
+                "; the file system is read-only: choose a state folder on a writable disk with --state or 'state_dir'"
+            case ENOTDIR: "; a part of the path is a file, not a folder: choose another with --state or 'state_dir'"
+            case EIO: "; check the disk"
+            default: ""
+            }
+        return String(cString: strerror(code)) + advice
     }
 }

@@ -55,13 +55,25 @@ package struct StateStore: Sendable {
     /// Creates the state folder if it is missing.
     func createFolder() throws(StateError) {
         try checkFolder()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StateError(
-                .refused, path: directory.path,
-                "cannot create the state folder: \(error.localizedDescription); choose another with --state or 'state_dir'"
-            )
+        // Each missing folder on the way, so a failure has its `errno` (Foundation's error for a
+        // file in the way is only "error 512").
+        var path = directory.standardizedFileURL.path.hasPrefix("/") ? "" : "."
+        for component in directory.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            if stat(path, &info) == 0 {
+                guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                    throw StateError(
+                        .refused, path: directory.path,
+                        "cannot create the state folder: " + StateError.reason(errno: ENOTDIR))
+                }
+                continue
+            }
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                throw StateError(
+                    .refused, path: directory.path, "cannot create the state folder: " + StateError.reason(errno: errno)
+                )
+            }
         }
     }
 
@@ -211,10 +223,12 @@ package struct StateStore: Sendable {
         let layout: StateFile.Layout
         let identity: StateIndex.FileIdentity
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw StateError(.io, path: temporary.path, "cannot create the file")
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw StateError(
+                    .io, path: temporary.path, "cannot create the file: " + StateError.reason(errno: errno))
             }
-            let handle = try FileHandle(forWritingTo: temporary)
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             layout = try StateFile.write(
                 state, savedItems: { url in ranges[url].flatMap { reader?.read($0) } }

@@ -32,6 +32,18 @@ struct StateCommandLineTests {
 
     static let templates = Fixtures.repositoryRoot.appendingPathComponent("Templates").path
 
+    @Test("an empty --state, --output, --templates or --config is a usage error (64), not the current folder")
+    func emptyPaths() throws {
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        for option in ["--state", "--output", "--templates", "--config"] {
+            let run = try Self.run(["build", option, ""], in: work)
+            #expect(run.status == 64)
+            #expect(run.stderr.contains("\(option) needs a path, got an empty one"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+    }
+
     @Test(".feedsite that is a file: exit 73 before anything is fetched, the file untouched")
     func stateFolderIsAFile() async throws {
         let work = try CommandLineTests.workDirectory()

@@ -99,7 +99,14 @@ struct BuiltInThemeTests {
         #expect {
             try SiteTemplates.load(overriding: folder.appendingPathComponent("Nowhere"), besides: config)
         } throws: { error in
-            "\(error)".contains("Nowhere: error: the templates folder does not exist")
+            "\(error)".contains("Nowhere: error: the templates folder does not exist; pass --templates a folder")
+        }
+        let file = folder.appendingPathComponent("afile")
+        try Data("x".utf8).write(to: file)
+        #expect {
+            try SiteTemplates.load(overriding: file, besides: config)
+        } throws: { error in
+            "\(error)".contains("afile: error: is a file, not a templates folder; pass --templates a folder")
         }
         let mine = folder.appendingPathComponent("mine")
         try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)

@@ -135,6 +135,21 @@ final class OutputFolderTests {
         #expect(read("index.html", in: site) == "new")
     }
 
+    @Test("an output folder whose name leaves no room for .NAME.new-<pid> beside it is refused, whatever the pid")
+    func outputNameTooLong() async throws {
+        let longest = root.appendingPathComponent(String(repeating: "s", count: 242))
+        _ = try await SiteWriter().write(["index.html": Data("x".utf8)], to: longest)
+        #expect(read("index.html", in: longest) == "x")
+        let tooLong = root.appendingPathComponent(String(repeating: "s", count: 243))
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            try await SiteWriter().write(["index.html": Data("x".utf8)], to: tooLong)
+        }
+        #expect(error?.exitStatus == .cannotCreate)
+        #expect(error?.message.hasPrefix("its name is 243 bytes long") == true)
+        #expect(error?.message.contains("at most 242 bytes") == true)
+        #expect(!FileManager.default.fileExists(atPath: tooLong.path))
+    }
+
     @Test("a site an older feedsite wrote (no marker) is recognised and replaced; its dotfiles stay")
     func olderSiteAdopted() async throws {
         let site = root.appendingPathComponent("Site")

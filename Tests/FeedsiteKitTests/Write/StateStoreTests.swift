@@ -478,4 +478,27 @@ struct StateStoreTests {
         #expect(throws: StateError.self) { _ = try store.save(SiteState()) }
         #expect(try Data(contentsOf: file) == Data("mine".utf8))
     }
+
+    @Test("a state folder that cannot be created says why in words (a file on the way), not Foundation's error 512")
+    func folderBelowAFile() throws {
+        let file = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("mine".utf8).write(to: file)
+        let store = StateStore(directory: file.appendingPathComponent("state"))
+        let error = #expect(throws: StateError.self) { try store.createFolder() }
+        #expect(error?.kind == .refused)
+        #expect(
+            error?.message
+                == "cannot create the state folder: Not a directory; a part of the path is a file, not a folder: choose another with --state or 'state_dir'"
+        )
+        #expect(try Data(contentsOf: file) == Data("mine".utf8))
+        // And a missing folder several levels deep is made.
+        let deep = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: deep) }
+        try StateStore(directory: deep.appendingPathComponent("a/b/c")).createFolder()
+        var isFolder: ObjCBool = false
+        #expect(
+            FileManager.default.fileExists(atPath: deep.appendingPathComponent("a/b/c").path, isDirectory: &isFolder))
+        #expect(isFolder.boolValue)
+    }
 }
