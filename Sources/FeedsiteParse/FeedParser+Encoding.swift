@@ -114,6 +114,15 @@ extension FeedParser {
                         + " (\(candidate.correction))")
                 return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings, isUTF8: true)
             }
+            if encoding != .utf8, encoding.isSingleByte, let mixed = mostlyUTF8(bytes, otherwise: encoding) {
+                warnings.append(
+                    "\(candidate.source) names '\(candidate.label)' but the document is UTF-8 (\(mixed.utf8Count)"
+                        + " non-ASCII characters) except for \(mixed.otherCount) byte\(mixed.otherCount == 1 ? "" : "s")"
+                        + "; read it as UTF-8, and \(mixed.otherCount == 1 ? "that byte" : "those bytes") as"
+                        + " '\(candidate.label)' (\(candidate.correction), and the text with"
+                        + " \(mixed.otherCount == 1 ? "that byte" : "those bytes") be saved as UTF-8)")
+                return DecodedDocument(bytes: rewriteDeclaredEncoding(mixed.bytes), warnings: warnings, isUTF8: true)
+            }
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
                 warnings: warnings, isUTF8: encoding == .utf8)
@@ -124,6 +133,52 @@ extension FeedParser {
         }
         warnings.append("the document is not valid UTF-8 and declares no encoding; read it as windows-1252")
         return DecodedDocument(bytes: rewriteDeclaredEncoding(transcodeWindows1252(bytes)), warnings: warnings)
+    }
+
+    /// A document that is UTF-8 but for a few bytes (a UTF-8 page with text pasted in from a
+    /// single-byte source): valid UTF-8 sequences of two bytes or more outnumber the invalid bytes
+    /// four to one, and there are at least four. Each invalid byte is read in `encoding`. Nil when
+    /// the document is not such a mixture (real single-byte text is practically never valid
+    /// multi-byte UTF-8, so its sequences are few).
+    static func mostlyUTF8(
+        _ bytes: [UInt8], otherwise encoding: TextEncoding
+    ) -> (bytes: [UInt8], utf8Count: Int, otherCount: Int)? {
+        var utf8Count = 0
+        var otherCount = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            let length = validUTF8SequenceLength(bytes, at: index)
+            if length == 0 {
+                otherCount += 1
+                index += 1
+            } else {
+                utf8Count += 1
+                index += length
+            }
+        }
+        guard otherCount > 0, utf8Count >= 4, utf8Count >= 4 * otherCount else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + otherCount * 2)
+        var decoded: [UInt8: [UInt8]] = [:]
+        var ignored: [String] = []
+        index = 0
+        while index < bytes.count {
+            let length = bytes[index] < 0x80 ? 1 : validUTF8SequenceLength(bytes, at: index)
+            if length > 0 {
+                output.append(contentsOf: bytes[index..<(index + length)])
+                index += length
+                continue
+            }
+            let byte = bytes[index]
+            if decoded[byte] == nil { decoded[byte] = transcode([byte], from: encoding, warnings: &ignored) }
+            output.append(contentsOf: decoded[byte] ?? [])
+            index += 1
+        }
+        return (output, utf8Count, otherCount)
     }
 
     /// How many non-ASCII characters `bytes` hold when they are valid UTF-8 with at least one, else

@@ -223,8 +223,9 @@ struct EncodingCase: Sendable, CustomTestStringConvertible {
         #expect(feed.warnings.isEmpty, "\(feed.warnings)")
     }
 
-    /// One invalid sequence anywhere and the declaration is believed for the whole document: the
-    /// UTF-8 `é` (C3 A9) of the first title is two windows-1252 characters, `Ã` and `©`.
+    /// One invalid byte against one UTF-8 character is too little to tell a mixture: the declaration
+    /// is believed for the whole document, and the UTF-8 `é` (C3 A9) of the first title is two
+    /// windows-1252 characters, `Ã` and `©`.
     @Test func declaredLatin1WithMostlyUTF8BytesStaysLatin1() throws {
         var data = Data(Self.rss(title: "Café", declaration: "ISO-8859-1").utf8)
         let marker = try #require(data.range(of: Data("<title>Feed</title>".utf8)))
@@ -233,6 +234,27 @@ struct EncodingCase: Sendable, CustomTestStringConvertible {
         #expect(feed.title == "Café")
         #expect(feed.items.first?.title == "CafÃ©")
         #expect(!feed.warnings.contains { $0.contains("bytes are UTF-8") }, "\(feed.warnings)")
+    }
+
+    /// A UTF-8 document with one byte pasted in from the declared single-byte encoding (FeedKit's
+    /// `Ampersand.xml`: `besøge` in Latin-1 among UTF-8 titles): the four UTF-8 characters stay
+    /// UTF-8 and the byte is read in the declared encoding: 0xF8 is `ø` in ISO-8859-1, 0xC0 `А`
+    /// (Cyrillic) in windows-1251.
+    @Test(arguments: [("ISO-8859-1", UInt8(0xF8), "ø"), ("windows-1251", UInt8(0xC0), "А")])
+    func declaredSingleByteWithMostlyUTF8BytesIsReadAsMixed(_ label: String, _ byte: UInt8, _ character: String) throws
+    {
+        var data = Data(Self.rss(title: "Brøndby – Café 🍏", declaration: label).utf8)
+        let marker = try #require(data.range(of: Data("<title>Feed</title>".utf8)))
+        data.replaceSubrange(marker, with: Data("<title>bes".utf8) + Data([byte]) + Data("ge</title>".utf8))
+        let feed = try FeedParser().parse(data, url: nil)
+        #expect(feed.title == "bes\(character)ge")
+        #expect(feed.items.first?.title == "Brøndby – Café 🍏")
+        #expect(
+            feed.warnings == [
+                "the XML declaration names '\(label)' but the document is UTF-8 (4 non-ASCII characters) except for"
+                    + " 1 byte; read it as UTF-8, and that byte as '\(label)' (the declaration should say"
+                    + #" encoding="UTF-8", and the text with that byte be saved as UTF-8)"#
+            ])
     }
 
     /// UTF-8 `é` (C3 A9) is two half-width katakana in Shift_JIS, U+FF83 `ﾃ` and U+FF69 `ｩ`; EUC-KR's
