@@ -228,7 +228,7 @@ final class SiteWriterTests {
         // next process may get the dead build's).
         let later = Process()
         later.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        later.arguments = ["30"]
+        later.arguments = ["600"]
         try later.run()
         defer { later.terminate() }
         let staging = root.appendingPathComponent(".Site.new-\(later.processIdentifier)")
