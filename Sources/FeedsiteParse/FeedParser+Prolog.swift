@@ -21,6 +21,66 @@ extension FeedParser {
         if start > 0 { bytes.removeFirst(start) }
     }
 
+    /// Drops text a server printed before the feed (a PHP warning: `<br /><b>Warning</b>: count():
+    /// … on line <b>746</b><br />`, a `Deprecated:` line) when the feed's XML declaration or root
+    /// element follows it within the first 64 KB: one such line took the whole feed down. Not for a
+    /// document that starts as XML or as an HTML page (`<html>`, a DOCTYPE: its feed links are
+    /// followed instead). The removed lines count in `lineOffset`, so line numbers stay true.
+    static func skipTextBeforeFeed(_ bytes: inout [UInt8], lineOffset: inout Int) -> String? {
+        guard let first = bytes.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") else { return nil }
+        if first == UInt8(ascii: "<") {
+            // XML's own start, or an element that is not HTML (a feed root or anything else XML).
+            guard bytes.count > 1, bytes[1] != UInt8(ascii: "?"), bytes[1] != UInt8(ascii: "!") else { return nil }
+            var end = 1
+            while end < bytes.count, isASCIILetterOrDigit(bytes[end]) { end += 1 }
+            let name = String(decoding: bytes[1..<end], as: UTF8.self).lowercased()
+            guard messageElementNames.contains(name) else { return nil }
+        }
+        let head = Array(bytes.prefix(64 * 1024))
+        let window = head.count
+        var start: Int?
+        if let declaration = find(head, "<?xml", from: 0) {
+            start = declaration
+        } else {
+            for root in ["<rss", "<feed", "<rdf:RDF"] {
+                var from = 0
+                while let found = find(head, root, from: from) {
+                    let after = found + root.utf8.count
+                    if after < window, isXMLSpace(bytes[after]) || bytes[after] == UInt8(ascii: ">") {
+                        start = min(start ?? found, found)
+                        break
+                    }
+                    from = found + 1
+                }
+            }
+        }
+        guard let start, start > 0 else { return nil }
+        let skipped = bytes[..<start]
+        let lowered = String(decoding: skipped, as: UTF8.self).lowercased()
+        guard !lowered.contains("<html"), !lowered.contains("<!doctype") else { return nil }
+        let lines = skipped.lazy.filter { $0 == 0x0A }.count
+        // Its text, tags removed (`<br /><b>Warning</b>: …` reads `Warning: …`), at most 60 characters.
+        let text = FeedText.plainText(fromHTML: String(decoding: skipped.prefix(400), as: UTF8.self))
+        let excerpt = text.count > 60 ? text.prefix(59) + "…" : Substring(text)
+        let firstLine = lineOffset + 1
+        lineOffset += lines
+        bytes.removeFirst(start)
+        return "line \(firstLine): skipped text printed before the feed (\"\(excerpt)\"), up to line \(lineOffset + 1)"
+            + " where its XML starts; the server should send the feed alone (a script's warning or error?)"
+    }
+
+    /// The HTML a server's message begins with (PHP's `<br />\n<b>Warning</b>`, a framework's
+    /// `<pre>`), never a page's own start (`<html>`, `<head>`, `<title>`, `<meta>`).
+    private static let messageElementNames: Set<String> = [
+        "br", "b", "strong", "i", "em", "p", "div", "span", "font", "pre", "code", "hr", "table", "small", "h1",
+        "h2", "h3", "h4", "h5", "h6",
+    ]
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
     /// Checks the prolog and root element without parsing, so that HTML pages and non-XML get a
     /// clear error even when they are far from well-formed, removes the DOCTYPE (never loaded, and
     /// its internal subset is where entity-expansion and external-entity attacks live). `input` is

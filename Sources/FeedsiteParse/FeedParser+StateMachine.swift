@@ -579,7 +579,7 @@ extension FeedParser {
             // `dc:author` is no Dublin Core term, but feeds write it for `dc:creator`.
             .dc: ["title", "creator", "author", "date", "description", "subject"],
             .dcterms: ["modified", "created", "issued"],
-            .itunes: ["author", "summary", "image"],
+            .itunes: ["author", "summary", "image", "title"],
             .media: ["thumbnail", "description", "title"],
         ]
 
@@ -775,9 +775,10 @@ extension FeedParser {
                 if link.rel == "enclosure" { item.enclosures.append(link.enclosure) }
             case (let ns, "guid") where ns.isRSS:
                 item.guid = value.nilIfEmpty
-                item.guidIsPermaLink =
-                    (frame.attribute("isPermaLink") ?? frame.attribute("ispermalink"))?.trimmingSpacesAndTabs
-                    .lowercased() != "false"
+                let permaLink = (frame.attribute("isPermaLink") ?? frame.attribute("ispermalink"))?
+                    .trimmingSpacesAndTabs.lowercased()
+                item.guidIsPermaLink = permaLink != "false"
+                item.guidIsDeclaredPermaLink = permaLink == "true"
                 item.guidBase = frame.base
             case (let ns, "id") where ns.isAtom:
                 item.atomID = item.atomID ?? value.nilIfEmpty
@@ -791,6 +792,9 @@ extension FeedParser {
                 if item.descriptions[3] == nil, let text = textConstruct(frame) {
                     item.descriptions[3] = TextValue(text: text.text, kind: text.kind, base: contentBase(frame))
                 }
+            case (.itunes, "title"):
+                // The episode's title in Apple's podcast tags: the item's when it has no `title`.
+                if item.itunesTitle == nil { item.itunesTitle = Self.plainTitle(value, isHTML: nil) }
             case (.media, "title"):
                 // Media RSS: the title of the media, the item's when it has none of its own.
                 if item.mediaTitle == nil {
@@ -1107,12 +1111,16 @@ extension FeedParser {
         var index: Int
         var guid: String?
         var guidIsPermaLink = true
+        /// `isPermaLink="true"` written out: then a relative guid (`/blog/post`) is a link too.
+        var guidIsDeclaredPermaLink = false
         var guidBase: URL?
         var atomID: String?
         var rdfAbout: String?
         var title: String?
         /// `media:title`: the title when the item has no `title`.
         var mediaTitle: String?
+        /// `itunes:title`: the title when the item has neither `title` nor `media:title`.
+        var itunesTitle: String?
         var rssLink: String?
         var atomAlternate = AlternateLink()
         /// RSS `description`, `dc:description`, `itunes:summary`, Atom `summary`, `media:description`.
@@ -1153,7 +1161,7 @@ extension FeedParser {
                 enclosures.append(media)
             }
             item.enclosures = enclosures
-            if let title = title ?? mediaTitle {
+            if let title = title ?? mediaTitle ?? itunesTitle {
                 item.title = title
             } else if let source = description ?? content {
                 item.title =
@@ -1175,12 +1183,18 @@ extension FeedParser {
         }
 
         /// A `guid` is the link when it is a permalink (the RSS default) and actually an http(s) URL:
-        /// many feeds omit `isPermaLink="false"` on opaque ids like `tag:` URIs or numbers.
+        /// many feeds omit `isPermaLink="false"` on opaque ids like `tag:` URIs or numbers. A
+        /// relative one (`/blog/post`) is a link only when `isPermaLink="true"` is written out, and
+        /// it is resolved against `xml:base` or the feed's address.
         private var permaLink: String? {
-            guard guidIsPermaLink, let guid, let scheme = URL(string: guid)?.scheme?.lowercased(),
-                scheme == "http" || scheme == "https"
+            guard guidIsPermaLink, let guid else { return nil }
+            if let scheme = URL(string: guid)?.scheme?.lowercased() {
+                return scheme == "http" || scheme == "https" ? FeedText.resolve(guid, against: guidBase) : nil
+            }
+            guard guidIsDeclaredPermaLink, guid.contains("/"), let resolved = FeedText.resolve(guid, against: guidBase),
+                let scheme = URL(string: resolved)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
             else { return nil }
-            return FeedText.resolve(guid, against: guidBase)
+            return resolved
         }
     }
 

@@ -95,6 +95,7 @@ package struct FeedParser: Sendable {
         var bytes = decoded.bytes
         var lineOffset = 0
         Self.stripLeadingNoise(&bytes, lineOffset: &lineOffset)
+        let skipped = Self.skipTextBeforeFeed(&bytes, lineOffset: &lineOffset)
         guard let first = bytes.first else { throw .empty }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             var feed = try parseJSONFeed(Data(bytes), url: url)
@@ -102,7 +103,7 @@ package struct FeedParser: Sendable {
             return feed
         }
         var document = try Self.prepareXML(bytes, lineOffset: lineOffset)
-        document.warnings = decoded.warnings + document.warnings
+        document.warnings = decoded.warnings + (skipped.map { [$0] } ?? []) + document.warnings
         Self.limitAttributes(&document)
         let strict = isRecoveryForced ? .failure(XMLFailure.forced) : parseXML(document, url: url)
         switch strict {

@@ -138,6 +138,21 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
                 "line 21: closed <description> left open",
             ]),
         .init(
+            file: "text-before-feed-php-warning.xml", titles: ["Episode 2", "Episode 1"],
+            links: ["https://example.com/2", "https://example.com/1"],
+            dates: ["2022-04-05T18:03:09Z", "2022-04-04T18:03:09Z"],
+            warnings: [
+                "line 1: skipped text printed before the feed (\"Warning: count(): Parameter must be an array or an"
+                    + " object t…\"), up to line 3 where its XML starts"
+            ]),
+        .init(
+            file: "text-before-feed-plain.xml", titles: ["Only post"], links: ["https://example.org/1"],
+            warnings: ["line 1: skipped text printed before the feed (\"Deprecated: Function create_function()"]),
+        .init(
+            file: "rss-relative-guid-itunes-title.xml",
+            titles: ["Declared permalink", "Opaque guid", "Declared but no path", "Hiking Treks Trailer"],
+            links: ["https://fixtures.example/blog/intro-graphml", nil, nil, nil], isClean: true),
+        .init(
             file: "rdf-unknown-namespace.xml", titles: ["First", "Second"],
             links: ["http://example.org/first", "http://example.org/second"],
             warnings: [
