@@ -73,25 +73,55 @@ extension String {
         }
         guard mayBeDoubleEncoded else { return self }
         // First a pass that only checks, so ordinary text (which fails at its first accent) costs no copy.
+        // A space where a continuation byte belongs was U+00A0 (byte 0xA0: the second half of a
+        // no-break space `Â `, of `à`, of Cyrillic `Р`) until whitespace was collapsed; it counts as
+        // 0xA0, but only beside a sequence whose continuation survived or a `Â ` (no word has `Â`
+        // before a space, while Portuguese capitals end in `Ã`: `AMANHÃ É`).
         var pending = 0
+        var lead: UInt8 = 0
         var sawSequence = false
         for scalar in unicodeScalars {
             guard let byte = Self.singleByte(scalar) else { return self }
             if pending > 0 {
-                guard byte & 0xC0 == 0x80 else { return self }
+                guard byte & 0xC0 == 0x80 || byte == 0x20 else { return self }
+                if byte != 0x20 || lead == 0xC2 { sawSequence = true }
                 pending -= 1
             } else if byte >= 0x80 {
+                lead = byte
                 switch byte {
                 case 0xC2...0xDF: pending = 1
                 case 0xE0...0xEF: pending = 2
                 case 0xF0...0xF4: pending = 3
                 default: return self
                 }
-                sawSequence = true
             }
         }
         guard pending == 0, sawSequence else { return self }
-        let bytes = unicodeScalars.compactMap(Self.singleByte)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(unicodeScalars.count)
+        pending = 0
+        let scalars = Array(unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            guard let byte = Self.singleByte(scalar) else { return self }
+            if pending > 0 {
+                bytes.append(byte == 0x20 ? 0xA0 : byte)
+                pending -= 1
+                // `à` before a word (`à la`): its 0xA0 and the space after it were collapsed into one.
+                if byte == 0x20, bytes.count >= 2, bytes[bytes.count - 2] == 0xC3, index + 1 < scalars.count,
+                    scalars[index + 1].properties.isAlphabetic || scalars[index + 1].properties.numericType != nil
+                {
+                    bytes.append(0x20)
+                }
+            } else {
+                bytes.append(byte)
+                switch byte {
+                case 0xC2...0xDF: pending = 1
+                case 0xE0...0xEF: pending = 2
+                case 0xF0...0xF4: pending = 3
+                default: break
+                }
+            }
+        }
         return String(validating: bytes, as: UTF8.self) ?? self
     }
 
