@@ -34,19 +34,46 @@ extension FeedParser {
         var version = versionURL.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "1.0"
         if !version.contains(".") { version += ".0" }
 
+        // A value of the wrong type is left out (one odd field never loses the item), and counted
+        // by key for one warning each: `"content_html": true` is no content, `"url": 1.2` no link.
+        var mistyped: [String: Int] = [:]
+        /// Text: a string, or a number written for one (`"id": 123`); not a boolean, list or object.
         func string(_ object: [String: Any], _ key: String) -> String? {
-            if let value = object[key] as? String {
-                return value.trimmingWhitespace.nilIfEmpty
-            }
-            if let number = object[key] as? NSNumber { return number.stringValue }
+            guard let value = object[key], !(value is NSNull) else { return nil }
+            if let value = value as? String { return value.trimmingWhitespace.nilIfEmpty }
+            if let number = value as? NSNumber, String(cString: number.objCType) != "c" { return number.stringValue }
+            mistyped[key, default: 0] += 1
             return nil
         }
+        /// A URL: only a string.
         func link(_ object: [String: Any], _ key: String) -> String? {
-            string(object, key).flatMap { FeedText.resolve($0, against: url) }
+            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let text = value as? String else {
+                mistyped[key, default: 0] += 1
+                return nil
+            }
+            return text.trimmingWhitespace.nilIfEmpty.flatMap { FeedText.resolve($0, against: url) }
+        }
+        /// The objects of a list, the others left out (`["not an author", {"name": "Jane"}]` is Jane).
+        func objects(_ object: [String: Any], _ key: String) -> [[String: Any]] {
+            guard let value = object[key], !(value is NSNull) else { return [] }
+            guard let list = value as? [Any] else {
+                mistyped[key, default: 0] += 1
+                return []
+            }
+            let objects = list.compactMap { $0 as? [String: Any] }
+            if objects.count < list.count { mistyped[key, default: 0] += 1 }
+            return objects
         }
         func authors(_ object: [String: Any]) -> [Person] {
-            let list =
-                (object["authors"] as? [[String: Any]]) ?? (object["author"] as? [String: Any]).map { [$0] } ?? []
+            var list = objects(object, "authors")
+            if object["authors"] == nil, let author = object["author"], !(author is NSNull) {
+                if let author = author as? [String: Any] {
+                    list = [author]
+                } else {
+                    mistyped["author", default: 0] += 1
+                }
+            }
             return list.compactMap { author in
                 let person = Person(
                     name: string(author, "name").map(FeedText.collapseWhitespace), uri: link(author, "url"))
@@ -101,7 +128,7 @@ extension FeedParser {
                 ($0 as? String).map(FeedText.collapseWhitespace)?.nilIfEmpty
             }
             if let image = link(object, "image") ?? link(object, "banner_image") { item.image = FeedImage(url: image) }
-            item.enclosures = (object["attachments"] as? [[String: Any]] ?? []).compactMap { attachment in
+            item.enclosures = objects(object, "attachments").compactMap { attachment in
                 guard let url = link(attachment, "url") else { return nil }
                 let size =
                     (attachment["size_in_bytes"] as? NSNumber)?.intValue
@@ -117,6 +144,17 @@ extension FeedParser {
                 item.isTitleDerived = !item.title.isEmpty
             }
             feed.items.append(item)
+        }
+        for (key, count) in mistyped.sorted(by: { $0.key < $1.key }) {
+            let expected =
+                switch key {
+                case "authors", "attachments": "a list of objects"
+                case "author": "an object"
+                default: "a string"
+                }
+            warnings.append(
+                "\"\(key)\" is not \(expected) (\(count) time\(count == 1 ? "" : "s")); "
+                    + (count == 1 ? "that value is" : "those values are") + " left out")
         }
         feed.warnings = warnings
         return feed

@@ -1097,6 +1097,33 @@ import Testing
 
     // MARK: - JSON Feed
 
+    /// lemon24/reader's `invalid.json`: a value of the wrong type is left out on its own, with a
+    /// warning; the rest of the item (and the good elements of a list) stay.
+    @Test func jsonFeedMistypedValuesAreLeftOutOneByOne() throws {
+        let json = """
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Mistyped", "items": [
+              {"id": 1, "title": "Bad first author", "url": "https://example.org/1",
+               "authors": ["not a dict", {"name": "Jane"}]},
+              {"id": "2", "title": "Boolean content", "content_html": true, "content_text": "Real text"},
+              {"id": "3", "title": "Number url", "url": 1.2, "attachments": [7, {"url": "https://example.org/a.mp3"}]}
+            ]}
+            """
+        let feed = try FeedParser().parse(Data(json.utf8), url: URL(string: "https://example.org/feed.json"))
+        #expect(feed.items.map(\.id) == ["1", "2", "3"])
+        #expect(feed.items[0].authors == [Person(name: "Jane")])
+        #expect(feed.items[1].content == "Real text")
+        #expect(feed.items[1].contentKind == .text)
+        #expect(feed.items[2].link == nil)
+        #expect(feed.items[2].enclosures.map(\.url) == ["https://example.org/a.mp3"])
+        #expect(
+            feed.warnings == [
+                #""attachments" is not a list of objects (1 time); that value is left out"#,
+                #""authors" is not a list of objects (1 time); that value is left out"#,
+                #""content_html" is not a string (1 time); that value is left out"#,
+                #""url" is not a string (1 time); that value is left out"#,
+            ])
+    }
+
     @Test func jsonFeedFields() throws {
         let json = """
             {"version": "https://jsonfeed.org/version/1", "title": "J", "home_page_url": "https://j.example/",
