@@ -513,8 +513,10 @@ private struct RepairPass {
     /// An item tag that is text in an open markup element (`use the <item> element</description>`)
     /// closes nothing.
     private mutating func closeFields(beforeItem name: ArraySlice<UInt8>) {
+        // As far down as an end tag looks (`searchDepth`), so hostile nesting stays linear.
+        let lowest = max(0, open.count - Self.searchDepth)
         var index = open.count
-        while index > 0, Self.neverHoldsItems(open[index - 1]) { index -= 1 }
+        while index > lowest, Self.neverHoldsItems(open[index - 1]) { index -= 1 }
         guard index < open.count, !isTextInMarkup(from: index) else { return }
         let item = String(decoding: name, as: UTF8.self)
         for position in (index..<open.count).reversed() {
