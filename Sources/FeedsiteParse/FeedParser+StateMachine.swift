@@ -772,7 +772,10 @@ extension FeedParser {
             case (let ns, "link") where ns.isAtom:
                 guard let link = atomLink(frame) else { break }
                 if link.rel == "alternate" { item.atomAlternate.offer(link.enclosure) }
-                if link.rel == "enclosure" { item.enclosures.append(link.enclosure) }
+                // An enclosure is a file: `href=""` (the feed itself) is none (lemon24/reader's full.atom).
+                if link.rel == "enclosure", frame.attribute("href")?.isEmpty != true {
+                    item.enclosures.append(link.enclosure)
+                }
             case (let ns, "guid") where ns.isRSS:
                 item.guid = value.nilIfEmpty
                 let permaLink = (frame.attribute("isPermaLink") ?? frame.attribute("ispermalink"))?

@@ -196,7 +196,8 @@ import Testing
                 <entry><id>1</id><title>t</title>
                   <link rel="replies" href="/c"/><link rel="alternate" type="text/html" href="/first"/>
                   <link rel="alternate" href="/second"/>
-                  <link rel="enclosure" href="/a.mp3" length="1234" type="audio/mpeg"/></entry>
+                  <link rel="enclosure" href="/a.mp3" length="1234" type="audio/mpeg"/>
+                  <link rel="enclosure" href="" length="0"/></entry>
                 """))
         #expect(feed.feedLink == "https://example.org/feed.atom")
         #expect(feed.link == "https://example.org/")
