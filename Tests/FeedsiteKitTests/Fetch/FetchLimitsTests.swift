@@ -35,8 +35,9 @@ struct FetchLimitsTests {
         try await server.shutdown()
         #expect(throws: FetchError.timedOut(.whole(seconds: 3))) { try result.get() }
         #expect(requests == 1)
-        // Generous (the machine may be busy): the point is 3 s, not 211 s.
-        #expect(elapsed < .seconds(30), "took \(elapsed)")
+        // Generous (the parallel suite on 2 cores stretched 3 s to 35 s once): the point is that the
+        // timeout ends it, not the 211 s the trickle takes.
+        #expect(elapsed < .seconds(120), "took \(elapsed)")
     }
 
     @Test("a connection that never completes names connect_timeout and its value")

@@ -229,8 +229,12 @@ final class SiteWriterTests {
         let later = Process()
         later.executableURL = URL(fileURLWithPath: "/bin/sleep")
         later.arguments = ["600"]
+        // Not the test's output pipes (the test runner waits until every holder closes them), and
+        // ended by SIGKILL: a test process may ignore SIGTERM (serve's tests), and `sleep` inherits that.
+        later.standardOutput = FileHandle.nullDevice
+        later.standardError = FileHandle.nullDevice
         try later.run()
-        defer { later.terminate() }
+        defer { kill(later.processIdentifier, SIGKILL) }
         let staging = root.appendingPathComponent(".Site.new-\(later.processIdentifier)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         try Data("half".utf8).write(to: staging.appendingPathComponent("index.html"))
