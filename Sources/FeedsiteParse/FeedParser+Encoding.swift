@@ -107,21 +107,21 @@ extension FeedParser {
                     "ignored the encoding '\(candidate.label)' named by \(candidate.source): the document is not in it")
                 continue
             }
-            if encoding != .utf8, let count = nonASCIICharacterCount(ifValidUTF8: bytes), encoding.isSingleByte {
+            if encoding != .utf8, let mixture = UTF8Mixture(bytes), encoding.isSingleByte {
+                let (utf8, other) = (mixture.utf8Count, mixture.otherCount)
                 warnings.append(
-                    "\(candidate.source) names '\(candidate.label)' but the document's bytes are UTF-8 (\(count)"
-                        + " non-ASCII character\(count == 1 ? "" : "s"), all valid UTF-8); read it as UTF-8"
-                        + " (\(candidate.correction))")
-                return DecodedDocument(bytes: rewriteDeclaredEncoding(bytes), warnings: warnings, isUTF8: true)
-            }
-            if encoding != .utf8, encoding.isSingleByte, let mixed = mostlyUTF8(bytes, otherwise: encoding) {
-                warnings.append(
-                    "\(candidate.source) names '\(candidate.label)' but the document is UTF-8 (\(mixed.utf8Count)"
-                        + " non-ASCII characters) except for \(mixed.otherCount) byte\(mixed.otherCount == 1 ? "" : "s")"
-                        + "; read it as UTF-8, and \(mixed.otherCount == 1 ? "that byte" : "those bytes") as"
-                        + " '\(candidate.label)' (\(candidate.correction), and the text with"
-                        + " \(mixed.otherCount == 1 ? "that byte" : "those bytes") be saved as UTF-8)")
-                return DecodedDocument(bytes: rewriteDeclaredEncoding(mixed.bytes), warnings: warnings, isUTF8: true)
+                    other == 0
+                        ? "\(candidate.source) names '\(candidate.label)' but the document's bytes are UTF-8 (\(utf8)"
+                            + " non-ASCII character\(utf8 == 1 ? "" : "s"), all valid UTF-8); read it as UTF-8"
+                            + " (\(candidate.correction))"
+                        : "\(candidate.source) names '\(candidate.label)' but the document is UTF-8 (\(utf8)"
+                            + " non-ASCII characters) except for \(other) byte\(other == 1 ? "" : "s")"
+                            + "; read it as UTF-8, and \(other == 1 ? "that byte" : "those bytes") as"
+                            + " '\(candidate.label)' (\(candidate.correction), and the text with"
+                            + " \(other == 1 ? "that byte" : "those bytes") be saved as UTF-8)")
+                return DecodedDocument(
+                    bytes: rewriteDeclaredEncoding(mixture.utf8(bytes, otherwise: encoding)), warnings: warnings,
+                    isUTF8: true)
             }
             return DecodedDocument(
                 bytes: rewriteDeclaredEncoding(transcode(bytes, from: encoding, warnings: &warnings)),
@@ -135,60 +135,58 @@ extension FeedParser {
         return DecodedDocument(bytes: rewriteDeclaredEncoding(transcodeWindows1252(bytes)), warnings: warnings)
     }
 
-    /// A document that is UTF-8 but for a few bytes (a UTF-8 page with text pasted in from a
-    /// single-byte source): valid UTF-8 sequences of two bytes or more outnumber the invalid bytes
-    /// four to one, and there are at least four. Each invalid byte is read in `encoding`. Nil when
-    /// the document is not such a mixture (real single-byte text is practically never valid
-    /// multi-byte UTF-8, so its sequences are few).
-    static func mostlyUTF8(
-        _ bytes: [UInt8], otherwise encoding: TextEncoding
-    ) -> (bytes: [UInt8], utf8Count: Int, otherCount: Int)? {
-        var utf8Count = 0
-        var otherCount = 0
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] < 0x80 {
-                index += 1
-                continue
-            }
-            let length = validUTF8SequenceLength(bytes, at: index)
-            if length == 0 {
-                otherCount += 1
-                index += 1
-            } else {
-                utf8Count += 1
-                index += length
-            }
-        }
-        guard otherCount > 0, utf8Count >= 4, utf8Count >= 4 * otherCount else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + otherCount * 2)
-        var decoded: [UInt8: [UInt8]] = [:]
-        var ignored: [String] = []
-        index = 0
-        while index < bytes.count {
-            let length = bytes[index] < 0x80 ? 1 : validUTF8SequenceLength(bytes, at: index)
-            if length > 0 {
-                output.append(contentsOf: bytes[index..<(index + length)])
-                index += length
-                continue
-            }
-            let byte = bytes[index]
-            if decoded[byte] == nil { decoded[byte] = transcode([byte], from: encoding, warnings: &ignored) }
-            output.append(contentsOf: decoded[byte] ?? [])
-            index += 1
-        }
-        return (output, utf8Count, otherCount)
-    }
+    /// A document labelled with a single-byte encoding that is UTF-8 (a mislabelled UTF-8 page), or
+    /// UTF-8 but for a few bytes (text pasted in from a single-byte source): its valid UTF-8
+    /// sequences of two bytes or more number at least one when no other byte is 0x80 or above, else
+    /// at least four and four times the others. Real single-byte text is practically never valid
+    /// multi-byte UTF-8, so its sequences are few. Nil for any other document.
+    struct UTF8Mixture {
+        /// Non-ASCII characters that are valid UTF-8.
+        let utf8Count: Int
+        /// Bytes from 0x80 up that are not part of one.
+        let otherCount: Int
 
-    /// How many non-ASCII characters `bytes` hold when they are valid UTF-8 with at least one, else
-    /// nil: ASCII reads the same in every encoding a label can name here, so it proves nothing.
-    static func nonASCIICharacterCount(ifValidUTF8 bytes: [UInt8]) -> Int? {
-        guard let first = bytes.firstIndex(where: { $0 >= 0x80 }),
-            String(validating: bytes[first...], as: UTF8.self) != nil
-        else { return nil }
-        // In valid UTF-8 every non-ASCII character has exactly one lead byte (0xC2–0xF4).
-        return bytes[first...].reduce(0) { $0 + ($1 >= 0xC0 ? 1 : 0) }
+        init?(_ bytes: [UInt8]) {
+            var utf8Count = 0
+            var otherCount = 0
+            var index = bytes.firstIndex { $0 >= 0x80 } ?? bytes.count
+            while index < bytes.count {
+                guard bytes[index] >= 0x80 else {
+                    index += 1
+                    continue
+                }
+                let length = FeedParser.validUTF8SequenceLength(bytes, at: index)
+                if length == 0 { otherCount += 1 } else { utf8Count += 1 }
+                index += max(length, 1)
+            }
+            guard utf8Count > 0, otherCount == 0 || (utf8Count >= 4 && utf8Count >= 4 * otherCount) else {
+                return nil
+            }
+            (self.utf8Count, self.otherCount) = (utf8Count, otherCount)
+        }
+
+        /// `bytes` as UTF-8: its valid sequences kept, each other byte read in `encoding`.
+        func utf8(_ bytes: [UInt8], otherwise encoding: TextEncoding) -> [UInt8] {
+            guard otherCount > 0 else { return bytes }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + otherCount * 2)
+            var decoded: [UInt8: [UInt8]] = [:]
+            var ignored: [String] = []
+            var index = 0
+            while index < bytes.count {
+                let length = bytes[index] < 0x80 ? 1 : FeedParser.validUTF8SequenceLength(bytes, at: index)
+                if length > 0 {
+                    output.append(contentsOf: bytes[index..<(index + length)])
+                    index += length
+                    continue
+                }
+                let byte = bytes[index]
+                if decoded[byte] == nil { decoded[byte] = transcode([byte], from: encoding, warnings: &ignored) }
+                output.append(contentsOf: decoded[byte] ?? [])
+                index += 1
+            }
+            return output
+        }
     }
 
     /// `type/subtype; charset=…` from an HTTP Content-Type header.

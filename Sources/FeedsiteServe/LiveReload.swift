@@ -206,7 +206,6 @@ final class LiveReloadHub: Sendable {
         }
     }
 
-    /// Ends every stream (the server is shutting down) and refuses new ones.
     /// Event streams open now.
     var streamCount: Int { state.withLock { $0.streams.count } }
 
@@ -220,6 +219,7 @@ final class LiveReloadHub: Sendable {
         }
     }
 
+    /// Ends every stream (the server is shutting down) and refuses new ones.
     func finishAll() {
         let streams = state.withLock { state in
             state.isFinished = true

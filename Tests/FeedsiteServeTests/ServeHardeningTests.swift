@@ -167,19 +167,23 @@
                 try await Task.sleep(for: .seconds(7))
                 var received = 0
                 var head: [UInt8] = []
+                func headLength() -> Int? {
+                    let text = String(decoding: head, as: UTF8.self)
+                    return text.range(of: "\r\n\r\n").map {
+                        text.utf8.distance(from: text.startIndex, to: $0.upperBound)
+                    }
+                }
                 let start = ContinuousClock.now
                 while ContinuousClock.now - start < .seconds(300) {
                     guard let bytes = connection.read() else { break }
                     if head.count < 4096 { head += bytes.prefix(4096) }
                     received += bytes.count
-                    if received >= size { break }
+                    // Until the body is whole: the head's bytes count in `received` too.
+                    if let length = headLength(), received - length >= size { break }
                     if bytes.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
                 }
                 let headText = String(decoding: head, as: UTF8.self)
-                let headLength =
-                    (headText.range(of: "\r\n\r\n").map {
-                        headText.utf8.distance(from: headText.startIndex, to: $0.upperBound)
-                    }) ?? 0
+                let headLength = headLength() ?? 0
                 #expect(headText.hasPrefix("HTTP/1.1 200"))
                 #expect(headText.lowercased().contains("content-length: \(size)"))
                 #expect(received - headLength == size)

@@ -57,7 +57,7 @@ package struct StateStore: Sendable {
         try checkFolder()
         // Each missing folder on the way, so a failure has its `errno` (Foundation's error for a
         // file in the way is only "error 512").
-        var path = directory.standardizedFileURL.path.hasPrefix("/") ? "" : "."
+        var path = ""  // a file URL's path is absolute
         for component in directory.standardizedFileURL.path.split(separator: "/") {
             path += "/" + component
             var info = stat()
