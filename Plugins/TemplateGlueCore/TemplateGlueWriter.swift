@@ -7,7 +7,7 @@
 /// - `TemplateSchema.viewTypes`, each type's fields and what they hold, for the load-time check of
 ///   a theme's names (`Template+Checking.swift`).
 ///
-/// A field's type must be `String`, `Int`, `Bool`, `SanitisedHTML`, another view type, or an
+/// A field's type must be `String`, `SitePath`, `Int`, `Bool`, `SanitisedHTML`, another view type, or an
 /// optional or array of these; anything else is an error at the field.
 package struct TemplateGlueWriter {
     /// The first lines of the generated file.
@@ -17,7 +17,9 @@ package struct TemplateGlueWriter {
     ]
 
     /// The Swift type of a field → its `TemplateSchema.Kind` case.
-    static let scalars = ["String": ".string", "Int": ".int", "Bool": ".bool", "SanitisedHTML": ".html"]
+    static let scalars = [
+        "String": ".string", "SitePath": ".string", "Int": ".int", "Bool": ".bool", "SanitisedHTML": ".html",
+    ]
 
     package init() {}
 

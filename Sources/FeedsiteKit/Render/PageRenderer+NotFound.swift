@@ -15,7 +15,8 @@ extension PageRenderer {
         let page = NotFoundPage(
             site: context.siteView, root: Self.hostRoot(context.site.configuration.baseURL),
             pageTitle: "\(context.messages.format("not_found")) · \(context.site.configuration.title)")
-        files[Self.notFoundPath] = try templates.render(Self.notFoundTemplate, page, messages: context.messages)
+        files[Self.notFoundPath] = try templates.render(
+            Self.notFoundTemplate, page, at: Self.notFoundPath, messages: context.messages)
     }
 
     /// The site's path on its host, ending in `/`: `base_url`'s path, else `/`.

@@ -48,7 +48,7 @@ extension PageRenderer {
                 meta: PageMeta(url: context.absoluteURL(path))),
             heading: heading, isCategories: isCategories,
             terms: termLinks(taxonomy, from: path, context.messages))
-        files[path] = try templates.render(Self.termIndexTemplate, page, messages: context.messages)
+        files[path] = try templates.render(Self.termIndexTemplate, page, at: path, messages: context.messages)
     }
 
     private func renderTerm(
@@ -90,7 +90,7 @@ extension PageRenderer {
                     type: $0.type, title: "\(title): \(term.name) (\($0.label))", label: $0.label,
                     url: PagePaths.link(from: path, to: folder + $0.file))
             }
-            let summaries = pageItems.map { context.summary($0, from: path) }
+            let summaries = pageItems.map(context.summary)
             let heading = number == 1 ? term.name : context.pageHeading(term.name, pagination)
             let page = TermPage(
                 head: context.head(
@@ -107,7 +107,7 @@ extension PageRenderer {
                 },
                 items: summaries, days: context.days(pageItems, summaries), pagination: pagination,
                 alternates: alternates)
-            files[path] = try templates.render(Self.termTemplate, page, messages: messages)
+            files[path] = try templates.render(Self.termTemplate, page, at: path, messages: messages)
         }
     }
 }

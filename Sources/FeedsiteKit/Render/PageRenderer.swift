@@ -22,18 +22,18 @@ package struct PageRenderer: Sendable {
     /// - Parameters:
     ///   - records: this build's per-feed records, for the status page (`status/`).
     package func render(_ site: Site, records: [FeedRecord] = []) throws(TemplateError) -> [String: Data] {
-        var files = try renderShared(site, records: records)
+        let context = context(for: site)
+        var files = try renderShared(context, records: records)
         for feed in site.feeds {
-            files.merge(try renderFeed(feed, in: site)) { page, _ in page }
+            files.merge(try renderFeed(feed, in: context)) { page, _ in page }
         }
         return files
     }
 
     /// Everything but the feed and item pages: assets, the index and its pages, the archive, the
     /// status page and the planet's own feeds (all of `sharedJobs`, rendered one after another).
-    package func renderShared(_ site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
+    private func renderShared(_ context: RenderContext, records: [FeedRecord]) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
-        let context = context(for: site)
         for job in sharedJobs(context) {
             files.merge(try render(job, in: context, records: records)) { page, _ in page }
         }
@@ -85,11 +85,6 @@ package struct PageRenderer: Sendable {
         return [.assetsStatusAndPublished, .taxonomies] + archive + chunks
     }
 
-    package func render(_ job: SharedJob, of site: Site, records: [FeedRecord]) throws(TemplateError) -> [String: Data]
-    {
-        try render(job, in: context(for: site), records: records)
-    }
-
     /// What every page of one site shares; made once per build (it indexes every feed), then
     /// passed to each job.
     func context(for site: Site) -> RenderContext {
@@ -121,10 +116,6 @@ package struct PageRenderer: Sendable {
     }
 
     /// One feed's pages and the pages of its items.
-    package func renderFeed(_ feed: SiteFeed, in site: Site) throws(TemplateError) -> [String: Data] {
-        try renderFeed(feed, in: context(for: site))
-    }
-
     func renderFeed(_ feed: SiteFeed, in context: RenderContext) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
         if let avatar = feed.avatar {
@@ -174,8 +165,8 @@ package struct PageRenderer: Sendable {
                 date: item.date.map(context.dateView),
                 readingTime: Self.readingTime(words: item.wordCount, messages: messages),
                 content: item.content.withAlignmentClasses, categories: item.categories,
-                hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item, from: path),
-                tags: context.tags(ofFeed: feed.slug, from: path), enclosures: enclosures,
+                hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item),
+                tags: context.tags(ofFeed: feed.slug), enclosures: enclosures,
                 hasEnclosures: !enclosures.isEmpty,
                 video: link.flatMap { link in
                     VideoSite.name(of: link).map {
@@ -185,7 +176,7 @@ package struct PageRenderer: Sendable {
                     }
                 }, newer: newer, older: older,
                 moreFrom: messages.format("more_from", ["feed": feed.name])))
-        files[path] = try render("item", page, context)
+        files[path] = try render("item", page, at: path, context)
     }
 
     /// `index.html`, `page/2/index.html`…: every item, newest first, `page_size` per page; only the
@@ -202,7 +193,7 @@ package struct PageRenderer: Sendable {
                 PagePaths.index(page: $0)
             }
             let title = site.configuration.title
-            let summaries = items.map { context.summary($0, from: path) }
+            let summaries = items.map(context.summary)
             let page = IndexPage(
                 head: context.head(
                     path, title: number == 1 ? title : "\(pagination.label) · \(title)",
@@ -222,7 +213,7 @@ package struct PageRenderer: Sendable {
                     },
                 tags: number > 1 ? [] : termLinks(context.tags, from: path, context.messages),
                 pagination: pagination)
-            files[path] = try render("index", page, context)
+            files[path] = try render("index", page, at: path, context)
         }
     }
 
@@ -239,7 +230,7 @@ package struct PageRenderer: Sendable {
             }
             // Already plain text, cut to length, when the feed was read (ReadFeed).
             let description = feed.description
-            let summaries = items.map { context.summary($0, from: path) }
+            let summaries = items.map(context.summary)
             let page = FeedPage(
                 head: context.head(
                     path,
@@ -259,9 +250,9 @@ package struct PageRenderer: Sendable {
                     image: Self.ownAvatar(of: feed, from: path), avatar: Self.avatar(of: feed, from: path),
                     dir: TextDirection.attribute(forLanguage: feed.language),
                     items: summaries, days: context.days(items, summaries),
-                    tags: context.tags(ofFeed: feed.slug, from: path)),
+                    tags: context.tags(ofFeed: feed.slug)),
                 pagination: pagination)
-            files[path] = try render("feed", page, context)
+            files[path] = try render("feed", page, at: path, context)
         }
     }
 
@@ -292,7 +283,7 @@ package struct PageRenderer: Sendable {
                     head: context.head(
                         indexPath, title: "\(messages.format("archive")) · \(site.configuration.title)",
                         meta: PageMeta(url: context.absoluteURL(indexPath))),
-                    years: years), context)
+                    years: years), at: indexPath, context)
         }
         for position in range.clamped(to: months.indices) {
             let month = months[position]
@@ -316,7 +307,7 @@ package struct PageRenderer: Sendable {
                 }
                 let name = month.name(messages)
                 let title = number == 1 ? name : context.pageHeading(name, pagination)
-                let summaries = items.map { context.summary($0, from: path) }
+                let summaries = items.map(context.summary)
                 let page = ArchiveMonthPage(
                     head: context.head(
                         path, title: "\(title) · \(site.configuration.title)",
@@ -327,7 +318,7 @@ package struct PageRenderer: Sendable {
                     name: name, items: summaries, days: context.days(items, summaries),
                     archiveURL: PagePaths.link(from: path, to: PagePaths.archive), pagination: pagination,
                     newerMonth: monthLink(newer), olderMonth: monthLink(older), hasOtherMonths: months.count > 1)
-                files[path] = try render("archive", page, context)
+                files[path] = try render("archive", page, at: path, context)
             }
         }
     }
@@ -395,7 +386,7 @@ package struct PageRenderer: Sendable {
             site: context.siteView, root: "../",
             pageTitle: "\(messages.format("feed_status")) · \(site.configuration.title)",
             summary: Self.statusSummary(records, messages: messages), feeds: rows)
-        files["status/index.html"] = try render("status", page, context)
+        files["status/index.html"] = try render("status", page, at: "status/index.html", context)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var machineRows = rows
@@ -439,9 +430,9 @@ package struct PageRenderer: Sendable {
     }
 
     private func render(
-        _ template: String, _ page: some TemplateObject, _ context: RenderContext
+        _ template: String, _ page: some TemplateObject, at path: String, _ context: RenderContext
     ) throws(TemplateError) -> Data {
-        try templates.render(template, page, messages: context.messages)
+        try templates.render(template, page, at: path, messages: context.messages)
     }
 
     /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL

@@ -6,9 +6,9 @@ import Foundation
 /// A tag or category named on a page: on an item, a feed, a summary.
 struct TermView {
     var name: String
-    /// Its page, relative, when it has one (categories have pages only with `category_pages: true`).
+    /// Its page, when it has one (categories have pages only with `category_pages: true`).
     /// Not `url`: a section on an absent `url` would find the summary's own `url` further out.
-    var pageURL: String?
+    var pageURL: SitePath?
 }
 
 /// A tag or category in a list of them: `tags/index.html`, the index's sidebar.

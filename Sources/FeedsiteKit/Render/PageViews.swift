@@ -82,11 +82,11 @@ struct DateView {
 /// An item in a list (index, feed page, archive).
 struct ItemSummaryView {
     var title: String
-    /// The item's page on this site, relative to the current page.
-    var url: String
+    /// The item's page on this site.
+    var url: SitePath
     var feedName: String
-    /// The feed's page on this site, relative to the current page.
-    var feedURL: String
+    /// The feed's page on this site.
+    var feedURL: SitePath
     var date: DateView?
     var excerpt: String?
     var authors: String?

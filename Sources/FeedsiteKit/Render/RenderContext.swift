@@ -24,6 +24,15 @@ struct RenderContext: Sendable {
     private let languages: [String: String]
     /// The interface strings of the site's `language`.
     let messages: MessageCatalogue
+    /// Every item's summary (the same on every list: its links are `SitePath`s), made once per
+    /// build rather than once per list that shows the item.
+    private var summaries: [ItemAddress: ItemSummaryView] = [:]
+
+    /// An item by its feed's slug and its own.
+    private struct ItemAddress: Hashable {
+        var feedSlug: String
+        var slug: String
+    }
 
     init(site: Site, now: Date, hasSearch: Bool = false, messages: MessageCatalogue = .english) {
         let configuration = site.configuration
@@ -59,6 +68,11 @@ struct RenderContext: Sendable {
             site.items, pageSize: configuration.pageSize, perFeed: configuration.frontPagePerFeed)
         self.languages = Dictionary(
             site.feeds.compactMap { feed in feed.language.map { (feed.slug, $0) } }, uniquingKeysWith: { a, _ in a })
+        let context = self
+        let summaries = site.feeds.concurrentMap { feed in
+            feed.items.map { (ItemAddress(feedSlug: $0.feedSlug, slug: $0.slug), context.makeSummary($0)) }
+        }
+        self.summaries = Dictionary(summaries.joined(), uniquingKeysWith: { first, _ in first })
     }
 
     /// The absolute URL of a page's folder (`https://planet.example/page/2/`), with a `base_url`.
@@ -71,40 +85,39 @@ struct RenderContext: Sendable {
         PageHead(site: siteView, root: PagePaths.root(of: path), pageTitle: title, meta: meta)
     }
 
-    /// An item in a list on the page at `path`.
-    func summary(_ item: SiteItem, from path: String) -> ItemSummaryView {
+    /// An item in a list.
+    func summary(_ item: SiteItem) -> ItemSummaryView {
+        summaries[ItemAddress(feedSlug: item.feedSlug, slug: item.slug)] ?? makeSummary(item)
+    }
+
+    private func makeSummary(_ item: SiteItem) -> ItemSummaryView {
         ItemSummaryView(
-            title: item.title,
-            url: PagePaths.link(from: path, to: PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
-            feedName: item.feedName, feedURL: PagePaths.link(from: path, to: PagePaths.feed(item.feedSlug)),
+            title: item.title, url: SitePath(PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
+            feedName: item.feedName, feedURL: SitePath(PagePaths.feed(item.feedSlug)),
             date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
             authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug],
             dir: TextDirection.attribute(forLanguage: languages[item.feedSlug]),
             thumbnail: item.image.flatMap(PageRenderer.httpURL),
-            isVideo: item.link.flatMap(VideoSite.name) != nil, categories: categories(of: item, from: path))
+            isVideo: item.link.flatMap(VideoSite.name) != nil, categories: categories(of: item))
     }
 
     /// An item's categories as written (blank and repeated ones left out), each linked to its page
     /// when there are category pages.
-    func categories(of item: SiteItem, from path: String) -> [TermView] {
+    func categories(of item: SiteItem) -> [TermView] {
         guard !item.categories.isEmpty else { return [] }
         var seen: Set<String> = []
         var views: [TermView] = []
         for category in item.categories {
             let name = FeedParser.FeedText.collapseWhitespace(category)
             guard !name.isEmpty, seen.insert(Taxonomy.key(name)).inserted else { continue }
-            views.append(
-                TermView(
-                    name: name, pageURL: categories?.path(of: name).map { PagePaths.link(from: path, to: $0) }))
+            views.append(TermView(name: name, pageURL: categories?.path(of: name).map(SitePath.init)))
         }
         return views
     }
 
-    /// A feed's tags, linked from the page at `path`.
-    func tags(ofFeed slug: String, from path: String) -> [TermView] {
-        (feedTags[slug] ?? []).map {
-            TermView(name: $0.name, pageURL: $0.path.map { PagePaths.link(from: path, to: $0) })
-        }
+    /// A feed's tags, each linked to its page.
+    func tags(ofFeed slug: String) -> [TermView] {
+        (feedTags[slug] ?? []).map { TermView(name: $0.name, pageURL: $0.path.map(SitePath.init)) }
     }
 
     /// `datetime` in UTC; the display in the configured time zone and the site's language,

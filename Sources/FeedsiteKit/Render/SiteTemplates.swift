@@ -179,13 +179,16 @@ package struct SiteTemplates: Sendable {
             catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings)
     }
 
-    /// Renders template `name` with a page's view model.
+    /// Renders template `name` with the view model of the page at `path` (site-relative: its
+    /// `SitePath`s are written relative to it).
     func render(
-        _ name: String, _ page: some TemplateObject, messages: MessageCatalogue = .english
+        _ name: String, _ page: some TemplateObject, at path: String, messages: MessageCatalogue = .english
     ) throws(TemplateError) -> Data {
         var renderer = Template.Renderer(program: program)
         do throws(Template.Renderer.Failure) {
-            try renderer.render(name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)))
+            try renderer.render(
+                name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)),
+                root: PagePaths.root(of: path))
         } catch {
             switch error {
             case .missingTemplate(let missing):

@@ -19,6 +19,9 @@ extension Template {
         private var steps = 0
         /// The template `render` was asked for, named when a render is cut off.
         private var page = ""
+        /// The way back to the site's root from the page being rendered (`../../`): what a
+        /// `.link` is written after.
+        private var root = ""
 
         /// Partials, parents and blocks nested deeper than this are a template that includes itself.
         static let maximumDepth = 64
@@ -54,10 +57,13 @@ extension Template {
         }
 
         /// Renders template `name` with `value` as the outermost context, and `globals` (names
-        /// every page has, such as `t`) below it.
-        mutating func render(_ name: String, with value: TemplateValue, globals: TemplateValue? = nil) throws(Failure) {
+        /// every page has, such as `t`) below it, for a page `root` away from the site's root.
+        mutating func render(
+            _ name: String, with value: TemplateValue, globals: TemplateValue? = nil, root: String = ""
+        ) throws(Failure) {
             guard let range = program.range(of: name) else { throw .missingTemplate(name) }
             page = name
+            self.root = root
             steps = 0
             let count = stack.count
             if let globals { stack.append(globals) }
@@ -78,6 +84,9 @@ extension Template {
                     guard let value = lookup(name) else { continue }
                     switch consume value {
                     case .string(let text): write(text, isEscaped: true)
+                    case .link(let path):
+                        write(root, isEscaped: true)
+                        write(path, isEscaped: true)
                     case .html(let html): write(html.html, isEscaped: isEscaped)
                     case .int(let number): write(String(number), isEscaped: false)
                     case .bool(let flag): write(flag ? "true" : "false", isEscaped: false)

@@ -4,6 +4,11 @@ import FeedsiteSanitise
 enum TemplateValue {
     /// Text: HTML-escaped by every tag, `{{{name}}}` included.
     case string(String)
+    /// A page of this site by its path from the site's root (`items/a/b/index.html`): written as
+    /// the way back to the root from the page being rendered, then the path, escaped as text is.
+    /// A view that links pages this way is the same on every page (a list's summaries are made
+    /// once per item, not once per page that lists it).
+    case link(String)
     /// Sanitiser output: `{{{name}}}` emits it verbatim (`{{name}}` escapes it).
     case html(SanitisedHTML)
     /// A section shows when true; `{{name}}` prints `true`/`false`.
@@ -24,7 +29,7 @@ enum TemplateValue {
         case .list(let values): values.isEmpty
         case .html(let html): html.html.isEmpty
         case .nothing: true
-        case .string, .int, .object: false
+        case .string, .link, .int, .object: false
         }
     }
 
@@ -79,6 +84,16 @@ protocol TemplateValueConvertible {
 
 extension TemplateObject {
     var templateValue: TemplateValue { .object(self) }
+}
+
+/// A link to a page of this site, by its path from the site's root (`feeds/swift/index.html`):
+/// templates read it as text, relative to the page they render (`../../feeds/swift/index.html`).
+struct SitePath: Hashable, Sendable, TemplateValueConvertible {
+    var path: String
+
+    init(_ path: String) { self.path = path }
+
+    var templateValue: TemplateValue { .link(path) }
 }
 
 extension String: TemplateValueConvertible {

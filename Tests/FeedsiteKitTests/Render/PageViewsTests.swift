@@ -12,10 +12,11 @@ import Testing
 struct PageViewsTests {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
     static let summary = ItemSummaryView(
-        title: "t", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a", lang: "de",
+        title: "t", url: SitePath("u"), feedName: "f", feedURL: SitePath("fu"), date: date, excerpt: "e", authors: "a",
+        lang: "de",
         thumbnail: "https://i.example/t.jpg", isVideo: true,
         categories: [term])
-    static let term = TermView(name: "swift", pageURL: "categories/swift/index.html")
+    static let term = TermView(name: "swift", pageURL: SitePath("categories/swift/index.html"))
     static let termLink = TermLinkView(
         name: "rust", url: "tags/rust/index.html", feedCount: 2, itemCount: 9, counts: "2 feeds, 9 items")
     static let alternate = AlternateView(
@@ -91,6 +92,7 @@ struct PageViewsTests {
     static func plain(_ value: TemplateValue) -> String {
         switch value {
         case .string(let text): "s:\(text)"
+        case .link(let path): "s:\(path)"
         case .html(let html): "s:\(html.html)"
         case .int(let number): "s:\(number)"
         case .bool(let flag): "s:\(flag)"
@@ -147,7 +149,7 @@ struct PageViewsTests {
         default: break
         }
         switch value {
-        case is String: return .string
+        case is String, is SitePath: return .string
         case is Int: return .int
         case is Bool: return .bool
         case is SanitisedHTML: return .html
