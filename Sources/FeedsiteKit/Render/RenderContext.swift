@@ -24,16 +24,6 @@ struct RenderContext: Sendable {
     private let languages: [String: String]
     /// The interface strings of the site's `language`.
     let messages: MessageCatalogue
-    /// Every item's summary (the same on every list: its links are `SitePath`s), made once per
-    /// build rather than once per list that shows the item.
-    private var summaries: [ItemAddress: ItemSummaryView] = [:]
-
-    /// An item by its feed's slug and its own.
-    private struct ItemAddress: Hashable {
-        var feedSlug: String
-        var slug: String
-    }
-
     init(site: Site, now: Date, hasSearch: Bool = false, messages: MessageCatalogue = .english) {
         let configuration = site.configuration
         self.site = site
@@ -68,11 +58,6 @@ struct RenderContext: Sendable {
             site.items, pageSize: configuration.pageSize, perFeed: configuration.frontPagePerFeed)
         self.languages = Dictionary(
             site.feeds.compactMap { feed in feed.language.map { (feed.slug, $0) } }, uniquingKeysWith: { a, _ in a })
-        let context = self
-        let summaries = site.feeds.concurrentMap { feed in
-            feed.items.map { (ItemAddress(feedSlug: $0.feedSlug, slug: $0.slug), context.makeSummary($0)) }
-        }
-        self.summaries = Dictionary(summaries.joined(), uniquingKeysWith: { first, _ in first })
     }
 
     /// The absolute URL of a page's folder (`https://planet.example/page/2/`), with a `base_url`.
@@ -85,12 +70,8 @@ struct RenderContext: Sendable {
         PageHead(site: siteView, root: PagePaths.root(of: path), pageTitle: title, meta: meta)
     }
 
-    /// An item in a list.
+    /// An item in a list: the same on every page that lists it (its links are `SitePath`s).
     func summary(_ item: SiteItem) -> ItemSummaryView {
-        summaries[ItemAddress(feedSlug: item.feedSlug, slug: item.slug)] ?? makeSummary(item)
-    }
-
-    private func makeSummary(_ item: SiteItem) -> ItemSummaryView {
         ItemSummaryView(
             title: item.title, url: SitePath(PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
             feedName: item.feedName, feedURL: SitePath(PagePaths.feed(item.feedSlug)),
