@@ -108,6 +108,29 @@ struct TemplateTests {
         #expect(try Self.render(testCase.template, Self.fields()) == testCase.expected)
     }
 
+    @Test("a link to a site path is written after the page's way back to the root, escaped, in any tag or section")
+    func siteLinks() throws {
+        let templates = [
+            "page": try Template(
+                parsing: "{{u}}|{{{u}}}|{{#u}}<{{.}}>{{/u}}|{{^u}}never{{/u}}|{{#list}}{{u}} {{/list}}")
+        ]
+        let fields: [String: TemplateValue] = [
+            "u": .link("items/a&b/index.html"), "list": .list([.bool(true), .bool(true)]),
+        ]
+        for (root, expected) in [
+            ("", "items/a&amp;b/index.html|items/a&amp;b/index.html|<items/a&amp;b/index.html>||"),
+            (
+                "../../",
+                "../../items/a&amp;b/index.html|../../items/a&amp;b/index.html|<../../items/a&amp;b/index.html>||"
+            ),
+        ] {
+            var renderer = Template.Renderer(templates: templates)
+            try renderer.render("page", with: .object(Object(fields: fields)), root: root)
+            let listed = root + "items/a&amp;b/index.html "
+            #expect(String(decoding: renderer.output, as: UTF8.self) == expected + listed + listed)
+        }
+    }
+
     @Test("partials render in the current context, standalone ones indented line by line, however often they repeat")
     func partials() throws {
         let partials = ["row": "<li>{{name}}</li>\n", "block": "x\n{{multiline}}\ny\n"]
