@@ -21,7 +21,8 @@ struct RenderContext: Sendable {
     let categories: Taxonomy?
     /// Each feed's tags (by feed slug), linked from the site root.
     private let feedTags: [String: [(name: String, path: String?)]]
-    private let languages: [String: String]
+    /// Each feed's language, and the `dir` its summaries take (by feed slug).
+    private let languages: [String: (language: String, direction: String)]
     /// The interface strings of the site's `language`.
     let messages: MessageCatalogue
     init(site: Site, now: Date, hasSearch: Bool = false, messages: MessageCatalogue = .english) {
@@ -57,7 +58,9 @@ struct RenderContext: Sendable {
         self.indexItems = FrontPage.arrange(
             site.items, pageSize: configuration.pageSize, perFeed: configuration.frontPagePerFeed)
         self.languages = Dictionary(
-            site.feeds.compactMap { feed in feed.language.map { (feed.slug, $0) } }, uniquingKeysWith: { a, _ in a })
+            site.feeds.compactMap { feed in
+                feed.language.map { (feed.slug, (language: $0, direction: TextDirection.attribute(forLanguage: $0))) }
+            }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The absolute URL of a page's folder (`https://planet.example/page/2/`), with a `base_url`.
@@ -72,12 +75,13 @@ struct RenderContext: Sendable {
 
     /// An item in a list: the same on every page that lists it (its links are `SitePath`s).
     func summary(_ item: SiteItem) -> ItemSummaryView {
-        ItemSummaryView(
+        let language = languages[item.feedSlug]
+        return ItemSummaryView(
             title: item.title, url: SitePath(PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
             feedName: item.feedName, feedURL: SitePath(PagePaths.feed(item.feedSlug)),
             date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
-            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: languages[item.feedSlug],
-            dir: TextDirection.attribute(forLanguage: languages[item.feedSlug]),
+            authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: language?.language,
+            dir: language?.direction ?? TextDirection.attribute(forLanguage: nil),
             thumbnail: item.image.flatMap(PageRenderer.httpURL),
             isVideo: item.link.flatMap(VideoSite.name) != nil, categories: categories(of: item))
     }
@@ -86,11 +90,18 @@ struct RenderContext: Sendable {
     /// when there are category pages.
     func categories(of item: SiteItem) -> [TermView] {
         guard !item.categories.isEmpty else { return [] }
-        var seen: Set<String> = []
+        // Repeats are found by comparing keys: an item has at most `FeedParser.maxCategories` (30),
+        // usually one or two, which a set would hash (2 % of the list pages' time).
+        var seen: [String] = []
         var views: [TermView] = []
         for category in item.categories {
             let name = FeedParser.FeedText.collapseWhitespace(category)
-            guard !name.isEmpty, seen.insert(Taxonomy.key(name)).inserted else { continue }
+            guard !name.isEmpty else { continue }
+            if item.categories.count > 1 {
+                let key = Taxonomy.key(name)
+                guard !seen.contains(key) else { continue }
+                seen.append(key)
+            }
             views.append(TermView(name: name, pageURL: categories?.path(of: name).map(SitePath.init)))
         }
         return views
