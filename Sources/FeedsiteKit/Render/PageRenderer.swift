@@ -124,15 +124,38 @@ package struct PageRenderer: Sendable {
             files[Monogram.path(feedSlug: feed.slug)] = Data(Monogram.svg(name: feed.name, slug: feed.slug).utf8)
         }
         try renderFeed(feed, context, into: &files)
+        let shared = FeedParts(feed, context)
         for position in feed.items.indices {
-            try renderItem(at: position, of: feed, context, into: &files)
+            try renderItem(at: position, of: feed, shared, context, into: &files)
         }
         return files
     }
 
+    /// What every item page of a feed shows of the feed, made once per feed.
+    private struct FeedParts {
+        var url: SitePath
+        var image: SitePath?
+        var avatar: SitePath
+        var sharingAvatar: String?
+        var siteLink: String?
+        var tags: [TermView]
+        var moreFrom: String
+
+        init(_ feed: SiteFeed, _ context: RenderContext) {
+            url = SitePath(PagePaths.feed(feed.slug))
+            image = PageRenderer.ownAvatar(of: feed)
+            avatar = PageRenderer.avatar(of: feed)
+            sharingAvatar = PageRenderer.sharingAvatar(of: feed, context)
+            siteLink = feed.siteLink.flatMap(PageRenderer.externalLink)
+            tags = context.tags(ofFeed: feed.slug)
+            moreFrom = context.messages.format("more_from", ["feed": feed.name])
+        }
+    }
+
     /// `items/<feed-slug>/<item-slug>/index.html`, with links to its newer and older neighbours.
     private func renderItem(
-        at position: Int, of feed: SiteFeed, _ context: RenderContext, into files: inout [String: Data]
+        at position: Int, of feed: SiteFeed, _ shared: FeedParts, _ context: RenderContext,
+        into files: inout [String: Data]
     ) throws(TemplateError) {
         let item = feed.items[position]
         let path = PagePaths.item(feedSlug: feed.slug, slug: item.slug)
@@ -151,22 +174,21 @@ package struct PageRenderer: Sendable {
         let meta = PageMeta(
             kind: "article", url: context.absoluteURL(path), canonical: link,
             description: item.excerpt.isEmpty ? nil : item.excerpt,
-            image: item.image.flatMap(Self.httpURL) ?? Self.sharingAvatar(of: feed, context),
+            image: item.image.flatMap(Self.httpURL) ?? shared.sharingAvatar,
             prev: newer?.url, next: older?.url)
         let page = ItemPage(
             head: context.head(path, title: "\(item.title) · \(feed.name)", meta: meta),
             item: ItemView(
                 title: item.title, link: link, feedName: feed.name,
-                feedURL: PagePaths.link(from: path, to: PagePaths.feed(feed.slug)),
-                feedImage: Self.ownAvatar(of: feed, from: path), feedAvatar: Self.avatar(of: feed, from: path),
-                feedSiteLink: feed.siteLink.flatMap(Self.externalLink),
+                feedURL: shared.url, feedImage: shared.image, feedAvatar: shared.avatar,
+                feedSiteLink: shared.siteLink,
                 lang: feed.language, dir: TextDirection.attribute(forLanguage: feed.language),
                 authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
                 date: item.date.map(context.dateView),
                 readingTime: Self.readingTime(words: item.wordCount, messages: messages),
                 content: item.content.withAlignmentClasses, categories: item.categories,
                 hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item),
-                tags: context.tags(ofFeed: feed.slug), enclosures: enclosures,
+                tags: shared.tags, enclosures: enclosures,
                 hasEnclosures: !enclosures.isEmpty,
                 video: link.flatMap { link in
                     VideoSite.name(of: link).map {
@@ -175,7 +197,7 @@ package struct PageRenderer: Sendable {
                             label: messages.format("watch_on", ["site": $0]))
                     }
                 }, newer: newer, older: older,
-                moreFrom: messages.format("more_from", ["feed": feed.name])))
+                moreFrom: shared.moreFrom))
         files[path] = try render("item", page, at: path, context)
     }
 
@@ -247,7 +269,7 @@ package struct PageRenderer: Sendable {
                     },
                     description: description,
                     siteLink: feed.siteLink.flatMap(Self.externalLink), feedLink: feed.feedLink,
-                    image: Self.ownAvatar(of: feed, from: path), avatar: Self.avatar(of: feed, from: path),
+                    image: Self.ownAvatar(of: feed), avatar: Self.avatar(of: feed),
                     dir: TextDirection.attribute(forLanguage: feed.language),
                     items: summaries, days: context.days(items, summaries),
                     tags: context.tags(ofFeed: feed.slug)),
@@ -444,13 +466,13 @@ package struct PageRenderer: Sendable {
     /// A feed's icon as pages show it, relative to `path`: its avatar (`avatars/<slug>.webp`, made
     /// from its icon at build time), else its monogram. Never the icon's own URL: nothing in a page
     /// loads from another host for a feed's icon.
-    static func avatar(of feed: SiteFeed, from path: String) -> String {
-        PagePaths.link(from: path, to: feed.avatar?.path ?? Monogram.path(feedSlug: feed.slug))
+    static func avatar(of feed: SiteFeed) -> SitePath {
+        SitePath(feed.avatar?.path ?? Monogram.path(feedSlug: feed.slug))
     }
 
     /// The feed's avatar made from its icon (relative to `path`), nil when it shows its monogram.
-    static func ownAvatar(of feed: SiteFeed, from path: String) -> String? {
-        feed.avatar.map { PagePaths.link(from: path, to: $0.path) }
+    static func ownAvatar(of feed: SiteFeed) -> SitePath? {
+        feed.avatar.map { SitePath($0.path) }
     }
 
     /// The feed's avatar as an absolute URL for sharing metadata (`og:image`), nil without

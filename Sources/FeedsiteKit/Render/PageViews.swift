@@ -198,10 +198,10 @@ struct FeedView {
     var siteLink: String?
     /// The feed's address (http(s)); nil for a local feed file that names none.
     var feedLink: String?
-    /// The feed's avatar (`avatars/<slug>.webp`, relative) when it has one; nil when it shows its monogram.
-    var image: String?
-    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
-    var avatar: String = ""
+    /// The feed's avatar (`avatars/<slug>.webp`) when it has one; nil when it shows its monogram.
+    var image: SitePath?
+    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`).
+    var avatar: SitePath
     /// `rtl` when the feed declares a right-to-left language, else `auto` (its name and description).
     var dir: String = "auto"
     var items: [ItemSummaryView]
@@ -229,11 +229,11 @@ struct ItemView {
     /// The original article.
     var link: String?
     var feedName: String
-    var feedURL: String
-    /// The feed's avatar (`avatars/<slug>.webp`, relative) when it has one; nil when it shows its monogram.
-    var feedImage: String?
-    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`, relative).
-    var feedAvatar: String = ""
+    var feedURL: SitePath
+    /// The feed's avatar (`avatars/<slug>.webp`) when it has one; nil when it shows its monogram.
+    var feedImage: SitePath?
+    /// The feed's icon as shown: its image, else its monogram (`avatars/<slug>.svg`).
+    var feedAvatar: SitePath
     /// The feed's web site.
     var feedSiteLink: String?
     /// The feed's language (`lang` on the article).

@@ -39,12 +39,14 @@ struct PageViewsTests {
         newItems: 3, lastSuccess: "l", lastSuccessLabel: "ls",
         consecutiveFailures: 0, lastError: "x", warnings: ["w"], avatarNote: "av", isStale: false)
     static let feed = FeedView(
-        name: "n", staleNote: "s", staleBanner: "b", description: "d", siteLink: "l", feedLink: "f", image: "i",
-        items: [summary],
+        name: "n", staleNote: "s", staleBanner: "b", description: "d", siteLink: "l", feedLink: "f",
+        image: SitePath("i"),
+        avatar: SitePath("a"), items: [summary],
         days: [day], tags: [term])
     static let day = DayView(date: "2026-11-19", display: "Thursday, 19 November 2026", items: [summary])
     static let item = ItemView(
-        title: "t", link: "l", feedName: "f", feedURL: "u", feedImage: "fi", feedSiteLink: "fs", lang: "de",
+        title: "t", link: "l", feedName: "f", feedURL: SitePath("u"), feedImage: SitePath("fi"),
+        feedAvatar: SitePath("fa"), feedSiteLink: "fs", lang: "de",
         authors: "a", date: date, readingTime: "1 min read", content: .empty, categories: ["c"], hasCategories: true,
         categoryLinks: [term], tags: [term], enclosures: [enclosure], hasEnclosures: true, video: video,
         newer: ItemLinkView(title: "nt", url: "nu"),
@@ -195,7 +197,8 @@ struct PageViewsTests {
         #expect(lookup("bogus") == nil)
         #expect(lookup("bogus.title") == nil)
         let item = ItemView(
-            title: "t", feedName: "f", feedURL: "u", content: .empty, categories: [], hasCategories: false,
+            title: "t", feedName: "f", feedURL: SitePath("u"), feedAvatar: SitePath("fa"), content: .empty,
+            categories: [], hasCategories: false,
             enclosures: [], hasEnclosures: false)
         #expect(item.value(named: "newer") == nil)
         #expect(item.value(Template.Name(parts: ["newer", "title"]), at: 0) == nil)
