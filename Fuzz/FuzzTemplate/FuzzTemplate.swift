@@ -24,7 +24,8 @@ public func fuzzTemplate(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // The build's limits take seconds to reach in a sanitised debug build (libFuzzer's timeout is 1 s).
     renderer.limits = (output: 1 << 20, steps: 100_000)
     try? renderer.render(
-        "page", with: FuzzView.page.templateValue, globals: .object(TemplateGlobals(t: MessageCatalogue.english)))
+        "page", with: FuzzView.page.templateValue, globals: .object(TemplateGlobals(t: MessageCatalogue.english)),
+        root: "../../")
     return 0
 }
 
@@ -32,11 +33,12 @@ public func fuzzTemplate(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// set and absent, Booleans, numbers, lists and nested objects.
 enum FuzzView {
     static let date = DateView(iso: "2026-11-19T10:00:00Z", display: "19 Nov 2026", long: "19 Nov 2026, 11:00 UTC+1")
-    static let term = TermView(name: "swift <&>", pageURL: "categories/swift/index.html")
+    static let term = TermView(name: "swift <&>", pageURL: SitePath("categories/swift/index.html"))
     static let first = ItemSummaryView(
-        title: "<b>t</b> & \"q\"", url: "u", feedName: "f", feedURL: "fu", date: date, excerpt: "e", authors: "a",
+        title: "<b>t</b> & \"q\"", url: SitePath("u&<"), feedName: "f", feedURL: SitePath("fu"), date: date,
+        excerpt: "e", authors: "a",
         lang: "de", thumbnail: "https://i.example/t.jpg", isVideo: true, categories: [term])
-    static let second = ItemSummaryView(title: "t2", url: "u2", feedName: "f2", feedURL: "fu2")
+    static let second = ItemSummaryView(title: "t2", url: SitePath("u2"), feedName: "f2", feedURL: SitePath("fu2"))
     static let site = SiteView(
         title: "s", description: nil, generator: "g", hasFeeds: true, noindex: false, buildTime: nil, language: "en",
         timeZone: "UTC", hasTags: true, hasCategories: false)

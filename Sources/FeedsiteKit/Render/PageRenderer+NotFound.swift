@@ -12,11 +12,12 @@ extension PageRenderer {
     /// Renders `404.html` when the theme has a `404` template.
     func renderNotFound(_ context: RenderContext, into files: inout [String: Data]) throws(TemplateError) {
         guard templates.hasNotFoundPage else { return }
+        let root = Self.hostRoot(context.site.configuration.baseURL)
         let page = NotFoundPage(
-            site: context.siteView, root: Self.hostRoot(context.site.configuration.baseURL),
+            site: context.siteView, root: root,
             pageTitle: "\(context.messages.format("not_found")) · \(context.site.configuration.title)")
         files[Self.notFoundPath] = try templates.render(
-            Self.notFoundTemplate, page, at: Self.notFoundPath, messages: context.messages)
+            Self.notFoundTemplate, page, root: root, messages: context.messages)
     }
 
     /// The site's path on its host, ending in `/`: `base_url`'s path, else `/`.

@@ -22,6 +22,7 @@ extension PageRenderer {
                     "search_from_file", "search_failed", "searching", "search_none", "search_found", "search_best",
                     "search_more",
                 ]))
-        files[path] = try templates.render(Self.searchTemplate, page, at: path, messages: context.messages)
+        files[path] = try templates.render(
+            Self.searchTemplate, page, root: PagePaths.root(of: path), messages: context.messages)
     }
 }

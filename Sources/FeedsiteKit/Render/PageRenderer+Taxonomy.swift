@@ -48,7 +48,8 @@ extension PageRenderer {
                 meta: PageMeta(url: context.absoluteURL(path))),
             heading: heading, isCategories: isCategories,
             terms: termLinks(taxonomy, from: path, context.messages))
-        files[path] = try templates.render(Self.termIndexTemplate, page, at: path, messages: context.messages)
+        files[path] = try templates.render(
+            Self.termIndexTemplate, page, root: PagePaths.root(of: path), messages: context.messages)
     }
 
     private func renderTerm(
@@ -107,7 +108,8 @@ extension PageRenderer {
                 },
                 items: summaries, days: context.days(pageItems, summaries), pagination: pagination,
                 alternates: alternates)
-            files[path] = try templates.render(Self.termTemplate, page, at: path, messages: messages)
+            files[path] = try templates.render(
+                Self.termTemplate, page, root: PagePaths.root(of: path), messages: messages)
         }
     }
 }

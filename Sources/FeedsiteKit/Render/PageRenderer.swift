@@ -454,7 +454,7 @@ package struct PageRenderer: Sendable {
     private func render(
         _ template: String, _ page: some TemplateObject, at path: String, _ context: RenderContext
     ) throws(TemplateError) -> Data {
-        try templates.render(template, page, at: path, messages: context.messages)
+        try templates.render(template, page, root: PagePaths.root(of: path), messages: context.messages)
     }
 
     /// Links to the outside world (original article, feed's web site) pass the sanitiser's URL

@@ -179,16 +179,15 @@ package struct SiteTemplates: Sendable {
             catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings)
     }
 
-    /// Renders template `name` with the view model of the page at `path` (site-relative: its
-    /// `SitePath`s are written relative to it).
+    /// Renders template `name` with a page's view model; `root` is the page's way back to the site's
+    /// root (`../../`, `PagePaths.root(of:)`), which its `SitePath`s are written after.
     func render(
-        _ name: String, _ page: some TemplateObject, at path: String, messages: MessageCatalogue = .english
+        _ name: String, _ page: some TemplateObject, root: String, messages: MessageCatalogue = .english
     ) throws(TemplateError) -> Data {
         var renderer = Template.Renderer(program: program)
         do throws(Template.Renderer.Failure) {
             try renderer.render(
-                name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)),
-                root: PagePaths.root(of: path))
+                name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)), root: root)
         } catch {
             switch error {
             case .missingTemplate(let missing):
