@@ -7,8 +7,8 @@
 /// - `TemplateSchema.viewTypes`, each type's fields and what they hold, for the load-time check of
 ///   a theme's names (`Template+Checking.swift`).
 ///
-/// A field's type must be `String`, `SitePath`, `Int`, `Bool`, `SanitisedHTML`, another view type, or an
-/// optional or array of these; anything else is an error at the field.
+/// A field's type must be `String`, `SitePath` (read as text), `Int`, `Bool`, `SanitisedHTML`,
+/// another view type, or an optional or array of these; anything else is an error at the field.
 package struct TemplateGlueWriter {
     /// The first lines of the generated file.
     static let header = [
@@ -111,7 +111,7 @@ package struct TemplateGlueWriter {
         if let scalar = scalars[swiftType] { return scalar }
         if viewNames.contains(swiftType) { return ".object(\"\(swiftType)\")" }
         throw KindError(
-            message: "'\(swiftType)' is not a type a template can read; use String, Int, Bool, SanitisedHTML, "
+            message: "'\(swiftType)' is not a type a template can read; use String, SitePath, Int, Bool, SanitisedHTML, "
                 + "a view type from PageViews*.swift, or an optional or array of these (or make the property private)"
         )
     }

@@ -165,13 +165,20 @@ struct TemplateGlueTests {
         #expect(lines[start + 1].count == 119)
     }
 
+    @Test("a link to a page of the site (SitePath) is read as text by the name check, and answered as itself")
+    func sitePaths() throws {
+        let glue = try Self.glue("struct Page {\n    var link: SitePath\n    var more: [SitePath]?\n}\n")
+        #expect(glue.contains(#""link": .string,"#) && glue.contains(#""more": .optional(.list(.string)),"#))
+        #expect(glue.contains("case .link?: self.link.value(name, after: position)"))
+    }
+
     @Test("a field of a type a template cannot read is an error at the field")
     func unsupportedType() {
         let text = "import Foundation\n\nstruct Page {\n    var title: String\n    var when: Date\n}\n"
         #expect(
             Self.errors(text) == [
-                "Views.swift:5:9: error: 'Date' is not a type a template can read; use String, Int, Bool, "
-                    + "SanitisedHTML, a view type from PageViews*.swift, or an optional or array of these (or make "
+                "Views.swift:5:9: error: 'Date' is not a type a template can read; use String, SitePath, Int, "
+                    + "Bool, SanitisedHTML, a view type from PageViews*.swift, or an optional or array of these (or make "
                     + "the property private)"
             ])
     }

@@ -463,14 +463,14 @@ package struct PageRenderer: Sendable {
         URLPolicy.resolve(raw, against: nil, for: .link)
     }
 
-    /// A feed's icon as pages show it, relative to `path`: its avatar (`avatars/<slug>.webp`, made
-    /// from its icon at build time), else its monogram. Never the icon's own URL: nothing in a page
-    /// loads from another host for a feed's icon.
+    /// A feed's icon as pages show it: its avatar (`avatars/<slug>.webp`, made from its icon at
+    /// build time), else its monogram. Never the icon's own URL: nothing in a page loads from
+    /// another host for a feed's icon.
     static func avatar(of feed: SiteFeed) -> SitePath {
         SitePath(feed.avatar?.path ?? Monogram.path(feedSlug: feed.slug))
     }
 
-    /// The feed's avatar made from its icon (relative to `path`), nil when it shows its monogram.
+    /// The feed's avatar made from its icon, nil when it shows its monogram.
     static func ownAvatar(of feed: SiteFeed) -> SitePath? {
         feed.avatar.map { SitePath($0.path) }
     }
