@@ -111,8 +111,9 @@ package struct TemplateGlueWriter {
         if let scalar = scalars[swiftType] { return scalar }
         if viewNames.contains(swiftType) { return ".object(\"\(swiftType)\")" }
         throw KindError(
-            message: "'\(swiftType)' is not a type a template can read; use String, SitePath, Int, Bool, SanitisedHTML, "
-                + "a view type from PageViews*.swift, or an optional or array of these (or make the property private)"
+            message: "'\(swiftType)' is not a type a template can read; use String, SitePath, Int, Bool, "
+                + "SanitisedHTML, a view type from PageViews*.swift, or an optional or array of these (or make the "
+                + "property private)"
         )
     }
 
