@@ -25,6 +25,7 @@ struct RenderContext: Sendable {
     private let languages: [String: (language: String, direction: String)]
     /// The interface strings of the site's `language`.
     let messages: MessageCatalogue
+
     init(site: Site, now: Date, hasSearch: Bool = false, messages: MessageCatalogue = .english) {
         let configuration = site.configuration
         self.site = site
@@ -90,18 +91,15 @@ struct RenderContext: Sendable {
     /// when there are category pages.
     func categories(of item: SiteItem) -> [TermView] {
         guard !item.categories.isEmpty else { return [] }
-        // Repeats are found by comparing keys: an item has at most `FeedParser.maxCategories` (30),
-        // usually one or two, which a set would hash (2 % of the list pages' time).
+        // An item has at most `FeedParser.maxCategories` (30), usually one or two: repeats are found
+        // by comparison.
         var seen: [String] = []
         var views: [TermView] = []
         for category in item.categories {
             let name = FeedParser.FeedText.collapseWhitespace(category)
-            guard !name.isEmpty else { continue }
-            if item.categories.count > 1 {
-                let key = Taxonomy.key(name)
-                guard !seen.contains(key) else { continue }
-                seen.append(key)
-            }
+            let key = Taxonomy.key(name)
+            guard !name.isEmpty, !seen.contains(key) else { continue }
+            seen.append(key)
             views.append(TermView(name: name, pageURL: categories?.path(of: name).map(SitePath.init)))
         }
         return views

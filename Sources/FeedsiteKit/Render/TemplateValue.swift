@@ -6,8 +6,8 @@ enum TemplateValue {
     case string(String)
     /// A page of this site by its path from the site's root (`items/a/b/index.html`): written as
     /// the way back to the root from the page being rendered, then the path, escaped as text is.
-    /// A view that links pages this way is the same on every page (a list's summaries are made
-    /// once per item, not once per page that lists it).
+    /// A view that links pages this way is the same on every page that shows it (an item's summary
+    /// on its feed's page, the index and the archive).
     case link(String)
     /// Sanitiser output: `{{{name}}}` emits it verbatim (`{{name}}` escapes it).
     case html(SanitisedHTML)
