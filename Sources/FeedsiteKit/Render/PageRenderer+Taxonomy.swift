@@ -91,7 +91,7 @@ extension PageRenderer {
                     type: $0.type, title: "\(title): \(term.name) (\($0.label))", label: $0.label,
                     url: PagePaths.link(from: path, to: folder + $0.file))
             }
-            let summaries = pageItems.map(context.summary)
+            let summaries = pageItems.map { context.summary($0) }
             let heading = number == 1 ? term.name : context.pageHeading(term.name, pagination)
             let page = TermPage(
                 head: context.head(

@@ -184,7 +184,7 @@ package struct PageRenderer: Sendable {
                 feedSiteLink: shared.siteLink,
                 lang: feed.language, dir: TextDirection.attribute(forLanguage: feed.language),
                 authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "),
-                date: item.date.map(context.dateView),
+                date: item.date.map { context.dateView($0) },
                 readingTime: Self.readingTime(words: item.wordCount, messages: messages),
                 content: item.content.withAlignmentClasses, categories: item.categories,
                 hasCategories: !item.categories.isEmpty, categoryLinks: context.categories(of: item),
@@ -215,7 +215,7 @@ package struct PageRenderer: Sendable {
                 PagePaths.index(page: $0)
             }
             let title = site.configuration.title
-            let summaries = items.map(context.summary)
+            let summaries = items.map { context.summary($0) }
             let page = IndexPage(
                 head: context.head(
                     path, title: number == 1 ? title : "\(pagination.label) · \(title)",
@@ -252,7 +252,7 @@ package struct PageRenderer: Sendable {
             }
             // Already plain text, cut to length, when the feed was read (ReadFeed).
             let description = feed.description
-            let summaries = items.map(context.summary)
+            let summaries = items.map { context.summary($0) }
             let page = FeedPage(
                 head: context.head(
                     path,
@@ -329,7 +329,7 @@ package struct PageRenderer: Sendable {
                 }
                 let name = month.name(messages)
                 let title = number == 1 ? name : context.pageHeading(name, pagination)
-                let summaries = items.map(context.summary)
+                let summaries = items.map { context.summary($0) }
                 let page = ArchiveMonthPage(
                     head: context.head(
                         path, title: "\(title) · \(site.configuration.title)",

@@ -80,7 +80,7 @@ struct RenderContext: Sendable {
         return ItemSummaryView(
             title: item.title, url: SitePath(PagePaths.item(feedSlug: item.feedSlug, slug: item.slug)),
             feedName: item.feedName, feedURL: SitePath(PagePaths.feed(item.feedSlug)),
-            date: item.date.map(dateView), excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
+            date: item.date.map { dateView($0) }, excerpt: item.excerpt.isEmpty ? nil : item.excerpt,
             authors: item.authors.isEmpty ? nil : item.authors.joined(separator: ", "), lang: language?.language,
             dir: language?.direction ?? TextDirection.attribute(forLanguage: nil),
             thumbnail: item.image.flatMap(PageRenderer.httpURL),
