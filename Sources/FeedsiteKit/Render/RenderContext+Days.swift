@@ -19,7 +19,8 @@ extension RenderContext {
             lastKey = .some(key)
             days.append(
                 DayView(
-                    date: time.map(Self.isoDay), display: time.map { messages.dayHeading($0) } ?? messages.format("undated"),
+                    date: time.map(Self.isoDay),
+                    display: time.map { messages.dayHeading($0) } ?? messages.format("undated"),
                     items: [summary]))
         }
         return days
