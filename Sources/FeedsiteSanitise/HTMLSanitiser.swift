@@ -171,7 +171,8 @@ package struct HTMLSanitiser: Sendable {
         // walked once (walking them again to cut was a third of the excerpt's cost).
         let budget = maxLength - 1
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(utf8.count, maxLength * 4))
+        // min(count, maxLength × 4) without computing maxLength × 4 when it could overflow.
+        bytes.reserveCapacity(maxLength < utf8.count / 4 ? maxLength * 4 : utf8.count)
         var count = 0
         var pendingSpace = false
         var isCut = false

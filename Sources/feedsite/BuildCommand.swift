@@ -63,6 +63,9 @@ struct BuildCommand: AsyncParsableCommand {
         }
         if strict && maxFailed != nil { throw ValidationError("--strict and --max-failed cannot be combined") }
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be combined") }
+        if let restoreState, let problem = SiteConfiguration.stateOriginProblem(restoreState) {
+            throw ValidationError("--restore-state \(problem)")
+        }
     }
 
     func run() async throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedsiteKit
 
 /// How every command that builds fetches (`build`, and `serve` for each rebuild).
 struct FetchOptions: ParsableArguments {
@@ -14,7 +15,12 @@ struct FetchOptions: ParsableArguments {
     var offline = false
 
     func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
-        if let timeout, timeout < 1 { throw ValidationError("--timeout must be at least 1 second, got \(timeout)") }
+        let limits = SiteConfiguration.Limits.self
+        guard (1...limits.concurrency).contains(concurrency) else {
+            throw ValidationError("--concurrency must be between 1 and \(limits.concurrency), got \(concurrency)")
+        }
+        if let timeout, !(1...limits.seconds).contains(timeout) {
+            throw ValidationError("--timeout must be between 1 and \(limits.seconds) seconds, got \(timeout)")
+        }
     }
 }

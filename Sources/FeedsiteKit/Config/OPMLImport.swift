@@ -1,4 +1,5 @@
 import FeedsiteParse
+import FeedsiteShared
 import Foundation
 
 #if canImport(FoundationXML)
@@ -233,9 +234,7 @@ package enum OPMLImport {
         } else if lowered.hasPrefix("feed://") {
             text = "http://" + text.dropFirst("feed://".count)
         }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { return nil }
+        guard let url = URL(string: text), url.httpProblem == nil else { return nil }
         return url
     }
 

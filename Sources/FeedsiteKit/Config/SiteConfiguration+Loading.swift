@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 import Yams
 
@@ -38,16 +39,44 @@ extension SiteConfiguration {
             directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
         let configuration = reader.read(yaml: yaml)
         let errors = reader.diagnostics.filter { $0.severity == .error }
-        guard errors.isEmpty, let configuration else {
-            throw ConfigurationError(reader.diagnostics.filter { $0.severity == .error })
-        }
+        // The warnings (unknown keys, with suggestions) go with the errors: all problems at once.
+        guard errors.isEmpty, let configuration else { throw ConfigurationError(reader.diagnostics) }
         return (configuration, reader.diagnostics)
+    }
+}
+
+extension SiteConfiguration {
+    /// What is wrong with where a published state is read from (`state_url`, `--restore-state`),
+    /// worded to follow the option's name; nil when it is an http(s) URL, a `file:` URL or a path.
+    /// A mistyped URL (`htps://…`, `http//…`, `https:/host`) is refused rather than read as a path
+    /// that does not exist, which would start the site's history afresh.
+    package static func stateOriginProblem(_ origin: String) -> String? {
+        let text = origin.trimmingCharacters(in: .whitespaces)
+        let expected = "give an http(s) URL, a file: URL or a path"
+        guard !text.isEmpty else { return "is empty: \(expected)" }
+        if let scheme = ConfigurationReader.scheme(of: text) {
+            switch scheme.lowercased() {
+            case "http", "https":
+                guard let url = URL(string: text) else { return "is not a valid URL: \(text)" }
+                return url.httpProblem.map { "cannot be fetched: \(text): \($0)" }
+            case "file":
+                return nil
+            default:
+                return "has the scheme '\(scheme):', which feedsite does not read a state from: \(expected)"
+            }
+        }
+        if let slashes = text.range(of: "//"), ["http", "https"].contains(text[..<slashes.lowerBound].lowercased()) {
+            return "looks like a URL without the ':' after '\(text[..<slashes.lowerBound])': \(expected)"
+        }
+        return nil
     }
 }
 
 /// Walks the YAML node tree (rather than `Decodable`) so that every key has a line and column,
 /// and so that every problem is reported in one pass instead of stopping at the first.
 struct ConfigurationReader {
+    typealias Limits = SiteConfiguration.Limits
+
     let fileName: String
     /// The folder feed paths are relative to.
     let directory: URL
@@ -63,7 +92,7 @@ struct ConfigurationReader {
         do {
             root = try Yams.compose(yaml: yaml)
         } catch let error as YamlError {
-            report(yamlError: error)
+            report(yamlError: error, in: yaml)
             return nil
         } catch {
             diagnostics.append(.error(file: fileName, "not valid YAML: \(error)"))
@@ -114,16 +143,24 @@ struct ConfigurationReader {
                     }
                 }
             case "state_url":
-                configuration.stateURL = string(value, key: key)
+                if let origin = string(value, key: key) {
+                    if let problem = SiteConfiguration.stateOriginProblem(origin) {
+                        error(at: value, "'state_url' \(problem)")
+                    } else {
+                        configuration.stateURL = origin
+                    }
+                }
             case "max_items":
-                configuration.maxItems = positiveInt(value, key: key)
+                configuration.maxItems = positiveInt(value, key: key, max: Limits.maxItems)
             case "future_dates":
                 update(&configuration.futureDates, choice(value, key: key))
             case "per_host":
-                configuration.fetch.perHostConcurrency = positiveInt(value, key: key)
+                configuration.fetch.perHostConcurrency = positiveInt(value, key: key, max: Limits.concurrency)
             case "max_body_mb":
                 configuration.fetch.maxBodyBytes =
-                    (positiveInt(value, key: key) ?? configuration.fetch.maxBodyBytes / 1_000_000) * 1_000_000
+                    (positiveInt(value, key: key, max: Limits.bodyMegabytes) ?? configuration.fetch.maxBodyBytes
+                        / 1_000_000)
+                    * 1_000_000
             case "user_agent":
                 configuration.fetch.userAgent = string(value, key: key)
             case "exclude", "include":
@@ -175,8 +212,8 @@ struct ConfigurationReader {
                     switch key {
                     case "url": break
                     case "name": name = string(value, key: "name")
-                    case "keep_days": keepDays = positiveInt(value, key: key)
-                    case "max_items": maxItems = positiveInt(value, key: key)
+                    case "keep_days": keepDays = positiveInt(value, key: key, max: Limits.keepDays)
+                    case "max_items": maxItems = positiveInt(value, key: key, max: Limits.maxItems)
                     case "user_agent": userAgent = string(value, key: key)
                     case "headers": headers = stringMap(value, key: key)
                     case "exclude", "include": filterRules(value, key: keyNode, into: &filter)
@@ -213,20 +250,24 @@ struct ConfigurationReader {
     /// A top-level setting that is one value: where it goes, and how its value is read.
     enum Setting {
         case text(WritableKeyPath<SiteConfiguration, String> & Sendable)
-        case positiveInt(WritableKeyPath<SiteConfiguration, Int> & Sendable)
-        case wholeNumber(WritableKeyPath<SiteConfiguration, Int> & Sendable)
+        case positiveInt(WritableKeyPath<SiteConfiguration, Int> & Sendable, max: Int)
+        case wholeNumber(WritableKeyPath<SiteConfiguration, Int> & Sendable, max: Int)
         case flag(WritableKeyPath<SiteConfiguration, Bool> & Sendable)
     }
 
     /// The top-level keys that are one value each; the other keys are read by `read(yaml:)` itself.
     static let settings: [String: Setting] = [
         "title": .text(\.title), "description": .text(\.description), "state_dir": .text(\.stateDirectory),
-        "page_size": .positiveInt(\.pageSize), "excerpt_length": .positiveInt(\.excerptLength),
-        "feed_items": .positiveInt(\.feedItems), "keep_days": .positiveInt(\.keepDays),
-        "timeout": .positiveInt(\.fetch.timeoutSeconds), "connect_timeout": .positiveInt(\.fetch.connectTimeoutSeconds),
-        "read_timeout": .positiveInt(\.fetch.readTimeoutSeconds), "retries": .wholeNumber(\.fetch.retries),
-        "max_retry_after": .wholeNumber(\.fetch.maxRetryAfterSeconds),
-        "front_page_per_feed": .wholeNumber(\.frontPagePerFeed), "noindex": .flag(\.noindex),
+        "page_size": .positiveInt(\.pageSize, max: Limits.pageSize),
+        "excerpt_length": .positiveInt(\.excerptLength, max: Limits.excerptLength),
+        "feed_items": .positiveInt(\.feedItems, max: Limits.feedItems),
+        "keep_days": .positiveInt(\.keepDays, max: Limits.keepDays),
+        "timeout": .positiveInt(\.fetch.timeoutSeconds, max: Limits.seconds),
+        "connect_timeout": .positiveInt(\.fetch.connectTimeoutSeconds, max: Limits.seconds),
+        "read_timeout": .positiveInt(\.fetch.readTimeoutSeconds, max: Limits.seconds),
+        "retries": .wholeNumber(\.fetch.retries, max: Limits.retries),
+        "max_retry_after": .wholeNumber(\.fetch.maxRetryAfterSeconds, max: Limits.seconds),
+        "front_page_per_feed": .wholeNumber(\.frontPagePerFeed, max: Limits.pageSize), "noindex": .flag(\.noindex),
         "deny_private_networks": .flag(\.fetch.denyPrivateNetworks), "show_build_time": .flag(\.showBuildTime),
         "search": .flag(\.search), "category_pages": .flag(\.categoryPages), "avatars": .flag(\.avatars),
     ]
@@ -237,8 +278,10 @@ struct ConfigurationReader {
     ) {
         switch setting {
         case .text(let field): update(&configuration[keyPath: field], string(node, key: key))
-        case .positiveInt(let field): update(&configuration[keyPath: field], positiveInt(node, key: key))
-        case .wholeNumber(let field): update(&configuration[keyPath: field], wholeNumber(node, key: key))
+        case .positiveInt(let field, let max):
+            update(&configuration[keyPath: field], positiveInt(node, key: key, max: max))
+        case .wholeNumber(let field, let max):
+            update(&configuration[keyPath: field], wholeNumber(node, key: key, max: max))
         case .flag(let field): update(&configuration[keyPath: field], bool(node, key: key))
         }
     }
@@ -265,17 +308,25 @@ struct ConfigurationReader {
         return scalar.string
     }
 
-    private mutating func positiveInt(_ node: Node, key: String) -> Int? {
+    private mutating func positiveInt(_ node: Node, key: String, max: Int = Limits.number) -> Int? {
         guard let value = node.int, value > 0 else {
             error(at: node, "'\(key)' must be a whole number greater than 0, got \(quoted(node))")
             return nil
         }
-        return value
+        return atMost(max, value, node, key: key)
     }
 
-    private mutating func wholeNumber(_ node: Node, key: String) -> Int? {
+    private mutating func wholeNumber(_ node: Node, key: String, max: Int = Limits.number) -> Int? {
         guard let value = node.int, value >= 0 else {
             error(at: node, "'\(key)' must be a whole number (0 or more), got \(quoted(node))")
+            return nil
+        }
+        return atMost(max, value, node, key: key)
+    }
+
+    private mutating func atMost(_ max: Int, _ value: Int, _ node: Node, key: String) -> Int? {
+        guard value <= max else {
+            error(at: node, "'\(key)' must be at most \(max), got \(quoted(node))")
             return nil
         }
         return value
@@ -362,6 +413,10 @@ struct ConfigurationReader {
             switch scheme.lowercased() {
             case "http", "https":
                 guard let url = URL(string: text), let host = url.host, !host.isEmpty else { break }
+                if case .port(let port)? = url.httpProblem {
+                    error(at: node, "\(expected), got \(quoted(node)): \(HTTPURLProblem.port(port))")
+                    return nil
+                }
                 return (url, url)
             case "file":
                 // file:///path, or file://localhost/path; never another machine's file.
@@ -490,15 +545,56 @@ struct ConfigurationReader {
         return previous[b.count]
     }
 
-    private mutating func report(yamlError: YamlError) {
+    private mutating func report(yamlError: YamlError, in text: String) {
         switch yamlError {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
             diagnostics.append(
                 .error(file: fileName, line: mark.line, column: mark.column, "not valid YAML: \(problem)"))
+        case .duplicatedKeysInMapping(let keys, let context):
+            // Yams names the keys and where the first of them first appears; the repeat is looked
+            // for below it, at the same indentation (a block mapping's keys line up).
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for key in keys {
+                let first = Self.line(
+                    startingWith: key, column: context.mark.column, in: lines, from: context.mark.line)
+                let again = first.flatMap {
+                    Self.line(startingWith: key, column: context.mark.column, in: lines, from: $0 + 1)
+                }
+                if let first, let again {
+                    diagnostics.append(
+                        .error(
+                            file: fileName, line: again, column: context.mark.column,
+                            "'\(key)' is given twice in this mapping (first on line \(first)): keep one"))
+                } else {
+                    diagnostics.append(
+                        .error(
+                            file: fileName, line: context.mark.line, column: context.mark.column,
+                            "'\(key)' is given more than once in this mapping: keep one"))
+                }
+            }
         default:
             diagnostics.append(.error(file: fileName, "not valid YAML: \(yamlError)"))
         }
+    }
+}
+
+extension ConfigurationReader {
+    /// The first line at or after `start` (1-based) that holds `key:` (the key bare or quoted) at
+    /// `column` (1-based) after spaces or a list's `- `.
+    fileprivate static func line(
+        startingWith key: String, column: Int, in lines: [Substring], from start: Int
+    ) -> Int? {
+        guard start >= 1 else { return nil }
+        for number in start...max(start, lines.count) where number <= lines.count {
+            let line = lines[number - 1]
+            guard line.count >= column else { continue }
+            let indent = line.prefix(column - 1)
+            guard indent.allSatisfy({ $0 == " " || $0 == "-" }) else { continue }
+            let rest = line.dropFirst(column - 1)
+            if ["\(key):", "\"\(key)\":", "'\(key)':"].contains(where: { rest.hasPrefix($0) }) { return number }
+        }
+        return nil
     }
 }
 

@@ -245,3 +245,29 @@ package struct FeedSource: Sendable, Hashable {
         "feed '\(name ?? url.host ?? url.absoluteString)' (\(url.absoluteString))"
     }
 }
+
+extension SiteConfiguration {
+    /// The largest value each number in `feeds.yml` (and `--timeout`, `--concurrency`) may take:
+    /// far beyond any real use, and small enough that nothing computed from one overflows (a byte
+    /// count from `max_body_mb`, a `Duration` from `timeout`) or runs for ever (`retries`).
+    package enum Limits {
+        /// Any other number.
+        package static let number = 1_000_000_000
+        /// `timeout`, `connect_timeout`, `read_timeout`, `max_retry_after`: an hour.
+        package static let seconds = 3_600
+        package static let retries = 10
+        /// `page_size`, `front_page_per_feed`.
+        package static let pageSize = 1_000
+        /// `excerpt_length`, in characters.
+        package static let excerptLength = 10_000
+        package static let feedItems = 10_000
+        /// `keep_days`: a century.
+        package static let keepDays = 36_500
+        /// `max_items`: what one feed's state may hold (`StateLimits.itemsPerFeed`).
+        package static let maxItems = 100_000
+        /// `per_host`, `--concurrency`.
+        package static let concurrency = 1_000
+        /// `max_body_mb`: a gigabyte.
+        package static let bodyMegabytes = 1_000
+    }
+}

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FeedsiteParse
+import FeedsiteShared
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -233,6 +234,11 @@ package struct FeedFetcher: Sendable {
             }
             let info = FetchInfo(finalURL: url, status: status, permanentRedirect: permanentRedirect)
             if status == 304 {
+                // "Not modified" answers a conditional request only: to any other there is nothing
+                // kept to stand for the feed, so it is a failure (the items of an earlier build stay).
+                guard request.sendsValidators(to: url) || request.hasOwnValidators else {
+                    return .failure(AttemptFailure(error: .notModifiedUnasked))
+                }
                 return .success(.notModified(info))
             }
             guard (200..<300).contains(status) else {
@@ -289,11 +295,15 @@ package struct FeedFetcher: Sendable {
         return http
     }
 
-    /// Refuses URLs feedsite must not fetch: other schemes (a redirect to `file:` among them), and
-    /// (when asked) private networks.
+    /// Refuses URLs feedsite must not fetch: other schemes (a redirect to `file:` among them), no
+    /// host or an impossible port, and (when asked) private networks.
     private func refusal(for url: URL) -> FetchError? {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host
-        else { return .unsupportedScheme(url.absoluteString) }
+        switch url.httpProblem {
+        case .scheme?: return .unsupportedScheme(url.absoluteString)
+        case let problem?: return .unusableURL(url.absoluteString, problem)
+        case nil: break
+        }
+        guard let host = url.host else { return .unusableURL(url.absoluteString, .noHost) }
         if options.policy.denyPrivateNetworks, NetworkAddress.isPrivate(host: host) {
             return .privateNetwork(host: host)
         }

@@ -1,8 +1,12 @@
+import FeedsiteShared
+
 /// Why one feed could not be downloaded (or, for a local source, read). The text completes the
 /// sentence `warning: feed 'Name' (url): …`.
 package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a non-2xx status.
     case http(status: Int, reason: String)
+    /// HTTP 304 Not Modified to a request that sent no validators: no feed to read.
+    case notModifiedUnasked
     /// The server asked to wait (HTTP 429, or 503 with `Retry-After`) and feedsite did not get the
     /// feed this run; `cause` says why it stopped asking.
     case retryLater(status: Int, cause: RetryLaterCause)
@@ -16,6 +20,8 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case redirectLoop(String)
     /// A redirect or URL with a scheme other than http(s).
     case unsupportedScheme(String)
+    /// An http(s) URL no request can be made to (no host, a port out of range).
+    case unusableURL(String, HTTPURLProblem)
     /// The host resolves to a loopback, private or link-local address and `deny_private_networks` is on.
     case privateNetwork(host: String)
     /// The host name does not resolve (DNS).
@@ -64,6 +70,9 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .http(let status, let reason):
             return "HTTP \(status) \(reason)"
+        case .notModifiedUnasked:
+            return
+                "HTTP 304 Not Modified to a request without If-None-Match or If-Modified-Since: the server sent no feed (a caching proxy or server misconfiguration)"
         case .retryLater(let status, .retryAfterTooLong(let seconds, let limit)):
             return
                 "HTTP \(status): the server asks to retry after \(seconds) s, longer than max_retry_after (\(limit) s); skipped this run"
@@ -86,7 +95,9 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .redirectLoop(let url):
             return "redirect loop: \(url) redirects back to itself"
         case .unsupportedScheme(let url):
-            return "refusing to fetch \(url): only http and https are allowed"
+            return "refusing to fetch \(url): \(HTTPURLProblem.scheme)"
+        case .unusableURL(let url, let problem):
+            return "refusing to fetch \(url): \(problem)"
         case .privateNetwork(let host):
             return
                 "refusing to fetch from \(host): it is a loopback, private or link-local address (deny_private_networks)"
@@ -131,6 +142,7 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     package var httpStatus: Int? {
         switch self {
         case .http(let status, _), .retryLater(let status, _): return status
+        case .notModifiedUnasked: return 304
         default: return nil
         }
     }

@@ -36,6 +36,12 @@ package struct FetchRequest: Sendable, Hashable {
     func sendsValidators(to hop: URL) -> Bool {
         (etag != nil || lastModified != nil) && hop.absoluteString == (validatorURL ?? url).absoluteString
     }
+
+    /// True when `feeds.yml` gives the feed validators of its own (`headers:` with `If-None-Match`
+    /// or `If-Modified-Since`).
+    var hasOwnValidators: Bool {
+        headers.keys.contains { ["if-none-match", "if-modified-since"].contains($0.lowercased()) }
+    }
 }
 
 /// A server's answer for one feed (or what a local feed file holds).

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FeedsiteShared
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -15,6 +16,9 @@ enum StateDownload {
         case absent(status: Int)
     }
 
+    /// Redirects followed before a download gives up.
+    static let maxRedirects = 5
+
     /// Why a download failed; completes "cannot restore the state from URL: …".
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
@@ -29,7 +33,8 @@ enum StateDownload {
         _ url: URL, to file: URL, limitBytes: Int, policy: FetchPolicy, userAgent: String
     ) async -> Result<Outcome, Failure> {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            // Redirects are followed below, each target checked first (`URL.httpProblem`).
+            redirectConfiguration: .disallow,
             timeout: .init(
                 connect: .seconds(Int64(policy.connectTimeoutSeconds)),
                 read: .seconds(Int64(policy.readTimeoutSeconds))),
@@ -68,13 +73,35 @@ enum StateDownload {
         plain: Bool
     ) async -> Result<Outcome, Failure> {
         let tooLarge = Failure(description: "the state is larger than feedsite's \(limitBytes >> 20) MB state limit")
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "User-Agent", value: userAgent)
-        request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "Accept-Encoding", value: plain ? "identity" : "gzip, deflate")
+        var current = url
+        var visited: Set<String> = [url.absoluteString]
         do {
-            // The whole transfer has a generous deadline; a transfer that stalls fails after the read timeout.
-            let response = try await client.execute(request, timeout: .minutes(15))
+            var response: HTTPClientResponse
+            while true {
+                if let problem = current.httpProblem {
+                    return .failure(Failure(description: "refusing to fetch \(current.absoluteString): \(problem)"))
+                }
+                var request = HTTPClientRequest(url: current.absoluteString)
+                request.headers.add(name: "User-Agent", value: userAgent)
+                request.headers.add(name: "Accept", value: "application/json")
+                request.headers.add(name: "Accept-Encoding", value: plain ? "identity" : "gzip, deflate")
+                // The whole transfer has a generous deadline; a transfer that stalls fails after the read timeout.
+                response = try await client.execute(request, timeout: .minutes(15))
+                guard [301, 302, 303, 307, 308].contains(response.status.code),
+                    let location = response.headers.first(name: "Location")
+                else { break }
+                guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
+                    return .failure(Failure(description: "redirect to an invalid URL: \(location)"))
+                }
+                guard visited.count <= maxRedirects else {
+                    return .failure(Failure(description: "more than \(maxRedirects) redirects"))
+                }
+                guard visited.insert(next.absoluteString).inserted else {
+                    return .failure(
+                        Failure(description: "redirect loop: \(next.absoluteString) redirects back to itself"))
+                }
+                current = next
+            }
             let status = Int(response.status.code)
             if status == 404 || status == 410 { return .success(.absent(status: status)) }
             guard (200..<300).contains(status) else {

@@ -106,14 +106,31 @@ package struct SiteTemplates: Sendable {
         // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.
         let root = directory.resolvingSymlinksInPath().standardizedFileURL.path
         for path in fileManager.subpaths(atPath: root) ?? [] {
-            let url = URL(fileURLWithPath: root).appendingPathComponent(path)
-            var isDir: ObjCBool = false
-            guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
+            var url = URL(fileURLWithPath: root).appendingPathComponent(path)
             let isAsset = path.hasPrefix("assets/")
             if isAsset && path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             let isCatalogue = MessageCatalogue.language(ofPath: path) != nil
             guard isAsset || isCatalogue || path.hasSuffix(".mustache") else { continue }
             let displayName = "\(directory.lastPathComponent)/\(path)"
+            // A link is read only when it leads to a file inside the folder (as in static/), so a
+            // theme never publishes a file from elsewhere (`assets/x -> /etc/shadow`).
+            if (try? fileManager.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink {
+                let target = url.resolvingSymlinksInPath().standardizedFileURL
+                var isDir: ObjCBool = false
+                guard target.path.hasPrefix(root + "/"),
+                    fileManager.fileExists(atPath: target.path, isDirectory: &isDir), !isDir.boolValue
+                else {
+                    throw TemplateError(
+                        file: displayName,
+                        message:
+                            "is a symbolic link that does not lead to a file inside \(directory.lastPathComponent)/; "
+                            + "links are only followed to files in the folder (nothing outside it is published): "
+                            + "copy the file in instead")
+                }
+                url = target
+            }
+            var isDir: ObjCBool = false
+            guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
             guard let data = fileManager.contents(atPath: url.path) else {
                 throw TemplateError(file: displayName, message: "cannot read the file")
             }

@@ -49,8 +49,14 @@ package struct StaticFiles: Sendable {
                 SiteMarker.fileName, SiteMarker.temporaryName,
             ]
             if hasNotFoundPage { files.insert(PageRenderer.notFoundPath) }
+            // Every folder feedsite may generate, whether or not this build does (`tags/` without
+            // tags, `search/` with search off): a file there would be replaced the day it does.
             return Reserved(
-                files: files, folders: ["page", "feeds", "items", "archive", "status", "avatars"], assets: Set(assets))
+                files: files,
+                folders: [
+                    "page", "feeds", "items", "archive", "status", "avatars", "tags", "categories", "search",
+                    "pagefind",
+                ], assets: Set(assets))
         }
 
         /// What generated file or folder (`items/`) a static file (or folder) at `path` would

@@ -110,6 +110,54 @@ struct SiteConfigurationTests {
                 "feeds.yml:2:11: error: 'language' must be a language tag like en or de-CH, got \"not a language\"",
             ]
         ),
+        // Numbers have ceilings: a byte count from `max_body_mb` overflowed, a `Duration` from
+        // `timeout` trapped, `retries` against a 429 server never ended.
+        (
+            "timeout: 9223372036854775807\nmax_body_mb: 9999999999999\nretries: 11\nexcerpt_length: 4611686018427387904\nfeeds:\n  - url: https://ok.example/\n    keep_days: 36501\n",
+            [
+                "feeds.yml:1:10: error: 'timeout' must be at most 3600, got \"9223372036854775807\"",
+                "feeds.yml:2:14: error: 'max_body_mb' must be at most 1000, got \"9999999999999\"",
+                "feeds.yml:3:10: error: 'retries' must be at most 10, got \"11\"",
+                "feeds.yml:4:17: error: 'excerpt_length' must be at most 10000, got \"4611686018427387904\"",
+                "feeds.yml:7:16: error: 'keep_days' must be at most 36500, got \"36501\"",
+            ]
+        ),
+        (
+            "feeds:\n  - url: http://127.0.0.1:99999/feed\n",
+            [
+                "feeds.yml:2:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"http://127.0.0.1:99999/feed\": port 99999 is not a TCP port (1–65535)"
+            ]
+        ),
+        // A mistyped `state_url` would start the site's history afresh (read as a missing path).
+        (
+            "state_url: htps://planet.example/status/state.json\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:12: error: 'state_url' has the scheme 'htps:', which feedsite does not read a state from: give an http(s) URL, a file: URL or a path"
+            ]
+        ),
+        (
+            "state_url: https:/planet.example/state.json\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:12: error: 'state_url' cannot be fetched: https:/planet.example/state.json: it names no host"
+            ]
+        ),
+        // Yams names the repeated key and where it first appears; the repeat is found below it.
+        (
+            "title: A\nsearch: false\ntitle: B\nfeeds:\n  - https://ok.example/\n",
+            ["feeds.yml:3:1: error: 'title' is given twice in this mapping (first on line 1): keep one"]
+        ),
+        (
+            "feeds:\n  - url: https://ok.example/\n    name: A\n    name: B\n",
+            ["feeds.yml:4:5: error: 'name' is given twice in this mapping (first on line 3): keep one"]
+        ),
+        // Warnings come with the errors: every problem at once.
+        (
+            "page_size: 0\nbase-url: https://x.example/\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:12: error: 'page_size' must be a whole number greater than 0, got \"0\"",
+                "feeds.yml:2:1: warning: unknown key 'base-url' is ignored; did you mean 'base_url'?",
+            ]
+        ),
         ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
         (
             "- just\n- a list\n",

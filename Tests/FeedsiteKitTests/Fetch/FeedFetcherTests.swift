@@ -5,6 +5,7 @@ import Testing
 
 @testable import FeedsiteKit
 @testable import FeedsiteParse
+@testable import FeedsiteShared
 
 @Suite("Feed fetcher", .serialized)
 struct FeedFetcherTests {
@@ -141,6 +142,37 @@ struct FeedFetcherTests {
         let (result, _) = try await Self.fetch(
             "/x", routes: ["/x": .init(status: .found, headers: [("Location", "file:///etc/passwd")])])
         #expect(throws: FetchError.unsupportedScheme("file:///etc/passwd")) { try result.get() }
+    }
+
+    @Test("a URL with a port no connection can have is refused before the client sees it, also behind a redirect")
+    func impossiblePort() async throws {
+        // async-http-client stops the process on a port above 65535: the whole build crashed.
+        let result = try await FeedFetcher.withFetcher(options: .init(policy: Self.policy)) { fetcher in
+            await fetcher.fetch(
+                FetchRequest(url: URL(string: "http://127.0.0.1:99999/feed")!, userAgent: Self.userAgent))
+        }
+        #expect(throws: FetchError.unusableURL("http://127.0.0.1:99999/feed", .port(99999))) { try result.get() }
+        let (redirected, _) = try await Self.fetch(
+            "/x", routes: ["/x": .init(status: .found, headers: [("Location", "http://127.0.0.1:70000/feed")])])
+        #expect(throws: FetchError.unusableURL("http://127.0.0.1:70000/feed", .port(70000))) { try redirected.get() }
+        #expect(
+            FetchError.unusableURL("http://127.0.0.1:70000/feed", .port(70000)).description
+                == "refusing to fetch http://127.0.0.1:70000/feed: port 70000 is not a TCP port (1–65535)")
+    }
+
+    @Test("a 304 to a request that sent no validators is a failure, not an unchanged feed")
+    func unaskedNotModified() async throws {
+        let route = FixtureServer.Route(status: .notModified, headers: [])
+        let (result, _) = try await Self.fetch("/feed", routes: ["/feed": route])
+        #expect(throws: FetchError.notModifiedUnasked) { try result.get() }
+        #expect(FetchError.notModifiedUnasked.httpStatus == 304)
+        // Validators of the feed's own (`headers:` in feeds.yml) make it a conditional request.
+        let (own, _) = try await Self.fetch(
+            "/feed", routes: ["/feed": route], headers: ["If-Modified-Since": "Tue, 01 Dec 2026 00:00:00 GMT"])
+        guard case .notModified = try own.get() else {
+            Issue.record("expected an unchanged feed")
+            return
+        }
     }
 
     @Test("HTTP errors carry status and reason")
