@@ -97,6 +97,7 @@ package struct PreviewServer: Sendable {
             // live-reload event stream stays open): exactly a header timeout.
             server: .http1(
                 configuration: .init(
+                    additionalChannelHandlers: [RequestDeadline(limit: Self.timeAmount(options.headerTimeout))],
                     idleTimeout: Self.timeAmount(options.headerTimeout), httpDecoderConfiguration: Self.requestLimits)),
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: nil,

@@ -48,8 +48,9 @@ struct SiteResponder: HTTPResponder {
     }
 
     /// HTML pages larger than this are sent as they are, streamed, without the live-reload script
-    /// (the script is added to a copy in memory).
-    static let maxInjectedBytes = 16 << 20
+    /// (the script is added to a copy in memory, held while a client reads it: the status page of
+    /// 10,000 feeds is 5 MB).
+    static let maxInjectedBytes = 8 << 20
 
     /// The event stream: `hello` now, then one event per rebuild, until the browser goes away or
     /// the server shuts down.
@@ -97,9 +98,9 @@ struct SiteResponder: HTTPResponder {
             // `/robots.txt/`: a file is not a folder (its relative links would resolve wrongly).
             return notFound(request)
         }
-        // A symbolic link inside the site must not lead outside it.
-        let resolved = url.resolvingSymlinksInPath().path
-        guard resolved == base.path || resolved.hasPrefix(base.path + "/"),
+        // A symbolic link inside the site must not lead outside it; a path that cannot be resolved
+        // (a chain of links longer than PATH_MAX) is not known to be inside, so it is not served.
+        guard let resolved = Self.realPath(url.path), resolved == base.path || resolved.hasPrefix(base.path + "/"),
             let attributes = try? fileManager.attributesOfItem(atPath: resolved),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = attributes[.size] as? Int
@@ -107,7 +108,7 @@ struct SiteResponder: HTTPResponder {
         let type = ContentType.forFile(named: url.lastPathComponent)
         if ContentType.isHTML(type), size <= Self.maxInjectedBytes {
             guard let data = fileManager.contents(atPath: resolved) else { return notFound(request) }
-            return Self.response(.ok, LiveReload.inject(into: data), type: type, request)
+            return Self.response(.ok, LiveReload.inject(into: data), type: type, request, chunked: true)
         }
         // Streamed from disk a chunk at a time as the client reads: memory stays bounded however
         // large the file, and the connection's idle timer starts only once the last chunk is
@@ -166,9 +167,41 @@ struct SiteResponder: HTTPResponder {
                 && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
     }
 
-    /// Whether the server listens on loopback only (`127.0.0.1`, `localhost`, `::1`).
+    /// Whether the server listens on loopback only (`127.0.0.1`, `localhost`, `::1`, and the other
+    /// spellings the resolver reads as loopback when binding: `127.1`, `0:0:0:0:0:0:0:1`,
+    /// `::ffff:127.0.0.1`).
     static func isLoopback(listeningOn host: String) -> Bool {
-        isLoopback(authority: host.contains(":") ? "[\(host)]" : host) && !host.isEmpty
+        guard !host.isEmpty else { return false }
+        if isLoopback(authority: host.contains(":") ? "[\(host)]" : host) { return true }
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let list else { return false }
+        defer { freeaddrinfo(list) }
+        var next: UnsafeMutablePointer<addrinfo>? = list
+        while let entry = next {
+            guard let address = entry.pointee.ai_addr, isLoopback(address: address) else { return false }
+            next = entry.pointee.ai_next
+        }
+        return true
+    }
+
+    /// 127.0.0.0/8, `::1`, or 127.0.0.0/8 mapped into IPv6.
+    private static func isLoopback(address: UnsafeMutablePointer<sockaddr>) -> Bool {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+            return UInt32(bigEndian: ipv4) >> 24 == 127
+        case AF_INET6:
+            let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+            }
+            let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+            let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+            return isOne || (isMapped && bytes[12] == 127)
+        default:
+            return false
+        }
     }
 
     /// The redirect target for a folder requested without its final `/`: a path on this server,
@@ -242,14 +275,36 @@ struct SiteResponder: HTTPResponder {
             """
     }
 
+    /// - Parameter chunked: hand the body over `chunkBytes` at a time as the client reads (a page
+    ///   handed over whole starts the connection's idle timer at once, and a slow client was cut off).
     private static func response(
-        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request
+        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request, chunked: Bool = false
     ) -> Response {
         var headers = commonHeaders
         headers[.contentType] = type
         headers[.contentLength] = "\(body.count)"
-        let bodyBuffer = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body))
-        return Response(status: status, headers: headers, body: bodyBuffer)
+        guard request.method != .head else { return Response(status: status, headers: headers) }
+        guard chunked, body.count > chunkBytes else {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: body.count) { writer in
+                var offset = 0
+                while offset < body.count {
+                    let end = min(offset + chunkBytes, body.count)
+                    try await writer.write(ByteBuffer(bytes: body[offset..<end]))
+                    offset = end
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// `realpath(3)`, nil when it fails.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func text(

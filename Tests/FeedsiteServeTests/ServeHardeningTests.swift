@@ -142,6 +142,94 @@
             }
         }
 
+        /// Found by a hostile-request review: a request body trickled a byte at a time kept its
+        /// connection open for ever (each byte restarted the idle timer), and a 405 only asked the
+        /// client to close.
+        @Test("a request body must arrive within the header timeout, and a 405 closes its connection")
+        func trickledBodyIsCut() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(1))) { url in
+                let port = try #require(url.port)
+                for method in ["GET", "POST"] {
+                    let connection = try RawConnection(port: port)
+                    defer { connection.close() }
+                    try await connection.send(
+                        "\(method) /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n")
+                    let started = ContinuousClock.now
+                    // A byte every 300 ms: never silent for the whole second.
+                    var closed = false
+                    while !closed, ContinuousClock.now < started + .seconds(15) {
+                        _ = try? await connection.send("a")
+                        closed = await connection.waitForClose(until: .now + .milliseconds(300))
+                    }
+                    #expect(closed, "\(method): the connection is still open")
+                    #expect(ContinuousClock.now - started < .seconds(10), "\(method)")
+                }
+                // A 405 without a body: the server closes the connection after the answer.
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                try await connection.send("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+                #expect(await connection.waitForClose(until: .now + .milliseconds(900)))
+                // A request without a body is unaffected: served, and the connection stays for the next one.
+                #expect(try await TestClient.get(url).status == 200)
+            }
+        }
+
+        @Test("a link whose target cannot be resolved (longer than PATH_MAX) is not served")
+        func unresolvableLink() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            let outside = fixture.site.deletingLastPathComponent().appendingPathComponent("outside")
+            defer {
+                // GNU rm removes a tree deeper than PATH_MAX; FileManager does not.
+                let remove = Process()
+                remove.executableURL = URL(fileURLWithPath: "/bin/rm")
+                remove.arguments = ["-rf", outside.path]
+                try? remove.run()
+                remove.waitUntilExit()
+            }
+            // 18 folders of 244 characters: a real path of about 4.4 KB, reached through a link
+            // inside the site and a relative link halfway (each link itself short enough). Made
+            // through folder descriptors: no path that long can be named, and the working
+            // directory is the whole test process's.
+            let names = (0..<18).map { "d\($0)" + String(repeating: "x", count: 240) }
+            let firstHalf = names[..<9].joined(separator: "/")
+            let secondHalf = names[9...].joined(separator: "/")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            var folder = open(outside.path, O_RDONLY | O_DIRECTORY)
+            for (index, name) in names.enumerated() {
+                #expect(mkdirat(folder, name, 0o755) == 0)
+                let next = openat(folder, name, O_RDONLY | O_DIRECTORY)
+                if index == 8 { #expect(symlinkat(secondHalf, next, "hop") == 0) }
+                _ = Glibc.close(folder)
+                folder = next
+            }
+            let file = openat(folder, "secret.txt", O_CREAT | O_WRONLY, 0o644)
+            _ = Glibc.write(file, "OUTSIDE", 7)
+            _ = Glibc.close(file)
+            _ = Glibc.close(folder)
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                #expect(symlink(outside.path + "/" + firstHalf, fixture.site.path + "/dl") == 0)
+                #expect(SiteResponder.realPath(fixture.site.path + "/dl/hop/secret.txt") == nil)
+                let reply = try await RawConnection.request(
+                    "GET /dl/hop/secret.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port)
+                #expect(reply.status == 404)
+            }
+        }
+
+        @Test(
+            "every loopback spelling the resolver binds to keeps the Host check",
+            arguments: [
+                ("127.0.0.1", true), ("127.1", true), ("localhost", true), ("::1", true), ("0:0:0:0:0:0:0:1", true),
+                ("::ffff:127.0.0.1", true), ("127.255.0.9", true), ("0.0.0.0", false), ("::", false),
+                ("192.168.1.2", false), ("::ffff:10.0.0.1", false), ("", false),
+            ])
+        func loopbackSpellings(host: String, isLoopback: Bool) {
+            #expect(SiteResponder.isLoopback(listeningOn: host) == isLoopback)
+        }
+
         /// A 24 MB file was handed to NIO whole; the 5 s idle timer then ran while a slow client
         /// was still reading, and cut the download off.
         @Test("a large file reaches a client that pauses longer than the idle time whole, streamed from disk")

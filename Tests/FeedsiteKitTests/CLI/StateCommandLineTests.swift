@@ -93,4 +93,36 @@ struct StateCommandLineTests {
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("Site/status/state.json").path))
         try await server.shutdown()
     }
+
+    @Test("a mistyped --restore-state is a usage error (exit 64), not a fresh history; nothing is fetched")
+    func mistypedOrigin() async throws {
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: ["/feed": .feed(StateSamples.rss(items: 2))])
+        try Data("title: T\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let cases = [
+            (
+                "htps://planet.example/status/state.json",
+                "has the scheme 'htps:', which feedsite does not read a state from"
+            ),
+            ("http//planet.example/status/state.json", "looks like a URL without the ':' after 'http'"),
+            (
+                "https:/planet.example/status/state.json",
+                "cannot be fetched: https:/planet.example/status/state.json: it names no host"
+            ),
+            (
+                "http://127.0.0.1:99999/state.json",
+                "cannot be fetched: http://127.0.0.1:99999/state.json: port 99999 is not a TCP port (1–65535)"
+            ),
+        ]
+        for (origin, message) in cases {
+            let result = try Self.run(["build", "--templates", Self.templates, "--restore-state", origin], in: work)
+            #expect(result.status == 64, "\(origin)")
+            #expect(result.stderr.contains("--restore-state \(message)"), "\(result.stderr)")
+        }
+        #expect(server.requests.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("Site").path))
+        try await server.shutdown()
+    }
 }

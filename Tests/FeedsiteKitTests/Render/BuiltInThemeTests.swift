@@ -91,6 +91,36 @@ struct BuiltInThemeTests {
         #expect(theme.assets["assets/extra.txt"] == Data("extra".utf8))
     }
 
+    @Test("a link in the theme is read only when it leads to a file inside the folder")
+    func themeLinks() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("feeds.yml")
+        let assets = folder.appendingPathComponent("Templates/assets")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        let outside = folder.appendingPathComponent("secret.txt")
+        try Data("not for the site".utf8).write(to: outside)
+        try Data("logo".utf8).write(to: assets.appendingPathComponent("logo.svg"))
+        let manager = FileManager.default
+        try manager.createSymbolicLink(
+            atPath: assets.appendingPathComponent("alias.svg").path, withDestinationPath: "logo.svg")
+        let inside = try SiteTemplates.load(overriding: nil, besides: config)
+        #expect(inside.assets["assets/alias.svg"] == Data("logo".utf8))
+        // A link out of the folder (`assets/x -> /etc/shadow`) would publish that file.
+        let link = assets.appendingPathComponent("secret.txt")
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: outside.path)
+        #expect {
+            try SiteTemplates.load(overriding: nil, besides: config)
+        } throws: { error in
+            "\(error)".contains(
+                "Templates/assets/secret.txt: error: is a symbolic link that does not lead to a file inside Templates/")
+        }
+        try manager.removeItem(at: link)
+        // A link to a folder is not followed either (it was left out without a word).
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: folder.path)
+        #expect(throws: TemplateError.self) { try SiteTemplates.load(overriding: nil, besides: config) }
+    }
+
     @Test("an override's errors name its file; a --templates folder that does not exist is an error")
     func overrideErrors() throws {
         let folder = try Self.temporaryFolder()

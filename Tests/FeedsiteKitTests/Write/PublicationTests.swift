@@ -120,7 +120,11 @@ struct PublicationTests {
     @Test("a static file with a generated page's name is a configuration error naming both; nothing is fetched")
     func staticCollisions() async throws {
         let project = try await Project()
-        for path in ["static/index.html", "static/items/x.html", "static/assets/style.css", "static/404.html"] {
+        for path in [
+            "static/index.html", "static/items/x.html", "static/assets/style.css", "static/404.html",
+            // Folders this build does not make (no tags, no category pages, no Pagefind) are feedsite's too.
+            "static/tags/index.html", "static/pagefind/shards.json",
+        ] {
             try project.write(Data("mine".utf8), path)
         }
         try project.write(Data("fine".utf8), "static/assets/logo.png")
@@ -130,6 +134,8 @@ struct PublicationTests {
         #expect(text.contains("static/items: error: has the same path as the folder items/ feedsite generates"))
         #expect(text.contains("static/assets/style.css: error: has the same path as assets/style.css"))
         #expect(text.contains("static/404.html: error: has the same path as 404.html"))
+        #expect(text.contains("static/tags: error: has the same path as the folder tags/ feedsite generates"))
+        #expect(text.contains("static/pagefind: error: has the same path as the folder pagefind/ feedsite generates"))
         #expect(!text.contains("logo.png"))
         #expect(project.server.requests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: project.work.appendingPathComponent("Site").path))
