@@ -11,8 +11,8 @@ struct ParseCommand: AsyncParsableCommand {
         abstract: "Show how feedsite reads a feed (a file or an http(s) URL).",
         discussion: """
             Prints the format and version, title, link, item count and parse warnings, then one line per \
-            item; with --json, the parsed feed as JSON (the schema of DESIGN §2: raw values, ISO 8601 UTC \
-            dates, warnings). URLs and files are read exactly as `feedsite build` reads them: a web page \
+            item; with --json, the parsed feed as JSON (raw values after one XML decode, ISO 8601 \
+            UTC dates, warnings). URLs and files are read exactly as `feedsite build` reads them: a web page \
             is followed to the feed it links (`<link rel="alternate">`), with a note. With several \
             inputs and --stats, prints parse (and with --sanitise, sanitise) throughput in MB/s.
             Exit status: 0 every input parsed, 1 one did not, 64 usage error.

@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Preview the site in a browser; rebuild and reload on every edit.",
         discussion: """
             Builds the site (unless --no-build), serves the output folder on a local port and watches \
-            the templates folder (assets included) and the configuration file. Every edit rebuilds the \
+            the templates folder (assets included), the configuration file, static/ and local feed \
+            files. Every edit rebuilds the \
             site and the open pages reload themselves. A failed rebuild is shown in the terminal and \
             over the page, and the last good site keeps being served. Ctrl-C stops the server. \
             A folder that build would refuse to write (one holding files feedsite did not write, \

@@ -94,11 +94,11 @@ enum StateDownload {
                     return .failure(Failure(description: "redirect to an invalid URL: \(location)"))
                 }
                 guard visited.count <= maxRedirects else {
-                    return .failure(Failure(description: "more than \(maxRedirects) redirects"))
+                    return .failure(Failure(description: "too many redirects (more than \(maxRedirects))"))
                 }
                 guard visited.insert(next.absoluteString).inserted else {
                     return .failure(
-                        Failure(description: "redirect loop: \(next.absoluteString) redirects back to itself"))
+                        Failure(description: "the server's redirects go round in a loop"))
                 }
                 current = next
             }
