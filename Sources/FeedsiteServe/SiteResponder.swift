@@ -100,7 +100,7 @@ struct SiteResponder: HTTPResponder {
         }
         // A symbolic link inside the site must not lead outside it; a path that cannot be resolved
         // (a chain of links longer than PATH_MAX) is not known to be inside, so it is not served.
-        guard let resolved = Self.realPath(url.path), resolved == base.path || resolved.hasPrefix(base.path + "/"),
+        guard let resolved = OutputFolder.realPath(url.path), OutputFolder.contains(base.path, resolved),
             let attributes = try? fileManager.attributesOfItem(atPath: resolved),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = attributes[.size] as? Int
@@ -108,7 +108,7 @@ struct SiteResponder: HTTPResponder {
         let type = ContentType.forFile(named: url.lastPathComponent)
         if ContentType.isHTML(type), size <= Self.maxInjectedBytes {
             guard let data = fileManager.contents(atPath: resolved) else { return notFound(request) }
-            return Self.response(.ok, LiveReload.inject(into: data), type: type, request, chunked: true)
+            return Self.response(.ok, LiveReload.inject(into: data), type: type, request)
         }
         // Streamed from disk a chunk at a time as the client reads: memory stays bounded however
         // large the file, and the connection's idle timer starts only once the last chunk is
@@ -275,16 +275,16 @@ struct SiteResponder: HTTPResponder {
             """
     }
 
-    /// - Parameter chunked: hand the body over `chunkBytes` at a time as the client reads (a page
-    ///   handed over whole starts the connection's idle timer at once, and a slow client was cut off).
+    /// A body larger than `chunkBytes` is handed over a chunk at a time as the client reads (a
+    /// page handed over whole starts the connection's idle timer at once: a slow client was cut off).
     private static func response(
-        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request, chunked: Bool = false
+        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request
     ) -> Response {
         var headers = commonHeaders
         headers[.contentType] = type
         headers[.contentLength] = "\(body.count)"
         guard request.method != .head else { return Response(status: status, headers: headers) }
-        guard chunked, body.count > chunkBytes else {
+        guard body.count > chunkBytes else {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
         return Response(
@@ -298,13 +298,6 @@ struct SiteResponder: HTTPResponder {
                 }
                 try await writer.finish(nil)
             })
-    }
-
-    /// `realpath(3)`, nil when it fails.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     private static func text(

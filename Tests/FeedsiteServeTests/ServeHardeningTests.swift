@@ -3,6 +3,7 @@
     import Glibc
     import Testing
 
+    @testable import FeedsiteKit
     @testable import FeedsiteServe
 
     @Suite("feedsite serve: it stays on its host and does not wait on half-sent requests")
@@ -216,7 +217,7 @@
             try await withPreviewServer(fixture.server()) { url in
                 let port = try #require(url.port)
                 #expect(symlink(outside.path + "/" + firstHalf, fixture.site.path + "/dl") == 0)
-                #expect(SiteResponder.realPath(fixture.site.path + "/dl/hop/secret.txt") == nil)
+                #expect(OutputFolder.realPath(fixture.site.path + "/dl/hop/secret.txt") == nil)
                 let reply = try await RawConnection.request(
                     "GET /dl/hop/secret.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port)
                 #expect(reply.status == 404)

@@ -157,10 +157,9 @@ struct ConfigurationReader {
             case "per_host":
                 configuration.fetch.perHostConcurrency = positiveInt(value, key: key, max: Limits.concurrency)
             case "max_body_mb":
-                configuration.fetch.maxBodyBytes =
-                    (positiveInt(value, key: key, max: Limits.bodyMegabytes) ?? configuration.fetch.maxBodyBytes
-                        / 1_000_000)
-                    * 1_000_000
+                if let megabytes = positiveInt(value, key: key, max: Limits.bodyMegabytes) {
+                    configuration.fetch.maxBodyBytes = megabytes * 1_000_000
+                }
             case "user_agent":
                 configuration.fetch.userAgent = string(value, key: key)
             case "exclude", "include":
@@ -388,9 +387,7 @@ struct ConfigurationReader {
             return nil
         }
         let text = scalar.string.trimmingCharacters(in: .whitespaces)
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else {
+        guard let url = URL(string: text), url.httpProblem == nil else {
             error(at: node, "'\(key)' must be an http(s) URL, got \(quoted(node))")
             return nil
         }
@@ -412,12 +409,12 @@ struct ConfigurationReader {
         if let scheme = Self.scheme(of: text) {
             switch scheme.lowercased() {
             case "http", "https":
-                guard let url = URL(string: text), let host = url.host, !host.isEmpty else { break }
-                if case .port(let port)? = url.httpProblem {
-                    error(at: node, "\(expected), got \(quoted(node)): \(HTTPURLProblem.port(port))")
-                    return nil
-                }
-                return (url, url)
+                guard let url = URL(string: text) else { break }
+                guard let problem = url.httpProblem else { return (url, url) }
+                // No host: the general message below. A port out of range is named.
+                guard case .port = problem else { break }
+                error(at: node, "\(expected), got \(quoted(node)): \(problem)")
+                return nil
             case "file":
                 // file:///path, or file://localhost/path; never another machine's file.
                 guard let url = URL(string: text), url.isFileURL, (url.host ?? "").isEmpty || url.host == "localhost",
@@ -585,8 +582,8 @@ extension ConfigurationReader {
     fileprivate static func line(
         startingWith key: String, column: Int, in lines: [Substring], from start: Int
     ) -> Int? {
-        guard start >= 1 else { return nil }
-        for number in start...max(start, lines.count) where number <= lines.count {
+        guard start >= 1, start <= lines.count else { return nil }
+        for number in start...lines.count {
             let line = lines[number - 1]
             guard line.count >= column else { continue }
             let indent = line.prefix(column - 1)

@@ -263,8 +263,8 @@ extension SiteConfiguration {
         package static let feedItems = 10_000
         /// `keep_days`: a century.
         package static let keepDays = 36_500
-        /// `max_items`: what one feed's state may hold (`StateLimits.itemsPerFeed`).
-        package static let maxItems = 100_000
+        /// `max_items`: what one feed's state may hold.
+        package static let maxItems = StateLimits.itemsPerFeed
         /// `per_host`, `--concurrency`.
         package static let concurrency = 1_000
         /// `max_body_mb`: a gigabyte.

@@ -199,12 +199,9 @@ package struct FeedFetcher: Sendable {
     private func exchange(
         _ request: FetchRequest, plain: Bool, deadline: NIODeadline
     ) async -> Result<FetchResponse, AttemptFailure> {
-        var url = request.url
-        var visited: Set<String> = [url.absoluteString]
-        var permanentRedirect: URL?
-        var onlyPermanentSoFar = true
-        var redirects = 0
+        var chain = RedirectChain(from: request.url, limit: options.maxRedirects)
         while true {
+            let url = chain.current
             if let refusal = refusal(for: url) { return .failure(AttemptFailure(error: refusal)) }
             let response: HTTPClientResponse
             do {
@@ -213,26 +210,12 @@ package struct FeedFetcher: Sendable {
                 return .failure(AttemptFailure(error, url: url, policy: options.policy))
             }
             let status = Int(response.status.code)
-            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
-                guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
-                    return .failure(AttemptFailure(error: .transport("redirect to an invalid URL: \(location)")))
-                }
-                redirects += 1
-                guard redirects <= options.maxRedirects else {
-                    return .failure(AttemptFailure(error: .tooManyRedirects(limit: options.maxRedirects)))
-                }
-                guard visited.insert(next.absoluteString).inserted else {
-                    return .failure(AttemptFailure(error: .redirectLoop(next.absoluteString)))
-                }
-                if status == 301 || status == 308, onlyPermanentSoFar {
-                    permanentRedirect = next
-                } else {
-                    onlyPermanentSoFar = false
-                }
-                url = next
-                continue
+            do {
+                if try chain.follow(status: status, location: response.headers.first(name: "Location")) { continue }
+            } catch {
+                return .failure(AttemptFailure(error: error))
             }
-            let info = FetchInfo(finalURL: url, status: status, permanentRedirect: permanentRedirect)
+            let info = FetchInfo(finalURL: url, status: status, permanentRedirect: chain.permanentTarget)
             if status == 304 {
                 // "Not modified" answers a conditional request only: to any other there is nothing
                 // kept to stand for the feed, so it is a failure (the items of an earlier build stay).
@@ -298,13 +281,8 @@ package struct FeedFetcher: Sendable {
     /// Refuses URLs feedsite must not fetch: other schemes (a redirect to `file:` among them), no
     /// host or an impossible port, and (when asked) private networks.
     private func refusal(for url: URL) -> FetchError? {
-        switch url.httpProblem {
-        case .scheme?: return .unsupportedScheme(url.absoluteString)
-        case let problem?: return .unusableURL(url.absoluteString, problem)
-        case nil: break
-        }
-        guard let host = url.host else { return .unusableURL(url.absoluteString, .noHost) }
-        if options.policy.denyPrivateNetworks, NetworkAddress.isPrivate(host: host) {
+        if let problem = url.httpProblem { return .unusableURL(url.absoluteString, problem) }
+        if options.policy.denyPrivateNetworks, let host = url.host, NetworkAddress.isPrivate(host: host) {
             return .privateNetwork(host: host)
         }
         return nil
@@ -350,10 +328,6 @@ package struct FeedFetcher: Sendable {
                 return .cancelled
             case .remoteConnectionClosed:
                 return .transport("the server closed the connection before the response was complete")
-            case .redirectCycleDetected:
-                return .transport("the server's redirects go round in a loop")
-            case .redirectLimitReached:
-                return .transport("too many redirects (more than 5)")
             default:
                 return .transport("request failed: \(error)")
             }

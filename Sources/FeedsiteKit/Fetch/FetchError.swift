@@ -18,9 +18,8 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyRedirects(limit: Int)
     /// A redirect led back to a URL already visited.
     case redirectLoop(String)
-    /// A redirect or URL with a scheme other than http(s).
-    case unsupportedScheme(String)
-    /// An http(s) URL no request can be made to (no host, a port out of range).
+    /// A URL no HTTP request can be made to: another scheme (a redirect to `file:`), no host, a
+    /// port out of range.
     case unusableURL(String, HTTPURLProblem)
     /// The host resolves to a loopback, private or link-local address and `deny_private_networks` is on.
     case privateNetwork(host: String)
@@ -94,8 +93,6 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             return "more than \(limit) redirects"
         case .redirectLoop(let url):
             return "redirect loop: \(url) redirects back to itself"
-        case .unsupportedScheme(let url):
-            return "refusing to fetch \(url): \(HTTPURLProblem.scheme)"
         case .unusableURL(let url, let problem):
             return "refusing to fetch \(url): \(problem)"
         case .privateNetwork(let host):

@@ -73,34 +73,26 @@ enum StateDownload {
         plain: Bool
     ) async -> Result<Outcome, Failure> {
         let tooLarge = Failure(description: "the state is larger than feedsite's \(limitBytes >> 20) MB state limit")
-        var current = url
-        var visited: Set<String> = [url.absoluteString]
+        var chain = RedirectChain(from: url, limit: maxRedirects)
         do {
             var response: HTTPClientResponse
             while true {
-                if let problem = current.httpProblem {
-                    return .failure(Failure(description: "refusing to fetch \(current.absoluteString): \(problem)"))
+                if let problem = chain.current.httpProblem {
+                    return .failure(
+                        Failure(description: FetchError.unusableURL(chain.current.absoluteString, problem).description))
                 }
-                var request = HTTPClientRequest(url: current.absoluteString)
+                var request = HTTPClientRequest(url: chain.current.absoluteString)
                 request.headers.add(name: "User-Agent", value: userAgent)
                 request.headers.add(name: "Accept", value: "application/json")
                 request.headers.add(name: "Accept-Encoding", value: plain ? "identity" : "gzip, deflate")
                 // The whole transfer has a generous deadline; a transfer that stalls fails after the read timeout.
                 response = try await client.execute(request, timeout: .minutes(15))
-                guard [301, 302, 303, 307, 308].contains(response.status.code),
+                do {
                     let location = response.headers.first(name: "Location")
-                else { break }
-                guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                    return .failure(Failure(description: "redirect to an invalid URL: \(location)"))
+                    guard try chain.follow(status: Int(response.status.code), location: location) else { break }
+                } catch {
+                    return .failure(Failure(description: error.description))
                 }
-                guard visited.count <= maxRedirects else {
-                    return .failure(Failure(description: "too many redirects (more than \(maxRedirects))"))
-                }
-                guard visited.insert(next.absoluteString).inserted else {
-                    return .failure(
-                        Failure(description: "the server's redirects go round in a loop"))
-                }
-                current = next
             }
             let status = Int(response.status.code)
             if status == 404 || status == 410 { return .success(.absent(status: status)) }

@@ -104,7 +104,7 @@ package struct SiteTemplates: Sendable {
         }
         var files: [String: ThemeFile] = [:]
         // Resolved, so a Templates folder that is a symbolic link (a shared theme) is read through.
-        let root = directory.resolvingSymlinksInPath().standardizedFileURL.path
+        let root = OutputFolder.realPath(directory.path) ?? directory.standardizedFileURL.path
         for path in fileManager.subpaths(atPath: root) ?? [] {
             var url = URL(fileURLWithPath: root).appendingPathComponent(path)
             let isAsset = path.hasPrefix("assets/")
@@ -115,10 +115,9 @@ package struct SiteTemplates: Sendable {
             // A link is read only when it leads to a file inside the folder (as in static/), so a
             // theme never publishes a file from elsewhere (`assets/x -> /etc/shadow`).
             if (try? fileManager.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink {
-                let target = url.resolvingSymlinksInPath().standardizedFileURL
                 var isDir: ObjCBool = false
-                guard target.path.hasPrefix(root + "/"),
-                    fileManager.fileExists(atPath: target.path, isDirectory: &isDir), !isDir.boolValue
+                guard let target = OutputFolder.realPath(url.path), OutputFolder.contains(root, target), target != root,
+                    fileManager.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue
                 else {
                     throw TemplateError(
                         file: displayName,
@@ -127,7 +126,7 @@ package struct SiteTemplates: Sendable {
                             + "links are only followed to files in the folder (nothing outside it is published): "
                             + "copy the file in instead")
                 }
-                url = target
+                url = URL(fileURLWithPath: target)
             }
             var isDir: ObjCBool = false
             guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }

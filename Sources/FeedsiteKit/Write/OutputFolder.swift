@@ -215,8 +215,8 @@ package struct OutputFolder: Sendable {
         return (resolvedParent == "/" ? "" : resolvedParent) + "/" + name(of: path)
     }
 
-    /// `realpath(3)`, nil when it fails.
-    static func realPath(_ path: String) -> String? {
+    /// `realpath(3)`, nil when it fails (a link that leads nowhere, or a real path past PATH_MAX).
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -233,7 +233,7 @@ package struct OutputFolder: Sendable {
     }
 
     /// Whether `inner` is `outer` or lies inside it (both real paths).
-    static func contains(_ outer: String, _ inner: String) -> Bool {
+    package static func contains(_ outer: String, _ inner: String) -> Bool {
         inner == outer || outer == "/" || inner.hasPrefix(outer + "/")
     }
 }

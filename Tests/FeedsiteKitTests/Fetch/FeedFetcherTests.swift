@@ -141,7 +141,10 @@ struct FeedFetcherTests {
     func redirectScheme() async throws {
         let (result, _) = try await Self.fetch(
             "/x", routes: ["/x": .init(status: .found, headers: [("Location", "file:///etc/passwd")])])
-        #expect(throws: FetchError.unsupportedScheme("file:///etc/passwd")) { try result.get() }
+        #expect(throws: FetchError.unusableURL("file:///etc/passwd", .scheme)) { try result.get() }
+        #expect(
+            FetchError.unusableURL("file:///etc/passwd", .scheme).description
+                == "refusing to fetch file:///etc/passwd: only http and https are allowed")
     }
 
     @Test("a URL with a port no connection can have is refused before the client sees it, also behind a redirect")

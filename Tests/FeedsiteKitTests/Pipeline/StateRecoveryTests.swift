@@ -131,7 +131,7 @@ struct StateRecoveryTests {
         try await server.shutdown()
     }
 
-    @Test("a state address whose redirects loop, or go on past 5, fails in words")
+    @Test("a state address whose redirects loop, or go on past 5, fails in words, as a feed's do")
     func restoreRedirects() async throws {
         let build = try TestBuild()
         defer { build.remove() }
@@ -143,8 +143,10 @@ struct StateRecoveryTests {
         for hop in 0..<7 { routes["/hop\(hop)"] = redirect("/hop\(hop + 1)") }
         let server = try await FixtureServer(routes: routes)
         let yaml = "title: Redirects\nretries: 0\nfeeds:\n  - url: \(feeds.url("/feed"))\n"
+        // In the words a feed's redirects fail in (`RedirectChain`, shared).
         for (path, expected) in [
-            ("/loop-a", "the server's redirects go round in a loop"), ("/hop0", "too many redirects (more than 5)"),
+            ("/loop-a", "redirect loop: \(server.url("/loop-a").absoluteString) redirects back to itself"),
+            ("/hop0", "more than 5 redirects"),
         ] {
             do {
                 _ = try await Self.run(build, yaml: yaml, restore: server.url(path).absoluteString)
