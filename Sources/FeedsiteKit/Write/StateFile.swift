@@ -405,10 +405,7 @@ enum StateFile {
         var isFirst = true
         for url in state.feeds.keys.sorted() {
             guard let items = state.feeds[url]?.items, !items.isEmpty else { continue }
-            var key = Data(isFirst ? [] : [UInt8(ascii: ",")])
-            key.append(try encoder.encode(url))
-            key.append(UInt8(ascii: ":"))
-            try emit(key)
+            try emit(Data(isFirst ? [] : [UInt8(ascii: ",")]) + itemsKey(url, encoder: encoder))
             isFirst = false
             let start = offset
             try emit(try savedItems(url) ?? encoder.encode(items))
@@ -418,6 +415,15 @@ enum StateFile {
         }
         try emit(Data(#"},"version":\#(SiteState.currentVersion)}"#.utf8))
         return layout
+    }
+}
+
+extension StateFile {
+    /// What stands right before a feed's items in `state.json`: its URL as a JSON string, and `:`.
+    /// An index's range is used only when these bytes precede it, so an index whose ranges were
+    /// swapped or shifted (by hand) cannot give one feed another's items.
+    static func itemsKey(_ url: String, encoder: JSONEncoder = encoder()) throws -> Data {
+        try encoder.encode(url) + [UInt8(ascii: ":")]
     }
 }
 

@@ -124,6 +124,18 @@ package struct StateStore: Sendable {
         return (SavedState(state: decoded.state, store: self, now: now), warnings)
     }
 
+    /// Whether each feed's items range follows that feed's key (`StateFile.itemsKey`): a range of
+    /// another feed (an index edited by hand) is not trusted, and the whole file is decoded.
+    private static func rangesFollowTheirKeys(_ index: StateIndex, _ reader: StateFileReader) -> Bool {
+        let encoder = StateFile.encoder()
+        return index.items.allSatisfy { url, entry in
+            guard let key = try? StateFile.itemsKey(url, encoder: encoder), entry.range.offset >= key.count else {
+                return false
+            }
+            return reader.read(StateIndex.Range(offset: entry.range.offset - key.count, length: key.count)) == key
+        }
+    }
+
     /// The fast path: the index describes `state.json`, so only the feeds' own fields are decoded.
     /// Nil when the index is missing, stale or unreadable.
     private func loadIndexed(now: Date) -> (SavedState?, [String])? {
@@ -136,8 +148,9 @@ package struct StateStore: Sendable {
         else { return nil }
         guard let reader = StateFileReader(file, expecting: index.file) else { return nil }
         let bytes = reader.read(index.feeds)
+        let isEachRangeItsFeeds = Self.rangesFollowTheirKeys(index, reader)
         reader.close()
-        guard let bytes,
+        guard isEachRangeItsFeeds, let bytes,
             let entries = try? StateFile.decoder(trusted: true).decode(StateFile.FeedEntries.self, from: bytes).entries
         else { return nil }
         var validator = StateValidator(origin: file.path, now: now)

@@ -149,7 +149,7 @@ struct StateStoreTests {
     }
 
     /// An index with the file's identity but ranges edited by hand: read through it, one feed's
-    /// items vanished (`count` 0) or became another's (a shared range) without a word.
+    /// items vanished (`count` 0) or became another's (a shared or swapped range) without a word.
     @Test("an index whose ranges overlap or whose counts cannot be is not used: the whole file is decoded")
     func inconsistentIndex() throws {
         let folder = StateSamples.temporaryFolder()
@@ -164,6 +164,14 @@ struct StateStoreTests {
         let edits: [(String, (inout StateIndex) -> Void)] = [
             ("a count of 0 over a range of items", { $0.items[urls[0]]?.count = 0 }),
             ("two feeds sharing a range", { $0.items[urls[0]]?.range = original.items[urls[1]]!.range }),
+            // Same counts, same lengths, no overlap: only the key before each range tells them apart.
+            (
+                "two feeds' ranges swapped",
+                {
+                    $0.items[urls[0]]?.range = original.items[urls[1]]!.range
+                    $0.items[urls[1]]?.range = original.items[urls[0]]!.range
+                }
+            ),
             ("the feeds' range over the whole file", { $0.feeds = .init(offset: 0, length: original.file.size) }),
         ]
         for (name, edit) in edits {
