@@ -80,28 +80,34 @@ struct SiteResponder: HTTPResponder {
         let fileManager = FileManager.default
         let base = root.standardizedFileURL.resolvingSymlinksInPath()
         var url = relative.isEmpty ? base : base.appendingPathComponent(relative)
+        // A symbolic link inside the site must not lead outside it, and nothing about what lies
+        // outside (whether it exists, is a folder, has a page) may show in the answer; a path that
+        // cannot be resolved (a chain of links longer than PATH_MAX) is not known to be inside.
+        func inside(_ url: URL) -> String? {
+            guard let resolved = OutputFolder.realPath(url.path), OutputFolder.contains(base.path, resolved) else {
+                return nil
+            }
+            return resolved
+        }
+        guard var resolved = inside(url) else { return notFound(request) }
         var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return notFound(request) }
+        guard fileManager.fileExists(atPath: resolved, isDirectory: &isDirectory) else { return notFound(request) }
         if isDirectory.boolValue {
             // A folder without a page is not found, rather than redirected to a 404.
-            guard fileManager.fileExists(atPath: url.appendingPathComponent("index.html").path) else {
-                return notFound(request)
-            }
+            url.appendPathComponent("index.html")
+            guard let page = inside(url), fileManager.fileExists(atPath: page) else { return notFound(request) }
             guard rawPath.hasSuffix("/") else {
                 // `/feeds/x` → `/feeds/x/`, so the page's relative links resolve from the folder.
                 var headers = Self.commonHeaders
                 headers[.location] = Self.folderLocation(rawPath) + (query.map { "?\($0)" } ?? "")
                 return Response(status: .movedPermanently, headers: headers)
             }
-            url.appendPathComponent("index.html")
+            resolved = page
         } else if rawPath.hasSuffix("/") {
             // `/robots.txt/`: a file is not a folder (its relative links would resolve wrongly).
             return notFound(request)
         }
-        // A symbolic link inside the site must not lead outside it; a path that cannot be resolved
-        // (a chain of links longer than PATH_MAX) is not known to be inside, so it is not served.
-        guard let resolved = OutputFolder.realPath(url.path), OutputFolder.contains(base.path, resolved),
-            let attributes = try? fileManager.attributesOfItem(atPath: resolved),
+        guard let attributes = try? fileManager.attributesOfItem(atPath: resolved),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = attributes[.size] as? Int
         else { return notFound(request) }

@@ -224,6 +224,33 @@
             }
         }
 
+        @Test("a link out of the site says nothing of what is there: no redirect, no page, no file")
+        func linkOutOfTheSite() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            let outside = fixture.site.deletingLastPathComponent().appendingPathComponent("outside-folder")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: outside) }
+            try Data("OUTSIDE PAGE".utf8).write(to: outside.appendingPathComponent("index.html"))
+            try Data("OUTSIDE FILE".utf8).write(to: outside.appendingPathComponent("secret.txt"))
+            let inside = fixture.site.appendingPathComponent("inside")
+            try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+            try Data("INSIDE".utf8).write(to: outside.appendingPathComponent("page.html"))
+            #expect(symlink(outside.path, fixture.site.path + "/out") == 0)
+            #expect(symlink(outside.path + "/page.html", inside.path + "/index.html") == 0)
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                // Before, `/out` answered 301 to `/out/`: the folder outside and its page exist.
+                for path in [
+                    "/out", "/out/", "/out/secret.txt", "/out/index.html", "/out/missing", "/inside", "/inside/",
+                ] {
+                    let reply = try await TestClient.get(try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
+                    #expect(reply.status == 404, "\(path): \(reply.status)")
+                    #expect(!reply.body.contains("OUTSIDE") && !reply.body.contains("INSIDE"), "\(path)")
+                }
+            }
+        }
+
         @Test(
             "every loopback spelling the resolver binds to keeps the Host check",
             arguments: [

@@ -93,10 +93,10 @@ package struct BuildReport: Sendable {
                     let since = record.state.health.lastSuccess.map { "from \(DayFormat.string($0))" } ?? "from before"
                     message += "; kept \(kept) items \(since)"
                 }
-                warn(message)
                 if record.run.status == 410 {
-                    warn("\(source.url.absoluteString) is gone (HTTP 410): remove it from \(configFile)")
+                    message += "; the feed is gone: remove it from \(configFile)"
                 }
+                warn(message)
             }
             for warning in record.warnings.prefix(Self.maxWarningsPerFeed) { warn("\(record.label): \(warning)") }
             if record.warnings.count > Self.maxWarningsPerFeed {
