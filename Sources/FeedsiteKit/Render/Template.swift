@@ -2,7 +2,8 @@
 ///
 /// feedsite's own implementation of the [Mustache spec](https://mustache.github.io/mustache.5.html)
 /// (interpolation, sections, inverted sections, comments, partials, set delimiters, standalone-line
-/// whitespace rules) and its inheritance extension (`{{<parent}}` with `{{$block}}` overrides).
+/// whitespace rules) and its inheritance extension (`{{<parent}}` with `{{$block}}` overrides),
+/// held to the official spec's tests by `MustacheSpecTests`, deviations listed there.
 /// Hand-written for a safety rule and a measurement (Benchmarks/RESULTS.md): escaping is decided
 /// by the value's type, not only by the tag (`{{{name}}}` emits only a `SanitisedHTML` value
 /// verbatim; a plain string is HTML-escaped by every tag), and rendering is byte-level: typed
