@@ -137,6 +137,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // Reads the Mustache spec's YAML files (Render/MustacheSpecTests.swift).
+                .product(name: "Yams", package: "Yams"),
             ],
             // Read by path at test time (see Support/Fixtures.swift), not bundled as resources.
             exclude: ["Fixtures", "Snapshots"]

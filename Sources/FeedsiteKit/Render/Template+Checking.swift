@@ -175,12 +175,12 @@ private struct NameChecker {
                 walk(children, in: template, stack: inner, overrides: overrides)
             case .partial(let name, _, _):
                 include(name, stack: stack, overrides: overrides)
-            case .parent(let name, let blocks, let location):
+            case .parent(let name, let blocks, _, let location):
                 let origin = "\(template):\(location)"
                 let own = blocks.mapValues { Override(nodes: $0, template: template, origin: origin) }
                 // The outermost template's definition of a block wins, as when rendering.
                 include(name, stack: stack, overrides: own.merging(overrides) { _, outer in outer })
-            case .block(let name, let defaults):
+            case .block(let name, let defaults, _):
                 guard depth < Template.Renderer.maximumDepth else { continue }
                 depth += 1
                 defer { depth -= 1 }

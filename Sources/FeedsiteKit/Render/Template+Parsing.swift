@@ -14,13 +14,17 @@ extension Template {
         private var close: [UInt8] = Array("}}".utf8)
         /// The last tag located, for `locate`.
         private var located = (offset: 0, line: 1, column: 1)
+        /// The sections, blocks and parents open at the current tag, outermost (the template) first.
+        private var frames: [Frame] = []
 
         /// A section, block or parent being read, waiting for its closing tag.
         private struct Frame {
             enum Kind {
                 case root
                 case section(Name, isInverted: Bool)
-                case block(String)
+                /// `isArgument`: directly inside a parent, so its content overrides the parent's
+                /// block of that name; otherwise the content is the block's default.
+                case block(String, isArgument: Bool)
                 case parent(String, at: Location)
             }
             var kind: Kind
@@ -31,6 +35,18 @@ extension Template {
             var nodes: [Node] = []
             /// `{{$block}}` definitions directly inside a `{{<parent}}`.
             var blocks: [String: [Node]] = [:]
+            /// A parent's or block's opening tag is the first thing on its line: the whitespace
+            /// before it (what it indents its lines by), else nil.
+            var indentation: [UInt8]?
+            /// A block whose opening tag ends its line: the whitespace that starts the next line,
+            /// as written. It is removed from the start of every line of the block's content, and
+            /// a default is indented by it again where the block is rendered.
+            var intrinsicIndentation: [UInt8]?
+
+            var isParent: Bool {
+                if case .parent = kind { return true }
+                return false
+            }
         }
 
         init(source: [UInt8]) {
@@ -38,22 +54,24 @@ extension Template {
         }
 
         mutating func parse() throws(TemplateSyntaxError) -> [Node] {
-            var frames = [Frame(kind: .root, closingName: "", offset: 0)]
+            frames = [Frame(kind: .root, closingName: "", offset: 0)]
             var position = 0
             var textStart = 0
             while let tagStart = find(open, from: position) {
                 let tag = try readTag(at: tagStart)
-                var tagEnd = tag.end
+                let lineStart = lineStart(clearedBefore: tagStart)
+                let nextLine = nextLine(clearedAfter: tag.end)
+                let claimed = claimedWhitespace(
+                    tag, frame: frames[frames.count - 1], clearsLeft: lineStart != nil, clearsRight: nextLine != nil)
                 var textEnd = tagStart
+                var tagEnd = tag.end
                 var indentation: [UInt8] = []
-                if tag.canStandAlone, let standalone = standaloneLine(tagStart: tagStart, tagEnd: tag.end) {
-                    textEnd = standalone.lineStart
-                    indentation = Array(source[standalone.lineStart..<tagStart])
-                    tagEnd = standalone.next
+                if claimed.leading, let lineStart {
+                    textEnd = lineStart
+                    indentation = removingDedent(from: source[lineStart..<tagStart])
                 }
-                if textEnd > textStart {
-                    frames[frames.count - 1].nodes.append(.text(Array(source[textStart..<textEnd])))
-                }
+                if claimed.trailing, let nextLine { tagEnd = nextLine }
+                if textEnd > textStart { appendText(textStart..<textEnd) }
                 position = tagEnd
                 textStart = tagEnd
                 let content = tag.content
@@ -74,12 +92,20 @@ extension Template {
                             kind: .section(name, isInverted: tag.sigil == UInt8(ascii: "^")),
                             closingName: name.description, offset: tagStart))
                 case UInt8(ascii: "$"):
-                    let name = try plainName(content, at: tagStart)
-                    frames.append(Frame(kind: .block(name), closingName: name, offset: tagStart))
+                    let name = try plainName(tag, at: tagStart)
+                    var frame = Frame(
+                        kind: .block(name, isArgument: frames[frames.count - 1].isParent), closingName: name,
+                        offset: tagStart)
+                    if let lineStart { frame.indentation = removingDedent(from: source[lineStart..<tagStart]) }
+                    if claimed.trailing, let nextLine {
+                        frame.intrinsicIndentation = Array(source[nextLine...].prefix(while: Self.isIndentation))
+                    }
+                    frames.append(frame)
                 case UInt8(ascii: "<"):
-                    let name = try plainName(content, at: tagStart)
-                    frames.append(
-                        Frame(kind: .parent(name, at: locate(tagStart)), closingName: name, offset: tagStart))
+                    let name = try plainName(tag, at: tagStart)
+                    var frame = Frame(kind: .parent(name, at: locate(tagStart)), closingName: name, offset: tagStart)
+                    frame.indentation = claimed.leading ? indentation : nil
+                    frames.append(frame)
                 case UInt8(ascii: "/"):
                     let name = String(decoding: content, as: UTF8.self)
                     guard frames.count > 1, let frame = frames.popLast() else {
@@ -91,9 +117,9 @@ extension Template {
                                 + " \(location(frame.offset).line)); close that first with '{{/\(frame.closingName)}}'",
                             at: tagStart)
                     }
-                    close(frame, into: &frames[frames.count - 1])
+                    close(frame, endsLine: nextLine != nil)
                 case UInt8(ascii: ">"):
-                    let name = try plainName(content, at: tagStart)
+                    let name = try plainName(tag, at: tagStart)
                     frames[frames.count - 1].nodes.append(
                         .partial(name, indentation: indentation, at: locate(tagStart)))
                 case UInt8(ascii: "&"), UInt8(ascii: "{"):
@@ -106,9 +132,7 @@ extension Template {
                     frames[frames.count - 1].nodes.append(.variable(name, isEscaped: true))
                 }
             }
-            if source.count > textStart {
-                frames[frames.count - 1].nodes.append(.text(Array(source[textStart...])))
-            }
+            if source.count > textStart { appendText(textStart..<source.count) }
             if frames.count > 1, let unclosed = frames.last {
                 let opener =
                     switch unclosed.kind {
@@ -124,25 +148,67 @@ extension Template {
             return frames[0].nodes
         }
 
-        /// Adds a finished section, block or parent to the frame that contains it.
-        private func close(_ frame: Frame, into parent: inout Frame) {
+        /// Adds a finished section, block or parent to the frame that now contains it. `endsLine`:
+        /// only whitespace follows the closing tag on its line.
+        private mutating func close(_ frame: Frame, endsLine: Bool) {
             let node: Node
             switch frame.kind {
             case .root:
                 return
             case .section(let name, let isInverted):
                 node = .section(name, frame.nodes, isInverted: isInverted)
-            case .block(let name):
-                if case .parent = parent.kind {
-                    parent.blocks[name] = frame.nodes
-                    return
-                }
-                node = .block(name, frame.nodes)
+            case .block(let name, isArgument: true):
+                frames[frames.count - 1].blocks[name] = frame.nodes
+                return
+            case .block(let name, isArgument: false):
+                // The spec's rule for where a block's content is put: indented as its default is
+                // when the opening tag stands alone; else as the opening tag when the pair starts
+                // and ends its line(s) (`  {{$main}}{{/main}}`); else not at all.
+                let indentation =
+                    frame.intrinsicIndentation.map { removingDedent(from: $0[...]) }
+                    ?? (endsLine ? frame.indentation : nil) ?? []
+                node = .block(name, frame.nodes, indentation: indentation)
             case .parent(let name, let location):
                 // Only the block definitions inside a parent tag matter; other content is ignored.
-                node = .parent(name, blocks: frame.blocks, at: location)
+                // The pair stands alone when it starts and ends its line(s); else the whitespace
+                // its opening tag set aside is text again.
+                let standsAlone = endsLine && frame.indentation != nil
+                if !standsAlone, let whitespace = frame.indentation, !whitespace.isEmpty {
+                    frames[frames.count - 1].nodes.append(.text(whitespace))
+                }
+                let indentation = standsAlone ? frame.indentation ?? [] : []
+                node = .parent(name, blocks: frame.blocks, indentation: indentation, at: location)
             }
-            parent.nodes.append(node)
+            frames[frames.count - 1].nodes.append(node)
+        }
+
+        /// Which whitespace around `tag` belongs to the tag rather than to the output: the
+        /// indentation before it (`leading`) and the rest of its line with the newline
+        /// (`trailing`). A tag that prints nothing claims both when it stands alone on its line.
+        /// The spec's inheritance rules treat what a parent tag ignores (everything in it but its
+        /// `{{$block}}`s) as if it were not there: a parent's tags stand alone as a pair, the
+        /// opening one with a clear left (its whitespace set aside until the closing tag decides),
+        /// the closing one with a clear right; a block inside a parent needs a clear right to open
+        /// and a clear left to close.
+        private func claimedWhitespace(
+            _ tag: Tag, frame: Frame, clearsLeft: Bool, clearsRight: Bool
+        ) -> (leading: Bool, trailing: Bool) {
+            switch tag.sigil {
+            case UInt8(ascii: "<"):
+                return (clearsLeft, false)
+            case UInt8(ascii: "$") where frame.isParent:
+                return (clearsLeft && clearsRight, clearsRight)
+            case UInt8(ascii: "/"):
+                switch frame.kind {
+                case .parent: return (false, clearsRight && frame.indentation != nil)
+                case .block(_, isArgument: true): return (clearsLeft, false)
+                default: break
+                }
+            default:
+                break
+            }
+            let standsAlone = tag.canStandAlone && clearsLeft && clearsRight
+            return (standsAlone, standsAlone)
         }
 
         /// A tag: its sigil (or 0 for a plain variable), trimmed content, and where it ends.
@@ -195,24 +261,71 @@ extension Template {
                 text: String(decoding: source[start..<end], as: UTF8.self))
         }
 
-        /// When only whitespace surrounds the tag on its line: where the line starts and where the
-        /// next line begins (after the newline, or the end of the template).
-        private func standaloneLine(tagStart: Int, tagEnd: Int) -> (lineStart: Int, next: Int)? {
+        /// Where the tag's line starts, when only whitespace precedes the tag on it.
+        private func lineStart(clearedBefore tagStart: Int) -> Int? {
             var lineStart = tagStart
             while lineStart > 0, source[lineStart - 1] != UInt8(ascii: "\n") {
                 guard Self.isSpace(source[lineStart - 1]) else { return nil }
                 lineStart -= 1
             }
+            return lineStart
+        }
+
+        /// Where the next line begins (after the newline, or the end of the template), when only
+        /// spaces and tabs follow the tag on its line.
+        private func nextLine(clearedAfter tagEnd: Int) -> Int? {
             var next = tagEnd
-            while next < source.count, source[next] == UInt8(ascii: " ") || source[next] == UInt8(ascii: "\t") {
-                next += 1
-            }
-            if next == source.count { return (lineStart, next) }
-            if source[next] == UInt8(ascii: "\n") { return (lineStart, next + 1) }
+            while next < source.count, Self.isIndentation(source[next]) { next += 1 }
+            if next == source.count { return next }
+            if source[next] == UInt8(ascii: "\n") { return next + 1 }
             if source[next] == UInt8(ascii: "\r"), next + 1 < source.count, source[next + 1] == UInt8(ascii: "\n") {
-                return (lineStart, next + 2)
+                return next + 2
             }
             return nil
+        }
+
+        /// What every line in the innermost open frame loses at its start: the intrinsic
+        /// indentation of the innermost block that has one.
+        private var dedent: [UInt8] {
+            frames.last { $0.intrinsicIndentation != nil }?.intrinsicIndentation ?? []
+        }
+
+        /// `whitespace` (the start of a line) without as much of `dedent` as it begins with.
+        private func removingDedent(from whitespace: ArraySlice<UInt8>) -> [UInt8] {
+            var start = whitespace.startIndex
+            for byte in dedent {
+                guard start < whitespace.endIndex, whitespace[start] == byte else { break }
+                start += 1
+            }
+            return Array(whitespace[start...])
+        }
+
+        /// Literal text for the innermost open frame, each line that starts in it without the dedent.
+        private mutating func appendText(_ range: Range<Int>) {
+            let dedent = self.dedent
+            guard !dedent.isEmpty else {
+                frames[frames.count - 1].nodes.append(.text(Array(source[range])))
+                return
+            }
+            var text: [UInt8] = []
+            text.reserveCapacity(range.count)
+            var index = range.lowerBound
+            var isLineStart = index == 0 || source[index - 1] == UInt8(ascii: "\n")
+            while index < range.upperBound {
+                if isLineStart {
+                    var matched = 0
+                    while matched < dedent.count, index < range.upperBound, source[index] == dedent[matched] {
+                        matched += 1
+                        index += 1
+                    }
+                    isLineStart = false
+                    continue
+                }
+                text.append(source[index])
+                isLineStart = source[index] == UInt8(ascii: "\n")
+                index += 1
+            }
+            if !text.isEmpty { frames[frames.count - 1].nodes.append(.text(text)) }
         }
 
         private mutating func setDelimiters(_ content: ArraySlice<UInt8>, at offset: Int) throws(TemplateSyntaxError) {
@@ -253,8 +366,13 @@ extension Template {
         }
 
         /// A partial, parent or block name: a template file name, no dots needed.
-        private func plainName(_ content: ArraySlice<UInt8>, at offset: Int) throws(TemplateSyntaxError) -> String {
-            let text = String(decoding: content, as: UTF8.self)
+        private func plainName(_ tag: Tag, at offset: Int) throws(TemplateSyntaxError) -> String {
+            let text = String(decoding: tag.content, as: UTF8.self)
+            if tag.sigil != UInt8(ascii: "$"), text.first == "*" {
+                throw error(
+                    "'\(tag.text)': dynamic names (the spec's optional ~dynamic-names) are not supported;"
+                        + " name the template itself", at: offset)
+            }
             guard !text.isEmpty, !text.contains(where: \.isWhitespace) else {
                 throw error(Self.nameProblem(text), at: offset)
             }
@@ -275,6 +393,11 @@ extension Template {
         private static func opensFrame(_ sigil: UInt8) -> Bool {
             sigil == UInt8(ascii: "#") || sigil == UInt8(ascii: "^") || sigil == UInt8(ascii: "$")
                 || sigil == UInt8(ascii: "<")
+        }
+
+        /// Spaces and tabs: what indents a line.
+        private static func isIndentation(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
         }
 
         private static func isSpace(_ byte: UInt8) -> Bool {

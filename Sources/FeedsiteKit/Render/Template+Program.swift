@@ -18,19 +18,22 @@ extension Template {
             case text(start: Int, end: Int)
             case variable(name: Int, isEscaped: Bool)
             case section(name: Int, length: Int, isInverted: Bool)
-            /// `indentation` is `bytes[indentStart..<indentEnd]`.
-            case partial(template: Int, indentStart: Int, indentEnd: Int)
+            /// `indentation` (here and below) is an index into `indentations`.
+            case partial(template: Int, indentation: Int)
             /// A parent tag; its body is its `.override`s (and their bodies), nothing else.
-            case parent(template: Int, length: Int)
+            case parent(template: Int, length: Int, indentation: Int)
             /// `{{$block}}` inside a parent: the body replaces that block's default.
             case override(block: Int, length: Int)
             /// `{{$block}}` elsewhere: the body is the default.
-            case block(block: Int, length: Int)
+            case block(block: Int, length: Int, indentation: Int)
         }
 
         let ops: UnsafeBufferPointer<Op>
-        /// All literal text and partial indentation, back to back.
+        /// All literal text and indentation, back to back.
         let bytes: UnsafeBufferPointer<UInt8>
+        /// The indentations of partials, parents and blocks, as ranges of `bytes`. The first is
+        /// empty, and the only empty one: an instruction with indentation 0 has none.
+        let indentations: UnsafeBufferPointer<Range<Int>>
         /// Each name's parts and keys, pointing into `nameParts` and `nameKeys`.
         let names: UnsafeBufferPointer<NameView>
         private let nameParts: UnsafeBufferPointer<String>
@@ -52,6 +55,7 @@ extension Template {
             }
             ops = Self.copy(builder.ops)
             bytes = Self.copy(builder.bytes)
+            indentations = Self.copy(builder.indentations)
             nameParts = Self.copy(builder.names.flatMap(\.parts))
             nameKeys = Self.copy(builder.names.flatMap(\.keys))
             var views: [NameView] = []
@@ -74,6 +78,7 @@ extension Template {
         deinit {
             let trivial = [
                 UnsafeRawPointer(ops.baseAddress), UnsafeRawPointer(bytes.baseAddress),
+                UnsafeRawPointer(indentations.baseAddress),
                 UnsafeRawPointer(names.baseAddress),
                 UnsafeRawPointer(nameKeys.baseAddress),
             ]
@@ -103,6 +108,7 @@ extension Template {
         private struct Builder {
             var ops: [Op] = []
             var bytes: [UInt8] = []
+            var indentations: [Range<Int>] = [0..<0]
             var names: [Name] = []
             var templateNames: [String] = []
             var templateRanges: [Range<Int>?] = []
@@ -131,6 +137,14 @@ extension Template {
                 return (start, bytes.count)
             }
 
+            /// The index of `indentation` in `indentations`: 0 for none.
+            mutating func indentation(_ indentation: [UInt8]) -> Int {
+                guard !indentation.isEmpty else { return 0 }
+                let (start, end) = bytes(indentation)
+                indentations.append(start..<end)
+                return indentations.count - 1
+            }
+
             mutating func name(_ name: Name) -> Int {
                 names.append(name)
                 return names.count - 1
@@ -149,20 +163,22 @@ extension Template {
                         appendBody(children) { .section(name: nameIndex, length: $0, isInverted: isInverted) }
                     case .partial(let template, let indentation, _):
                         let target = index(ofTemplate: template)
-                        let (start, end) = bytes(indentation)
-                        ops.append(.partial(template: target, indentStart: start, indentEnd: end))
-                    case .parent(let template, let blocks, _):
+                        ops.append(.partial(template: target, indentation: self.indentation(indentation)))
+                    case .parent(let template, let blocks, let indentation, _):
                         let target = index(ofTemplate: template)
+                        let indentation = self.indentation(indentation)
                         let header = ops.count
-                        ops.append(.parent(template: target, length: 0))
+                        ops.append(.parent(template: target, length: 0, indentation: indentation))
                         for (block, children) in blocks.sorted(by: { $0.key < $1.key }) {
                             let blockIndex = index(ofBlock: block)
                             appendBody(children) { .override(block: blockIndex, length: $0) }
                         }
-                        ops[header] = .parent(template: target, length: ops.count - header - 1)
-                    case .block(let block, let children):
+                        ops[header] = .parent(
+                            template: target, length: ops.count - header - 1, indentation: indentation)
+                    case .block(let block, let children, let indentation):
                         let blockIndex = index(ofBlock: block)
-                        appendBody(children) { .block(block: blockIndex, length: $0) }
+                        let indentation = self.indentation(indentation)
+                        appendBody(children) { .block(block: blockIndex, length: $0, indentation: indentation) }
                     }
                 }
             }

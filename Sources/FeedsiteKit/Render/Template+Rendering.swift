@@ -2,12 +2,14 @@ extension Template {
     /// Renders templates from one set (partials and parents are looked up in it) into bytes.
     ///
     /// A value type with the context stack, the `{{$block}}` overrides in effect and the
-    /// indentation of the partial being rendered; one per page. It walks the set's `Program`.
+    /// indentation of the partials, parents and blocks being rendered; one per page. It walks the
+    /// set's `Program`.
     struct Renderer {
         let program: Program
         /// `program`'s buffers, read without retaining anything (it keeps them alive).
         private let ops: UnsafeBufferPointer<Program.Op>
         private let bytes: UnsafeBufferPointer<UInt8>
+        private let indentations: UnsafeBufferPointer<Range<Int>>
         private let names: UnsafeBufferPointer<NameView>
         private(set) var output: [UInt8] = []
         private var stack: [TemplateValue] = []
@@ -47,6 +49,7 @@ extension Template {
             self.program = program
             ops = program.ops
             bytes = program.bytes
+            indentations = program.indentations
             names = program.names
             overrides = Array(repeating: nil, count: program.blockNames.count)
             output.reserveCapacity(capacity)
@@ -116,14 +119,12 @@ extension Template {
                         try run(body)
                         stack.removeLast()
                     }
-                case .partial(let template, let indentStart, let indentEnd):
+                case .partial(let template, let indent):
                     let target = try self.template(template)
-                    let saved = indentation.count
-                    indentation.append(
-                        contentsOf: UnsafeBufferPointer(rebasing: bytes[indentStart..<indentEnd]))
-                    try nested(.template(template)) { renderer throws(Failure) in try renderer.run(target) }
-                    indentation.removeSubrange(saved...)
-                case .parent(let template, let length):
+                    try nested(.template(template), indentation: indent) { renderer throws(Failure) in
+                        try renderer.run(target)
+                    }
+                case .parent(let template, let length, let indent):
                     let target = try self.template(template)
                     let blocks = position..<(position + length)
                     position = blocks.upperBound
@@ -141,12 +142,16 @@ extension Template {
                         next = body.upperBound
                     }
                     defer { for block in applied { overrides[block] = nil } }
-                    try nested(.template(template)) { renderer throws(Failure) in try renderer.run(target) }
-                case .block(let block, let length):
+                    try nested(.template(template), indentation: indent) { renderer throws(Failure) in
+                        try renderer.run(target)
+                    }
+                case .block(let block, let length, let indent):
                     let defaults = position..<(position + length)
                     position = defaults.upperBound
                     let body = overrides[block] ?? defaults
-                    try nested(.block(block)) { renderer throws(Failure) in try renderer.run(body) }
+                    try nested(.block(block), indentation: indent) { renderer throws(Failure) in
+                        try renderer.run(body)
+                    }
                 case .override(_, let length):
                     position += length  // only read by its parent
                 }
@@ -167,8 +172,9 @@ extension Template {
             case block(Int)
         }
 
+        /// `body`, one level deeper, with indentation `index` (none for 0) added to the lines it writes.
         private mutating func nested(
-            _ nesting: Nesting, _ body: (inout Renderer) throws(Failure) -> Void
+            _ nesting: Nesting, indentation index: Int, _ body: (inout Renderer) throws(Failure) -> Void
         ) throws(Failure) {
             guard depth < Self.maximumDepth else {
                 switch nesting {
@@ -179,6 +185,10 @@ extension Template {
             try step()
             depth += 1
             defer { depth -= 1 }
+            guard index != 0 else { return try body(&self) }
+            let saved = indentation.count
+            indentation.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[indentations[index]]))
+            defer { indentation.removeSubrange(saved...) }
             try body(&self)
         }
 
@@ -202,7 +212,7 @@ extension Template {
 
         private var isAtLineStart: Bool { output.last == UInt8(ascii: "\n") || output.isEmpty }
 
-        /// Template text, indented line by line inside an indented partial.
+        /// Template text, indented line by line inside an indented partial, parent or block.
         private mutating func write(text range: Range<Int>) {
             guard !indentation.isEmpty else {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))

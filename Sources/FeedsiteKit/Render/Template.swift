@@ -2,7 +2,8 @@
 ///
 /// feedsite's own implementation of the [Mustache spec](https://mustache.github.io/mustache.5.html)
 /// (interpolation, sections, inverted sections, comments, partials, set delimiters, standalone-line
-/// whitespace rules) and its inheritance extension (`{{<parent}}` with `{{$block}}` overrides).
+/// whitespace rules) and its inheritance extension (`{{<parent}}` with `{{$block}}` overrides),
+/// held to the official spec's tests by `MustacheSpecTests`, deviations listed there.
 /// Hand-written for a safety rule and a measurement (Benchmarks/RESULTS.md): escaping is decided
 /// by the value's type, not only by the tag (`{{{name}}}` emits only a `SanitisedHTML` value
 /// verbatim; a plain string is HTML-escaped by every tag), and rendering is byte-level: typed
@@ -29,10 +30,13 @@ struct Template: Sendable {
         /// `{{>name}}`; `indentation` is the whitespace before a standalone partial tag, added to
         /// every line the partial renders.
         case partial(String, indentation: [UInt8], at: Location)
-        /// `{{<name}}…{{/name}}`: render template `name` with these `{{$block}}` overrides.
-        case parent(String, blocks: [String: [Node]], at: Location)
-        /// `{{$name}}default{{/name}}`: an override from a child template, else the default.
-        case block(String, [Node])
+        /// `{{<name}}…{{/name}}`: render template `name` with these `{{$block}}` overrides;
+        /// `indentation` is the whitespace before a parent tag that starts its line, added to
+        /// every line the parent renders.
+        case parent(String, blocks: [String: [Node]], indentation: [UInt8], at: Location)
+        /// `{{$name}}default{{/name}}`: an override from a child template, else the default,
+        /// either with `indentation` added to every line.
+        case block(String, [Node], indentation: [UInt8])
     }
 
     /// A dotted name (`item.title`); no parts means the implicit iterator `.`.
@@ -84,9 +88,9 @@ struct Template: Sendable {
             for node in nodes {
                 switch node {
                 case .text, .variable: break
-                case .section(_, let children, _), .block(_, let children): visit(children)
+                case .section(_, let children, _), .block(_, let children, _): visit(children)
                 case .partial(let name, _, _): names.insert(name)
-                case .parent(let name, let blocks, _):
+                case .parent(let name, let blocks, _, _):
                     names.insert(name)
                     blocks.values.forEach(visit)
                 }

@@ -166,6 +166,27 @@ struct TemplateTests {
                 == "<main>\nouter\n</main>middle foot")
     }
 
+    @Test("a standalone parent or block indents what it renders; a block's content loses its own indentation")
+    func inheritanceIndentation() throws {
+        let partials = [
+            "layout": "<main>\n  {{$main}}\n  {{/main}}\n</main>\n", "row": "<li>{{title}}</li>\n", "plain": "a\nb\n",
+            "default": "<main>\n{{$main}}\n  <p>default</p>\n{{/main}}\n</main>\n",
+        ]
+        // The override's lines lose its four spaces and take the block's two; the partial in it
+        // keeps the two it has beyond them.
+        #expect(
+            try Self.render(
+                "{{<layout}}\n{{$main}}\n    <ul>\n      {{>row}}\n    </ul>\n{{/main}}\n{{/layout}}\n", Self.fields(),
+                partials: partials) == "<main>\n  <ul>\n    <li>Root title</li>\n  </ul>\n</main>\n")
+        #expect(
+            try Self.render("{{<default}}{{/default}}", [:], partials: partials)
+                == "<main>\n  <p>default</p>\n</main>\n")
+        // A parent pair alone on its line indents the parent; one sharing its line keeps the
+        // whitespace before it as text.
+        #expect(try Self.render("x\n  {{<plain}}{{/plain}}\ny", [:], partials: partials) == "x\n  a\n  b\ny")
+        #expect(try Self.render("x\n  {{<plain}}{{/plain}} y\n", [:], partials: partials) == "x\n  a\nb\n y\n")
+    }
+
     @Test("a partial the set lacks fails only where it is rendered, and names itself")
     func missingPartial() throws {
         #expect(try Self.render("a{{#no}}{{>absent}}{{/no}}b", Self.fields()) == "ab")
