@@ -370,22 +370,27 @@ extension FeedParser {
         return DecodedDocument(bytes: bytes, warnings: warnings)
     }
 
-    /// What is commonly wrong with JSON a feed generator wrote by hand, put right: line breaks and tabs
-    /// written raw inside strings (a template that pastes text in without escaping it), and text after
-    /// the top-level value (a caching plugin's `<!-- generated in 0.2 seconds -->`). One byte scan, run
-    /// only on a document `JSONSerialization` refused.
+    /// What is commonly wrong with JSON a feed generator wrote by hand, put right: line breaks and
+    /// tabs written raw inside strings (a template that pastes text in without escaping it), text
+    /// after the top-level value (a caching plugin's `<!-- generated in 0.2 seconds -->`), and
+    /// numbers beyond a Double (`1e400`), which `JSONSerialization` refuses wherever they are: they
+    /// become strings, so an `id` keeps its digits and an extension nobody reads costs nothing. One
+    /// byte scan, run only on a document `JSONSerialization` refused.
     struct JSONTextRepair {
-        /// The top-level value, control characters in its strings escaped, nothing after it.
+        /// The top-level value, repaired, and nothing after it.
         private(set) var bytes: [UInt8] = []
         /// Control characters (U+0000–U+001F) found raw inside strings, and the line of the first.
         private(set) var controlCount = 0
         private(set) var firstControlLine = 0
+        /// Numbers made strings, the line and the start of the first.
+        private(set) var hugeNumberCount = 0
+        private(set) var firstHugeNumber = (line: 0, text: "")
         /// The line and the start of the text after the top-level value, when there is some.
         private(set) var trailing: (line: Int, text: String)?
         /// The top-level value ends (its last bracket is there): the document was not cut off inside it.
         private(set) var isComplete = false
 
-        var isRepaired: Bool { isComplete && (controlCount > 0 || trailing != nil) }
+        var isRepaired: Bool { isComplete && (controlCount > 0 || hugeNumberCount > 0 || trailing != nil) }
 
         init(_ data: Data) {
             let input = [UInt8](data)
@@ -395,6 +400,8 @@ extension FeedParser {
             var isEscaped = false
             var line = 1
             var end = input.count
+            /// Where the number being read starts, in `input` and in `bytes`.
+            var number: (start: Int, output: Int)?
             scan: for (index, byte) in input.enumerated() {
                 if isInString {
                     if isEscaped {
@@ -411,6 +418,13 @@ extension FeedParser {
                         continue
                     }
                 } else {
+                    let isNumberByte = Self.isNumberByte(byte)
+                    if let start = number, !isNumberByte {
+                        quoteIfHuge(input[start.start..<index], from: start.output, line: line)
+                        number = nil
+                    } else if number == nil, byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) {
+                        number = (index, bytes.count)
+                    }
                     switch byte {
                     case UInt8(ascii: "\""): isInString = true
                     case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
@@ -431,10 +445,34 @@ extension FeedParser {
             let rest = input[end...]
             guard let first = rest.firstIndex(where: { !FeedParser.isXMLSpace($0) }) else { return }
             line += rest[..<first].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-            var text = FeedText.collapseWhitespace(
-                String(decoding: input[first..<min(first + 120, input.count)], as: UTF8.self))
-            if text.count > 60 { text = text.prefix(59) + "…" }
-            trailing = (line, text)
+            trailing = (line, Self.quote(input[first..<min(first + 120, input.count)]))
+        }
+
+        /// Makes the number `token`, written to `bytes` from `output`, a string when it is beyond a
+        /// Double (one that is no number at all stays, for `JSONSerialization` to refuse).
+        private mutating func quoteIfHuge(_ token: ArraySlice<UInt8>, from output: Int, line: Int) {
+            guard let value = Double(String(decoding: token, as: UTF8.self)), value.isInfinite else { return }
+            if hugeNumberCount == 0 {
+                firstHugeNumber = (line, Self.quote(token) + (token.count > 60 ? " (\(token.count) digits)" : ""))
+            }
+            hugeNumberCount += 1
+            bytes.replaceSubrange(output..., with: [UInt8(ascii: "\"")] + token + [UInt8(ascii: "\"")])
+        }
+
+        /// A byte of a JSON number after its first (a digit or `-`): a digit, sign, point or exponent.
+        private static func isNumberByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                true
+            default: false
+            }
+        }
+
+        /// Up to 60 characters of `text`, white space collapsed, for a warning.
+        private static func quote(_ text: ArraySlice<UInt8>) -> String {
+            let quoted = FeedText.collapseWhitespace(String(decoding: text.prefix(120), as: UTF8.self))
+            return quoted.count > 60 ? quoted.prefix(59) + "…" : quoted
         }
 
         /// One located warning for each kind of repair, lines counted from `lineOffset`.
@@ -444,6 +482,12 @@ extension FeedParser {
                 warnings.append(
                     "line \(firstControlLine + lineOffset): repaired a line break, tab or other control character"
                         + " written unescaped inside a string" + (controlCount == 1 ? "" : " (\(controlCount) times)"))
+            }
+            if hugeNumberCount > 0 {
+                warnings.append(
+                    "line \(firstHugeNumber.line + lineOffset): read a number beyond a 64-bit float"
+                        + " (\(firstHugeNumber.text)) as text"
+                        + (hugeNumberCount == 1 ? "" : " (\(hugeNumberCount) times)"))
             }
             if let trailing {
                 warnings.append(

@@ -357,6 +357,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
                     + " (4 times)"
             ]),
         .init(
+            file: "jsonfeed-huge-numbers.json", titles: ["An extension nobody reads", "A numeric id out of range"],
+            links: ["https://example.org/scores", "https://example.org/big-id"],
+            warnings: ["line 11: read a number beyond a 64-bit float (2e308) as text (2 times)"]),
+        .init(
             file: "jsonfeed-attachment-sizes.json", titles: ["Episode 1"], links: ["https://example.org/episodes/1"],
             warnings: [#""size_in_bytes" is not a whole number of bytes (3 times); those values are left out"#]),
         .init(
@@ -553,6 +557,9 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         #expect(control.warnings.count == 1)
         #expect(control.items.first?.content == "<p>First paragraph.</p>\n<p>Second paragraph.</p>")
         #expect(control.items.last?.content == "<p>Fine.</p>")
+        let huge = try Self.parse("jsonfeed-huge-numbers.json")
+        #expect(huge.items.map(\.id) == ["https://example.org/scores", "1e400"])
+        #expect(huge.warnings.count == 1)
         let sizes = try Self.parse("jsonfeed-attachment-sizes.json")
         #expect(sizes.items.first?.enclosures.map(\.length) == [89_970_236, 45678, 1500, nil, nil, nil])
         #expect(
