@@ -19,6 +19,13 @@ extension FeedParser {
                 "line \(line + lineOffset): \(count == 1 ? "a \\u escape" : "\(count) \\u escapes") of half a character"
                     + " (a UTF-16 surrogate without its pair: text cut in the middle of an emoji) read as U+FFFD")
         }
+        // `\u0001` and the like: no HTML or XML text may hold them, so they are removed, as the
+        // XML reader removes `&#1;`. The text is scanned again only when the document has one.
+        let controlEscapes = Self.controlEscapes(in: data)
+        if let (count, line) = controlEscapes {
+            let what = count == 1 ? "an escaped control character" : "\(count) escaped control characters"
+            repairs.append("line \(line + lineOffset): removed \(what) (such as \\u0001), which no web page can hold")
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
@@ -42,10 +49,15 @@ extension FeedParser {
         // A value of the wrong type is left out (one odd field never loses the item), and counted
         // by key for one warning each: `"content_html": true` is no content, `"url": 1.2` no link.
         var mistyped: [String: Int] = [:]
+        /// A string or a number's text, without control characters when the document escapes some.
+        func text(_ value: Any) -> String? {
+            guard let text = Self.jsonText(value) else { return nil }
+            return controlEscapes == nil ? text : text.removingControlCharacters
+        }
         /// Text: a string, or a number written for one (`"id": 123`); not a boolean, list or object.
         func string(_ object: [String: Any], _ key: String) -> String? {
             guard let value = object[key], !(value is NSNull) else { return nil }
-            if let text = Self.jsonText(value) { return text.trimmingWhitespace.nilIfEmpty }
+            if let text = text(value) { return text.trimmingWhitespace.nilIfEmpty }
             mistyped[key, default: 0] += 1
             return nil
         }
@@ -94,7 +106,7 @@ extension FeedParser {
             var tags: [String] = []
             var isMistyped = false
             for entry in list {
-                if let text = Self.jsonText(entry) {
+                if let text = text(entry) {
                     if let tag = FeedText.collapseWhitespace(text).nilIfEmpty { tags.append(tag) }
                 } else if !(entry is NSNull) {
                     isMistyped = true
@@ -279,6 +291,27 @@ extension FeedParser {
         guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
         else { return "1.0" }
         return parts.count == 1 ? "\(version).0" : String(version)
+    }
+
+    /// How many `\\u0000`–`\\u001F` escapes other than tab, line feed and carriage return `data`
+    /// holds, and the line of the first; nil when none.
+    static func controlEscapes(in data: Data) -> (count: Int, line: Int)? {
+        var count = 0
+        var first = 0
+        var index = data.startIndex
+        while index < data.endIndex, let backslash = data[index...].firstIndex(of: UInt8(ascii: "\\")) {
+            // The escaped character, a backslash included, never starts another escape.
+            index = backslash + 2
+            guard backslash + 6 <= data.endIndex, data[backslash + 1] == UInt8(ascii: "u"),
+                data[backslash + 2] == UInt8(ascii: "0"), data[backslash + 3] == UInt8(ascii: "0"),
+                let value = UInt8(String(decoding: data[backslash + 4..<backslash + 6], as: UTF8.self), radix: 16),
+                value < 0x20, value != 0x09, value != 0x0A, value != 0x0D
+            else { continue }
+            if count == 0 { first = backslash }
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        return (count, data[..<first].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
     }
 
     /// `data` with each `\\uD800`–`\\uDFFF` escape that is not half of a pair replaced by `\\uFFFD`
@@ -497,15 +530,25 @@ extension FeedParser {
             return warnings
         }
 
-        /// The JSON escape for a control character: `\n`, `\r`, `\t`, else `\u00XX`.
+        /// The JSON escape for a control character: `\n`, `\r`, `\t`; nothing for the others, which
+        /// no web page can hold (as for their `\\u0001` escapes).
         private static func escape(_ byte: UInt8) -> [UInt8] {
             switch byte {
             case 0x0A: Array(#"\n"#.utf8)
             case 0x0D: Array(#"\r"#.utf8)
             case 0x09: Array(#"\t"#.utf8)
-            default:
-                Array(#"\u00"#.utf8) + [byte >> 4, byte & 0x0F].map { $0 < 10 ? $0 + 0x30 : $0 + 0x57 }
+            default: []
             }
         }
+    }
+}
+
+extension String {
+    /// The text without C0 control characters other than tab, line feed and carriage return.
+    fileprivate var removingControlCharacters: String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(
+            contentsOf: unicodeScalars.lazy.filter { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        return String(scalars)
     }
 }

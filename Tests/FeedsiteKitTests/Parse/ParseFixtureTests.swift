@@ -361,6 +361,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             links: ["https://example.org/scores", "https://example.org/big-id"],
             warnings: ["line 11: read a number beyond a 64-bit float (2e308) as text (2 times)"]),
         .init(
+            file: "jsonfeed-escaped-control-characters.json", titles: ["Bell and tab", "Writing \\u0001 in JSON"],
+            author: Person(name: "Ann Other"),
+            warnings: [#"line 9: removed 4 escaped control characters (such as \u0001), which no web page can hold"#]),
+        .init(
             file: "jsonfeed-attachment-sizes.json", titles: ["Episode 1"], links: ["https://example.org/episodes/1"],
             warnings: [#""size_in_bytes" is not a whole number of bytes (3 times); those values are left out"#]),
         .init(
@@ -560,6 +564,9 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         let huge = try Self.parse("jsonfeed-huge-numbers.json")
         #expect(huge.items.map(\.id) == ["https://example.org/scores", "1e400"])
         #expect(huge.warnings.count == 1)
+        let controls = try Self.parse("jsonfeed-escaped-control-characters.json")
+        #expect(controls.items.first?.content == "A NUL here, a unit separator there.")
+        #expect(controls.warnings.count == 1)
         let sizes = try Self.parse("jsonfeed-attachment-sizes.json")
         #expect(sizes.items.first?.enclosures.map(\.length) == [89_970_236, 45678, 1500, nil, nil, nil])
         #expect(
