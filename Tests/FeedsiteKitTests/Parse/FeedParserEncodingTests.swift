@@ -338,4 +338,17 @@ struct EncodingCase: Sendable, CustomTestStringConvertible {
         let data = try Self.encode("\u{FEFF}" + json, as: "UTF-16LE")
         #expect(try FeedParser().parse(data, url: nil).items.first?.title == "Grüße")
     }
+
+    /// JSON may be UTF-16 or UTF-32 without a mark (RFC 7159 §8.1); the zero bytes around its
+    /// first `{` tell which. Before, big-endian ones were "neither XML nor JSON" and little-endian
+    /// ones lost every non-ASCII character.
+    @Test(arguments: ["UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"])
+    func jsonFeedInUnmarkedWideUnicode(_ encoding: String) throws {
+        let json =
+            #"{"version":"https://jsonfeed.org/version/1.1","title":"Köln","items":[{"id":"1","title":"Grüße ✓"}]}"#
+        let feed = try FeedParser().parse(try Self.encode(json, as: encoding), url: nil)
+        #expect(feed.title == "Köln")
+        #expect(feed.items.map(\.title) == ["Grüße ✓"])
+        #expect(feed.warnings == [])
+    }
 }

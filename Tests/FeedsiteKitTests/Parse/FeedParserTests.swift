@@ -1163,6 +1163,65 @@ import Testing
         #expect(second.authors == [Person(name: "New Style")])
     }
 
+    /// `items` that is not a list: one item object is that item, an object of items (PHP's
+    /// `json_encode` of a list with gaps) its values by key; anything else is no item, with a
+    /// warning that says why instead of a feed that is silently empty.
+    @Test func jsonFeedItemsThatAreNotAList() throws {
+        func read(_ items: String) throws -> Feed {
+            try FeedParser().parse(
+                Data(#"{"version": "https://jsonfeed.org/version/1.1", "title": "T"\#(items)}"#.utf8), url: nil)
+        }
+        let one = try read(#", "items": {"id": "1", "title": "Only"}"#)
+        #expect(one.items.map(\.title) == ["Only"])
+        #expect(one.warnings == [#""items" is one item object, not a list of them; read as the feed's only item"#])
+        let keyed = try read(
+            #", "items": {"b": {"id": "b", "title": "B"}, "10": {"id": "10", "title": "Ten"}, "9": {"id": "9", "title": "Nine"}}"#
+        )
+        #expect(keyed.items.map(\.title) == ["Nine", "Ten", "B"])
+        for (items, kind) in [
+            (#", "items": "none""#, "a string"), (#", "items": 3"#, "a number"), (#", "items": false"#, "false"),
+        ] {
+            let feed = try read(items)
+            #expect(feed.items.isEmpty)
+            #expect(feed.warnings == [#""items" is \#(kind), not a list of items; no item was read"#])
+        }
+        for items in ["", #", "items": null"#] {
+            let feed = try read(items)
+            #expect(feed.items.isEmpty)
+            #expect(feed.warnings == [#"the feed has no "items" list (JSON Feed requires one); no item was read"#])
+        }
+        #expect(try read(#", "items": []"#).warnings == [])
+    }
+
+    /// Foundation's "around character 243" becomes a line and column of the document (blank lines
+    /// before it count); "cut off?" only for a document that ends inside its top-level object.
+    @Test func malformedJSONFeedIsLocated() {
+        func error(_ json: String) -> FeedParseError? {
+            #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(json.utf8), url: nil) }
+        }
+        let nan = error("\n\n{\"version\": \"https://jsonfeed.org/version/1.1\",\n \"items\": [{\"id\": NaN}]}")
+        #expect(nan?.line == 4)
+        #expect(nan?.column == 19)
+        #expect(nan?.message == "malformed JSON Feed: invalid value")
+        let cut = error(#"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": "1""#)
+        #expect(cut?.message.hasSuffix("; the document ends before its last '}' (cut off?)") == true)
+        let complete = error(#"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": tru}]}"#)
+        #expect(complete?.message.contains("cut off") == false)
+        // Text after the object is ignored (`jsonfeed-trailing-text.json`), unless the object itself is broken.
+        let both = error(#"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": tru}]}<!-- x -->"#)
+        #expect(both?.column == 69)  // Foundation's offset: the `}` where `tru` stops being `true`
+    }
+
+    /// `version` names 1.0 or 1.1 in any spelling real feeds use; anything else reads as 1.0.
+    @Test(arguments: [
+        ("https://jsonfeed.org/version/1", "1.0"), ("http://jsonfeed.org/version/1.1/", "1.1"),
+        ("HTTPS://JSONFEED.ORG/VERSION/1.1", "1.1"), ("https://jsonfeed.org/version/1.0", "1.0"),
+        ("1.1", "1.1"), ("1", "1.0"), ("https://example.org/whatever", "1.0"), ("", "1.0"),
+    ])
+    func jsonFeedVersion(_ declared: String, _ expected: String) {
+        #expect(FeedParser.jsonFeedVersion(declared) == expected)
+    }
+
     @Test func jsonThatIsNotAFeed() {
         let error = #expect(throws: FeedParseError.self) {
             try FeedParser().parse(Data(#"{"hello": "world"}"#.utf8), url: nil)

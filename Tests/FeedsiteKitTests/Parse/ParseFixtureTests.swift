@@ -328,6 +328,53 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         .init(
             file: "cdf-channel.xml", titles: ["CDF item"], links: ["http://example.org/cdf/1"],
             dates: ["2026-07-02T08:30:00Z"], isClean: true),
+
+        // MARK: JSON Feed
+        .init(
+            file: "jsonfeed-items-php-object.json", titles: ["Third post", "Second post", "First post"],
+            links: [
+                "https://example.org/2026/05/third", "https://example.org/2026/05/second",
+                "https://example.org/2026/05/first",
+            ],
+            dates: ["2026-05-03T07:00:00Z", "2026-05-02T07:00:00Z", "2026-05-01T07:00:00Z"],
+            warnings: [#""items" is an object, not a list"#, "its 3 values are read as the items"]),
+        .init(
+            file: "jsonfeed-utf16be-no-bom.json", titles: ["Café – Ωmega ✓"], links: ["https://example.org/1"],
+            isClean: true),
+        .init(
+            file: "jsonfeed-trailing-text.json", titles: ["Second post", "First post"],
+            links: ["https://example.org/2026/05/second/", "https://example.org/2026/05/first/"],
+            dates: ["2026-05-02T08:00:00Z", "2026-05-01T08:00:00Z"],
+            warnings: [
+                #"line 23: ignored text after the end of the JSON Feed ("<!-- Dynamic page generated in 0.218 seconds."#
+            ]),
+        .init(
+            file: "jsonfeed-raw-control-characters.json", titles: ["Tabs and spaces", "Escaped as it should be"],
+            links: ["https://example.org/posts/tabs", "https://example.org/posts/plain"],
+            dates: ["2026-06-10T12:00:00Z", "2026-06-09T12:00:00Z"],
+            warnings: [
+                "line 9: repaired a line break, tab or other control character written unescaped inside a string"
+                    + " (4 times)"
+            ]),
+        .init(
+            file: "jsonfeed-huge-numbers.json", titles: ["An extension nobody reads", "A numeric id out of range"],
+            links: ["https://example.org/scores", "https://example.org/big-id"],
+            warnings: ["line 11: read a number beyond a 64-bit float (2e308) as text (2 times)"]),
+        .init(
+            file: "jsonfeed-escaped-control-characters.json", titles: ["Bell and tab", "Writing \\u0001 in JSON"],
+            author: Person(name: "Ann Other"),
+            warnings: [#"line 9: removed 4 escaped control characters (such as \u0001), which no web page can hold"#]),
+        .init(
+            file: "jsonfeed-attachment-sizes.json", titles: ["Episode 1"], links: ["https://example.org/episodes/1"],
+            warnings: [#""size_in_bytes" is not a whole number of bytes (3 times); those values are left out"#]),
+        .init(
+            file: "jsonfeed-tags-mistyped.json",
+            titles: ["One tag as a string", "Numbers and an object among the tags"],
+            warnings: [#""tags" is not a list of strings (2 times); those values are left out"#]),
+        .init(
+            file: "jsonfeed-missing-id.json", titles: ["No id at all", "An empty id", "With an id"],
+            links: ["https://example.org/no-id", "https://example.org/empty-id", "https://example.org/with-id"],
+            warnings: [#"2 items have no "id", which JSON Feed requires"#]),
     ]
 
     @Test(arguments: cases)
@@ -498,6 +545,45 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         #expect(feed.updated == Self.instant("2026-07-01T12:00:00Z"))
         #expect(feed.items.first?.description == "Item abstract")
         #expect(feed.items.first?.updated == Self.instant("2026-07-02T08:30:00Z"))
+    }
+
+    /// The JSON Feed fixtures' fields beyond titles, links and dates, and the exact warnings.
+    @Test func jsonFeedFields() throws {
+        let php = try Self.parse("jsonfeed-items-php-object.json")
+        #expect(php.warnings.count == 1)
+        let wide = try Self.parse("jsonfeed-utf16be-no-bom.json")
+        #expect(wide.format == .json)
+        #expect(wide.title == "Grüße aus Köln")
+        #expect(wide.items.first?.content == "Written in UTF-16, big-endian, without a byte order mark.")
+        let trailing = try Self.parse("jsonfeed-trailing-text.json")
+        #expect(trailing.warnings.count == 1)
+        let control = try Self.parse("jsonfeed-raw-control-characters.json")
+        #expect(control.warnings.count == 1)
+        #expect(control.items.first?.content == "<p>First paragraph.</p>\n<p>Second paragraph.</p>")
+        #expect(control.items.last?.content == "<p>Fine.</p>")
+        let huge = try Self.parse("jsonfeed-huge-numbers.json")
+        #expect(huge.items.map(\.id) == ["https://example.org/scores", "1e400"])
+        #expect(huge.warnings.count == 1)
+        let controls = try Self.parse("jsonfeed-escaped-control-characters.json")
+        #expect(controls.items.first?.content == "A NUL here, a unit separator there.")
+        #expect(controls.warnings.count == 1)
+        let sizes = try Self.parse("jsonfeed-attachment-sizes.json")
+        #expect(sizes.items.first?.enclosures.map(\.length) == [89_970_236, 45678, 1500, nil, nil, nil])
+        #expect(
+            sizes.items.first?.enclosures.map(\.type) == [
+                "audio/mpeg", "audio/x-m4a", "audio/ogg", "audio/wav", "audio/flac", "audio/opus",
+            ])
+        #expect(sizes.warnings.count == 1)
+        let tags = try Self.parse("jsonfeed-tags-mistyped.json")
+        #expect(tags.items.map(\.categories) == [[], ["events", "2026"]])
+        #expect(tags.warnings.count == 1)
+        let ids = try Self.parse("jsonfeed-missing-id.json")
+        #expect(ids.items.map(\.id) == ["", "", "https://example.org/with-id"])
+        #expect(
+            ids.warnings == [
+                #"2 items have no "id", which JSON Feed requires (other readers may skip them); kept, told apart"#
+                    + " by link, title and date"
+            ])
     }
 
     @Test func rss090AndRDFImages() throws {
