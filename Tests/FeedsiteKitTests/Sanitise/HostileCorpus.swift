@@ -91,7 +91,7 @@ enum HostileCorpus {
     }
 
     /// The feed document carrying `html` as its only item's body. The xhtml document is only
-    /// well-formed when `html` is well-formed XML; `FeedParser` rejects the others.
+    /// well-formed when `html` is well-formed XML; `FeedParser` repairs or rejects the others.
     static func feed(_ html: String, as embedding: Embedding) -> Data {
         let body: String
         switch embedding {
