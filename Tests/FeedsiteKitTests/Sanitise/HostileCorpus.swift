@@ -36,6 +36,17 @@ enum HostileCorpus {
         return vectors
     }
 
+    /// The beacon's port in the Swift tests, a real one as in the browser proof: with the
+    /// placeholder left in, every beacon URL is invalid and `URLPolicy` refuses it, so a vector
+    /// whose beacon ends up in an allowed `src` (a published image, which a browser loads) would
+    /// pass here and fail only in the browser.
+    static let beaconPort = 9
+
+    /// `html` with `PORTPLACEHOLDER` replaced by `beaconPort`.
+    static func withBeaconPort(_ html: String) -> String {
+        html.replacingOccurrences(of: "PORTPLACEHOLDER", with: String(beaconPort))
+    }
+
     enum CorpusError: Error {
         case malformedLine(String)
     }
@@ -80,7 +91,7 @@ enum HostileCorpus {
     }
 
     /// The feed document carrying `html` as its only item's body. The xhtml document is only
-    /// well-formed when `html` is well-formed XML; `FeedParser` rejects the others.
+    /// well-formed when `html` is well-formed XML; `FeedParser` repairs or rejects the others.
     static func feed(_ html: String, as embedding: Embedding) -> Data {
         let body: String
         switch embedding {
