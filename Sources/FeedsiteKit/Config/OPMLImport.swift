@@ -82,11 +82,9 @@ package enum OPMLImport {
         var outcome = try merge(document, into: existing, configFileName: configName, opmlFileName: opmlName)
         if !outcome.added.isEmpty {
             do {
-                try Data(outcome.yaml.utf8).write(to: configFile, options: .atomic)
+                try FileReplacement.replace(configFile, with: Data(outcome.yaml.utf8))
             } catch {
-                throw ConfigurationError([
-                    .error(file: configName, "cannot write \(configFile.path): \(error.localizedDescription)")
-                ])
+                throw ConfigurationError([.error(file: configName, "cannot write \(error)")])
             }
         }
         outcome.diagnostics = document.diagnostics + outcome.diagnostics

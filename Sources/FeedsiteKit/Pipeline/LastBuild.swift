@@ -40,6 +40,6 @@ struct LastBuild: Equatable {
 
     func write(to file: URL) {
         let text = "\(fingerprint)\n\(outputIdentity)\n\(pageCount)\n\(fileCount)\n\(itemCount)\n"
-        try? Data(text.utf8).write(to: file, options: .atomic)
+        try? FileReplacement.replace(file, with: Data(text.utf8))
     }
 }

@@ -333,7 +333,7 @@ struct SearchIndex: Sendable {
             encoder.outputFormatting = [.sortedKeys]
             guard let data = try? encoder.encode(self) else { return }
             // Only an optimisation: when it cannot be written, the next build indexes again.
-            try? data.write(to: file, options: .atomic)
+            try? FileReplacement.replace(file, with: data)
         }
 
         /// Every file of every shard (site path → size).

@@ -245,7 +245,7 @@ package struct SiteWriter: Sendable {
     /// Cleans up after a build that was killed: moves an old site back if a non-atomic swap was
     /// interrupted between its two renames, keeps a dead build's staging folder when it holds a
     /// whole site (marked complete) and deletes it when marked incomplete. A running build's
-    /// folder, and anything not marked as feedsite's, is left alone (an empty one is removed).
+    /// folder, and anything not marked as feedsite's, is left alone, empty or not.
     private func recoverInterruptedSwap(parent: String, name: String, target: String) async {
         let entries = ((try? await FolderEntry.list(parent)) ?? []).map(\.name)
         for entry in entries.sorted() where entry.hasPrefix(".\(name).old-") {
@@ -268,7 +268,9 @@ package struct SiteWriter: Sendable {
             switch SiteMarker.loadLeftover(from: path)?.state {
             case .complete?: await Self.keepAsPrevious(path, of: target)
             case .incomplete?: try? await Self.removeFolder(path)
-            case nil: _ = await Self.removeEmptyFolder(path)
+            // Not marked: not known to be feedsite's, even when empty (a build killed between
+            // making its folder and marking it leaves an empty one; that costs nothing to keep).
+            case nil: continue
             }
         }
     }

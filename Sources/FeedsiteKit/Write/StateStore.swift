@@ -83,6 +83,7 @@ package struct StateStore: Sendable {
     /// they are asked for; nil when there is none, or it could not be read (then it was moved aside
     /// and a warning says where).
     func load(now: Date) -> (SavedState?, [String]) {
+        removeAbandonedFiles()
         var info = stat()
         guard stat(file.path, &info) == 0 else { return (nil, []) }
         if let saved = loadIndexed(now: now) { return saved }
@@ -231,7 +232,7 @@ package struct StateStore: Sendable {
         let reader = unchanged.flatMap { StateFileReader(file, expecting: $0.identity) }
         defer { reader?.close() }
         let ranges = unchanged?.ranges ?? [:]
-        let temporary = directory.appendingPathComponent(".state.json.new-\(getpid())")
+        let temporary = directory.appendingPathComponent(FileReplacement.temporaryName(for: "state.json"))
         var digest = BuildFingerprint()
         let layout: StateFile.Layout
         let identity: StateIndex.FileIdentity
@@ -269,7 +270,7 @@ package struct StateStore: Sendable {
             version: SiteState.currentVersion, file: identity, digest: digest.text, feeds: layout.feeds,
             items: layout.items)
         if let data = try? StateFile.encoder().encode(index) {
-            try? data.write(to: indexFile, options: .atomic)
+            try? FileReplacement.replace(indexFile, with: data)
         }
         return digest.text
     }
@@ -277,12 +278,19 @@ package struct StateStore: Sendable {
     /// Temporary files of builds that were killed (their process is gone).
     private func removeAbandonedFiles() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let written = ["state.json", "state-index.json", "last-build", SearchIndex.Manifest.fileName]
         for name in names {
-            guard let dash = name.lastIndex(of: "-"), name.hasPrefix(".state.json.new-") || name.hasPrefix(".restore-"),
-                let pid = Int32(name[name.index(after: dash)...].prefix { $0.isNumber }), pid != getpid(),
-                !LeftoverOwner.mayBeRunning(pid, owning: directory.appendingPathComponent(name).path)
-            else { continue }
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            let isLeftover: Bool
+            if name.hasPrefix(".restore-"), let dash = name.lastIndex(of: "-"),
+                let pid = Int32(name[name.index(after: dash)...].prefix { $0.isNumber })
+            {
+                isLeftover =
+                    pid != getpid()
+                    && !LeftoverOwner.mayBeRunning(pid, owning: directory.appendingPathComponent(name).path)
+            } else {
+                isLeftover = FileReplacement.isLeftover(name, of: written, in: directory.path)
+            }
+            if isLeftover { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
         }
     }
 

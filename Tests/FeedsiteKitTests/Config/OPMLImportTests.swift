@@ -324,4 +324,30 @@ struct OPMLImportTests {
         #expect(second.duplicates.count == 4)
         #expect(try String(contentsOf: config, encoding: .utf8) == written)
     }
+
+    /// Foundation's `.atomic` write replaced a linked `feeds.yml` with a file of its own (the
+    /// dotfiles repository's copy never got the feeds) and gave it mode 0644.
+    @Test("a feeds.yml that is a link is written through, and keeps its permissions")
+    func importThroughLink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-opml-\(UUID())")
+        let dotfiles = directory.appendingPathComponent("dotfiles")
+        try FileManager.default.createDirectory(at: dotfiles, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let real = dotfiles.appendingPathComponent("planet.yml")
+        try Data("title: Mine\nfeeds:\n  - url: https://mine.example/feed.xml\n".utf8).write(to: real)
+        #expect(chmod(real.path, 0o640) == 0)
+        let config = directory.appendingPathComponent("feeds.yml")
+        try FileManager.default.createSymbolicLink(atPath: config.path, withDestinationPath: "dotfiles/planet.yml")
+        let opmlFile = directory.appendingPathComponent("subs.opml")
+        try Data(Self.opml.utf8).write(to: opmlFile)
+        let outcome = try OPMLImport.importFile(opmlFile, into: config)
+        #expect(outcome.added.count == 4)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: config.path) == "dotfiles/planet.yml")
+        let text = try String(contentsOf: real, encoding: .utf8)
+        #expect(text.hasPrefix("title: Mine\n") && text.contains("https://mine.example/feed.xml"))
+        #expect(text.components(separatedBy: "- url:").count == 6)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: real.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dotfiles.path) == ["planet.yml"])
+    }
 }

@@ -267,6 +267,7 @@ final class SiteWriterTests {
         let site = root.appendingPathComponent("Site")
         let staging = root.appendingPathComponent(".Site.new-99999")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try SiteMarker.incomplete.data.write(to: staging.appendingPathComponent(".feedsite-site"))
         let old = root.appendingPathComponent(".Site.old-99998")
         try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
         try Data("previous".utf8).write(to: old.appendingPathComponent("index.html"))
@@ -276,7 +277,7 @@ final class SiteWriterTests {
         let report = try await SiteWriter().write(["index.html": Data("previous".utf8)], to: site)
         #expect(report.changedFiles == 0)
         #expect(read("index.html", in: site) == "previous")
-        // The dead build's (empty) staging folder went; the old site is kept for the next build.
+        // The dead build's staging folder (marked incomplete) went; the old site is kept for the next build.
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == [".Site.previous", "Site"])
     }
 

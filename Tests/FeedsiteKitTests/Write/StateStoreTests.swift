@@ -148,6 +148,32 @@ struct StateStoreTests {
         #expect(again?.digest == nil)
     }
 
+    /// The index and `last-build` were written through Foundation's `.atomic`, whose temporary
+    /// `.dat.nosync…` file a killed build left in the folder for ever.
+    @Test("a killed build's temporary files (named after its pid) go with the next load; anyone else's stay")
+    func killedBuildsFiles() throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        _ = try store.save(StateSamples.state(feeds: 1, items: 1))
+        // pid_max is at most 4,194,304: these pids cannot be running.
+        let dead = [
+            ".state.json.new-4999999", ".state-index.json.new-4999998", ".last-build.new-4999997",
+            ".search-index.json.new-4999996",
+        ]
+        let others = [
+            ".last-build.new-draft", ".state-index.json.new-12x", ".dat.nosync12.abc", "notes.txt",
+            ".state-index.json.new-\(getpid())",
+        ]
+        for name in dead + others { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
+        _ = store.load(now: StateSamples.now)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(left.isDisjoint(with: dead), "\(left)")
+        #expect(Set(others).isSubset(of: left), "\(left)")
+        // This process's own are its business, and what it writes replaces the file itself.
+        #expect(!left.contains { $0.hasPrefix(".dat.nosync") && $0 != ".dat.nosync12.abc" })
+    }
+
     /// An index with the file's identity but ranges edited by hand: read through it, one feed's
     /// items vanished (`count` 0) or became another's (a shared or swapped range) without a word.
     @Test("an index whose ranges overlap or whose counts cannot be is not used: the whole file is decoded")
