@@ -84,6 +84,12 @@ package struct OutputFolder: Sendable {
                     + "under names 13 bytes longer (.NAME.new-<pid>), past the file system's 255; pass an --output "
                     + "whose last part has at most \(Self.maximumNameBytes) bytes")
         }
+        // The site is made beside the folder and renamed into place: its parent must take writes,
+        // known before anything is fetched rather than when the fetched site is to be written.
+        if let (folder, code) = unwritableAncestor(of: Self.parent(of: path)) {
+            throw SiteWriter.WriteError(
+                path: requested, doing: "cannot be written (in \(folder))", errno: code, kind: .refused)
+        }
         let info: FileInfo?
         do {
             info = try await FileSystem.shared.info(forFileAt: FilePath(path), infoAboutSymbolicLink: true)
@@ -192,6 +198,20 @@ package struct OutputFolder: Sendable {
     }
 
     // MARK: - Paths
+
+    /// The nearest folder of `path` that exists (itself, or the first ancestor that does), with
+    /// the reason it cannot take new entries (read-only file system, permissions); nil when it can.
+    static func unwritableAncestor(of path: String) -> (folder: String, errno: Int32)? {
+        var folder = path
+        var info = stat()
+        while stat(folder, &info) != 0 {
+            let up = parent(of: folder)
+            guard up != folder else { return nil }
+            folder = up
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return nil }  // said later, with its own words
+        return access(folder, W_OK | X_OK) == 0 ? nil : (folder, errno)
+    }
 
     /// The real path of `path`: symbolic links resolved, also in the part that does not exist yet
     /// (resolved up to its nearest existing folder). A link that leads nowhere is refused.

@@ -43,12 +43,18 @@ package struct StateStore: Sendable {
     /// `.feedsite`): nothing may be fetched or written when the state has nowhere to go.
     package func checkFolder() throws(StateError) {
         var info = stat()
-        guard stat(directory.path, &info) == 0 else { return }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        if stat(directory.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
             throw StateError(
                 .refused, path: directory.path,
                 "the state folder is a file; feedsite keeps what it remembers between builds in a folder here. Move the file away, or choose another folder with --state or 'state_dir'"
             )
+        }
+        // Known before anything is fetched: a build whose state cannot be saved would lose it.
+        if let (folder, code) = OutputFolder.unwritableAncestor(of: directory.standardizedFileURL.path) {
+            let place = folder == directory.standardizedFileURL.path ? "" : " (in \(folder))"
+            throw StateError(
+                .refused, path: directory.path,
+                "the state folder cannot be written\(place): " + StateError.reason(errno: code))
         }
     }
 

@@ -207,4 +207,39 @@ struct OutputFolderCommandTests {
         }
         try await server.shutdown()
     }
+
+    /// Before, a read-only disk was found when the fetched site was to be written: every feed was
+    /// fetched, the state (elsewhere) saved, and only then the build failed.
+    @Test(
+        "an output or state folder on a read-only disk is refused (exit 73) before anything is fetched",
+        .enabled(if: SmallFilesystem.isAvailable, SmallFilesystem.unavailableReason))
+    func readOnlyDisk() async throws {
+        let server = try await Self.server()
+        let work = try Self.project(server, feeds: ["jekyll-atom.xml"])
+        defer { try? FileManager.default.removeItem(at: work) }
+        let disk = try SmallFilesystem(bytes: 1 << 20)
+        defer { disk.unmount() }
+        let site = disk.mountPoint.appendingPathComponent("Site")
+        #expect(try CommandLineTests.run(["build", "--quiet", "--output", site.path], in: work).status == 0)
+        let live = Self.snapshot(site)
+        try disk.remountReadOnly()
+        let requests = server.requests.count
+        let output = try CommandLineTests.run(["build", "--output", site.path, "--state", "fresh-state"], in: work)
+        #expect(output.status == 73, "\(output.stderr)")
+        #expect(
+            output.stderr.contains(
+                "\(site.path): cannot be written (in \(disk.mountPoint.path)): Read-only file system"),
+            "\(output.stderr)")
+        let state = disk.mountPoint.appendingPathComponent("state")
+        let saved = try CommandLineTests.run(["build", "--output", "Site", "--state", state.path], in: work)
+        #expect(saved.status == 73, "\(saved.stderr)")
+        #expect(
+            saved.stderr.contains(
+                "the state folder cannot be written (in \(disk.mountPoint.path)): Read-only file system"),
+            "\(saved.stderr)")
+        #expect(server.requests.count == requests)
+        #expect(Self.snapshot(site) == live)
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("fresh-state").path))
+        try await server.shutdown()
+    }
 }

@@ -46,6 +46,17 @@ struct SmallFilesystem {
         return Int(info.f_blocks - info.f_bfree) * Int(info.f_frsize)
     }
 
+    /// Makes the file system read-only (what a full disk's emergency remount, or a read-only
+    /// volume in a container, gives).
+    func remountReadOnly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/mount")
+        process.arguments = ["-o", "remount,ro", mountPoint.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    }
+
     func unmount() {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/umount")
