@@ -170,7 +170,17 @@ private struct RepairPass {
                     }
                 } else if matches("<!--") {
                     // Comments carry nothing a feed needs, and are where `--` and bad bytes hide.
-                    let end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
+                    var end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
+                    if end == input.count, let top = open.last,
+                        let close = FeedParser.find(
+                            input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 4)
+                    {
+                        // Never closed: it ends where the element it is in does, as a CDATA section
+                        // left open does, rather than taking every later item with it.
+                        note("removed a comment left open, up to </\(String(decoding: top, as: UTF8.self))>")
+                        blank(i..<close)
+                        continue scan
+                    }
                     if let dashes = FeedParser.find(input, "--", from: i + 4), dashes < end - 3 {
                         note("removed a comment containing '--'")
                     }

@@ -172,6 +172,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             file: "malformed-unterminated-cdata.xml", titles: ["Open CDATA", "After it"],
             links: ["http://example.org/open-cdata", "http://example.org/after-cdata"],
             warnings: ["line 10: closed a CDATA section left open"]),
+        .init(
+            file: "malformed-unterminated-comment.xml", titles: ["Open comment", "After it"],
+            links: ["http://example.org/open-comment", "http://example.org/after-comment"],
+            warnings: ["line 10: removed a comment left open, up to </description>"]),
 
         // MARK: Encodings and labels (titles decoded from the code page tables by hand)
         .init(file: "encoding-latin1-cp1252-quotes.xml", titles: ["don’t “quote” – café"], isClean: true),
@@ -444,6 +448,8 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             ])
         let cdata = try Self.parse("malformed-unterminated-cdata.xml")
         #expect(cdata.items.first?.description == "<p>never closed</p>")
+        let comment = try Self.parse("malformed-unterminated-comment.xml")
+        #expect(comment.items.map(\.description) == ["kept text", "still here"])
         let atom = try Self.parse("malformed-atom-mismatched.xml")
         #expect(atom.items.first?.description == "Short")
         #expect(atom.items.last?.authors == [Person(name: "Bea")])
