@@ -187,6 +187,17 @@ private struct RepairPass {
                     blank(i..<end)
                 } else if matches("<?"), i + 2 < input.count, Self.startsName(input[i + 2]) {
                     let end = FeedParser.find(input, "?>", from: i + 2).map { $0 + 2 } ?? input.count
+                    if end == input.count, let top = open.last,
+                        let close = FeedParser.find(
+                            input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 2)
+                    {
+                        // Never closed (server code that leaked, `<?php`): it ends where its element does.
+                        note(
+                            "removed a processing instruction left open, up to </\(String(decoding: top, as: UTF8.self))>"
+                        )
+                        blank(i..<close)
+                        continue scan
+                    }
                     if i + 5 < input.count, input[(i + 2)..<(i + 5)].map({ $0 | 0x20 }) == Array("xml".utf8),
                         FeedParser.isXMLSpace(input[i + 5]), i > 0
                     {

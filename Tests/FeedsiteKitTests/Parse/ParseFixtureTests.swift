@@ -176,6 +176,10 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             file: "malformed-unterminated-comment.xml", titles: ["Open comment", "After it"],
             links: ["http://example.org/open-comment", "http://example.org/after-comment"],
             warnings: ["line 10: removed a comment left open, up to </description>"]),
+        .init(
+            file: "malformed-unterminated-php.xml", titles: ["PHP left open", "After it"],
+            links: ["http://example.org/open-php", "http://example.org/after-php"],
+            warnings: ["line 10: removed a processing instruction left open, up to </description>"]),
 
         // MARK: Encodings and labels (titles decoded from the code page tables by hand)
         .init(file: "encoding-latin1-cp1252-quotes.xml", titles: ["don’t “quote” – café"], isClean: true),
@@ -450,6 +454,8 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
         #expect(cdata.items.first?.description == "<p>never closed</p>")
         let comment = try Self.parse("malformed-unterminated-comment.xml")
         #expect(comment.items.map(\.description) == ["kept text", "still here"])
+        let php = try Self.parse("malformed-unterminated-php.xml")
+        #expect(php.items.map(\.description) == ["kept text", "still here"])
         let atom = try Self.parse("malformed-atom-mismatched.xml")
         #expect(atom.items.first?.description == "Short")
         #expect(atom.items.last?.authors == [Person(name: "Bea")])
