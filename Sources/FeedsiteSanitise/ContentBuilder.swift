@@ -390,7 +390,15 @@ struct ContentBuilder {
                 }
             source = candidates.lazy.compactMap { URLPolicy.resolve($0, against: base, for: .image) }.first
         }
-        guard let source else { return nil }
+        guard let source else {
+            // A source that may not be shown (a `data:` URL, a relative one without a base): what a
+            // browser shows when an image cannot load, its alt text, stays. An `img` with no source
+            // at all is no picture of anything; it goes with its attributes.
+            guard let src = element[attribute: "src"], !HTMLSanitiser.trimmed(src).isEmpty,
+                let alt = element[attribute: "alt"], !HTMLSanitiser.trimmed(alt).isEmpty
+            else { return nil }
+            return .text(alt)
+        }
         return .image(source: source, title: element[attribute: "title"] ?? "", alt: element[attribute: "alt"] ?? "")
     }
 

@@ -223,8 +223,18 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
             name: "picture keeps its img",
             input: "<picture><source srcset=\"a.webp\"><img src=\"a.jpg\" alt=\"p\"></picture>",
             expected: "<p>\(img("https://example.com/blog/a.jpg", alt: "p"))</p>\n"),
+        // An image that cannot be shown keeps what a browser shows in its place: its alt text.
         .init(name: "image without src dropped", input: "<img alt=\"nosrc\">", expected: ""),
-        .init(name: "data: image rejected", input: "<img src=\"data:image/png;base64,AAAA\" alt=\"d\">", expected: ""),
+        .init(
+            name: "data: image rejected, its alt text stays",
+            input: "<p>See <img src=\"data:image/png;base64,AAAA\" alt=\"the chart\">.</p>",
+            expected: "<p>See the chart.</p>\n"),
+        .init(
+            name: "data: image without alt dropped", input: "<img src=\"data:image/png;base64,AAAA\" alt=\"  \">",
+            expected: ""),
+        .init(
+            name: "a refused image's alt text is text, never markup",
+            input: "<img src=\"javascript:x\" alt=\"a <b> &amp; c\">", expected: "<p>a &lt;b&gt; &amp; c</p>\n"),
 
         // Hostile
         .init(
@@ -264,7 +274,9 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
         .init(
             name: "data: href", input: "<a href=\"data:text/html,<script>alert(1)</script>\">x</a>",
             expected: "<p>x</p>\n"),
-        .init(name: "javascript: image src", input: "<img src=\"javascript:alert(1)\" alt=\"js\">", expected: ""),
+        .init(
+            name: "javascript: image src: the image goes, its alt text is text",
+            input: "<img src=\"javascript:alert(1)\" alt=\"js\">", expected: "<p>js</p>\n"),
         .init(
             name: "svg with script", input: "<svg><script>alert(1)</script><text>t</text></svg>after",
             expected: "<p>after</p>\n"),
