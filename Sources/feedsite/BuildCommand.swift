@@ -82,6 +82,7 @@ struct BuildCommand: AsyncParsableCommand {
         options.allowFreshState = allowFreshState
         options.failurePolicy = policy
         options.progress = progress
+        if !quiet { options.notice = { @Sendable text in Terminal.printError("note: " + text) } }
         let generator = SiteGenerator(options: options)
         do {
             let report = try await generator.build()

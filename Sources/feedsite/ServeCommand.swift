@@ -50,7 +50,11 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let generatorOptions = SiteGenerator.Options(paths: paths, fetching: fetching)
+        let generatorOptions = {
+            var options = SiteGenerator.Options(paths: paths, fetching: fetching)
+            options.notice = { @Sendable text in Terminal.printError("note: " + text) }
+            return options
+        }()
         let configFile = generatorOptions.configFile
         let offline = fetching.offline
         let server = PreviewServer(

@@ -9,6 +9,8 @@ struct BuildInputs: Sendable {
     /// The output folder (checked to be feedsite's to write) and `static/`.
     let publication: Publication
     let store: StateStore
+    /// Held until the build ends: no other build reads or writes this state meanwhile.
+    let lock: StateLock?
     /// The state the build starts from; feeds' items are loaded as the merge needs them.
     var saved: SavedState
     /// Why the published state could not be restored, when `--allow-fresh-state` let the build
@@ -45,10 +47,16 @@ struct BuildInputs: Sendable {
             stateDirectory: stateDirectory, configuration: configuration, templates: templates)
         diagnostics += publication.diagnostics
         let store = StateStore(directory: stateDirectory)
+        try store.checkFolder()
+        // An offline build without a state has nothing to protect (and fails below).
+        let lock =
+            options.offline && !FileManager.default.fileExists(atPath: store.directory.path)
+            ? nil : try await StateLock.acquire(for: store) { options.notice?($0) }
         var (saved, restoreFailure) = try await loadState(store, configuration, options, &diagnostics)
         diagnostics += saved.adoptMovedFeeds(configuration.feeds).map { .warning($0) }
         return BuildInputs(
-            configuration: configuration, templates: templates, publication: publication, store: store, saved: saved,
+            configuration: configuration, templates: templates, publication: publication, store: store, lock: lock,
+            saved: saved,
             restoreFailure: restoreFailure, diagnostics: diagnostics, search: search)
     }
 
@@ -62,7 +70,6 @@ struct BuildInputs: Sendable {
         _ store: StateStore, _ configuration: SiteConfiguration, _ options: SiteGenerator.Options,
         _ diagnostics: inout [Diagnostic]
     ) async throws -> (SavedState, String?) {
-        try store.checkFolder()
         let (loaded, warnings) = store.load(now: options.now)
         diagnostics += warnings.map { .warning($0) }
         if let loaded { return (loaded, nil) }

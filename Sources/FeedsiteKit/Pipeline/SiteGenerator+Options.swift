@@ -41,6 +41,9 @@ extension SiteGenerator {
         package var fetchesAvatars = true
         /// Called as feeds finish: (done, total). For the terminal's progress line.
         package var progress: (@Sendable (Int, Int) -> Void)?
+        /// Called with what the user should know at once, before the build's report: that it
+        /// waits for another build using the same state folder.
+        package var notice: (@Sendable (String) -> Void)?
 
         package init(
             configFile: URL, outputDirectory: URL, templatesDirectory: URL? = nil, stateDirectory: URL? = nil,

@@ -12,7 +12,8 @@ import Foundation
 /// - `state.json`: the state (`StateFile`, version 2), published as `status/state.json`;
 /// - `state-index.json`: where each part of `state.json` lies (`StateIndex`), so a build reads
 ///   only what it needs (`SavedState`);
-/// - `last-build`: the last build's fingerprint (`LastBuild`).
+/// - `last-build`: the last build's fingerprint (`LastBuild`);
+/// - `lock`: held by the build using the folder (`StateLock`).
 ///
 /// Writes are atomic (a new file renamed over the old one), so a build killed at any moment leaves
 /// the previous or the new state, never a torn file; an index that does not describe the

@@ -18,7 +18,7 @@ struct TestBuild {
     /// Writes `feeds.yml` with a `feeds:` entry per (path, name) on `server` and builds.
     func run(
         server: FixtureServer, feeds: [(path: String, name: String?)], header: String = "title: Test\nretries: 0\n",
-        timeoutSeconds: Int = 60
+        timeoutSeconds: Int = 60, notice: (@Sendable (String) -> Void)? = nil
     ) async throws -> BuildReport {
         var yaml = header + "feeds:\n"
         for feed in feeds {
@@ -26,14 +26,14 @@ struct TestBuild {
             if let name = feed.name { yaml += "    name: \(name)\n" }
         }
         try Data(yaml.utf8).write(to: config)
-        let generator = SiteGenerator(
-            options: .init(
-                configFile: config, outputDirectory: output,
-                templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
-                stateDirectory: work.appendingPathComponent("state"),
-                concurrency: 4, timeoutSeconds: timeoutSeconds, now: Date(timeIntervalSince1970: 1_795_000_000)
-            ).withoutAvatars())
-        return try await generator.build()
+        var options = SiteGenerator.Options(
+            configFile: config, outputDirectory: output,
+            templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
+            stateDirectory: work.appendingPathComponent("state"),
+            concurrency: 4, timeoutSeconds: timeoutSeconds, now: Date(timeIntervalSince1970: 1_795_000_000)
+        ).withoutAvatars()
+        options.notice = notice
+        return try await SiteGenerator(options: options).build()
     }
 
     /// Builds from the given `feeds.yml` text.

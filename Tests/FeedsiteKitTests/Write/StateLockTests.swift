@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FeedsiteKit
+
+/// Two builds on one state folder used to run side by side: both read the same state, and the
+/// one that saved last dropped what the other had learnt (validators, health, first-seen items).
+@Suite("State lock")
+struct StateLockTests {
+    @Test("a second build waits for the first, says so once, and runs when the first lets go")
+    func secondBuildWaits() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let server = try await FixtureServer(routes: ["/feed": .feed(StateSamples.rss(items: 3))])
+        let store = StateStore(directory: build.work.appendingPathComponent("state"))
+        var first: StateLock? = try await StateLock.acquire(for: store) { _ in Issue.record("no one holds it yet") }
+        #expect(first != nil)
+        let notices = Mutex<[String]>([])
+        let done = Mutex(false)
+        let second = Task {
+            let report = try await build.run(server: server, feeds: [("/feed", "Feed")]) { text in
+                notices.withLock { $0.append(text) }
+            }
+            done.withLock { $0 = true }
+            return report
+        }
+        // The second build is past its configuration and waits at the lock: no request yet.
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(!done.withLock { $0 })
+        #expect(server.requests.isEmpty)
+        #expect(
+            notices.withLock { $0 }
+                == [
+                    "another feedsite build is using the state folder \(store.directory.path); waiting for it to finish"
+                ])
+        first = nil
+        let report = try await second.value
+        #expect(report.itemCount == 3)
+        #expect(server.requests.count == 1)
+        #expect(notices.withLock { $0.count } == 1)
+        try await server.shutdown()
+    }
+
+    @Test("a holder that is killed lets go at once: the lock is the system's, not a file's presence")
+    func killedHolderReleases() async throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        try store.createFolder()
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        // `-o`: the lock is `flock`'s own, not inherited by the command it runs.
+        holder.arguments = ["-o", folder.appendingPathComponent(StateLock.fileName).path, "sleep", "30"]
+        try holder.run()
+        // Until `flock` holds it (it starts at once; a second is ample).
+        try await Task.sleep(for: .seconds(1))
+        let waited = Mutex(0)
+        let taker = Task { try await StateLock.acquire(for: store) { _ in waited.withLock { $0 += 1 } } }
+        try await Task.sleep(for: .seconds(0.5))
+        #expect(waited.withLock { $0 } == 1)
+        let start = ContinuousClock.now
+        kill(holder.processIdentifier, SIGKILL)
+        let lock = try await taker.value
+        withExtendedLifetime(lock) {}
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(waited.withLock { $0 } == 1)
+    }
+
+    @Test("a build stopped while it waits ends with the wait, taking nothing")
+    func cancelledWait() async throws {
+        let folder = StateSamples.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = StateStore(directory: folder)
+        let held = try await StateLock.acquire(for: store) { _ in }
+        let waiter = Task { try await StateLock.acquire(for: store) { _ in } }
+        try await Task.sleep(for: .seconds(0.3))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiter.value }
+        withExtendedLifetime(held) {}
+    }
+}
