@@ -249,7 +249,7 @@ struct StateRecoveryTests {
         #expect(
             StateSamples.names(in: build.work.appendingPathComponent("state")).filter {
                 $0 != SearchIndex.Manifest.fileName
-            } == ["last-build", "state-index.json", "state.json"])
+            } == ["last-build", StateLock.fileName, "state-index.json", "state.json"])
         try await stateServer.shutdown()
         try await server.shutdown()
     }
@@ -289,7 +289,7 @@ struct StateRecoveryTests {
         }
         #expect(server.requests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: build.output.path))
-        #expect(StateSamples.names(in: build.work.appendingPathComponent("state")) == [])
+        #expect(StateSamples.stateNames(in: build.work.appendingPathComponent("state")) == [])
 
         let report = try await Self.run(build, yaml: yaml, restore: origin, allowFresh: true)
         #expect(report.itemCount == 2)
@@ -325,7 +325,7 @@ struct StateRecoveryTests {
         } catch BuildError.stateNotRestored(_, let reason, _) {
             if kind == "large" {
                 #expect(reason == "the state is larger than feedsite's 1 MB state limit")
-                #expect(StateSamples.names(in: build.work.appendingPathComponent("state")) == [])
+                #expect(StateSamples.stateNames(in: build.work.appendingPathComponent("state")) == [])
             } else {
                 let kept = build.work.appendingPathComponent("state/restored-state.json.unreadable-2026-11-18")
                 #expect(

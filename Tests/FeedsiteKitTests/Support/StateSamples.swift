@@ -76,4 +76,10 @@ enum StateSamples {
     static func names(in folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
+
+    /// The files in a state folder that hold state: all but the build lock, which a build takes
+    /// before it reads anything and which stays (it holds nothing).
+    static func stateNames(in folder: URL) -> [String] {
+        names(in: folder).filter { $0 != StateLock.fileName }
+    }
 }

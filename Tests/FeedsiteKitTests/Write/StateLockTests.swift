@@ -25,8 +25,13 @@ struct StateLockTests {
             done.withLock { $0 = true }
             return report
         }
-        // The second build is past its configuration and waits at the lock: no request yet.
-        try await Task.sleep(for: .seconds(1.5))
+        // The second build gets past its configuration and waits at the lock (however busy the
+        // machine): no request yet.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while notices.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .seconds(0.5))
         #expect(!done.withLock { $0 })
         #expect(server.requests.isEmpty)
         #expect(
