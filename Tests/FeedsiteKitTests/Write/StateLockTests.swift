@@ -47,40 +47,6 @@ struct StateLockTests {
         try await server.shutdown()
     }
 
-    @Test("a holder that is killed lets go at once: the lock is the system's, not a file's presence")
-    func killedHolderReleases() async throws {
-        let folder = StateSamples.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = StateStore(directory: folder)
-        try store.createFolder()
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        // `-o`: the lock is `flock`'s own, not inherited by the command it runs.
-        holder.arguments = ["-o", folder.appendingPathComponent(StateLock.fileName).path, "sleep", "30"]
-        try holder.run()
-        // Until `flock` holds it, however busy the machine: a probe that gets the lock lets go.
-        let lockPath = folder.appendingPathComponent(StateLock.fileName).path
-        let probe = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        defer { close(probe) }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while flock(probe, LOCK_EX | LOCK_NB) == 0, ContinuousClock.now < deadline {
-            flock(probe, LOCK_UN)
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let waited = Mutex(0)
-        let taker = Task { try await StateLock.acquire(for: store) { _ in waited.withLock { $0 += 1 } } }
-        while waited.withLock({ $0 }) == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(waited.withLock { $0 } == 1)
-        let start = ContinuousClock.now
-        kill(holder.processIdentifier, SIGKILL)
-        let lock = try await taker.value
-        withExtendedLifetime(lock) {}
-        #expect(ContinuousClock.now - start < .seconds(10))
-        #expect(waited.withLock { $0 } == 1)
-    }
-
     @Test("a build stopped while it waits ends with the wait, taking nothing")
     func cancelledWait() async throws {
         let folder = StateSamples.temporaryFolder()
