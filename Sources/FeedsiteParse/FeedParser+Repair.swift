@@ -142,8 +142,8 @@ private struct RepairPass {
             switch byte {
             case UInt8(ascii: "<"):
                 if matches("<![CDATA[") {
-                    if balancesTags, FeedParser.find(input, "]]>", from: i + 9) == nil, let top = open.last,
-                        let end = FeedParser.find(input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 9)
+                    if balancesTags, FeedParser.find(input, "]]>", from: i + 9) == nil,
+                        let (end, _) = endOfOpenElement(from: i + 9)
                     {
                         // Never closed: it ends where the element it is in does.
                         note("closed a CDATA section left open")
@@ -170,14 +170,11 @@ private struct RepairPass {
                     }
                 } else if matches("<!--") {
                     // Comments carry nothing a feed needs, and are where `--` and bad bytes hide.
-                    var end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
-                    if end == input.count, let top = open.last,
-                        let close = FeedParser.find(
-                            input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 4)
-                    {
+                    let end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
+                    if end == input.count, let (close, name) = endOfOpenElement(from: i + 4) {
                         // Never closed: it ends where the element it is in does, as a CDATA section
                         // left open does, rather than taking every later item with it.
-                        note("removed a comment left open, up to </\(String(decoding: top, as: UTF8.self))>")
+                        note("removed a comment left open, up to </\(name)>")
                         blank(i..<close)
                         continue scan
                     }
@@ -187,14 +184,9 @@ private struct RepairPass {
                     blank(i..<end)
                 } else if matches("<?"), i + 2 < input.count, Self.startsName(input[i + 2]) {
                     let end = FeedParser.find(input, "?>", from: i + 2).map { $0 + 2 } ?? input.count
-                    if end == input.count, let top = open.last,
-                        let close = FeedParser.find(
-                            input, "</" + String(decoding: top, as: UTF8.self) + ">", from: i + 2)
-                    {
+                    if end == input.count, let (close, name) = endOfOpenElement(from: i + 2) {
                         // Never closed (server code that leaked, `<?php`): it ends where its element does.
-                        note(
-                            "removed a processing instruction left open, up to </\(String(decoding: top, as: UTF8.self))>"
-                        )
+                        note("removed a processing instruction left open, up to </\(name)>")
                         blank(i..<close)
                         continue scan
                     }
@@ -251,6 +243,14 @@ private struct RepairPass {
     }
 
     // MARK: - Characters
+
+    /// Where the innermost open element's end tag stands, from `start` on, and its name: where a
+    /// comment, CDATA section or processing instruction that is never closed is taken to end.
+    private func endOfOpenElement(from start: Int) -> (offset: Int, name: String)? {
+        guard let top = open.last else { return nil }
+        let name = String(decoding: top, as: UTF8.self)
+        return FeedParser.find(input, "</" + name + ">", from: start).map { ($0, name) }
+    }
 
     private func matches(_ literal: String) -> Bool {
         FeedParser.matches(input, at: i, literal)

@@ -47,7 +47,6 @@ struct BuildInputs: Sendable {
             stateDirectory: stateDirectory, configuration: configuration, templates: templates)
         diagnostics += publication.diagnostics
         let store = StateStore(directory: stateDirectory)
-        try store.checkFolder()
         // An offline build without a state has nothing to protect (and fails below).
         let lock =
             options.offline && !FileManager.default.fileExists(atPath: store.directory.path)
