@@ -224,7 +224,8 @@ extension FeedParser {
     }
 
     /// UTF-16/32 without a mark, recognised by the zero bytes around the first `<` (XML 1.0
-    /// Appendix F). Leading whitespace is allowed, since the rest of the parser tolerates it too.
+    /// Appendix F) or a JSON document's `{` or `[`. Leading whitespace is allowed, since the rest
+    /// of the parser tolerates it too.
     static func unmarkedWideUnicode(_ bytes: [UInt8]) -> TextEncoding? {
         let patterns: [([UInt8], String)] = [
             ([0x3C, 0, 0, 0], "UTF-32LE"), ([0, 0, 0, 0x3C], "UTF-32BE"), ([0x3C, 0], "UTF-16LE"),
@@ -232,6 +233,11 @@ extension FeedParser {
             ([0x20, 0, 0, 0], "UTF-32LE"), ([0, 0, 0, 0x20], "UTF-32BE"), ([0x0A, 0, 0, 0], "UTF-32LE"),
             ([0, 0, 0, 0x0A], "UTF-32BE"), ([0x20, 0], "UTF-16LE"), ([0, 0x20], "UTF-16BE"), ([0x0A, 0], "UTF-16LE"),
             ([0, 0x0A], "UTF-16BE"),
+            // A JSON Feed's `{` (or a top-level `[`): JSON allows any Unicode encoding (RFC 8259
+            // §8.1, told apart by the zero bytes, RFC 4627 §3).
+            ([0x7B, 0, 0, 0], "UTF-32LE"), ([0, 0, 0, 0x7B], "UTF-32BE"), ([0x5B, 0, 0, 0], "UTF-32LE"),
+            ([0, 0, 0, 0x5B], "UTF-32BE"), ([0x7B, 0], "UTF-16LE"), ([0, 0x7B], "UTF-16BE"), ([0x5B, 0], "UTF-16LE"),
+            ([0, 0x5B], "UTF-16BE"),
         ]
         return patterns.first { bytes.starts(with: $0.0) }.map { .iconv($0.1) }
     }

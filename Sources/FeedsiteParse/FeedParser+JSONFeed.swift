@@ -383,26 +383,6 @@ extension FeedParser {
         return FeedParseError(line: line, column: column, message: "malformed JSON Feed: \(detail)\(hint)")
     }
 
-    /// JSON in UTF-16 or UTF-32 without a byte order mark, as UTF-8. JSON Feed allows any encoding
-    /// JSON does (RFC 7159 §8.1), and these are told apart by where the zero bytes around the first
-    /// `{` or `[` fall (RFC 4627 §3). With leading white space, `unmarkedWideUnicode` already finds them.
-    static func unmarkedWideJSON(_ data: Data) -> DecodedDocument? {
-        guard data.count >= 4 else { return nil }
-        let head = Array(data.prefix(4))
-        func isOpening(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") }
-        let name: String
-        switch (head[0], head[1], head[2], head[3]) {
-        case (0, 0, 0, let byte) where isOpening(byte): name = "UTF-32BE"
-        case (let byte, 0, 0, 0) where isOpening(byte): name = "UTF-32LE"
-        case (0, let byte, 0, let next) where isOpening(byte) && next != 0: name = "UTF-16BE"
-        case (let byte, 0, let next, 0) where isOpening(byte) && next != 0: name = "UTF-16LE"
-        default: return nil
-        }
-        var warnings: [String] = []
-        let bytes = transcode([UInt8](data), from: .iconv(name), warnings: &warnings)
-        return DecodedDocument(bytes: bytes, warnings: warnings)
-    }
-
     /// What is commonly wrong with JSON a feed generator wrote by hand, put right: line breaks and
     /// tabs written raw inside strings (a template that pastes text in without escaping it), text
     /// after the top-level value (a caching plugin's `<!-- generated in 0.2 seconds -->`), and

@@ -66,7 +66,7 @@ package struct FeedParser: Sendable {
                     + " Content-Encoding: \(compression.contentEncoding)): it compresses the feed twice, or serves"
                     + " a compressed file as the feed")
         }
-        let decoded = Self.unmarkedWideJSON(data) ?? Self.decodeToUTF8(data, contentType: contentType)
+        let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var feed = try parseDocument(decoded, url: url)
         // A local file has no address on the web: its relative references are resolved against the
         // address the feed gives itself (`atom:link rel="self"`), else its web site, as they would
