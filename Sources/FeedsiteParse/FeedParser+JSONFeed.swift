@@ -32,13 +32,15 @@ extension FeedParser {
         } catch {
             // Only a document JSONSerialization refuses pays for this scan.
             let repair = JSONTextRepair(data)
-            guard repair.isRepaired, let repaired = try? JSONSerialization.jsonObject(with: Data(repair.bytes)) else {
+            let repairedData = Data(repair.bytes)
+            guard repair.isRepaired, let repaired = try? JSONSerialization.jsonObject(with: repairedData) else {
                 throw Self.jsonError(error, data: data, lineOffset: lineOffset, isCutOff: !repair.isComplete)
             }
             object = repaired
+            data = repairedData
             repairs += repair.warnings(lineOffset: lineOffset)
         }
-        guard let root = object as? [String: Any] else {
+        guard var root = object as? [String: Any] else {
             throw FeedParseError(message: "the JSON document is not a JSON Feed: its top level is not an object")
         }
         guard root["version"] is String || root["items"] is [Any] else {
@@ -146,6 +148,10 @@ extension FeedParser {
         feed.authors = authors(root)
         if let icon = link(root, "icon") ?? link(root, "favicon") { feed.image = FeedImage(url: icon) }
 
+        if let lists = Self.repeatedItemLists(in: data, lineOffset: lineOffset) {
+            root["items"] = lists.items
+            warnings.append(lists.warning)
+        }
         let rawItems: [Any]
         switch root["items"] {
         case let list as [Any]:
@@ -227,6 +233,35 @@ extension FeedParser {
         }
         feed.warnings = warnings
         return feed
+    }
+
+    /// Every `items` value of a document that gives the key more than once, read in order as one
+    /// list (a list's elements, an object's as `itemsOutsideAList` reads them), and the warning
+    /// that says so; nil when the key is given once or never.
+    private static func repeatedItemLists(in data: Data, lineOffset: Int) -> (items: [Any], warning: String)? {
+        guard let ranges = repeatedTopLevelValues(of: "items", in: data) else { return nil }
+        var items: [Any] = []
+        for range in ranges {
+            switch try? JSONSerialization.jsonObject(with: data[range], options: .fragmentsAllowed) {
+            case let list as [Any]: items += list
+            case let object as [String: Any]: items += itemsOutsideAList(object).items
+            default: break
+            }
+        }
+        var lines: [Int] = []
+        var line = 1
+        var counted = data.startIndex
+        for range in ranges {
+            line += data[counted..<range.lowerBound].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            counted = range.lowerBound
+            lines.append(line + lineOffset)
+        }
+        let places = lines.dropLast().map(String.init).joined(separator: ", ") + " and \(lines[lines.count - 1])"
+        return (
+            items,
+            "\"items\" is given \(ranges.count) times (lines \(places)); JSON keeps only the last, so each was"
+                + " read: \(items.count) item\(items.count == 1 ? "" : "s") in all"
+        )
     }
 
     /// The keys that make an object an item, when `items` is one object instead of a list.

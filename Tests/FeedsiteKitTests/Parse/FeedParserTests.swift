@@ -1193,6 +1193,30 @@ import Testing
         #expect(try read(#", "items": []"#).warnings == [])
     }
 
+    /// `items` given more than once: JSON keeps the last value of a repeated key, so every list is
+    /// found in the text and read, in order. Only the top level's `items` count, not one inside a
+    /// string (an escaped quote before it included) or inside an item; a document that repeats
+    /// no key is read as JSON reads it.
+    @Test func jsonFeedItemsGivenTwice() throws {
+        func read(_ body: String) throws -> Feed {
+            try FeedParser().parse(Data(#"{"version": "1.1", "title": "T"\#(body)}"#.utf8), url: nil)
+        }
+        let twice = try read(
+            #", "items": [{"id": "1"}, {"id": "2"}], "note": "a \\\" \"items\": [{\"id\": \"x\"}]",\#n"#
+                + #""items": [{"id": "3", "items": [{"id": "y"}]}]"#)
+        #expect(twice.items.map(\.id) == ["1", "2", "3"])
+        #expect(
+            twice.warnings == [
+                #""items" is given 2 times (lines 1 and 2); JSON keeps only the last, so each was read: 3 items in all"#
+            ])
+        let once = try read(#", "items": [{"id": "1", "items": [{"id": "2"}]}], "other": {"items": []}"#)
+        #expect(once.items.map(\.id) == ["1"])
+        #expect(once.warnings.isEmpty)
+        let emptyFirst = try read(#", "items": [], "items": [{"id": "only"}], "items": null"#)
+        #expect(emptyFirst.items.map(\.id) == ["only"])
+        #expect(emptyFirst.warnings.count == 1)
+    }
+
     /// Foundation's "around character 243" becomes a line and column of the document (blank lines
     /// before it count); "cut off?" only for a document that ends inside its top-level object.
     @Test func malformedJSONFeedIsLocated() {

@@ -347,6 +347,14 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             dates: ["2026-05-03T07:00:00Z", "2026-05-02T07:00:00Z", "2026-05-01T07:00:00Z"],
             warnings: [#""items" is an object, not a list"#, "its 3 values are read as the items"]),
         .init(
+            file: "jsonfeed-items-twice.json",
+            titles: ["First list, first post", "First list, second post", "Escaped key's post", "Last list's post"],
+            links: [
+                "https://example.org/one", "https://example.org/two", "https://example.org/three",
+                "https://example.org/four",
+            ],
+            warnings: [#""items" is given 3 times (lines 5, 10 and 11); JSON keeps only the last"#, "4 items in all"]),
+        .init(
             file: "jsonfeed-utf16be-no-bom.json", titles: ["Café – Ωmega ✓"], links: ["https://example.org/1"],
             isClean: true),
         .init(
@@ -563,6 +571,9 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
     @Test func jsonFeedFields() throws {
         let php = try Self.parse("jsonfeed-items-php-object.json")
         #expect(php.warnings.count == 1)
+        let twice = try Self.parse("jsonfeed-items-twice.json")
+        #expect(twice.warnings.count == 1)
+        #expect(twice.items.map(\.id) == ["1", "2", "3", "4"])
         let wide = try Self.parse("jsonfeed-utf16be-no-bom.json")
         #expect(wide.format == .json)
         #expect(wide.title == "Grüße aus Köln")
