@@ -132,6 +132,12 @@ extension FeedParser {
         private var namespaceCache: [String: Namespace] = [:]
         private var channel = ChannelBuilder()
         private var item: ItemBuilder?
+        /// The items an open item is inside (`<item>…<item>…</item>…</item>`), innermost last.
+        private var enclosingItems: [ItemBuilder] = []
+        /// Items read inside another, by their place in the document: added after the outermost.
+        private var nestedItems: [(index: Int, item: FeedItem)] = []
+        /// The line where each open item inside another began, innermost last.
+        private var nestedItemLines: [Int?] = []
         private var person = Person()
         private var items: [FeedItem] = []
         private var itemCount = 0
@@ -148,6 +154,8 @@ extension FeedParser {
         private var hasWarnedOfAtomEntries = false
         /// Items wrapped in an unread element (`<items><item>`) were met (and said so once).
         private var hasWarnedOfWrappedItems = false
+        /// Posts read inside another item: how many, the first's name and line (for one warning).
+        private var nestedPosts: (count: Int, name: String, line: Int?) = (0, "", nil)
         /// Unread elements that look like posts, by name in the order first met: how many, and the
         /// line of the first.
         private var unreadPosts: [(name: String, count: Int, line: Int?)] = []
@@ -263,6 +271,7 @@ extension FeedParser {
                     (position.map { "line \($0.line): " } ?? "") + "<\(name)> elements inside <\(stack[parent].name)>, "
                         + "not directly in the \(format == .atom ? "feed" : "channel"); read as its posts")
             }
+            if role == .item, parentRole == .item { nestedItemLines.append(position?.line) }
             if role == .item, namespace.isAtom, name == "item", !hasWarnedOfRSSItems {
                 hasWarnedOfRSSItems = true
                 warn(
@@ -291,12 +300,12 @@ extension FeedParser {
             close(frame)
         }
 
-        /// Whether the next element to open is the root or a child of the root, the channel or an
-        /// unread element there: only there does `startElement` use a position (to diagnose the root,
-        /// and an item, entry or unknown post-like element where it may not belong).
+        /// Whether the next element to open is the root or a child of the root, the channel, an item
+        /// or an unread element there: only there does `startElement` use a position (to diagnose the
+        /// root, and an item, entry or unknown post-like element where it may not belong).
         var wantsPosition: Bool {
             guard let top = stack.last else { return true }
-            return top.role == .root || top.role == .channel || top.role == .unread
+            return top.role == .root || top.role == .channel || top.role == .unread || top.role == .item
         }
 
         /// Whether `characters` and `cdata` would keep text now (the open element is a field), so a
@@ -366,6 +375,15 @@ extension FeedParser {
             feed.warnings = warnings
             if skippedItemCount > 0 {
                 feed.warnings.append(FeedParser.tooManyItemsWarning(total: itemCount + skippedItemCount))
+            }
+            if nestedPosts.count > 0 {
+                let name = nestedPosts.name
+                feed.warnings.append(
+                    (nestedPosts.line.map { "line \($0): " } ?? "")
+                        + (nestedPosts.count == 1
+                            ? "an <\(name)> inside another (a whole post within a post); read as a post of its own"
+                            : "\(nestedPosts.count) <\(name)>s inside others (whole posts within posts); each read as a"
+                                + " post of its own"))
             }
             for unread in unreadPosts {
                 let what =
@@ -515,6 +533,9 @@ extension FeedParser {
                 }
                 return isField(name, ns, in: Self.channelExtensionFields) ? .field : .ignored
             case .item:
+                // A whole item inside an item (a template that wrote one post within another): a
+                // post of its own, never a field of the one around it.
+                if (ns.isRSS && name == "item") || (ns.isAtom && name == "entry") { return .item }
                 if ns.isRSS {
                     switch name {
                     case "title", "link", "description", "author", "category", "enclosure", "guid", "pubDate",
@@ -589,6 +610,7 @@ extension FeedParser {
             switch frame.role {
             case .item:
                 itemCount += 1
+                if let enclosing = item { enclosingItems.append(enclosing) }
                 item = ItemBuilder(index: itemCount)
                 if let about = frame.attribute("about") {
                     item?.rdfAbout = about
@@ -623,12 +645,35 @@ extension FeedParser {
         private mutating func close(_ frame: Frame) {
             switch frame.role {
             case .item:
+                var read: (index: Int, item: FeedItem)?
                 if isTruncated {
                     warnings.append("item \(itemCount): dropped, the document ends in the middle of it")
                 } else if let item {
-                    items.append(item.build(warnings: &warnings))
+                    read = (item.index, item.build(warnings: &warnings))
                 }
-                item = nil
+                item = enclosingItems.popLast()
+                if item != nil {
+                    let line = nestedItemLines.popLast() ?? nil
+                    guard let read else { break }
+                    // An empty `<item />` in each item (a FeedBurner template's) is no post, and
+                    // takes no number from the items after it.
+                    guard read.item != FeedItem() else {
+                        if read.index == itemCount { itemCount -= 1 }
+                        break
+                    }
+                    // The first in the document began on the smallest line (the innermost closes first).
+                    if nestedPosts.count == 0 || (line ?? .max) < (nestedPosts.line ?? .max) {
+                        nestedPosts.name = frame.name
+                        nestedPosts.line = line
+                    }
+                    nestedPosts.count += 1
+                    nestedItems.append(read)
+                } else {
+                    if let read { items.append(read.item) }
+                    // Those read inside it follow it, in the order they began.
+                    items += nestedItems.sorted { $0.index < $1.index }.map(\.item)
+                    nestedItems = []
+                }
             case .person(let inItem, let isContributor):
                 guard !isContributor, person.name != nil || person.email != nil || person.uri != nil else { break }
                 if inItem { item?.authors.atom.append(person) } else { channel.authors.atom.append(person) }

@@ -539,6 +539,53 @@ import Testing
         )
     }
 
+    /// A whole post written inside another (well-formed: each closed in turn) is a post of its
+    /// own, never a field of the one around it: the outer keeps its own fields, written before and
+    /// after, and the inner ones follow it in the order they began, at any depth.
+    @Test func itemsInsideItemsAreRead() throws {
+        let rssFeed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>Outer</title><guid>urn:1</guid>
+            <item><title>Inner</title><guid>urn:2</guid>
+            <item><title>Innermost</title><guid>urn:3</guid></item>
+            <link>https://e.example/2</link></item>
+            <link>https://e.example/1</link></item>
+            <item><title>Next</title><guid>urn:4</guid></item>
+            </channel></rss>
+            """)
+        #expect(rssFeed.items.map(\.title) == ["Outer", "Inner", "Innermost", "Next"])
+        #expect(rssFeed.items.map(\.link) == ["https://e.example/1", "https://e.example/2", nil, nil])
+        #expect(
+            rssFeed.warnings == [
+                "line 4: 2 <item>s inside others (whole posts within posts); each read as a post of its own"
+            ])
+        let atomFeed = try parse(
+            atom(
+                """
+                <entry><id>urn:a</id><title>A</title>
+                <entry><id>urn:b</id><title>B</title></entry>
+                <updated>2026-01-02T00:00:00Z</updated></entry>
+                """))
+        #expect(atomFeed.items.map(\.id) == ["urn:a", "urn:b"])
+        #expect(atomFeed.items.first?.updated != nil)
+        #expect(atomFeed.items.last?.updated == nil)
+        #expect(
+            atomFeed.warnings == [
+                "line 4: an <entry> inside another (a whole post within a post); read as a post of its own"
+            ])
+        // FeedBurner's empty `<item />` in each item (real-feeds/illegally-nested-items.xml) is no
+        // post, and the items after it keep their numbers.
+        let empty = try parse(
+            rss(
+                "<item><title>One</title><item /><pubDate>never</pubDate></item>"
+                    + "<item><title>Two</title><item></item><pubDate>nor this</pubDate></item>"))
+        #expect(empty.items.map(\.title) == ["One", "Two"])
+        #expect(
+            empty.warnings == ["item 1: unparseable date 'never'", "item 2: unparseable date 'nor this'"])
+    }
+
     @Test(
         "items wrapped in an element of their own inside the channel (<items><item>, <entries><entry>) are read, with a warning"
     )
