@@ -92,6 +92,10 @@ private struct RepairPass {
     }
     /// The line each of `open` started on (kept as long as `open`: appended by `push`).
     private var openedOnLine: [Int] = []
+    /// Where in `open` each name is open, outermost first: an end tag finds its element however
+    /// deep it lies (64 unclosed `<p>` or `<td>` in one post's HTML) in constant time, so hostile
+    /// nesting stays linear. Kept by `push` and `closeOpen(from:)`, the only changes to `open`.
+    private var openPositions: [ArraySlice<UInt8>: [Int]] = [:]
     /// An end tag of the root element was skipped because the document goes on after it.
     private var isRootEndPostponed = false
     private var i = 0
@@ -125,9 +129,29 @@ private struct RepairPass {
     static let maximumKindsOfFix = 50
     static let otherFixes = "repaired more problems of other kinds"
 
-    /// How far down the open elements an end tag (or an item's start tag) looks for its element:
-    /// real documents need a few levels, and a bound keeps hostile nesting linear.
+    /// How far down the open elements the searches by kind (an item of any name, fields that never
+    /// hold one) look: real documents need a few levels, and a bound keeps hostile nesting linear.
+    /// An element of a given name is found at any depth (`openPositions`).
     static let searchDepth = 64
+
+    /// The deepest an element may open in the repaired document, a margin short of the reader's
+    /// limit (the reader counts the elements the repair closes early too).
+    static let deepestElement = XMLEventReader.maximumDepth - 24
+
+    /// The innermost open element named `name`.
+    private func openElement(named name: ArraySlice<UInt8>) -> Int? {
+        openPositions[name]?.last
+    }
+
+    /// Forgets `open[index...]` (their end tags are written, or they are dropped).
+    private mutating func closeOpen(from index: Int) {
+        for position in (index..<open.count).reversed() {
+            let name = open[position]
+            openPositions[name]?.removeLast()
+            if openPositions[name]?.isEmpty == true { openPositions[name] = nil }
+        }
+        open.removeSubrange(index...)
+    }
 
     /// The open element nearest the top (within `depth` levels) that `matches`.
     private func openElement(within depth: Int = searchDepth, where matches: (ArraySlice<UInt8>) -> Bool) -> Int? {
@@ -231,7 +255,7 @@ private struct RepairPass {
             // The root's end tag came early; it takes effect here, closing what it would have closed.
             closeOpenElements(above: 0)
             closeElement(open[0])
-            open.removeAll()
+            closeOpen(from: 0)
         }
         if isCutOff || !open.isEmpty {
             let inside = open.last.map { "<\(String(decoding: $0, as: UTF8.self))>" } ?? "a tag"
@@ -406,7 +430,7 @@ private struct RepairPass {
             let nameStart = isEndTag ? tag.startIndex + 1 : tag.startIndex
             let name = input[self.name(at: nameStart)]
             if isEndTag {
-                if let index = openElement(where: { $0.elementsEqual(name) }) { open.removeSubrange(index...) }
+                if let index = openElement(named: name) { closeOpen(from: index) }
             } else if tag.last != UInt8(ascii: "/") {
                 push(name, line: line)
             }
@@ -500,16 +524,24 @@ private struct RepairPass {
         }
         swap(&output, &attributeOutput)
         if isItem, !isEmptyElement {
-            if let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }) {
+            if let index = openElement(named: name) {
                 if index + 1 == open.count || !isTextInMarkup(from: index + 1) {
                     closeOpenElements(above: index)
                     closeElement(open[index])
-                    open.removeSubrange(index...)
+                    closeOpen(from: index)
                     note("closed <\(String(decoding: name, as: UTF8.self))> before the next one")
                 }
             } else if openElement(where: Self.isItemElement) == nil {
                 closeFields(beforeItem: name)
             }
+        }
+        if open.count >= Self.deepestElement, !isEmptyElement {
+            // Deeper than the reader reads (`XMLEventReader.maximumDepth`, where it stops): the tag
+            // goes and its text stays, so the post it is in and the posts after it are read. Its
+            // end tag then closes an element further out, or nothing; text is never lost.
+            note("removed tags nested deeper than \(Self.deepestElement) levels (their text is kept)")
+            output.append(contentsOf: repeatElement(0x0A, count: attributeOutput.lazy.filter { $0 == 0x0A }.count))
+            return true
         }
         output.append(UInt8(ascii: "<"))
         output.append(contentsOf: name)
@@ -524,6 +556,7 @@ private struct RepairPass {
     }
 
     private mutating func push(_ name: ArraySlice<UInt8>, line: Int) {
+        openPositions[name, default: []].append(open.count)
         open.append(name)
         openedOnLine.append(line)
     }
@@ -547,17 +580,17 @@ private struct RepairPass {
                 "closed <\(field)> (opened on line \(openedOnLine[position])) before <\(item)>: an item is never inside it"
             )
         }
-        open.removeSubrange(index...)
+        closeOpen(from: index)
     }
 
     /// Whether the item start tag just read is text inside an open markup element at or above
     /// `open[index]`: the next tag is the end tag of one (an item's own first tag is a start tag).
     private mutating func isTextInMarkup(from index: Int) -> Bool {
-        guard open[index...].contains(where: Self.holdsMarkup) else { return false }
         let next = nextLessThan(after: i - 1)
         guard next + 1 < input.count, input[next + 1] == UInt8(ascii: "/") else { return false }
         let endName = input[name(at: next + 2)]
-        return open[index...].contains { Self.holdsMarkup($0) && $0.elementsEqual(endName) }
+        guard Self.holdsMarkup(endName), let position = openElement(named: endName) else { return false }
+        return position >= index
     }
 
     /// The value after `=` at `i`, written quoted; false when there is none (`a= >`).
@@ -633,7 +666,7 @@ private struct RepairPass {
         let name = input[nameRange]
         let written = String(decoding: name, as: UTF8.self)
         i = tagEnd
-        if let index = openElement(where: { $0.count == name.count && $0.elementsEqual(name) }) {
+        if let index = openElement(named: name) {
             if index == 0, tagEnd < lastTagEnd {
                 note("ignored </\(written)>: the document goes on after it")
                 isRootEndPostponed = true
@@ -641,13 +674,13 @@ private struct RepairPass {
             }
             closeOpenElements(above: index)
             closeElement(name)
-            open.removeSubrange(index...)
+            closeOpen(from: index)
         } else if let index = openElement(within: 8, where: { Self.isMisspelling(name, of: $0) }) {
             let meant = open[index]
             note("repaired mismatched end tag </\(written)> (read as </\(String(decoding: meant, as: UTF8.self))>)")
             closeOpenElements(above: index)
             closeElement(meant)
-            open.removeSubrange(index...)
+            closeOpen(from: index)
         } else {
             note("dropped end tag </\(written)> that closes no open element")
         }

@@ -241,17 +241,23 @@ import Testing
         }
     }
 
-    /// libxml2's depth limit is off in huge mode; feedsite's own stops a hostile nesting, keeping
-    /// the items before it.
-    @Test func deepNestingStopsWithAWarning() throws {
+    /// libxml2's depth limit is off in huge mode; feedsite's own (1024) stops the strict read, and
+    /// the repair removes the tags nested deeper than 1000, keeping their text: the item they are
+    /// in and the items after it are read.
+    @Test func deepNestingIsFlattenedWithAWarning() throws {
         let depth = 5_000
         let xml =
             "<rss version=\"2.0\"><channel><title>T</title><item><title>a</title></item>\n<item><title>b</title>"
             + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth)
-            + "</item></channel></rss>"
+            + "</item>\n<item><title>c</title></item></channel></rss>"
         let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
-        #expect(feed.items.map(\.title) == ["a"])
-        #expect(feed.warnings.contains { $0.contains("nested deeper than 1024") }, "\(feed.warnings)")
+        #expect(feed.items.map(\.title) == ["a", "b", "c"])
+        #expect(
+            feed.warnings.contains {
+                $0
+                    == "line 2: removed tags nested deeper than 1000 levels (their text is kept) (\(depth - 1000 + 3) times)"
+            },
+            "\(feed.warnings)")
     }
 
     /// Stray end tags under deep open nesting: each looks a bounded way down the open elements, so
@@ -268,6 +274,25 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(20))
         #expect(feed.items.first?.title == "a")
         #expect(feed.warnings.contains { $0.contains("dropped end tag </zz> that closes no open element") })
+    }
+
+    /// HTML written into a feed unescaped leaves end tags out where HTML allows it (`</p>`, `</li>`,
+    /// `</td>`, `</tr>`): however many are open, the field's end tag finds its element and closes
+    /// them, so the post and the posts after it are read (past 64 the end tag was not found, and
+    /// every later post was lost inside the field).
+    @Test func manyUnclosedElementsCloseAtTheFieldsEnd() throws {
+        for (markup, count) in [("<p>para ", 100), ("<li>point ", 70), ("<tr><td>a<td>b", 40)] {
+            let xml =
+                "<rss version=\"2.0\"><channel><title>T</title><item><title>a</title></item>\n"
+                + "<item><title>b</title><description>" + String(repeating: markup, count: count)
+                + "</description></item>\n<item><title>c</title><link>https://e.example/c</link></item></channel></rss>"
+            let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+            #expect(feed.items.map(\.title) == ["a", "b", "c"], "\(markup)")
+            #expect(feed.items.last?.link == "https://e.example/c", "\(markup)")
+            #expect(
+                feed.items[1].description?.components(separatedBy: markup.prefix(4)).count == count + 1, "\(markup)")
+            #expect(!feed.warnings.contains { $0.contains("dropped end tag </description>") }, "\(feed.warnings)")
+        }
     }
 
     /// A document naming a new element in every stray end tag gets a bounded list of warnings.
