@@ -252,7 +252,7 @@ extension FeedParser {
         var line = 1
         var counted = data.startIndex
         for range in ranges {
-            line += data[counted..<range.lowerBound].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            line += Self.lineBreaks(in: data[counted..<range.lowerBound])
             counted = range.lowerBound
             lines.append(line + lineOffset)
         }
@@ -262,6 +262,11 @@ extension FeedParser {
             "\"items\" is given \(ranges.count) times (lines \(places)); JSON keeps only the last, so each was"
                 + " read: \(items.count) item\(items.count == 1 ? "" : "s") in all"
         )
+    }
+
+    /// How many line feeds `bytes` holds: the lines a diagnostic's place is past.
+    static func lineBreaks(in bytes: some Sequence<UInt8>) -> Int {
+        bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
     /// The keys that make an object an item, when `items` is one object instead of a list.
@@ -346,7 +351,7 @@ extension FeedParser {
             count += 1
         }
         guard count > 0 else { return nil }
-        return (count, data[..<first].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
+        return (count, Self.lineBreaks(in: data[..<first]) + 1)
     }
 
     /// `data` with each `\\uD800`–`\\uDFFF` escape that is not half of a pair replaced by `\\uFFFD`
@@ -383,7 +388,7 @@ extension FeedParser {
             if index >= bytes.count { break }
         }
         guard let first else { return nil }
-        return (Data(bytes), count, bytes[..<first].lazy.filter { $0 == 0x0A }.count + 1)
+        return (Data(bytes), count, Self.lineBreaks(in: bytes[..<first]) + 1)
     }
 
     /// A `JSONSerialization` failure as a diagnostic, located when Foundation's text names the
@@ -404,7 +409,7 @@ extension FeedParser {
             else { continue }
             let before = data.prefix(offset)
             let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
-            line = before.reduce(1 + lineOffset) { $1 == 0x0A ? $0 + 1 : $0 }
+            line = Self.lineBreaks(in: before) + 1 + lineOffset
             // Characters, not bytes: UTF-8 continuation bytes do not count.
             column = before[lineStart...].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
             detail.removeSubrange(range.lowerBound...)
@@ -492,7 +497,7 @@ extension FeedParser {
             }
             let rest = input[end...]
             guard let first = rest.firstIndex(where: { !FeedParser.isXMLSpace($0) }) else { return }
-            line += rest[..<first].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            line += FeedParser.lineBreaks(in: rest[..<first])
             trailing = (line, Self.quote(input[first..<min(first + 120, input.count)]))
         }
 
