@@ -23,6 +23,8 @@ extension FeedParser {
     ///   open inside it (`<link>x</item>`); one that matches no open element but nearly matches one
     ///   (`</descriptio>`, `</Title>`) is read as that element's; any other is dropped (a stray);
     /// - an `<item>` or `<entry>` start tag closes the item of that name still open;
+    /// - a text field whose end tag never comes before its item or channel ends (`<title>Post` then
+    ///   `<link>`) is closed by the next field's start tag;
     /// - attribute values are quoted (`url=http://x/a.mp3`), valueless attributes get an empty
     ///   value, repeated attributes are dropped, `<` in values is escaped;
     /// - comments and misplaced XML declarations inside the document are removed;
@@ -100,6 +102,7 @@ private struct RepairPass {
     private var isRootEndPostponed = false
     private var i = 0
     private var nextByteCache: [UInt8: Int] = [:]
+    private var nextTagCache: [[UInt8]: Int] = [:]
     /// The index just past the document's last `>`: a root end tag before it is not the real end.
     private let lastTagEnd: Int
 
@@ -523,6 +526,7 @@ private struct RepairPass {
             }
         }
         swap(&output, &attributeOutput)
+        if !isItem { closeUnendedField(before: name) }
         if isItem, !isEmptyElement {
             if let index = openElement(named: name) {
                 if index + 1 == open.count || !isTextInMarkup(from: index + 1) {
@@ -560,6 +564,61 @@ private struct RepairPass {
         open.append(name)
         openedOnLine.append(line)
     }
+
+    /// A field start tag (`<link>`, `<pubDate>`) met inside a text field of an item or channel
+    /// (`<title>`, `<guid>`) whose end tag never comes before its item or channel ends
+    /// (`<title>First post` then `<link>…`): the field was left open, and it is closed here, so it
+    /// does not swallow the fields after it. A field whose end tag does come later stays open (its
+    /// text holds markup written unescaped, `<title>Use <link></title>`).
+    private mutating func closeUnendedField(before name: ArraySlice<UInt8>) {
+        guard open.count >= 2, let field = open.last, Self.isTextField(field), Self.isField(name) else { return }
+        let container = open[open.count - 2]
+        let ends: [Int?]
+        if Self.isItemElement(container) {
+            ends = [nextTag("</", container), nextTag("<", container)]
+        } else if Self.isChannelElement(container) {
+            ends = [nextTag("</", container), nextTag("<", Self.item), nextTag("<", Self.entry)]
+        } else {
+            return
+        }
+        let known = ends.compactMap { $0 }
+        guard known.count == ends.count, let containerEnd = known.min(), let fieldEnd = nextTag("</", field),
+            fieldEnd > containerEnd
+        else { return }
+        let position = open.count - 1
+        note(
+            "closed <\(String(decoding: field, as: UTF8.self))> (opened on line \(openedOnLine[position])) before <\(String(decoding: name, as: UTF8.self))>: its end tag is missing"
+        )
+        closeElement(field)
+        closeOpen(from: position)
+    }
+
+    /// The index of the next `<name` or `</name` (as `opening` says) from `i` on, where the name
+    /// ends there (`</title>`, `</title >`, not `</titles>`), or the end of the input. Remembered
+    /// per tag (the cursor only moves forward, so each search goes over the input once); past
+    /// `maximumTagSearches` distinct tags (a hostile document naming a new prefix in every tag) it
+    /// answers nil, and the fields stay as written.
+    private mutating func nextTag(_ opening: String, _ name: ArraySlice<UInt8>) -> Int? {
+        let literal = Array(opening.utf8) + name
+        if let known = nextTagCache[literal], known >= i { return known }
+        guard nextTagCache[literal] != nil || nextTagCache.count < Self.maximumTagSearches else { return nil }
+        var from = i
+        var found = input.count
+        while let at = input.withUnsafeBufferPointer({ ByteScan.firstIndex(of: literal, in: $0, from: from) }) {
+            let after = at + literal.count
+            if after >= input.count || !Self.isNameByte(input[after]) {
+                found = at
+                break
+            }
+            from = at + 1
+        }
+        nextTagCache[literal] = found
+        return found
+    }
+
+    static let maximumTagSearches = 64
+    private static let item = Array("item".utf8)[...]
+    private static let entry = Array("entry".utf8)[...]
 
     /// An `<item>` or `<entry>` start tag met while elements that never hold one are open above
     /// the channel (an `<itunes:category>`, `<image>` or `<description>` left open before the
@@ -774,6 +833,32 @@ private struct RepairPass {
         let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
         return markupHolders.contains(local) || channelFields.contains(local)
     }
+
+    /// `<channel>` or `<feed>`, with any prefix.
+    private static func isChannelElement(_ name: ArraySlice<UInt8>) -> Bool {
+        let local = name.split(separator: UInt8(ascii: ":")).last ?? name
+        return local.elementsEqual("channel".utf8) || local.elementsEqual("feed".utf8)
+    }
+
+    /// A field of an item or channel that holds plain text, never other fields: what a field start
+    /// tag inside it closes when its own end tag is missing.
+    private static func isTextField(_ name: ArraySlice<UInt8>) -> Bool {
+        textFields.contains(Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 }))
+    }
+
+    /// A field of an item or channel in any of the formats read (RSS, RDF, Atom, iTunes, Dublin
+    /// Core, Media RSS).
+    private static func isField(_ name: ArraySlice<UInt8>) -> Bool {
+        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        return textFields.contains(local) || channelFields.contains(local) || markupHolders.contains(local)
+    }
+
+    private static let textFields: Set<[UInt8]> = Set(
+        [
+            "title", "link", "guid", "pubdate", "lastbuilddate", "updated", "published", "issued", "modified",
+            "created", "date", "id", "comments", "language", "copyright", "generator", "creator", "managingeditor",
+            "webmaster", "ttl", "explicit", "keywords", "duration", "subject",
+        ].map { Array($0.utf8) })
 
     private static let channelFields: Set<[UInt8]> = Set(
         [

@@ -295,6 +295,54 @@ import Testing
         }
     }
 
+    /// A text field left open (`<title>First post` with no `</title>`) ends where the next field
+    /// of its item or channel starts, so it does not swallow the link, date and body after it; a
+    /// field whose end tag does come later keeps the markup written inside it as text.
+    @Test func fieldLeftOpenEndsAtTheNextField() throws {
+        let rss = """
+            <rss version="2.0"><channel>
+            <title>Blog
+            <link>https://e.example/</link>
+            <item>
+            <title>First post
+            <link>https://e.example/1
+            <guid isPermaLink="false">first-1
+            <pubDate>Mon, 02 Nov 2026 10:00:00 GMT
+            <description>Body one</description>
+            </item>
+            <item><title>Use <link> here</title><link>https://e.example/2</link></item>
+            </channel></rss>
+            """
+        let feed = try FeedParser().parse(Data(rss.utf8), url: nil)
+        #expect(feed.title == "Blog")
+        #expect(feed.link == "https://e.example/")
+        #expect(feed.items.count == 2)
+        let first = try #require(feed.items.first)
+        #expect(first.title == "First post")
+        #expect(first.link == "https://e.example/1")
+        #expect(first.id == "first-1")
+        #expect(first.published == Date(timeIntervalSince1970: 1_793_613_600))
+        #expect(first.description == "Body one")
+        #expect(feed.items[1].link == "https://e.example/2")
+        #expect(feed.items[1].title.hasPrefix("Use "))
+        #expect(
+            feed.warnings.contains("line 3: closed <title> (opened on line 2) before <link>: its end tag is missing"))
+        #expect(
+            feed.warnings.contains("line 8: closed <guid> (opened on line 7) before <pubDate>: its end tag is missing"))
+
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><id>urn:a</id>
+            <entry><title>Entry one
+            <link href="https://e.example/a1"/><id>urn:a1</id><updated>2026-11-02T00:00:00Z</updated></entry>
+            <entry><title>Entry two</title><link href="https://e.example/a2"/><id>urn:a2</id></entry>
+            </feed>
+            """
+        let entries = try FeedParser().parse(Data(atom.utf8), url: nil).items
+        #expect(entries.map(\.title) == ["Entry one", "Entry two"])
+        #expect(entries.map(\.link) == ["https://e.example/a1", "https://e.example/a2"])
+        #expect(entries.first?.id == "urn:a1")
+    }
+
     /// A document naming a new element in every stray end tag gets a bounded list of warnings.
     @Test func warningsStayBounded() throws {
         let strays = (0..<500).map { "</stray\($0)>" }.joined()
