@@ -23,8 +23,8 @@ extension FeedParser {
     ///   open inside it (`<link>x</item>`); one that matches no open element but nearly matches one
     ///   (`</descriptio>`, `</Title>`) is read as that element's; any other is dropped (a stray);
     /// - an `<item>` or `<entry>` start tag closes the item of that name still open;
-    /// - a text field whose end tag never comes before its item or channel ends (`<title>Post` then
-    ///   `<link>`) is closed by the next field's start tag;
+    /// - a field whose end tag never comes before its item or channel ends (`<title>Post` then
+    ///   `<link>`, `<description>Body` then `<pubDate>`) is closed by the next field's start tag;
     /// - attribute values are quoted (`url=http://x/a.mp3`), valueless attributes get an empty
     ///   value, repeated attributes are dropped, `<` in values is escaped;
     /// - comments and misplaced XML declarations inside the document are removed;
@@ -565,27 +565,32 @@ private struct RepairPass {
         openedOnLine.append(line)
     }
 
-    /// A field start tag (`<link>`, `<pubDate>`) met inside a text field of an item or channel
-    /// (`<title>`, `<guid>`) whose end tag never comes before its item or channel ends
-    /// (`<title>First post` then `<link>…`): the field was left open, and it is closed here, so it
-    /// does not swallow the fields after it. A field whose end tag does come later stays open (its
-    /// text holds markup written unescaped, `<title>Use <link></title>`).
+    /// A field start tag (`<link>`, `<pubDate>`, `<guid>`) met inside a field of an item or channel
+    /// whose end tag never comes before its item or channel ends (`<title>First post` then
+    /// `<link>…`; `<description>Body` then `<pubDate>…`): the field was left open, and it is closed
+    /// here (with any HTML left open in it), so it does not swallow the fields after it. A field
+    /// whose end tag does come later keeps what is written inside it (`<title>Use <link></title>`),
+    /// and in a field that holds HTML, a tag HTML has too (`<link>`, `<title>`, `<source>`) is HTML.
     private mutating func closeUnendedField(before name: ArraySlice<UInt8>) {
-        guard open.count >= 2, let field = open.last, Self.isTextField(field), Self.isField(name) else { return }
-        let container = open[open.count - 2]
+        guard open.count >= 2, Self.isField(name),
+            let containerIndex = openElement(where: { Self.isItemElement($0) || Self.isChannelElement($0) }),
+            containerIndex + 1 < open.count
+        else { return }
+        let container = open[containerIndex]
+        let field = open[containerIndex + 1]
+        guard Self.isTextField(field) || (Self.holdsMarkup(field) && !Self.isHTMLElement(name)) else { return }
         let ends: [Int?]
         if Self.isItemElement(container) {
             ends = [nextTag("</", container), nextTag("<", container)]
-        } else if Self.isChannelElement(container) {
-            ends = [nextTag("</", container), nextTag("<", Self.item), nextTag("<", Self.entry)]
         } else {
-            return
+            ends = [nextTag("</", container), nextTag("<", Self.item), nextTag("<", Self.entry)]
         }
         let known = ends.compactMap { $0 }
         guard known.count == ends.count, let containerEnd = known.min(), let fieldEnd = nextTag("</", field),
             fieldEnd > containerEnd
         else { return }
-        let position = open.count - 1
+        let position = containerIndex + 1
+        closeOpenElements(above: position)
         note(
             "closed <\(String(decoding: field, as: UTF8.self))> (opened on line \(openedOnLine[position])) before <\(String(decoding: name, as: UTF8.self))>: its end tag is missing"
         )
@@ -852,6 +857,17 @@ private struct RepairPass {
         let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
         return textFields.contains(local) || channelFields.contains(local) || markupHolders.contains(local)
     }
+
+    /// A feed field whose name HTML uses too (`<link>`, `<title>`, `<source>`, `<summary>`): inside a
+    /// field that holds HTML it is taken as HTML. A prefixed name is never HTML.
+    private static func isHTMLElement(_ name: ArraySlice<UInt8>) -> Bool {
+        !name.contains(UInt8(ascii: ":")) && htmlFieldNames.contains(name.map { $0 | 0x20 })
+    }
+
+    private static let htmlFieldNames: Set<[UInt8]> = Set(
+        ["title", "link", "source", "summary", "image", "content", "time", "data", "address", "header", "footer"].map {
+            Array($0.utf8)
+        })
 
     private static let textFields: Set<[UInt8]> = Set(
         [

@@ -343,6 +343,38 @@ import Testing
         #expect(entries.first?.id == "urn:a1")
     }
 
+    /// A body left open (`<description>` or `<content:encoded>` with no end tag, HTML inside it
+    /// left open too) ends at the next field HTML does not have (`<pubDate>`, `<guid>`,
+    /// `<dc:creator>`), so the date and id after it are read; `<link>` or `<title>` inside a body
+    /// whose end tag comes is HTML, as before.
+    @Test func bodyLeftOpenEndsAtTheNextField() throws {
+        let rss = """
+            <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"
+             xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>T</title>
+            <item><title>A</title><description>Body A with <b>bold</b>
+            <pubDate>Mon, 02 Nov 2026 10:00:00 GMT</pubDate><guid>a-1</guid><dc:creator>Ann</dc:creator>
+            </item>
+            <item><title>B</title><content:encoded><p>Body B <em>with a <a href="x">link</a>
+            <guid>b-1</guid></item>
+            <item><title>C</title><description>Body C <title>x</title></description><guid>c-1</guid></item>
+            </channel></rss>
+            """
+        let feed = try FeedParser().parse(Data(rss.utf8), url: nil)
+        #expect(feed.items.map(\.title) == ["A", "B", "C"])
+        #expect(feed.items.map(\.id) == ["a-1", "b-1", "c-1"])
+        #expect(feed.items[0].description == "Body A with <b>bold</b>")
+        #expect(feed.items[0].published == Date(timeIntervalSince1970: 1_793_613_600))
+        #expect(feed.items[0].authors.map(\.name) == ["Ann"])
+        #expect(feed.items[1].content?.hasPrefix("<p>Body B <em>with a <a href=\"x\">link</a>") == true)
+        #expect(feed.items[2].description?.contains("<title>x</title>") == true)
+        #expect(
+            feed.warnings.contains(
+                "line 4: closed <description> (opened on line 3) before <pubDate>: its end tag is missing"))
+        #expect(
+            feed.warnings.contains(
+                "line 7: closed <content:encoded> (opened on line 6) before <guid>: its end tag is missing"))
+    }
+
     /// A document naming a new element in every stray end tag gets a bounded list of warnings.
     @Test func warningsStayBounded() throws {
         let strays = (0..<500).map { "</stray\($0)>" }.joined()
