@@ -102,7 +102,12 @@ private struct RepairPass {
     private var isRootEndPostponed = false
     private var i = 0
     private var nextByteCache: [UInt8: Int] = [:]
-    private var nextTagCache: [[UInt8]: Int] = [:]
+    /// `nextTag`'s answers, for start tags and end tags, by name.
+    private var nextStartTag: [ArraySlice<UInt8>: Int] = [:]
+    private var nextEndTag: [ArraySlice<UInt8>: Int] = [:]
+    /// Where in `open` the items and channels are (`<item>`, `<entry>`, `<channel>`, `<feed>`),
+    /// outermost first: what a field belongs to. Kept with `openPositions`.
+    private var containerPositions: [Int] = []
     /// The index just past the document's last `>`: a root end tag before it is not the real end.
     private let lastTagEnd: Int
 
@@ -154,6 +159,7 @@ private struct RepairPass {
             if openPositions[name]?.isEmpty == true { openPositions[name] = nil }
         }
         open.removeSubrange(index...)
+        while let last = containerPositions.last, last >= index { containerPositions.removeLast() }
     }
 
     /// The open element nearest the top (within `depth` levels) that `matches`.
@@ -454,7 +460,7 @@ private struct RepairPass {
         let nameRange = name(at: i + 1)
         let name = input[nameRange]
         // An item or entry never contains another: a start tag of one closes the one left open.
-        let local = name.split(separator: UInt8(ascii: ":")).last ?? name
+        let local = Self.localName(name)
         let isItem = local.elementsEqual("item".utf8) || local.elementsEqual("entry".utf8)
         i = nameRange.upperBound
         var attributes = Set<ArraySlice<UInt8>>()
@@ -561,6 +567,7 @@ private struct RepairPass {
 
     private mutating func push(_ name: ArraySlice<UInt8>, line: Int) {
         openPositions[name, default: []].append(open.count)
+        if Self.isItemElement(name) || Self.isChannelElement(name) { containerPositions.append(open.count) }
         open.append(name)
         openedOnLine.append(line)
     }
@@ -572,22 +579,23 @@ private struct RepairPass {
     /// whose end tag does come later keeps what is written inside it (`<title>Use <link></title>`),
     /// and in a field that holds HTML, a tag HTML has too (`<link>`, `<title>`, `<source>`) is HTML.
     private mutating func closeUnendedField(before name: ArraySlice<UInt8>) {
-        guard open.count >= 2, Self.isField(name),
-            let containerIndex = openElement(where: { Self.isItemElement($0) || Self.isChannelElement($0) }),
-            containerIndex + 1 < open.count
+        guard let containerIndex = containerPositions.last, containerIndex + 1 < open.count, Self.isField(name)
         else { return }
         let container = open[containerIndex]
         let field = open[containerIndex + 1]
         guard Self.isTextField(field) || (Self.holdsMarkup(field) && !Self.isHTMLElement(name)) else { return }
-        let ends: [Int?]
+        // Where the container ends: its end tag, or the start of the next one (of an item, for a
+        // channel, whose fields come before its items).
+        let nextContainer: Int?
         if Self.isItemElement(container) {
-            ends = [nextTag("</", container), nextTag("<", container)]
+            nextContainer = nextTag(container, isEnd: false)
+        } else if let item = nextTag(Self.item, isEnd: false), let entry = nextTag(Self.entry, isEnd: false) {
+            nextContainer = min(item, entry)
         } else {
-            ends = [nextTag("</", container), nextTag("<", Self.item), nextTag("<", Self.entry)]
+            nextContainer = nil
         }
-        let known = ends.compactMap { $0 }
-        guard known.count == ends.count, let containerEnd = known.min(), let fieldEnd = nextTag("</", field),
-            fieldEnd > containerEnd
+        guard let fieldEnd = nextTag(field, isEnd: true), let containerEnd = nextTag(container, isEnd: true),
+            let nextContainer, fieldEnd > min(containerEnd, nextContainer)
         else { return }
         let position = containerIndex + 1
         closeOpenElements(above: position)
@@ -598,15 +606,16 @@ private struct RepairPass {
         closeOpen(from: position)
     }
 
-    /// The index of the next `<name` or `</name` (as `opening` says) from `i` on, where the name
+    /// The index of the next `<name` or `</name` (`isEnd`) from `i` on, where the name
     /// ends there (`</title>`, `</title >`, not `</titles>`), or the end of the input. Remembered
     /// per tag (the cursor only moves forward, so each search goes over the input once); past
     /// `maximumTagSearches` distinct tags (a hostile document naming a new prefix in every tag) it
     /// answers nil, and the fields stay as written.
-    private mutating func nextTag(_ opening: String, _ name: ArraySlice<UInt8>) -> Int? {
-        let literal = Array(opening.utf8) + name
-        if let known = nextTagCache[literal], known >= i { return known }
-        guard nextTagCache[literal] != nil || nextTagCache.count < Self.maximumTagSearches else { return nil }
+    private mutating func nextTag(_ name: ArraySlice<UInt8>, isEnd: Bool) -> Int? {
+        let known = isEnd ? nextEndTag[name] : nextStartTag[name]
+        if let known, known >= i { return known }
+        guard known != nil || nextStartTag.count + nextEndTag.count < Self.maximumTagSearches else { return nil }
+        let literal = (isEnd ? Array("</".utf8) : Array("<".utf8)) + name
         var from = i
         var found = input.count
         while let at = input.withUnsafeBufferPointer({ ByteScan.firstIndex(of: literal, in: $0, from: from) }) {
@@ -617,7 +626,7 @@ private struct RepairPass {
             }
             from = at + 1
         }
-        nextTagCache[literal] = found
+        if isEnd { nextEndTag[name] = found } else { nextStartTag[name] = found }
         return found
     }
 
@@ -821,13 +830,23 @@ private struct RepairPass {
     /// An element whose text is markup (`<description>`, `<content:encoded>`, Atom `<content>`…):
     /// an `<item>` tag inside one is part of that markup, not the next item.
     private static func holdsMarkup(_ name: ArraySlice<UInt8>) -> Bool {
-        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        let local = Self.lowercasedLocalName(name)
         return markupHolders.contains(local)
+    }
+
+    /// The part of a qualified name after its prefix (`encoded` of `content:encoded`).
+    private static func localName(_ name: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard let colon = name.lastIndex(of: UInt8(ascii: ":")), colon + 1 < name.endIndex else { return name }
+        return name[(colon + 1)...]
+    }
+
+    private static func lowercasedLocalName(_ name: ArraySlice<UInt8>) -> [UInt8] {
+        localName(name).map { $0 | 0x20 }
     }
 
     /// `<item>` or `<entry>`, with any prefix.
     private static func isItemElement(_ name: ArraySlice<UInt8>) -> Bool {
-        let local = name.split(separator: UInt8(ascii: ":")).last ?? name
+        let local = Self.localName(name)
         return local.elementsEqual("item".utf8) || local.elementsEqual("entry".utf8)
     }
 
@@ -835,26 +854,26 @@ private struct RepairPass {
     /// holds items: what an item start tag closes when it was left open. Unknown elements may be
     /// wrappers (`<items><item>`), so they stay open.
     private static func neverHoldsItems(_ name: ArraySlice<UInt8>) -> Bool {
-        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        let local = Self.lowercasedLocalName(name)
         return markupHolders.contains(local) || channelFields.contains(local)
     }
 
     /// `<channel>` or `<feed>`, with any prefix.
     private static func isChannelElement(_ name: ArraySlice<UInt8>) -> Bool {
-        let local = name.split(separator: UInt8(ascii: ":")).last ?? name
+        let local = Self.localName(name)
         return local.elementsEqual("channel".utf8) || local.elementsEqual("feed".utf8)
     }
 
     /// A field of an item or channel that holds plain text, never other fields: what a field start
     /// tag inside it closes when its own end tag is missing.
     private static func isTextField(_ name: ArraySlice<UInt8>) -> Bool {
-        textFields.contains(Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 }))
+        textFields.contains(Self.lowercasedLocalName(name))
     }
 
     /// A field of an item or channel in any of the formats read (RSS, RDF, Atom, iTunes, Dublin
     /// Core, Media RSS).
     private static func isField(_ name: ArraySlice<UInt8>) -> Bool {
-        let local = Array((name.split(separator: UInt8(ascii: ":")).last ?? name).map { $0 | 0x20 })
+        let local = Self.lowercasedLocalName(name)
         return textFields.contains(local) || channelFields.contains(local) || markupHolders.contains(local)
     }
 
