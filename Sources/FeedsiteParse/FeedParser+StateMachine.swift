@@ -490,7 +490,7 @@ extension FeedParser {
                 } else {
                     failure = FeedParseError(
                         line: position?.line, column: position?.column,
-                        message: "the document is XML but not a feed: its root element is <\(name)>"
+                        message: "the document is XML but not a feed: its root element is <\(qualifiedName ?? name)>"
                             + " (expected <rss>, <feed> or <rdf:RDF>)")
                 }
                 return nil

@@ -1034,6 +1034,11 @@ import Testing
         }
         #expect(error?.description.contains("root element is <opml>") == true)
         #expect(error?.line == 2)
+        // Named as written, not as the reader folds it (`<rdf>` without RDF's namespace, `<x:doc>`).
+        for (root, named) in [("<rdf><channel/></rdf>", "<rdf>"), ("<x:doc xmlns:x='urn:x'/>", "<x:doc>")] {
+            let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(root.utf8), url: nil) }
+            #expect(error?.message.contains("its root element is \(named) (expected") == true, "\(root)")
+        }
     }
 
     @Test func atomEntryDocumentIsNamed() {
