@@ -33,12 +33,19 @@ extension FeedParser {
             // Only a document JSONSerialization refuses pays for this scan.
             let repair = JSONTextRepair(data)
             let repairedData = Data(repair.bytes)
-            guard repair.isRepaired, let repaired = try? JSONSerialization.jsonObject(with: repairedData) else {
+            if repair.isRepaired, let repaired = try? JSONSerialization.jsonObject(with: repairedData) {
+                object = repaired
+                data = repairedData
+                repairs += repair.warnings(lineOffset: lineOffset)
+            } else if let cut = repair.cutOff, let closed = try? JSONSerialization.jsonObject(with: Data(cut.bytes)) {
+                // A download cut off in the middle: the complete items before the cut are read, as
+                // in an XML feed; the item cut in half is not (its text is incomplete).
+                object = closed
+                data = Data(cut.bytes)
+                repairs += repair.warnings(lineOffset: lineOffset) + [cut.warning(lineOffset: lineOffset)]
+            } else {
                 throw Self.jsonError(error, data: data, lineOffset: lineOffset, isCutOff: !repair.isComplete)
             }
-            object = repaired
-            data = repairedData
-            repairs += repair.warnings(lineOffset: lineOffset)
         }
         guard var root = object as? [String: Any] else {
             throw FeedParseError(message: "the JSON document is not a JSON Feed: its top level is not an object")
@@ -445,6 +452,32 @@ extension FeedParser {
 
         var isRepaired: Bool { isComplete && (controlCount > 0 || hugeNumberCount > 0 || trailing != nil) }
 
+        /// A document cut off after its `"items"` list began (a download that stopped): the part
+        /// before the cut, up to the last complete item (or the end of the list), closed.
+        struct CutOff {
+            var bytes: [UInt8]
+            /// The complete items kept.
+            var items: Int
+            /// The document ends inside an item (it is dropped), not after the list.
+            var isInsideItem: Bool
+            /// The document's last line.
+            var line: Int
+
+            func warning(lineOffset: Int) -> String {
+                let kept =
+                    switch items {
+                    case 0: "no item before it is whole"
+                    case 1: "the item before it is read"
+                    default: "the \(items) items before it are read"
+                    }
+                return "line \(line + lineOffset): "
+                    + (isInsideItem
+                        ? "the document ends in the middle of item \(items + 1) (cut off): \(kept); the one cut in half is dropped"
+                        : "the document ends after its items (cut off): all \(items) are read")
+            }
+        }
+        private(set) var cutOff: CutOff?
+
         init(_ data: Data) {
             let input = [UInt8](data)
             bytes.reserveCapacity(input.count + 64)
@@ -455,6 +488,14 @@ extension FeedParser {
             var end = input.count
             /// Where the number being read starts, in `input` and in `bytes`.
             var number: (start: Int, output: Int)?
+            /// The top-level object's last string (a key, when `[` follows it), and the `"items"`
+            /// list: where its last complete item ends in `bytes`, how many, and where it closed.
+            var stringStart = 0
+            var lastTopLevelString: Range<Int> = 0..<0
+            var isInItems = false
+            var itemsEnd: Int?
+            var itemCount = 0
+            var itemsClosedAt: Int?
             scan: for (index, byte) in input.enumerated() {
                 if isInString {
                     if isEscaped {
@@ -463,6 +504,7 @@ extension FeedParser {
                         isEscaped = true
                     } else if byte == UInt8(ascii: "\"") {
                         isInString = false
+                        if depth == 1 { lastTopLevelString = stringStart..<(index + 1) }
                     } else if byte < 0x20 {
                         if controlCount == 0 { firstControlLine = line }
                         controlCount += 1
@@ -479,10 +521,26 @@ extension FeedParser {
                         number = (index, bytes.count)
                     }
                     switch byte {
-                    case UInt8(ascii: "\""): isInString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "\""):
+                        isInString = true
+                        stringStart = index
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        if byte == UInt8(ascii: "["), depth == 1, itemsEnd == nil,
+                            input[lastTopLevelString].elementsEqual(#""items""#.utf8)
+                        {
+                            isInItems = true
+                            itemsEnd = bytes.count + 1
+                        }
+                        depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         depth -= 1
+                        if isInItems, depth == 2 {
+                            itemCount += 1
+                            itemsEnd = bytes.count + 1
+                        } else if isInItems, depth == 1 {
+                            isInItems = false
+                            itemsClosedAt = bytes.count + 1
+                        }
                         if depth == 0 {
                             bytes.append(byte)
                             end = index + 1
@@ -494,6 +552,11 @@ extension FeedParser {
                 }
                 if byte == 0x0A { line += 1 }
                 bytes.append(byte)
+            }
+            if !isComplete, let itemsEnd {
+                let closed =
+                    itemsClosedAt.map { bytes[..<$0] + Array("}".utf8) } ?? bytes[..<itemsEnd] + Array("]}".utf8)
+                cutOff = CutOff(bytes: Array(closed), items: itemCount, isInsideItem: itemsClosedAt == nil, line: line)
             }
             let rest = input[end...]
             guard let first = rest.firstIndex(where: { !FeedParser.isXMLSpace($0) }) else { return }

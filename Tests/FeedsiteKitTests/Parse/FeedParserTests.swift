@@ -1269,6 +1269,33 @@ import Testing
         #expect(emptyFirst.warnings.count == 1)
     }
 
+    /// A JSON Feed cut off in the middle (a download that stopped) keeps its complete items, as an
+    /// XML feed does: the item cut in half is dropped with a located warning; a document cut after
+    /// its items keeps them all. Braces and brackets inside strings do not count.
+    @Test func jsonFeedCutOffKeepsItsCompleteItems() throws {
+        let head = "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"T\",\n\"items\": [\n"
+        let items = [
+            #"{"id": "1", "title": "One } ] {", "tags": ["a", "b"], "author": {"name": "A"}},"#,
+            #"{"id": "2", "content_html": "<p>two</p>"},"#,
+            #"{"id": "3", "content_html": "<p>thr"#,
+        ].joined(separator: "\n")
+        let inside = try FeedParser().parse(Data((head + items).utf8), url: nil)
+        #expect(inside.title == "T")
+        #expect(inside.items.map(\.id) == ["1", "2"])
+        #expect(inside.items.first?.title == "One } ] {")
+        #expect(
+            inside.warnings == [
+                "line 5: the document ends in the middle of item 3 (cut off): the 2 items before it are read; the one cut in half is dropped"
+            ])
+        let after = try FeedParser().parse(
+            Data((head + #"{"id": "1"}, {"id": "2"}],"# + "\n" + #""home_page_url": "https://e.exam"#).utf8), url: nil)
+        #expect(after.items.map(\.id) == ["1", "2"])
+        #expect(after.warnings == ["line 4: the document ends after its items (cut off): all 2 are read"])
+        let first = try FeedParser().parse(Data((head + #"{"id": "1", "title": "#).utf8), url: nil)
+        #expect(first.items.isEmpty)
+        #expect(first.warnings.first?.contains("the middle of item 1 (cut off): no item before it is whole") == true)
+    }
+
     /// Foundation's "around character 243" becomes a line and column of the document (blank lines
     /// before it count); "cut off?" only for a document that ends inside its top-level object.
     @Test func malformedJSONFeedIsLocated() {
@@ -1279,7 +1306,7 @@ import Testing
         #expect(nan?.line == 4)
         #expect(nan?.column == 19)
         #expect(nan?.message == "malformed JSON Feed: invalid value")
-        let cut = error(#"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": "1""#)
+        let cut = error(#"{"version": "https://jsonfeed.org/version/1.1", "title": "Cut before the items"#)
         #expect(cut?.message.hasSuffix("; the document ends before its last '}' (cut off?)") == true)
         let complete = error(#"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": tru}]}"#)
         #expect(complete?.message.contains("cut off") == false)
