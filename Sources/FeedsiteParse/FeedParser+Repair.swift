@@ -457,6 +457,7 @@ private struct RepairPass {
         let tagStart = i
         let lineAtStart = line
         let outputAtStart = output.count
+        let fixesAtStart = fixes
         let nameRange = name(at: i + 1)
         let name = input[nameRange]
         // An item or entry never contains another: a start tag of one closes the one left open.
@@ -467,6 +468,7 @@ private struct RepairPass {
         var attributeOutput: [UInt8] = []
         swap(&output, &attributeOutput)
         var isEmptyElement = false
+        var isUnended = false
         while true {
             let hadSpace = i < input.count && FeedParser.isXMLSpace(input[i])
             skipSpace()
@@ -485,6 +487,7 @@ private struct RepairPass {
             }
             if byte == UInt8(ascii: "<") {
                 note("repaired a tag without its '>'")  // the next tag begins: end this one here
+                isUnended = true
                 break
             }
             if byte == UInt8(ascii: "/") {
@@ -533,6 +536,16 @@ private struct RepairPass {
         }
         swap(&output, &attributeOutput)
         if !isItem { closeUnendedField(before: name) }
+        if !isItem, !isEmptyElement, isUnended || !Self.isHTMLPhrasing(name), let field = textField(holdingAsText: name)
+        {
+            // Read again as text, from just after its `<`, as written.
+            fixes = fixesAtStart
+            i = tagStart + 1
+            line = lineAtStart
+            output.append(contentsOf: "&lt;".utf8)
+            note("repaired unescaped '<' in <\(String(decoding: field, as: UTF8.self))> (read as text)")
+            return true
+        }
         if isItem, !isEmptyElement {
             if let index = openElement(named: name) {
                 if index + 1 == open.count || !isTextInMarkup(from: index + 1) {
@@ -606,6 +619,20 @@ private struct RepairPass {
         closeOpen(from: position)
     }
 
+    /// The text field of an item or channel (`<title>`, `<link>`, `<guid>`) that the tag `name`
+    /// just read stands in, when the field's end tag comes before any end tag of `name`: the tag is
+    /// text written without escaping its `<` (`std::vector<int>`, `List<String>`, `a<b then`), not
+    /// an element. The caller keeps as markup a tag whose end tag comes first (`<b>bold</b>`), a
+    /// whole tag of HTML's (`<b>bold` left open) and HTML's void elements (`<br>`).
+    private mutating func textField(holdingAsText name: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let containerIndex = containerPositions.last, containerIndex + 2 == open.count else { return nil }
+        let field = open[containerIndex + 1]
+        guard Self.isTextField(field), !Self.htmlVoidElements.contains(name.map { $0 | 0x20 }),
+            let fieldEnd = nextTag(field, isEnd: true), let ownEnd = nextTag(name, isEnd: true), ownEnd > fieldEnd
+        else { return nil }
+        return field
+    }
+
     /// The index of the next `<name` or `</name` (`isEnd`) from `i` on, where the name
     /// ends there (`</title>`, `</title >`, not `</titles>`), or the end of the input. Remembered
     /// per tag (the cursor only moves forward, so each search goes over the input once); past
@@ -630,7 +657,7 @@ private struct RepairPass {
         return found
     }
 
-    static let maximumTagSearches = 64
+    static let maximumTagSearches = 128
     private static let item = Array("item".utf8)[...]
     private static let entry = Array("entry".utf8)[...]
 
@@ -821,6 +848,18 @@ private struct RepairPass {
         else { return false }
         return name.lazy.filter { $0 == UInt8(ascii: ":") }.count <= 1
     }
+
+    /// An HTML element found in running text (`<b>`, `<em>`, `<a …>`), in any case.
+    private static func isHTMLPhrasing(_ name: ArraySlice<UInt8>) -> Bool {
+        name.count <= 6 && htmlPhrasing.contains(name.map { $0 | 0x20 })
+    }
+
+    private static let htmlPhrasing: Set<[UInt8]> = Set(
+        [
+            "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "del", "dfn", "em", "font", "i", "ins", "kbd",
+            "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var",
+            "p", "div", "h1", "h2", "h3", "h4", "h5", "h6",
+        ].map { Array($0.utf8) })
 
     /// HTML's void elements, lowercase, but for those whose names feeds use for elements with content
     /// (RSS `<link>` and `<source>`, `<base>`).

@@ -375,6 +375,27 @@ import Testing
                 "line 7: closed <content:encoded> (opened on line 6) before <guid>: its end tag is missing"))
     }
 
+    /// `<` written unescaped in a title or link (`std::vector<int>`, `List<String>`, `a<b then`) is
+    /// text when no end tag of its name comes before the field's: read as written, not as an
+    /// element closed at the field's end (`vector<int> in C++</int>`). HTML in a title stays HTML:
+    /// `<b>bold</b>`, and `<em>` left open (a whole tag of HTML's).
+    @Test func lessThanWrittenInATextFieldIsText() throws {
+        let xml = """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>Using std::vector<int> in C++</title><link>https://e.example/1</link></item>
+            <item><title>List<String> and if a<b then</title><link>https://e.example/2?q=a<b</link></item>
+            <item><title>A <b>bold</b> <em>move</title><link>https://e.example/3</link></item>
+            </channel></rss>
+            """
+        let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+        #expect(
+            feed.items.map(\.title) == ["Using std::vector<int> in C++", "List<String> and if a<b then", "A bold move"])
+        #expect(feed.items.map(\.link) == ["https://e.example/1", "https://e.example/2?q=a<b", "https://e.example/3"])
+        #expect(feed.warnings.contains("line 2: repaired unescaped '<' in <title> (read as text) (3 times)"))
+        #expect(feed.warnings.contains("line 3: repaired unescaped '<' in <link> (read as text)"))
+        #expect(!feed.warnings.contains { $0.contains("attribute") })
+    }
+
     /// A document naming a new element in every stray end tag gets a bounded list of warnings.
     @Test func warningsStayBounded() throws {
         let strays = (0..<500).map { "</stray\($0)>" }.joined()
