@@ -151,8 +151,16 @@ extension FeedParser {
             } else {
                 if let at = htmlDoctype { throw .htmlPage(line: at.line, column: at.column) }
                 let at = position(i)
+                let head = bytes[i..<min(i + 40, bytes.count)]
+                if isBinary(bytes, in: i..<head.endIndex) {
+                    let hex = head.prefix(8).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+                    throw FeedParseError(
+                        line: at.line, column: at.column,
+                        message: "the document is binary data (its first bytes are \(hex.joined(separator: " "))), not"
+                            + " text, so not a feed; check the feed's address")
+                }
                 let excerpt =
-                    String(decoding: bytes[i..<min(i + 40, bytes.count)], as: UTF8.self)
+                    String(decoding: head, as: UTF8.self)
                     .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
                 throw FeedParseError(
                     line: at.line, column: at.column,
@@ -298,6 +306,41 @@ extension FeedParser {
         let utf8 = Array(literal.utf8)
         guard index + utf8.count <= bytes.count else { return false }
         return zip(bytes[index..<index + utf8.count], utf8).allSatisfy { ($0 | 0x20) == ($1 | 0x20) }
+    }
+
+    /// What a document that is not text is, by its signature: an image or archive served where the
+    /// feed should be (a favicon, a logo, a download). Nil for anything else.
+    static func binaryKind(of bytes: ArraySlice<UInt8>) -> String? {
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count
+                && bytes.dropFirst(offset).prefix(signature.count).elementsEqual(signature)
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "a PNG image" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "a JPEG image" }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "a GIF image" }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "a WebP image" }
+        if starts([0x00, 0x00, 0x01, 0x00]) { return "an icon (.ico)" }
+        if starts(Array("%PDF-".utf8)) { return "a PDF document" }
+        if starts([0x50, 0x4B, 0x03, 0x04]) { return "a ZIP archive" }
+        return nil
+    }
+
+    /// Whether `bytes[range]` (the start of a document) is not text: it holds a control character
+    /// other than white space, or bytes that are not UTF-8 (a sequence cut by the range's end aside).
+    static func isBinary(_ bytes: [UInt8], in range: Range<Int>) -> Bool {
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let byte = bytes[k]
+            if byte < 0x20, !isXMLSpace(byte) { return true }
+            if byte < 0x80 {
+                k += 1
+                continue
+            }
+            let length = validUTF8SequenceLength(bytes, at: k)
+            if length == 0 { return range.upperBound - k >= 4 || range.upperBound == bytes.count }
+            k += length
+        }
+        return false
     }
 
     static func find(_ bytes: [UInt8], _ literal: String, from start: Int) -> Int? {

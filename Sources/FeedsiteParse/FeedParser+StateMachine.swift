@@ -487,6 +487,11 @@ extension FeedParser {
             default:
                 if FeedParser.htmlElementNames.contains(name.lowercased()) {
                     failure = .htmlPage(line: position?.line, column: position?.column)
+                } else if name.lowercased() == "opml" {
+                    failure = FeedParseError(
+                        line: position?.line, column: position?.column,
+                        message: "the document is an OPML subscription list, not a feed; add its feeds to"
+                            + " feeds.yml with 'feedsite import opml FILE'")
                 } else {
                     failure = FeedParseError(
                         line: position?.line, column: position?.column,

@@ -66,6 +66,12 @@ package struct FeedParser: Sendable {
                     + " Content-Encoding: \(compression.contentEncoding)): it compresses the feed twice, or serves"
                     + " a compressed file as the feed")
         }
+        // An image or archive where the feed should be, named by its signature before any decoding
+        // (which would read a PNG's first byte as windows-1252).
+        if let kind = Self.binaryKind(of: [UInt8](data.prefix(16))[...]) {
+            throw FeedParseError(
+                line: 1, column: 1, message: "the document is \(kind), not a feed; check the feed's address")
+        }
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
         var feed = try parseDocument(decoded, url: url)
         // A local file has no address on the web: its relative references are resolved against the

@@ -33,9 +33,9 @@ package enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
                 ?? "it links to no feed either"
             return "\(position)the document is an HTML page, not a feed, and \(reason); check the feed's address"
         case .linkedFeedNotFetched(let feed, let error):
-            return "the URL is a web page; its feed \(feed.absoluteString) could not be fetched: \(error)"
+            return "this is a web page; its feed \(feed.absoluteString) could not be fetched: \(error)"
         case .linkedFeedNotRead(let feed, let error):
-            return "the URL is a web page; its feed \(feed.absoluteString) is not a readable feed either: \(error)"
+            return "this is a web page; its feed \(feed.absoluteString) is not a readable feed either: \(error)"
         case .emptied(let previousCount):
             return "the feed has no items now (it had \(previousCount))"
         }

@@ -42,6 +42,23 @@ struct ParseCommandFetchTests {
         #expect(run.stderr.contains("is an HTML page, not a feed, and it links to no feed either"))
     }
 
+    @Test("a local page whose linked feed cannot be fetched says so, without calling the file a URL")
+    func localPageWithUnfetchableFeed() async throws {
+        let server = try await FixtureServer(routes: [:])
+        let feed = server.url("/gone.xml").absoluteString
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let page =
+            #"<!DOCTYPE html><html><head><link rel="alternate" type="application/rss+xml" href=""# + feed
+            + #""></head><body>hi</body></html>"#
+        try Data(page.utf8).write(to: work.appendingPathComponent("page.html"))
+        let run = try CommandLineTests.run(["parse", "page.html"], in: work)
+        try await server.shutdown()
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("this is a web page; its feed \(feed) could not be fetched"), "\(run.stderr)")
+        #expect(!run.stderr.contains("URL is"))
+    }
+
     @Test("paths (relative to the current folder) and file: URLs are read; a FIFO is refused at once")
     func files() throws {
         let work = try CommandLineTests.workDirectory()

@@ -1032,7 +1032,10 @@ import Testing
         let error = #expect(throws: FeedParseError.self) {
             try FeedParser().parse(Data("<?xml version='1.0'?>\n<opml version='2.0'><body/></opml>".utf8), url: nil)
         }
-        #expect(error?.description.contains("root element is <opml>") == true)
+        #expect(
+            error?.message
+                == "the document is an OPML subscription list, not a feed; add its feeds to feeds.yml with 'feedsite import opml FILE'"
+        )
         #expect(error?.line == 2)
         // Named as written, not as the reader folds it (`<rdf>` without RDF's namespace, `<x:doc>`).
         for (root, named) in [("<rdf><channel/></rdf>", "<rdf>"), ("<x:doc xmlns:x='urn:x'/>", "<x:doc>")] {
@@ -1054,6 +1057,29 @@ import Testing
             try FeedParser().parse(Data("Service Unavailable".utf8), url: nil)
         }
         #expect(error?.message.contains("neither XML nor JSON") == true)
+    }
+
+    /// An image or archive served where the feed should be is named by its signature (a PNG's
+    /// first byte is not read as windows-1252 first); other bytes that are not text are shown as
+    /// hexadecimal, never written raw to the terminal.
+    @Test func binaryIsNamed() {
+        func message(_ bytes: [UInt8]) -> String? {
+            let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(bytes), url: nil) }
+            return error?.message
+        }
+        #expect(
+            message([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D])
+                == "the document is a PNG image, not a feed; check the feed's address")
+        #expect(
+            message([0, 0, 1, 0, 1, 0, 0x10, 0x10])
+                == "the document is an icon (.ico), not a feed; check the feed's address")
+        #expect(
+            message(Array("GIF89a".utf8) + [1, 0, 1, 0])
+                == "the document is a GIF image, not a feed; check the feed's address")
+        #expect(
+            message(Array("OK\u{1}\u{2}rest".utf8))
+                == "the document is binary data (its first bytes are 4F 4B 01 02 72 65 73 74), not text, so not a feed; check the feed's address"
+        )
     }
 
     @Test func truncatedXMLKeepsTheChannel() throws {
