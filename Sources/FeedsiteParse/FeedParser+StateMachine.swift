@@ -418,8 +418,15 @@ extension FeedParser {
                 return noNamespace
             }
             // Only elements with the root's own prefix (usually none): `<rss xmlns="http://www.w3.org/2005/Atom">`
-            // makes RSS's own elements Atom's by mistake, while its `atom:link` in that namespace is Atom's.
-            if uri == rssDefaultNamespace, Self.prefix(of: qualifiedName) == rssPrefix { return .none }
+            // makes RSS's own elements Atom's by mistake, while its `atom:link` in that namespace is Atom's,
+            // and so are the elements only Atom has (`<id>`, `<updated>`), which RSS would not read.
+            if uri == rssDefaultNamespace, Self.prefix(of: qualifiedName) == rssPrefix {
+                guard let qualifiedName,
+                    FeedParser.atomOnlyNames.contains(qualifiedName.split(separator: ":").last ?? ""),
+                    Namespace(uri: uri) == .atom
+                else { return .none }
+                return .atom
+            }
             if let cached = namespaceCache[uri] { return cached }
             let namespace = Namespace(uri: uri)
             namespaceCache[uri] = namespace
@@ -1100,6 +1107,11 @@ extension FeedParser {
 extension FeedParser {
     /// Root element names that mean "this is an HTML page" (an error page, a login wall, a redirect
     /// body), including fragments like IIS's `<head><title>Document Moved</title></head>`.
+    /// Atom's elements that RSS has no element of the same name for.
+    static let atomOnlyNames: Set<Substring> = [
+        "id", "updated", "published", "summary", "content", "subtitle", "rights", "contributor", "icon", "logo",
+    ]
+
     static let htmlElementNames: Set<String> = [
         "html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1",
     ]

@@ -92,11 +92,11 @@ import Testing
 
     @Test func unknownRootStops() {
         var machine = Machine(documentURL: nil)
-        let action = machine.startElement("opml", namespaceURI: nil, at: .init(line: 3, column: 1))
+        let action = machine.startElement("urlset", namespaceURI: nil, at: .init(line: 3, column: 1))
         #expect(action == .stop)
         let error = #expect(throws: FeedParseError.self) { try machine.finish() }
         #expect(error?.line == 3)
-        #expect(error?.message.contains("<opml>") == true)
+        #expect(error?.message.contains("its root element is <urlset>") == true)
     }
 
     @Test func htmlRootStops() {

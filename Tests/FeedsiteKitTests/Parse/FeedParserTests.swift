@@ -891,6 +891,16 @@ import Testing
         #expect(feed.items.map(\.link) == ["https://n.example/1"])
         #expect(feed.items.map(\.id) == ["g1"])
         #expect(feed.items[0].published == ISO8601DateFormatter().date(from: "2026-11-02T10:00:00Z"))
+        // Elements only Atom has, unprefixed in that default namespace (feedparser's georss tests), are Atom's.
+        let atomOnly = try parse(
+            """
+            <rss version="2.0" xmlns="http://www.w3.org/2005/Atom"><channel><title>NS</title>
+            <item><title>One</title><link>https://n.example/1</link><id>urn:uuid:1111</id>
+            <updated>2005-08-17T07:02:32Z</updated></item></channel></rss>
+            """)
+        #expect(atomOnly.items.map(\.id) == ["urn:uuid:1111"])
+        #expect(atomOnly.items.first?.updated == ISO8601DateFormatter().date(from: "2005-08-17T07:02:32Z"))
+        #expect(atomOnly.items.map(\.title) == ["One"])
         // RSS in a namespace of its own through a prefix (UserLand's): the root's prefix is RSS's.
         let prefixed = try parse(
             """
