@@ -525,11 +525,13 @@ extension FeedParser {
                         isInString = true
                         stringStart = index
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        if byte == UInt8(ascii: "["), depth == 1, itemsEnd == nil,
+                        // Each `"items"` list (a document may repeat the key; every list is read).
+                        if byte == UInt8(ascii: "["), depth == 1,
                             input[lastTopLevelString].elementsEqual(#""items""#.utf8)
                         {
                             isInItems = true
                             itemsEnd = bytes.count + 1
+                            itemsClosedAt = nil
                         }
                         depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):

@@ -1330,6 +1330,12 @@ import Testing
         let first = try FeedParser().parse(Data((head + #"{"id": "1", "title": "#).utf8), url: nil)
         #expect(first.items.isEmpty)
         #expect(first.warnings.first?.contains("the middle of item 1 (cut off): no item before it is whole") == true)
+        // `items` given twice, cut off in the second list: both lists' whole items are read.
+        let twice = try FeedParser().parse(
+            Data((head + #"{"id": "1"}], "items": [{"id": "2"}, {"id": "3", "title": "cu"#).utf8), url: nil)
+        #expect(twice.items.map(\.id) == ["1", "2"])
+        #expect(
+            twice.warnings.first?.contains("the middle of item 3 (cut off): the 2 items before it are read") == true)
     }
 
     /// Foundation's "around character 243" becomes a line and column of the document (blank lines
