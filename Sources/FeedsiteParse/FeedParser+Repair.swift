@@ -25,6 +25,7 @@ extension FeedParser {
     /// - an `<item>` or `<entry>` start tag closes the item of that name still open;
     /// - a field whose end tag never comes before its item or channel ends (`<title>Post` then
     ///   `<link>`, `<description>Body` then `<pubDate>`) is closed by the next field's start tag;
+    /// - `<` in a title, link or id that starts no element closed inside it (`vector<int>`) is text;
     /// - attribute values are quoted (`url=http://x/a.mp3`), valueless attributes get an empty
     ///   value, repeated attributes are dropped, `<` in values is escaped;
     /// - comments and misplaced XML declarations inside the document are removed;
@@ -461,8 +462,7 @@ private struct RepairPass {
         let nameRange = name(at: i + 1)
         let name = input[nameRange]
         // An item or entry never contains another: a start tag of one closes the one left open.
-        let local = Self.localName(name)
-        let isItem = local.elementsEqual("item".utf8) || local.elementsEqual("entry".utf8)
+        let isItem = Self.isItemElement(name)
         i = nameRange.upperBound
         var attributes = Set<ArraySlice<UInt8>>()
         var attributeOutput: [UInt8] = []

@@ -1105,13 +1105,13 @@ extension FeedParser {
 }
 
 extension FeedParser {
-    /// Root element names that mean "this is an HTML page" (an error page, a login wall, a redirect
-    /// body), including fragments like IIS's `<head><title>Document Moved</title></head>`.
     /// Atom's elements that RSS has no element of the same name for.
     static let atomOnlyNames: Set<Substring> = [
         "id", "updated", "published", "summary", "content", "subtitle", "rights", "contributor", "icon", "logo",
     ]
 
+    /// Root element names that mean "this is an HTML page" (an error page, a login wall, a redirect
+    /// body), including fragments like IIS's `<head><title>Document Moved</title></head>`.
     static let htmlElementNames: Set<String> = [
         "html", "head", "body", "title", "meta", "div", "p", "a", "script", "h1",
     ]
