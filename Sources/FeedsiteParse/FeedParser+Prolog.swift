@@ -136,16 +136,27 @@ extension FeedParser {
                     nameEnd += 1
                 }
                 let qualified = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
-                let local = qualified.split(separator: ":").last.map(String.init) ?? qualified
-                if let at = htmlDoctype {
-                    guard feedRootNames.contains(local.lowercased()) else {
+                let local = (qualified.split(separator: ":").last.map(String.init) ?? qualified).lowercased()
+                if feedRootNames.contains(local) {
+                    if let at = htmlDoctype {
+                        warnings.append(
+                            "line \(at.line): ignored a <!DOCTYPE html> before the feed's root element <\(qualified)>")
+                    }
+                } else if htmlDoctype != nil || htmlElementNames.contains(local) {
+                    let at = htmlDoctype ?? position(i)
+                    guard let feed = embeddedFeed(in: bytes, from: i) else {
                         throw .htmlPage(line: at.line, column: at.column)
                     }
+                    let (first, last) = (position(feed.range.lowerBound).line, position(feed.range.upperBound).line)
+                    // The XML declaration at the very start stays (it may name the encoding's
+                    // standalone-ness); the page around the feed becomes spaces, newlines kept.
+                    let keep = matches(bytes, at: 0, "<?xml") ? (find(bytes, "?>", from: 0).map { $0 + 2 } ?? 0) : 0
+                    for j in keep..<feed.range.lowerBound where bytes[j] != 0x0A { bytes[j] = 0x20 }
+                    for j in feed.range.upperBound..<bytes.count where bytes[j] != 0x0A { bytes[j] = 0x20 }
                     warnings.append(
-                        "line \(at.line): ignored a <!DOCTYPE html> before the feed's root element <\(qualified)>")
-                } else if htmlElementNames.contains(local.lowercased()) {
-                    let at = position(i)
-                    throw .htmlPage(line: at.line, column: at.column)
+                        "line \(at.line): the document is an HTML page with a feed inside it; read its <\(feed.root)>"
+                            + " (lines \(first)–\(last)) and ignored the page around it; the address should serve"
+                            + " the feed alone")
                 }
                 break
             } else {
@@ -170,6 +181,47 @@ extension FeedParser {
 
         blankEmptyProcessingInstructions(&bytes)
         return PreparedXML(bytes: bytes, lineOffset: lineOffset, warnings: warnings)
+    }
+
+    /// A feed written whole inside an HTML page (a page that wraps its feed in `<html><body>`, a
+    /// browser's "save page" of a feed): the first `<rss …>`, Atom `<feed …>` or `<rdf:RDF …>` start
+    /// tag after `start`, to the end of its last end tag. None when the page holds no feed start
+    /// tag, or no end tag for it, and when the page outside it links a feed (`type="application/rss+xml"`
+    /// …): that link is the page's feed (discovery follows it), and markup quoted in a post is not.
+    static func embeddedFeed(in bytes: [UInt8], from start: Int) -> (range: Range<Int>, root: String)? {
+        var best: (open: Int, root: String)?
+        for root in ["rss", "feed", "rdf:RDF"] {
+            var from = start
+            while let open = find(bytes, "<" + root, from: from), best.map({ open < $0.open }) ?? true {
+                from = open + 1
+                let after = open + 1 + root.utf8.count
+                guard after < bytes.count, isXMLSpace(bytes[after]) || bytes[after] == UInt8(ascii: ">") else {
+                    continue
+                }
+                let tagEnd = firstUnquotedIndex(in: bytes, from: after) { $0 == UInt8(ascii: ">") }
+                let tag = String(decoding: bytes[open..<tagEnd], as: UTF8.self)
+                // An HTML page may have a custom `<feed>` element: only Atom's counts.
+                guard root != "feed" || tag.contains("http://www.w3.org/2005/Atom") || tag.contains("purl.org/atom")
+                else { continue }
+                best = (open, root)
+                break
+            }
+        }
+        guard let best else { return nil }
+        let endTag = Array("</\(best.root)>".utf8)
+        var end: Int?
+        var from = best.open
+        while let found = find(bytes, "</\(best.root)>", from: from) {
+            end = found + endTag.count
+            from = found + 1
+        }
+        guard let end else { return nil }
+        for type in ["application/rss+xml", "application/atom+xml", "application/feed+json", "application/rdf+xml"] {
+            if let link = find(bytes, type, from: 0), link < best.open || find(bytes, type, from: end) != nil {
+                return nil
+            }
+        }
+        return (best.open..<end, best.root)
     }
 
     /// Replaces processing instructions without data (`<?php?>`, `<?foo ?>`) with spaces.

@@ -971,6 +971,48 @@ import Testing
         }
     }
 
+    /// feedjira's `DuplicateContentAtomFeed.xml`: an XHTML page whose body holds the whole feed.
+    @Test("a feed written whole inside an HTML page is read, with a warning; a page that links its feed is not")
+    func feedInsideAnHTMLPage() throws {
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Inside</title>
+            <entry><id>urn:1</id><title>One</title></entry>
+            <entry><id>urn:2</id><title>Two</title></entry>
+            </feed>
+            """
+        let page = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "x">
+            <html xmlns="http://www.w3.org/1999/xhtml">
+            <body>
+            \(atom)
+            </body></html>
+            """
+        let feed = try parse(page)
+        #expect(feed.title == "Inside")
+        #expect(feed.items.map(\.title) == ["One", "Two"])
+        #expect(
+            feed.warnings == [
+                "line 2: the document is an HTML page with a feed inside it; read its <feed> (lines 5–8) and ignored"
+                    + " the page around it; the address should serve the feed alone"
+            ])
+        // No DOCTYPE, an HTML root, RSS inside: the same.
+        let rss = try parse(
+            "<html><body>\n<rss version=\"2.0\"><channel><title>R</title><item><title>A</title></item></channel></rss></body></html>"
+        )
+        #expect(rss.items.map(\.title) == ["A"])
+        // A page that links its feed is the page (discovery follows the link); a <feed> that is not
+        // Atom's, or a start tag without its end, is no feed.
+        for html in [
+            "<html><head><link rel=\"alternate\" type=\"application/rss+xml\" href=\"/f\"></head><body>\(atom)</body></html>",
+            "<html><body><feed><entry><title>x</title></entry></feed></body></html>",
+            "<html><body><rss version=\"2.0\"><channel><title>R</title></channel></body></html>",
+        ] {
+            let error = #expect(throws: FeedParseError.self) { try parse(html) }
+            #expect(error?.isHTMLPage == true, "\(html)")
+        }
+    }
+
     // MARK: - URLs and xml:base
 
     @Test func xmlBaseIsInheritedAndResolvedRelatively() throws {
