@@ -189,6 +189,11 @@ extension FeedParser {
     /// tag, or no end tag for it, and when the page outside it links a feed (`type="application/rss+xml"`
     /// …): that link is the page's feed (discovery follows it), and markup quoted in a post is not.
     static func embeddedFeed(in bytes: [UInt8], from start: Int) -> (range: Range<Int>, root: String)? {
+        // Each search below moves only forward (the next `>`, the next Atom namespace name are
+        // remembered), so a page of a million `<feed`s costs one pass, not one per candidate.
+        var nextClose = -1
+        var nextAtom = -1
+        var nextAtom03 = -1
         var best: (open: Int, root: String)?
         for root in ["rss", "feed", "rdf:RDF"] {
             var from = start
@@ -198,11 +203,16 @@ extension FeedParser {
                 guard after < bytes.count, isXMLSpace(bytes[after]) || bytes[after] == UInt8(ascii: ">") else {
                     continue
                 }
-                let tagEnd = firstUnquotedIndex(in: bytes, from: after) { $0 == UInt8(ascii: ">") }
-                let tag = String(decoding: bytes[open..<tagEnd], as: UTF8.self)
-                // An HTML page may have a custom `<feed>` element: only Atom's counts.
-                guard root != "feed" || tag.contains("http://www.w3.org/2005/Atom") || tag.contains("purl.org/atom")
-                else { continue }
+                if root == "feed" {
+                    // An HTML page may have a custom `<feed>` element: only Atom's counts, its
+                    // namespace named inside the start tag (before its first `>`).
+                    if nextClose < after { nextClose = find(bytes, ">", from: after) ?? bytes.count }
+                    if nextAtom < after {
+                        nextAtom = find(bytes, "http://www.w3.org/2005/Atom", from: after) ?? bytes.count
+                    }
+                    if nextAtom03 < after { nextAtom03 = find(bytes, "purl.org/atom", from: after) ?? bytes.count }
+                    guard min(nextAtom, nextAtom03) < nextClose else { continue }
+                }
                 best = (open, root)
                 break
             }

@@ -1011,6 +1011,13 @@ import Testing
             let error = #expect(throws: FeedParseError.self) { try parse(html) }
             #expect(error?.isHTMLPage == true, "\(html)")
         }
+        // 200,000 candidates, none a feed, one quote never closed: one pass over the page (looking
+        // from each candidate to the end took 86 s).
+        let candidates = "<html><body>" + String(repeating: "<feed \"", count: 200_000) + "</body></html>"
+        let start = ContinuousClock.now
+        let error = #expect(throws: FeedParseError.self) { try parse(candidates) }
+        #expect(error?.isHTMLPage == true)
+        #expect(ContinuousClock.now - start < .seconds(20))
     }
 
     // MARK: - URLs and xml:base
