@@ -8,14 +8,21 @@ extension FeedParser {
     /// These are deliberately simple scanners, not an HTML parser: they only ever produce *plain text*
     /// (titles) or metadata, never markup that is emitted. Real HTML handling happens in Sanitise.
     package enum FeedText {
-        /// Collapses runs of whitespace to one space and trims the ends (titles, names).
+        /// Collapses runs of whitespace to one space and trims the ends (titles, names). A no-break
+        /// space right after U+00C2–U+00DF stays: that pair is what a second UTF-8 encoding makes of
+        /// `à`, `Р` or a no-break space (bytes `C3 A0`, `D0 A0`, `C2 A0`), and the double-encoding
+        /// repair (`undoingDoubleEncoding`) needs its 0xA0 to tell `mÃ gia` (`màgia`) from `Ã la`.
         package static func collapseWhitespace(_ text: String) -> String {
             if isCollapsedASCII(text) { return text }
             var result: [UInt8] = []
             result.reserveCapacity(text.utf8.count)
             var pendingSpace = false
+            var previous: UInt32 = 0
             for scalar in text.unicodeScalars {
-                if String.isWhitespace(scalar) {
+                defer { previous = scalar.value }
+                if scalar.value == 0xA0, !pendingSpace, (0xC2...0xDF).contains(previous) {
+                    result.append(contentsOf: [0xC2, 0xA0])
+                } else if String.isWhitespace(scalar) {
                     pendingSpace = !result.isEmpty
                 } else {
                     if pendingSpace { result.append(UInt8(ascii: " ")) }

@@ -217,13 +217,14 @@ struct ParseFixture: Sendable, CustomTestStringConvertible {
             file: "encoding-double-encoded-utf8.xml", titles: ["Grupo Fórmula", "don’t stop", "Café olé à Zürich"],
             isClean: true),
         // The same with U+00A0 in the mojibake (`Ã` + no-break space is `à`), which whitespace
-        // collapsing turns into a space; Portuguese capitals ending in `Ã` stay as written.
+        // collapsing keeps after `Ã` (so `à` alone in a title, or inside a word, is found);
+        // Portuguese capitals ending in `Ã` stay as written.
         .init(
             file: "encoding-double-encoded-nbsp.xml",
             titles: [
                 "Piratage imputé à la Russie", "Israel cuts $6 million\u{A0}in UN funding", "Россия и Москва",
                 "déjà vu",
-                "AMANHÃ É DIA", "IRMÃ E MÃE",
+                "AMANHÃ É DIA", "IRMÃ E MÃE", "Coming-out à la russe", "la màgia i la il·lusió",
             ], isClean: true),
 
         // MARK: Atom text constructs: base64, Atom 0.3 modes
