@@ -7,7 +7,8 @@ import Foundation
 /// accepts far more than the specs: RFC 822/1123/2822 with or without weekday, seconds or zone,
 /// 2-digit years, full day and month names, named zones (`GMT`, `EST`, `CEST`, `BST`…) and numeric
 /// offsets; W3C-DTF/ISO 8601 (`2003-12-13T18:30:02.25+01:00`, date only, space instead of `T`,
-/// `+0100`); asctime (`Sun Nov  6 08:49:37 1994`); and `2020/1/10 14:33:00`.
+/// `+0100`); asctime (`Sun Nov  6 08:49:37 1994`); `2020/1/10 14:33:00`; and Unix time in seconds
+/// or milliseconds.
 ///
 /// It is a hand-written scanner over UTF-8 bytes with pure calendar arithmetic: no
 /// `DateFormatter` (slow to create and to run, and not thread-safe to share) and no `Calendar`, so it
@@ -18,6 +19,13 @@ package enum FeedDate {
         var bytes = Array(string.utf8)
         trimWhitespace(&bytes)
         guard bytes.count >= 4, bytes.count <= 100 else { return nil }
+        // Seconds since 1970 (`1577872800`: 10 digits, 2001–2286) or milliseconds (13 digits), as
+        // a script that prints its database's timestamp writes them; 8 digits are `20200101`.
+        if [10, 13].contains(bytes.count), bytes.allSatisfy(isDigit),
+            let number = Int(String(decoding: bytes, as: UTF8.self))
+        {
+            return Date(timeIntervalSince1970: bytes.count == 13 ? Double(number) / 1000 : Double(number))
+        }
         let components: Components?
         if bytes.count >= 4, bytes[0..<4].allSatisfy(isDigit), bytes.count == 4 || bytes[4] == UInt8(ascii: "-") {
             // `2004-05-25 오후 11:23:17`, `2004-július-13`: not ISO after all, but maybe still a date.

@@ -168,6 +168,10 @@ import Testing
         .init(input: "24.11.2026 10:00", utc: "2026-11-24T10:00:00Z"),  // dots: day first
         .init(input: "11/24/2026 10:00 AM", utc: "2026-11-24T10:00:00Z"),  // 24 cannot be a month
         .init(input: "24/11/2026", utc: "2026-11-24T00:00:00Z"),
+        // Unix time: seconds (10 digits) or milliseconds (13)
+        .init(input: "1577872800", utc: "2020-01-01T10:00:00Z"),
+        .init(input: " 1234567890 ", utc: "2009-02-13T23:31:30Z"),
+        .init(input: "1577872800123", utc: "2020-01-01T10:00:00Z", fraction: 0.123),
     ]
 
     @Test(arguments: cases)
@@ -178,7 +182,7 @@ import Testing
     }
 
     static let garbage = [
-        "", "   ", "yesterday", "not a date", "12:00", "1234567890",
+        "", "   ", "yesterday", "not a date", "12:00", "123456789", "12345678901", "-1577872800", "1577872800.5",
         "Seg, 24 Foo 2018 19:42:40 -0300", "24 de noviembre de 2026 blah",
         "Mon, 24 Nov 2026 10:00:00 +0100 extra words", "03/04/2026", "2026-03-14T15:09:26Z garbage",
         "2003-13-01", "2003-02-30", "2023-02-29", "2003-12-13T25:00:00Z", "2003-12-13T18:61:00Z",
