@@ -558,6 +558,18 @@ private struct RepairPass {
                 closeFields(beforeItem: name)
             }
         }
+        if isItem, !isEmptyElement, open.count >= Self.deepestElement {
+            // An item this deep is inside elements left open before it (thousands of `<x>` in the
+            // channel): they close, down to its channel (or the root), so it and the items after it
+            // are read rather than removed with the tags below.
+            var keep = containerPositions.last { Self.isChannelElement(open[$0]) } ?? 0
+            if keep + 1 >= Self.deepestElement { keep = 0 }
+            for name in open[(keep + 1)...].reversed() { closeElement(name) }
+            note(
+                "closed \(open.count - keep - 1) elements left open before <\(String(decoding: name, as: UTF8.self))>,"
+                    + " which was nested deeper than \(Self.deepestElement) levels")
+            closeOpen(from: keep + 1)
+        }
         if open.count >= Self.deepestElement, !isEmptyElement {
             // Deeper than the reader reads (`XMLEventReader.maximumDepth`, where it stops): the tag
             // goes and its text stays, so the post it is in and the posts after it are read. Its

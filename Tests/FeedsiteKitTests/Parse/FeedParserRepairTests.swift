@@ -260,6 +260,32 @@ import Testing
             "\(feed.warnings)")
     }
 
+    /// Elements left open in the channel, thousands deep, before the items: the items start deeper
+    /// than the repair keeps tags, so each closes them down to its channel instead of being removed
+    /// (990 `<x>` read both posts, 1,000 read none).
+    @Test func itemsBelowThousandsOfUnclosedElementsAreRead() throws {
+        for depth in [990, 1_000, 5_000] {
+            let xml =
+                "<rss version=\"2.0\"><channel><title>T</title>\n" + String(repeating: "<x>", count: depth)
+                + "\n<item><title>a</title><link>https://e.example/a</link></item>"
+                + "\n<item><title>b</title><link>https://e.example/b</link></item></channel></rss>"
+            let feed = try FeedParser().parse(Data(xml.utf8), url: nil)
+            #expect(feed.items.map(\.title) == ["a", "b"], "\(depth)")
+            #expect(feed.items.map(\.link) == ["https://e.example/a", "https://e.example/b"], "\(depth)")
+            #expect(feed.title == "T", "\(depth)")
+        }
+        let deep = String(repeating: "<x>", count: 5_000)
+        let feed = try FeedParser().parse(
+            Data(
+                "<rss version=\"2.0\"><channel><title>T</title>\(deep)\n<item><title>a</title></item></channel></rss>"
+                    .utf8),
+            url: nil)
+        #expect(
+            feed.warnings.contains(
+                "line 2: closed 998 elements left open before <item>, which was nested deeper than 1000 levels"),
+            "\(feed.warnings)")
+    }
+
     /// Stray end tags under deep open nesting: each looks a bounded way down the open elements, so
     /// the repair stays about linear (looking all the way down took minutes).
     @Test func strayEndTagsUnderDeepNestingStayLinear() throws {
