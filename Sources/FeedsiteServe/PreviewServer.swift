@@ -30,11 +30,19 @@ package struct PreviewServer: Sendable {
         /// A connection whose next request header has not fully arrived this long after it opened
         /// (or after its last response) is closed, so half-sent requests cannot hold connections.
         package var headerTimeout: Duration
+        /// A response whose bytes stop reaching the client for this long is cut off, and a close
+        /// waits at most this long between writes for the last response to be sent
+        /// (`SendBeforeClose`). The kernel wakes a writer only once a third of the socket's buffer
+        /// is free, a few MB on loopback: at 130 KB/s, one write completes every 10 s or so.
+        package var stallTimeout: Duration
 
         package init(
             host: String = "127.0.0.1", port: Int = 8000, siteDirectory: URL, configFile: URL, watchedPaths: [URL],
-            buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300), headerTimeout: Duration = .seconds(5)
+            buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300),
+            headerTimeout: Duration = .seconds(5),
+            stallTimeout: Duration = .seconds(60)
         ) {
+            self.stallTimeout = stallTimeout
             self.host = host
             self.port = port
             self.siteDirectory = siteDirectory
@@ -94,10 +102,14 @@ package struct PreviewServer: Sendable {
                 answersAnyHost: !SiteResponder.isLoopback(listeningOn: options.host)),
             // Hummingbird's idle timeout counts from the connection's start or its last response
             // until a whole request head has been decoded, and never interrupts a response (the
-            // live-reload event stream stays open): exactly a header timeout.
+            // live-reload event stream stays open): exactly a header timeout. Its close waits for
+            // the last response to be written (`SendBeforeClose`).
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [RequestDeadline(limit: Self.timeAmount(options.headerTimeout))],
+                    additionalChannelHandlers: [
+                        RequestDeadline(limit: Self.timeAmount(options.headerTimeout)),
+                        SendBeforeClose(stallLimit: Self.timeAmount(options.stallTimeout)),
+                    ],
                     idleTimeout: Self.timeAmount(options.headerTimeout), httpDecoderConfiguration: Self.requestLimits)),
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: nil,

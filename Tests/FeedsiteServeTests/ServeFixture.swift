@@ -45,12 +45,16 @@ final class ServeFixture: Sendable {
         return "built \(report.totalFiles) files"
     }
 
-    func server(port: Int = 0, buildsFirst: Bool = true, headerTimeout: Duration = .seconds(5)) -> PreviewServer {
+    func server(
+        port: Int = 0, buildsFirst: Bool = true, headerTimeout: Duration = .seconds(5),
+        stallTimeout: Duration = .seconds(60)
+    ) -> PreviewServer {
         PreviewServer(
             options: .init(
                 host: "127.0.0.1", port: port, siteDirectory: site, configFile: config,
                 watchedPaths: [templates, config],
-                buildsFirst: buildsFirst, pollInterval: .milliseconds(100), headerTimeout: headerTimeout),
+                buildsFirst: buildsFirst, pollInterval: .milliseconds(100), headerTimeout: headerTimeout,
+                stallTimeout: stallTimeout),
             log: { _ in },
             rebuild: { _ in try await self.rebuild() })
     }

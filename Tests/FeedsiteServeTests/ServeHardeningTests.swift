@@ -263,19 +263,19 @@
         }
 
         /// A 24 MB file was handed to NIO whole; the 5 s idle timer then ran while a slow client
-        /// was still reading, and cut the download off.
-        @Test("a large file reaches a client that pauses longer than the idle time whole, streamed from disk")
+        /// was still reading, and cut the download off. Streamed, the timer still started when the
+        /// last chunk was handed over, with a megabyte of it in NIO's buffers: a client reading at
+        /// 130 KB/s lost it. The close now waits for what was handed over to be written.
+        @Test("a large file reaches a client that pauses past the idle time, then reads slowly, whole")
         func largeFileToSlowClient() async throws {
             let fixture = try ServeFixture()
             defer { fixture.remove() }
-            // The idle timer starts once the last chunk is handed to the socket. The client waits
-            // 7 s before reading, past the 5 s idle time: a file handed over whole is cut off by
-            // then; a streamed one has its last chunks still to come, and then drains at once.
-            // (A client reading slowly all along, as on a loaded CI machine, can still lose what
-            // the kernel buffers when the last chunk is handed over: several MB on loopback.)
-            try await withPreviewServer(fixture.server(headerTimeout: .seconds(5))) { url in
+            // The idle time is 1 s: the client waits 2 s before reading (a file handed over whole
+            // is cut off by then), then reads 64 KB every 250 ms (256 KB/s), so the last chunks
+            // are handed over seconds before they are all written.
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(1))) { url in
                 let port = try #require(url.port)
-                let size = 24 << 20
+                let size = 6 << 20
                 let file = fixture.site.appendingPathComponent("big.bin")
                 #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
                 let handle = try FileHandle(forWritingTo: file)
@@ -284,7 +284,7 @@
                 let connection = try RawConnection(port: port)
                 defer { connection.close() }
                 try await connection.send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                try await Task.sleep(for: .seconds(7))
+                try await Task.sleep(for: .seconds(2))
                 var received = 0
                 var head: [UInt8] = []
                 func headLength() -> Int? {
@@ -300,13 +300,50 @@
                     received += bytes.count
                     // Until the body is whole: the head's bytes count in `received` too.
                     if let length = headLength(), received - length >= size { break }
-                    if bytes.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+                    try await Task.sleep(for: .milliseconds(bytes.isEmpty ? 1 : 250))
                 }
                 let headText = String(decoding: head, as: UTF8.self)
                 let headLength = headLength() ?? 0
                 #expect(headText.hasPrefix("HTTP/1.1 200"))
                 #expect(headText.lowercased().contains("content-length: \(size)"))
                 #expect(received - headLength == size)
+            }
+        }
+
+        /// Hummingbird's idle timer never interrupts a response: a client that asked for a large
+        /// file and stopped reading held its connection (one of a bounded number) for ever.
+        @Test("a client that stops reading a large file is cut off once nothing has moved for the stall time")
+        func stalledDownloadIsClosed() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(1), stallTimeout: .seconds(3))) { url in
+                let port = try #require(url.port)
+                // More than the two sockets' buffers hold (a few MB each on loopback).
+                let size = 64 << 20
+                let file = fixture.site.appendingPathComponent("huge.bin")
+                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.truncate(atOffset: UInt64(size))
+                try handle.close()
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                try await connection.send("GET /huge.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try await Task.sleep(for: .seconds(10))
+                // Read what was sent before the cut, at full speed: the end of the file never comes.
+                var received = 0
+                var closed = false
+                let start = ContinuousClock.now
+                while ContinuousClock.now - start < .seconds(60) {
+                    guard let bytes = connection.read() else {
+                        closed = true
+                        break
+                    }
+                    received += bytes.count
+                    if bytes.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+                }
+                #expect(closed)
+                #expect(received > 0)
+                #expect(received < size)
             }
         }
 
