@@ -262,6 +262,22 @@
             #expect(SiteResponder.isLoopback(listeningOn: host) == isLoopback)
         }
 
+        /// Writes a sparse file of `size` bytes into the fixture's site and asks for it.
+        static func requestSparseFile(
+            _ name: String, size: Int, in fixture: ServeFixture, port: Int
+        ) async throws
+            -> RawConnection
+        {
+            let file = fixture.site.appendingPathComponent(name)
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.truncate(atOffset: UInt64(size))
+            try handle.close()
+            let connection = try RawConnection(port: port)
+            try await connection.send("GET /\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            return connection
+        }
+
         /// A 24 MB file was handed to NIO whole; the 5 s idle timer then ran while a slow client
         /// was still reading, and cut the download off. Streamed, the timer still started when the
         /// last chunk was handed over, with a megabyte of it in NIO's buffers: a client reading at
@@ -276,14 +292,8 @@
             try await withPreviewServer(fixture.server(headerTimeout: .seconds(1))) { url in
                 let port = try #require(url.port)
                 let size = 6 << 20
-                let file = fixture.site.appendingPathComponent("big.bin")
-                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-                let handle = try FileHandle(forWritingTo: file)
-                try handle.truncate(atOffset: UInt64(size))
-                try handle.close()
-                let connection = try RawConnection(port: port)
+                let connection = try await Self.requestSparseFile("big.bin", size: size, in: fixture, port: port)
                 defer { connection.close() }
-                try await connection.send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 try await Task.sleep(for: .seconds(2))
                 var received = 0
                 var head: [UInt8] = []
@@ -320,14 +330,8 @@
                 let port = try #require(url.port)
                 // More than the two sockets' buffers hold (a few MB each on loopback).
                 let size = 64 << 20
-                let file = fixture.site.appendingPathComponent("huge.bin")
-                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-                let handle = try FileHandle(forWritingTo: file)
-                try handle.truncate(atOffset: UInt64(size))
-                try handle.close()
-                let connection = try RawConnection(port: port)
+                let connection = try await Self.requestSparseFile("huge.bin", size: size, in: fixture, port: port)
                 defer { connection.close() }
-                try await connection.send("GET /huge.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 try await Task.sleep(for: .seconds(10))
                 // Read what was sent before the cut, at full speed: the end of the file never comes.
                 var received = 0
