@@ -106,6 +106,8 @@ private struct RepairPass {
     /// `nextTag`'s answers, for start tags and end tags, by name.
     private var nextStartTag: [ArraySlice<UInt8>: Int] = [:]
     private var nextEndTag: [ArraySlice<UInt8>: Int] = [:]
+    /// `find(_:from:)`'s answers: where each literal's search started and what it found.
+    private var nextLiteral: [String: (from: Int, found: Int)] = [:]
     /// Where in `open` the items and channels are (`<item>`, `<entry>`, `<channel>`, `<feed>`),
     /// outermost first: what a field belongs to. Kept with `openPositions`.
     private var containerPositions: [Int] = []
@@ -176,8 +178,8 @@ private struct RepairPass {
             switch byte {
             case UInt8(ascii: "<"):
                 if matches("<![CDATA[") {
-                    if balancesTags, FeedParser.find(input, "]]>", from: i + 9) == nil,
-                        let (end, _) = endOfOpenElement(from: i + 9)
+                    if balancesTags, find("]]>", from: i + 9) == nil,
+                        let (end, _) = endOfOpenElement()
                     {
                         // Never closed: it ends where the element it is in does.
                         note("closed a CDATA section left open")
@@ -204,8 +206,8 @@ private struct RepairPass {
                     }
                 } else if matches("<!--") {
                     // Comments carry nothing a feed needs, and are where `--` and bad bytes hide.
-                    let end = FeedParser.find(input, "-->", from: i + 4).map { $0 + 3 } ?? input.count
-                    if end == input.count, let (close, name) = endOfOpenElement(from: i + 4) {
+                    let end = find("-->", from: i + 4).map { $0 + 3 } ?? input.count
+                    if end == input.count, let (close, name) = endOfOpenElement() {
                         // Never closed: it ends where the element it is in does, as a CDATA section
                         // left open does, rather than taking every later item with it.
                         note("removed a comment left open, up to </\(name)>")
@@ -217,8 +219,8 @@ private struct RepairPass {
                     }
                     blank(i..<end)
                 } else if matches("<?"), i + 2 < input.count, Self.startsName(input[i + 2]) {
-                    let end = FeedParser.find(input, "?>", from: i + 2).map { $0 + 2 } ?? input.count
-                    if end == input.count, let (close, name) = endOfOpenElement(from: i + 2) {
+                    let end = find("?>", from: i + 2).map { $0 + 2 } ?? input.count
+                    if end == input.count, let (close, name) = endOfOpenElement() {
                         // Never closed (server code that leaked, `<?php`): it ends where its element does.
                         note("removed a processing instruction left open, up to </\(name)>")
                         blank(i..<close)
@@ -235,7 +237,7 @@ private struct RepairPass {
                     }
                 } else if matches("<!") {
                     // A declaration inside the document (a second DOCTYPE): never read, removed.
-                    let end = (FeedParser.find(input, ">", from: i + 2) ?? input.count - 1) + 1
+                    let end = (find(">", from: i + 2) ?? input.count - 1) + 1
                     note("removed a declaration inside the document")
                     blank(i..<min(end, input.count))
                 } else if i + 1 < input.count, input[i + 1] == UInt8(ascii: "/") {
@@ -278,12 +280,29 @@ private struct RepairPass {
 
     // MARK: - Characters
 
-    /// Where the innermost open element's end tag stands, from `start` on, and its name: where a
-    /// comment, CDATA section or processing instruction that is never closed is taken to end.
-    private func endOfOpenElement(from start: Int) -> (offset: Int, name: String)? {
-        guard let top = open.last else { return nil }
-        let name = String(decoding: top, as: UTF8.self)
-        return FeedParser.find(input, "</" + name + ">", from: start).map { ($0, name) }
+    /// Where the innermost open element whose end tag comes later ends (its end tag's offset, from
+    /// `i` on) and its name: where a comment, CDATA section or processing instruction that is never
+    /// closed is taken to end. A `<description><![CDATA[` whose `</description>` is missing too
+    /// ends at its item's `</item>`, rather than taking the items after it. At most 8 levels out.
+    private mutating func endOfOpenElement() -> (offset: Int, name: String)? {
+        for element in open.suffix(8).reversed() {
+            if let end = nextTag(element, isEnd: true), end < input.count {
+                return (end, String(decoding: element, as: UTF8.self))
+            }
+        }
+        return nil
+    }
+
+    /// The next `literal` (`-->`, `]]>`, `?>`, `>`) from `start` on, remembered per literal: the
+    /// cursor only moves forward, so a document of 20,000 comments left open (each search finding
+    /// nothing to the end) is read in one pass per literal, not one per comment.
+    private mutating func find(_ literal: String, from start: Int) -> Int? {
+        if let (from, found) = nextLiteral[literal], start >= from, start <= found {
+            return found < input.count ? found : nil
+        }
+        let found = FeedParser.find(input, literal, from: start)
+        nextLiteral[literal] = (start, found ?? input.count)
+        return found
     }
 
     private func matches(_ literal: String) -> Bool {
@@ -302,7 +321,7 @@ private struct RepairPass {
     /// Copies a CDATA section or processing instruction up to and including `terminator`,
     /// fixing its characters; false when the document ends inside it (nothing is copied then).
     private mutating func copySection(until terminator: String, from start: Int) -> Bool {
-        guard let end = FeedParser.find(input, terminator, from: start + 2).map({ $0 + terminator.utf8.count })
+        guard let end = find(terminator, from: start + 2).map({ $0 + terminator.utf8.count })
         else { return false }
         copyLiteral(to: end)
         return true

@@ -260,6 +260,32 @@ import Testing
             "\(feed.warnings)")
     }
 
+    /// A CDATA section or comment never closed ends where the element it is in ends; when that
+    /// element's end tag is missing too, where the item's is (h19g's `unterminated_cdata.xml`
+    /// lost its only post). 20,000 of them read in one pass (each search to the end of the
+    /// document for a `-->` that never comes made 1.3 MB take 6 minutes in a debug build).
+    @Test func sectionsLeftOpenEndWithTheirItem() throws {
+        let cdata = try FeedParser().parse(
+            Data(
+                ("<rss version=\"2.0\"><channel><title>T</title><item><title>Post 1</title>"
+                    + "<link>http://ex.com/1</link><description><![CDATA[ open </item>"
+                    + "<item><title>Post 2</title><link>http://ex.com/2</link></item></channel></rss>").utf8),
+            url: nil)
+        #expect(cdata.items.map(\.title) == ["Post 1", "Post 2"])
+        #expect(cdata.items.map(\.link) == ["http://ex.com/1", "http://ex.com/2"])
+        #expect(cdata.items.first?.description?.contains("open") == true)
+        #expect(cdata.warnings.contains("line 1: closed a CDATA section left open"), "\(cdata.warnings)")
+
+        let items = (1...20_000).map { "<item><title>t\($0)</title><description><!-- x </description></item>" }
+        let start = ContinuousClock.now
+        let comments = try FeedParser().parse(
+            Data(("<rss version=\"2.0\"><channel><title>T</title>" + items.joined() + "</channel></rss>").utf8),
+            url: nil)
+        #expect(ContinuousClock.now - start < .seconds(30))
+        #expect(comments.items.count == 10_000)  // the item limit
+        #expect(comments.items.first?.title == "t1")
+    }
+
     /// Elements left open in the channel, thousands deep, before the items: the items start deeper
     /// than the repair keeps tags, so each closes them down to its channel instead of being removed
     /// (990 `<x>` read both posts, 1,000 read none).
