@@ -309,6 +309,17 @@ extension FeedParser {
             // when the base is written as `SimpleURL` publishes it (a lowercase scheme), so both give
             // the same string (`URLPolicyTests` holds the two to each other).
             if let absolute = SimpleURL(trimmed), absolute.text == trimmed { return trimmed }
+            // `www.example.org/post` is a host written without its scheme, never a path beside the
+            // feed (`https://feeds.example/www.example.org/post` is what resolving it gives).
+            if trimmed.utf8.count > 4, trimmed.prefix(4).lowercased() == "www.",
+                trimmed.dropFirst(4).first.map({ $0.isLetter || $0.isNumber }) == true
+            {
+                let host = trimmed.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+                if host.dropFirst(4).contains("."), !host.hasSuffix("."), !host.contains(where: \.isWhitespace) {
+                    let scheme = base?.scheme?.lowercased() == "http" ? "http" : "https"
+                    return resolve(scheme + "://" + trimmed, against: nil)
+                }
+            }
             if let base {
                 let baseString = base.absoluteString
                 if let simple = SimpleURL(baseString), simple.text == baseString,

@@ -1040,6 +1040,22 @@ import Testing
         #expect(feed.items[1].contentBase == "http://example.org/blog/")
     }
 
+    /// podnews' coding-blocks capture: `<link>www.codingblocks.net/episode8</link>` resolved
+    /// against the feed read `https://codingblocks.libsyn.com/www.codingblocks.net/episode8`.
+    @Test("a link that starts with www. is a host without its scheme; www without a dot, or a path, is relative")
+    func linkWithoutScheme() throws {
+        let feed = try parse(
+            rss(
+                "<item><link>www.example.net/episode8</link></item><item><link>WWW.Example.net</link></item>"
+                    + "<item><link>www.local/x</link></item><item><link>www/x</link></item>"),
+            url: "http://feeds.example.org/feed.xml")
+        #expect(
+            feed.items.map(\.link) == [
+                "http://www.example.net/episode8", "http://WWW.Example.net", "http://feeds.example.org/www.local/x",
+                "http://feeds.example.org/www/x",
+            ])
+    }
+
     @Test func noContentBaseWithoutXMLBase() throws {
         let feed = try parse(rss("<item><link>/a</link><description>d</description></item>"))
         #expect(feed.items.first?.link == "https://example.org/a")
