@@ -148,8 +148,8 @@ extension FeedParser {
                         throw .htmlPage(line: at.line, column: at.column)
                     }
                     let (first, last) = (position(feed.range.lowerBound).line, position(feed.range.upperBound).line)
-                    // The XML declaration at the very start stays (it may name the encoding's
-                    // standalone-ness); the page around the feed becomes spaces, newlines kept.
+                    // The XML declaration at the very start stays (a declaration after spaces is
+                    // an error); the page around the feed becomes spaces, its newlines kept.
                     let keep = matches(bytes, at: 0, "<?xml") ? (find(bytes, "?>", from: 0).map { $0 + 2 } ?? 0) : 0
                     for j in keep..<feed.range.lowerBound where bytes[j] != 0x0A { bytes[j] = 0x20 }
                     for j in feed.range.upperBound..<bytes.count where bytes[j] != 0x0A { bytes[j] = 0x20 }
