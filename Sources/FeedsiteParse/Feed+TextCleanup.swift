@@ -74,7 +74,8 @@ extension String {
         guard mayBeDoubleEncoded else { return self }
         // First a pass that only checks, so ordinary text (which fails at its first accent) costs no copy.
         // A space where a continuation byte belongs was U+00A0 (byte 0xA0: the second half of a
-        // no-break space `Â `, of `à`, of Cyrillic `Р`) until whitespace was collapsed; it counts as
+        // no-break space `Â `, of `à`, of Cyrillic `Р`) until whitespace was collapsed (by the
+        // publisher: `FeedText.collapseWhitespace` keeps it after U+00C2–U+00DF); it counts as
         // 0xA0, but only beside a sequence whose continuation survived or a `Â ` (no word has `Â`
         // before a space, while Portuguese capitals end in `Ã`: `AMANHÃ É`).
         var pending = 0

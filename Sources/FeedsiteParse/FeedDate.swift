@@ -21,7 +21,7 @@ package enum FeedDate {
         guard bytes.count >= 4, bytes.count <= 100 else { return nil }
         // Seconds since 1970 (`1577872800`: 10 digits, 2001–2286) or milliseconds (13 digits), as
         // a script that prints its database's timestamp writes them; 8 digits are `20200101`.
-        if [10, 13].contains(bytes.count), bytes.allSatisfy(isDigit),
+        if bytes.count == 10 || bytes.count == 13, bytes.allSatisfy(isDigit),
             let number = Int(String(decoding: bytes, as: UTF8.self))
         {
             return Date(timeIntervalSince1970: bytes.count == 13 ? Double(number) / 1000 : Double(number))

@@ -218,11 +218,11 @@ extension FeedParser {
             }
         }
         guard let best else { return nil }
-        let endTag = Array("</\(best.root)>".utf8)
+        let endTag = "</\(best.root)>"
         var end: Int?
         var from = best.open
-        while let found = find(bytes, "</\(best.root)>", from: from) {
-            end = found + endTag.count
+        while let found = find(bytes, endTag, from: from) {
+            end = found + endTag.utf8.count
             from = found + 1
         }
         guard let end else { return nil }

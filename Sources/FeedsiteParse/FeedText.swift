@@ -20,7 +20,7 @@ extension FeedParser {
             var previous: UInt32 = 0
             for scalar in text.unicodeScalars {
                 defer { previous = scalar.value }
-                if scalar.value == 0xA0, !pendingSpace, (0xC2...0xDF).contains(previous) {
+                if scalar.value == 0xA0, (0xC2...0xDF).contains(previous) {
                     result.append(contentsOf: [0xC2, 0xA0])
                 } else if String.isWhitespace(scalar) {
                     pendingSpace = !result.isEmpty

@@ -30,19 +30,17 @@ package struct PreviewServer: Sendable {
         /// A connection whose next request header has not fully arrived this long after it opened
         /// (or after its last response) is closed, so half-sent requests cannot hold connections.
         package var headerTimeout: Duration
-        /// A response whose bytes stop reaching the client for this long is cut off, and a close
+        /// A response none of whose pending writes completes for this long is cut off, and a close
         /// waits at most this long between writes for the last response to be sent
-        /// (`SendBeforeClose`). The kernel wakes a writer only once a third of the socket's buffer
-        /// is free, a few MB on loopback: at 130 KB/s, one write completes every 10 s or so.
+        /// (`SendBeforeClose`). Writes complete in bursts, when the socket's buffer (a few MB on
+        /// loopback) has room again: a client reading at 256 KB/s saw none complete for over 5 s.
         package var stallTimeout: Duration
 
         package init(
             host: String = "127.0.0.1", port: Int = 8000, siteDirectory: URL, configFile: URL, watchedPaths: [URL],
             buildsFirst: Bool = true, pollInterval: Duration = .milliseconds(300),
-            headerTimeout: Duration = .seconds(5),
-            stallTimeout: Duration = .seconds(60)
+            headerTimeout: Duration = .seconds(5), stallTimeout: Duration = .seconds(60)
         ) {
-            self.stallTimeout = stallTimeout
             self.host = host
             self.port = port
             self.siteDirectory = siteDirectory
@@ -51,6 +49,7 @@ package struct PreviewServer: Sendable {
             self.buildsFirst = buildsFirst
             self.pollInterval = pollInterval
             self.headerTimeout = headerTimeout
+            self.stallTimeout = stallTimeout
         }
     }
 
