@@ -434,9 +434,12 @@ extension FeedParser {
     /// tabs written raw inside strings (a template that pastes text in without escaping it), text
     /// after the top-level value (a caching plugin's `<!-- generated in 0.2 seconds -->`), and
     /// numbers beyond a Double (`1e400`), which `JSONSerialization` refuses wherever they are: they
-    /// become strings, so an `id` keeps its digits and an extension nobody reads costs nothing. One
-    /// byte scan, run only on a document `JSONSerialization` refused.
+    /// become strings, so an `id` keeps its digits and an extension nobody reads costs nothing; and a
+    /// value nested more than `maxDepth` deep (`JSONSerialization` refuses a document nested more than
+    /// 512 deep, so one item's extension would lose every post), which becomes `null`: no field of a
+    /// JSON Feed is deeper than 4. One byte scan, run only on a document `JSONSerialization` refused.
     struct JSONTextRepair {
+        static let maxDepth = 100
         /// The top-level value, repaired, and nothing after it.
         private(set) var bytes: [UInt8] = []
         /// Control characters (U+0000–U+001F) found raw inside strings, and the line of the first.
@@ -450,7 +453,13 @@ extension FeedParser {
         /// The top-level value ends (its last bracket is there): the document was not cut off inside it.
         private(set) var isComplete = false
 
-        var isRepaired: Bool { isComplete && (controlCount > 0 || hugeNumberCount > 0 || trailing != nil) }
+        /// Values nested more than `maxDepth` deep, made `null`, and the line where the first began.
+        private(set) var deepValueCount = 0
+        private(set) var firstDeepValueLine = 0
+
+        var isRepaired: Bool {
+            isComplete && (controlCount > 0 || hugeNumberCount > 0 || deepValueCount > 0 || trailing != nil)
+        }
 
         /// A document cut off after its `"items"` list began (a download that stopped): the part
         /// before the cut, up to the last complete item (or the end of the list), closed.
@@ -496,7 +505,31 @@ extension FeedParser {
             var itemsEnd: Int?
             var itemCount = 0
             var itemsClosedAt: Int?
+            /// The depth outside the value too deep being skipped (written as `null`), while skipping.
+            var skippingAbove: Int?
             scan: for (index, byte) in input.enumerated() {
+                if let outside = skippingAbove {
+                    if isInString {
+                        if isEscaped {
+                            isEscaped = false
+                        } else if byte == UInt8(ascii: "\\") {
+                            isEscaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            isInString = false
+                        }
+                    } else {
+                        switch byte {
+                        case UInt8(ascii: "\""): isInString = true
+                        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                            depth -= 1
+                            if depth == outside { skippingAbove = nil }
+                        default: break
+                        }
+                    }
+                    if byte == 0x0A { line += 1 }
+                    continue
+                }
                 if isInString {
                     if isEscaped {
                         isEscaped = false
@@ -525,6 +558,14 @@ extension FeedParser {
                         isInString = true
                         stringStart = index
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        if depth >= Self.maxDepth {
+                            if deepValueCount == 0 { firstDeepValueLine = line }
+                            deepValueCount += 1
+                            skippingAbove = depth
+                            depth += 1
+                            bytes += Array("null".utf8)
+                            continue
+                        }
                         // Each `"items"` list (a document may repeat the key; every list is read).
                         if byte == UInt8(ascii: "["), depth == 1,
                             input[lastTopLevelString].elementsEqual(#""items""#.utf8)
@@ -606,6 +647,11 @@ extension FeedParser {
                     "line \(firstHugeNumber.line + lineOffset): read a number beyond a 64-bit float"
                         + " (\(firstHugeNumber.text)) as text"
                         + (hugeNumberCount == 1 ? "" : " (\(hugeNumberCount) times)"))
+            }
+            if deepValueCount > 0 {
+                warnings.append(
+                    "line \(firstDeepValueLine + lineOffset): ignored a value nested more than \(Self.maxDepth) deep"
+                        + (deepValueCount == 1 ? "" : " (\(deepValueCount) times)"))
             }
             if let trailing {
                 warnings.append(

@@ -1403,6 +1403,31 @@ import Testing
             twice.warnings.first?.contains("the middle of item 3 (cut off): the 2 items before it are read") == true)
     }
 
+    /// One item's extension nested beyond what `JSONSerialization` reads (512 levels) loses no post:
+    /// values more than 100 deep become `null` with a located warning, brackets inside strings do
+    /// not count, and an extension cut off while that deep keeps the whole items before it.
+    @Test func jsonFeedNestedTooDeepKeepsItsItems() throws {
+        let head = "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"T\",\n\"items\": [\n"
+        func item(_ id: String, _ value: String) -> String {
+            #"{"id": "\#(id)", "content_html": "<p>\#(id)</p>", "_x": \#(value)}"#
+        }
+        let arrays = String(repeating: "[", count: 5000) + "\"] } [\"" + String(repeating: "]", count: 5000)
+        let objects = String(repeating: #"{"a":"#, count: 800) + "1" + String(repeating: "}", count: 800)
+        let document = head + item("1", "[1]") + ",\n" + item("2", arrays) + ",\n" + item("3", objects) + "]}"
+        let feed = try FeedParser().parse(Data(document.utf8), url: nil)
+        #expect(feed.items.map(\.id) == ["1", "2", "3"])
+        #expect(feed.items.map(\.content) == ["<p>1</p>", "<p>2</p>", "<p>3</p>"])
+        #expect(feed.warnings == ["line 4: ignored a value nested more than 100 deep (2 times)"])
+        // Nested just below Foundation's limit: read as it is, no warning.
+        let fine = head + item("1", String(repeating: "[", count: 400) + String(repeating: "]", count: 400)) + "]}"
+        #expect(try FeedParser().parse(Data(fine.utf8), url: nil).warnings.isEmpty)
+        // Cut off inside the deep value: the item before it is read.
+        let cut = head + item("1", "2") + ",\n" + item("2", String(repeating: "[", count: 100_000))
+        let cutFeed = try FeedParser().parse(Data(cut.utf8), url: nil)
+        #expect(cutFeed.items.map(\.id) == ["1"])
+        #expect(cutFeed.warnings.contains { $0.contains("the middle of item 2 (cut off)") })
+    }
+
     /// Foundation's "around character 243" becomes a line and column of the document (blank lines
     /// before it count); "cut off?" only for a document that ends inside its top-level object.
     @Test func malformedJSONFeedIsLocated() {
