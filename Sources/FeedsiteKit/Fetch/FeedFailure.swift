@@ -20,6 +20,14 @@ package enum FeedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// more often a broken export than a blog that deleted every post, so the items are kept.
     case emptied(previousCount: Int)
 
+    /// The host whose name did not resolve, when that is why the feed failed.
+    var unresolvedHost: String? {
+        switch self {
+        case .fetch(.cannotResolve(let host)), .linkedFeedNotFetched(_, .cannotResolve(let host)): host
+        default: nil
+        }
+    }
+
     package var description: String {
         switch self {
         case .fetch(let error):

@@ -59,6 +59,15 @@ package enum BuildError: Error, Sendable, CustomStringConvertible {
             return "\(name): \(record.failure?.description ?? "")"
         }
         if failed.count > 5 { reasons.append("and \(failed.count - 5) more") }
+        // Every feed failed because its host is unknown, and there are several: far more often no
+        // network or DNS than several typos.
+        let unresolved = Set(failed.compactMap { $0.failure?.unresolvedHost })
+        if unresolved.count > 1, failed.count == report.records.count,
+            failed.allSatisfy({ $0.failure?.unresolvedHost != nil })
+        {
+            reasons.append(
+                "none of the \(unresolved.count) hosts could be resolved: is this machine offline (no network or DNS)?")
+        }
         let folder = report.outputDirectory.path
         let kept = report.hadSite ? "\(folder) was left unchanged" : "no site was written to \(folder)"
         return

@@ -155,6 +155,34 @@ struct CommandLineTests {
         #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "previous")
     }
 
+    @Test("when no feed's host resolves, the error asks whether the machine is offline")
+    func noHostResolves() throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        // `.invalid` never resolves (RFC 6761), with or without a network.
+        try Data(
+            "feeds:\n  - url: http://one.feedsite-test.invalid/feed\n    name: One\n"
+                .appending("  - url: http://two.feedsite-test.invalid/feed\n    name: Two\n").utf8
+        ).write(to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        #expect(run.status == 1)
+        let lastLine = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(
+            lastLine.hasPrefix(
+                "error: 2 of 2 feeds failed (every feed failed): 'One': cannot resolve host one.feedsite-test.invalid:"
+                    + " check the host name; 'Two': cannot resolve host two.feedsite-test.invalid: check the host name;"
+                    + " none of the 2 hosts could be resolved: is this machine offline (no network or DNS)?; no site"),
+            "\(lastLine)")
+        // One host alone is more likely a typo: no such question.
+        try Data("feeds:\n  - url: http://one.feedsite-test.invalid/feed\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let one = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        #expect(one.status == 1)
+        #expect(!one.stderr.contains("offline"), "\(one.stderr)")
+    }
+
     @Test("a good build exits 0, prints the summary and writes the site")
     func goodBuild() async throws {
         let work = try Self.workDirectory()
