@@ -486,11 +486,15 @@ extension FeedParser {
                 isCDF = true
                 return .channel
             case (.atom, "entry"), (.atom03, "entry"):
-                failure = FeedParseError(
-                    line: position?.line, column: position?.column,
-                    message: "the document is an Atom entry document (one post, RFC 4287 §2), not a feed;"
-                        + " use the address of the feed it belongs to")
-                return nil
+                // One post published on its own (RFC 4287 §2): read as a feed of that post, as other
+                // readers do, so the post is not lost; the feed it belongs to would keep it current.
+                format = .atom
+                version = attributes["version"] ?? (namespace == .atom ? "1.0" : "0.3")
+                warn(
+                    (position.map { "line \($0.line): " } ?? "")
+                        + "the document is an Atom entry document (one post, RFC 4287 §2), not a feed; read as a"
+                        + " feed of that one post: use the address of the feed it belongs to")
+                return .item
             default:
                 if FeedParser.htmlElementNames.contains(name.lowercased()) {
                     failure = .htmlPage(line: position?.line, column: position?.column)

@@ -29,6 +29,8 @@ package struct BuildReport: Sendable {
 
     /// `1 new entry`, `3 new entries`: entries first seen in a feed (some may be dropped, so not shown).
     static func newEntries(_ count: Int) -> String { count == 1 ? "1 new entry" : "\(count) new entries" }
+    /// `1 item`, `197 items`.
+    static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
     /// Feeds this build fetched (`--offline` and `serve`'s re-renders fetch none or only new ones).
     package var fetchedFeedCount: Int { records.filter(\.isFetched).count }
 
@@ -41,13 +43,13 @@ package struct BuildReport: Sendable {
         var text: String
         if fetched == 0 {
             text =
-                "rendered \(pageCount) pages from saved state (no feed fetched in this build; \(itemCount) items) into \(outputDirectory.path)"
+                "rendered \(pageCount) pages from saved state (no feed fetched in this build; \(Self.items(itemCount))) into \(outputDirectory.path)"
         } else if fetched < records.count {
             text =
-                "built \(pageCount) pages from \(okFeeds) of \(fetched) fetched feeds and \(records.count - fetched) from saved state (\(itemCount) items on the site; \(Self.newEntries(newItemCount)) in the feeds) into \(outputDirectory.path)"
+                "built \(pageCount) pages from \(okFeeds) of \(fetched) fetched feeds and \(records.count - fetched) from saved state (\(Self.items(itemCount)) on the site; \(Self.newEntries(newItemCount)) in the feeds) into \(outputDirectory.path)"
         } else {
             text =
-                "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(itemCount) items on the site; \(Self.newEntries(newItemCount)) in the feeds) into \(outputDirectory.path)"
+                "built \(pageCount) pages from \(okFeeds) of \(records.count) feeds (\(Self.items(itemCount)) on the site; \(Self.newEntries(newItemCount)) in the feeds) into \(outputDirectory.path)"
         }
         if let write {
             text += " (\(write.changedFiles) of \(write.totalFiles) files changed)"

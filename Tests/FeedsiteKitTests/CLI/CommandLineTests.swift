@@ -183,6 +183,32 @@ struct CommandLineTests {
         #expect(!one.stderr.contains("offline"), "\(one.stderr)")
     }
 
+    @Test("an Atom entry document gives its one post a page, with a warning; the summary counts 1 item")
+    func entryDocumentBuild() throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <entry xmlns="http://www.w3.org/2005/Atom"><title>Alone</title><id>urn:x:1</id>
+            <link href="https://example.org/alone"/><updated>2026-11-20T10:00:00Z</updated></entry>
+            """.utf8
+        ).write(to: work.appendingPathComponent("entry.xml"))
+        try Data("feeds:\n  - url: entry.xml\n    name: Solo\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.contains("from 1 of 1 feeds (1 item on the site; 1 new entry in the feeds)"), "\(run.stdout)")
+        #expect(
+            run.stderr.contains(
+                "feeds.yml:2: warning: feed 'Solo' (entry.xml): line 2: the document is an Atom entry document"),
+            "\(run.stderr)")
+        let page = work.appendingPathComponent("Site/items/solo/alone/index.html")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("https://example.org/alone"))
+    }
+
     @Test("a good build exits 0, prints the summary and writes the site")
     func goodBuild() async throws {
         let work = try Self.workDirectory()

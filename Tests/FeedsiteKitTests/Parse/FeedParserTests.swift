@@ -1119,12 +1119,39 @@ import Testing
         }
     }
 
-    @Test func atomEntryDocumentIsNamed() {
-        let entry = "<?xml version='1.0'?>\n<entry xmlns='http://www.w3.org/2005/Atom'><title>One post</title></entry>"
-        let error = #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(entry.utf8), url: nil) }
-        #expect(error?.line == 2)
-        #expect(error?.message.hasPrefix("the document is an Atom entry document (one post") == true)
-        #expect(error?.message.contains("use the address of the feed it belongs to") == true)
+    /// An Atom entry document (one post published on its own) is read as a feed of that post, with
+    /// a warning that names it; its links resolve against its `xml:base`, as an entry's in a feed.
+    @Test func atomEntryDocumentIsReadAsOnePost() throws {
+        let entry = """
+            <?xml version='1.0'?>
+            <entry xmlns='http://www.w3.org/2005/Atom' xml:base='https://example.org/blog/'>
+              <title>One post</title><id>tag:example.org,2026:1</id><link href='one'/>
+              <updated>2026-11-20T10:00:00Z</updated><author><name>Ada</name></author>
+              <content type='html'>&lt;p&gt;Body&lt;/p&gt;</content>
+            </entry>
+            """
+        let feed = try FeedParser().parse(Data(entry.utf8), url: nil)
+        #expect(feed.format == .atom)
+        #expect(feed.version == "1.0")
+        #expect(feed.title == "")
+        #expect(feed.items.count == 1)
+        let post = try #require(feed.items.first)
+        #expect(post.title == "One post")
+        #expect(post.id == "tag:example.org,2026:1")
+        #expect(post.link == "https://example.org/blog/one")
+        #expect(post.content == "<p>Body</p>")
+        #expect(post.authors.map(\.name) == ["Ada"])
+        #expect(post.updated == ISO8601DateFormatter().date(from: "2026-11-20T10:00:00Z"))
+        #expect(
+            feed.warnings == [
+                "line 2: the document is an Atom entry document (one post, RFC 4287 §2), not a feed; read as a feed"
+                    + " of that one post: use the address of the feed it belongs to"
+            ])
+        // Atom 0.3's namespace: the same.
+        let old = "<entry xmlns='http://purl.org/atom/ns#'><title>Old</title></entry>"
+        let oldFeed = try FeedParser().parse(Data(old.utf8), url: nil)
+        #expect(oldFeed.version == "0.3")
+        #expect(oldFeed.items.map(\.title) == ["Old"])
     }
 
     @Test func textIsNotAFeed() {
