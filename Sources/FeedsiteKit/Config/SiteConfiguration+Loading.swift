@@ -110,6 +110,12 @@ struct ConfigurationReader {
         var sawFeeds = false
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else { continue }
+            if Self.isNull(value), key != "feeds" {
+                if !SiteConfiguration.topLevelKeys.contains(key) {
+                    warnUnknown(key: key, at: keyNode, known: SiteConfiguration.topLevelKeys)
+                }
+                continue
+            }
             if let setting = Self.settings[key] {
                 read(setting, value, key: key, into: &configuration)
                 continue
@@ -161,7 +167,7 @@ struct ConfigurationReader {
                     configuration.fetch.maxBodyBytes = megabytes * 1_000_000
                 }
             case "user_agent":
-                configuration.fetch.userAgent = string(value, key: key)
+                configuration.fetch.userAgent = headerValue(value, key: key)
             case "exclude", "include":
                 filterRules(value, key: keyNode, into: &configuration.filter)
             default:
@@ -208,12 +214,18 @@ struct ConfigurationReader {
                 urlNode = value
                 for (keyNode, value) in fields {
                     guard let key = keyNode.string else { continue }
+                    if Self.isNull(value), key != "url" {
+                        if !SiteConfiguration.feedKeys.contains(key) {
+                            warnUnknown(key: key, at: keyNode, known: SiteConfiguration.feedKeys)
+                        }
+                        continue
+                    }
                     switch key {
                     case "url": break
                     case "name": name = string(value, key: "name")
                     case "keep_days": keepDays = positiveInt(value, key: key, max: Limits.keepDays)
                     case "max_items": maxItems = positiveInt(value, key: key, max: Limits.maxItems)
-                    case "user_agent": userAgent = string(value, key: key)
+                    case "user_agent": userAgent = headerValue(value, key: key)
                     case "headers": headers = stringMap(value, key: key)
                     case "exclude", "include": filterRules(value, key: keyNode, into: &filter)
                     case "tags": tags = self.tags(value)
@@ -295,6 +307,8 @@ struct ConfigurationReader {
     /// accepted and would have been written 35,000 times).
     static let maxTextLength = 10_000
 
+    /// A text setting. A control character other than a tab or line break is refused: it would be
+    /// written raw into every page.
     private mutating func string(_ node: Node, key: String) -> String? {
         guard case .scalar(let scalar) = node else {
             error(at: node, "'\(key)' must be a single line of text")
@@ -304,7 +318,46 @@ struct ConfigurationReader {
             error(at: node, "'\(key)' is \(scalar.string.count) characters long: at most \(Self.maxTextLength)")
             return nil
         }
+        if let control = scalar.string.unicodeScalars.first(where: { Self.isControl($0) && $0 != "\t" && $0 != "\n" }) {
+            error(at: node, "'\(key)' holds the control character \(Self.codePoint(control)); remove it")
+            return nil
+        }
         return scalar.string
+    }
+
+    /// A value sent in a request header (`user_agent`, `headers`): no control character but a tab
+    /// (a line break would end the header and start another).
+    private mutating func headerValue(_ node: Node, key: String) -> String? {
+        guard let text = string(node, key: key) else { return nil }
+        if let control = text.unicodeScalars.first(where: { Self.isControl($0) && $0 != "\t" }) {
+            error(
+                at: node,
+                "'\(key)' holds the control character \(Self.codePoint(control)), which no HTTP header may; remove it")
+            return nil
+        }
+        return text
+    }
+
+    /// YAML's null written plainly: nothing, `~`, `null`, `Null` or `NULL` (a quoted `"~"` is text).
+    /// A setting whose value is null is no setting: the default stays, as if the line were not
+    /// there (`description: ~` was the text "~", `title:` an empty title).
+    static func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    static func isNull(_ node: Node) -> Bool {
+        if case .scalar(let scalar) = node { isNull(scalar) } else { false }
+    }
+
+    /// C0 controls, DEL and C1 controls.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// `U+0007`.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     private mutating func positiveInt(_ node: Node, key: String, max: Int = Limits.number) -> Int? {
@@ -371,15 +424,24 @@ struct ConfigurationReader {
             return [:]
         }
         var result: [String: String] = [:]
-        for (name, value) in mapping {
-            guard let name = name.string, case .scalar(let scalar) = value else {
+        for (nameNode, value) in mapping {
+            guard let name = nameNode.string, case .scalar = value else {
                 error(at: value, "'\(key)' values must be single lines of text")
                 continue
             }
-            result[name] = scalar.string
+            // A header name is a token (RFC 9110 §5.1): letters, digits and !#$%&'*+-.^_`|~.
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && Self.tokenCharacters.contains($0) })
+            else {
+                error(at: nameNode, "'\(name)' is not a header name: use letters, digits and '-', such as X-Api-Key")
+                continue
+            }
+            if let text = headerValue(value, key: name) { result[name] = text }
         }
         return result
     }
+
+    private static let tokenCharacters = Set(
+        "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
 
     private mutating func httpURL(_ node: Node, key: String) -> URL? {
         guard case .scalar(let scalar) = node else {
@@ -405,7 +467,19 @@ struct ConfigurationReader {
             error(at: node, expected)
             return nil
         }
+        guard !Self.isNull(scalar) else {
+            error(at: node, "'url' has no value: \(expected)")
+            return nil
+        }
         let text = scalar.string.trimmingCharacters(in: .whitespaces)
+        if let slashes = text.range(of: "//"), ["http", "https"].contains(text[..<slashes.lowerBound].lowercased()) {
+            let scheme = text[..<slashes.lowerBound]
+            error(
+                at: node,
+                "'url' \(quoted(node)) looks like a URL without the ':' after '\(scheme)': write \"\(scheme)://\(text[slashes.upperBound...])\""
+            )
+            return nil
+        }
         if let scheme = Self.scheme(of: text) {
             switch scheme.lowercased() {
             case "http", "https":

@@ -158,6 +158,27 @@ struct SiteConfigurationTests {
                 "feeds.yml:2:1: warning: unknown key 'base-url' is ignored; did you mean 'base_url'?",
             ]
         ),
+        // `http//…` is a URL missing its ':', not a path to a file that does not exist.
+        (
+            "feeds:\n  - url: http//example.com/feed\n  - HTTPS//example.org/rss\n  - url: ~\n",
+            [
+                "feeds.yml:2:10: error: 'url' \"http//example.com/feed\" looks like a URL without the ':' after 'http': write \"http://example.com/feed\"",
+                "feeds.yml:3:5: error: 'url' \"HTTPS//example.org/rss\" looks like a URL without the ':' after 'HTTPS': write \"HTTPS://example.org/rss\"",
+                "feeds.yml:4:10: error: 'url' has no value: 'url' must be an http(s) URL, a file: URL or a path",
+            ]
+        ),
+        // Control characters would be written raw into every page, or end a request header early.
+        (
+            "title: \"T\\aitle\"\nuser_agent: \"ua\\nX-Evil: 1\"\nfeeds:\n  - url: https://ok.example/\n"
+                + "    name: \"N\\u001Bame\"\n    headers:\n      Bad Name: x\n      X-Key: \"a\\r\\nX: y\"\n      X-Tab: \"a\\tb\"\n",
+            [
+                "feeds.yml:1:8: error: 'title' holds the control character U+0007; remove it",
+                "feeds.yml:2:13: error: 'user_agent' holds the control character U+000A, which no HTTP header may; remove it",
+                "feeds.yml:5:11: error: 'name' holds the control character U+001B; remove it",
+                "feeds.yml:7:7: error: 'Bad Name' is not a header name: use letters, digits and '-', such as X-Api-Key",
+                "feeds.yml:8:14: error: 'X-Key' holds the control character U+000D; remove it",
+            ]
+        ),
         ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
         (
             "- just\n- a list\n",
@@ -173,6 +194,42 @@ struct SiteConfigurationTests {
         } catch {
             #expect(error.diagnostics.map(\.description) == expected)
         }
+    }
+
+    /// YAML's null (`key:` with nothing after it, `~`, `null`) is no value: the default stays, as
+    /// if the line were not there; a quoted "~" is text. An unknown key is still named.
+    @Test("a setting left empty or null keeps its default")
+    func nullSettings() throws {
+        let yaml = """
+            title:
+            description: ~
+            page_size: null
+            language: NULL
+            colour: ~
+            feeds:
+              - url: https://a.example/
+                name: ~
+                tags:
+                keep_days: ~
+              - url: https://b.example/
+                name: "~"
+            """
+        let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
+        #expect(configuration.title == SiteConfiguration.Defaults.title)
+        #expect(configuration.description == SiteConfiguration(feeds: []).description)
+        #expect(configuration.pageSize == 25)
+        #expect(configuration.language == "en")
+        #expect(configuration.feeds.map(\.name) == [nil, "~"])
+        #expect(configuration.feeds.first?.tags == [])
+        #expect(configuration.feeds.first?.keepDays == nil)
+        #expect(
+            warnings.map(\.description) == [
+                "feeds.yml:5:1: warning: unknown key 'colour' is ignored (the keys are listed in README.md, 'feeds.yml reference')"
+            ])
+        // A header value with a tab is a header value.
+        let tab = try SiteConfiguration.parse(
+            yaml: "feeds:\n  - url: https://a.example/\n    headers:\n      X-Tab: \"a\\tb\"\n")
+        #expect(tab.0.feeds.first?.headers == ["X-Tab": "a\tb"])
     }
 
     @Test("unknown keys are warnings, with a suggestion for near misses")
