@@ -51,8 +51,29 @@ extension OPMLImport {
                         + "add the feeds by hand or simplify the list's formatting")
             ])
         }
+        // And `build` must accept what it did before: an error the merge brought in (a value the
+        // configuration refuses) stops the import, naming it, before anything is written.
+        let newErrors = errors(in: merged, fileName: configFileName).subtracting(
+            configExisted ? errors(in: original, fileName: configFileName) : [])
+        guard newErrors.isEmpty else {
+            throw ConfigurationError(
+                newErrors.sorted().map {
+                    .error(file: opmlFileName, "an imported feed would make \(configFileName) invalid: \($0)")
+                })
+        }
         return Outcome(
             yaml: merged, added: added, duplicates: duplicates, diagnostics: diagnostics, configExisted: configExisted)
+    }
+
+    /// The messages of the errors `SiteConfiguration.parse` finds in `yaml`, without their lines
+    /// (which the appended feeds move).
+    private static func errors(in yaml: String, fileName: String) -> Set<String> {
+        do {
+            _ = try SiteConfiguration.parse(yaml: yaml, fileName: fileName)
+            return []
+        } catch {
+            return Set(error.diagnostics.filter { $0.severity == .error }.map(\.message))
+        }
     }
 
     /// A YAML scalar for `value`: plain when it cannot be misread, double-quoted and escaped otherwise.

@@ -67,9 +67,22 @@ package enum OPMLImport {
     package static func importFile(_ opmlFile: URL, into configFile: URL) throws(ConfigurationError) -> Outcome {
         let opmlName = opmlFile.lastPathComponent
         let configName = configFile.lastPathComponent
-        let data = try ConfigurationError.contents(of: opmlFile, what: "the OPML file")
+        let data = try ConfigurationError.contents(of: opmlFile, what: "the OPML file", maxBytes: maxBytes) {
+            tooLarge(fileName: opmlName, size: $0)
+        }
         let document = try read(data, fileName: opmlName)
         var existing: String?
+        if !FileManager.default.fileExists(atPath: configFile.path),
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: configFile.path)
+        {
+            // Writing would replace the link with a file of its own; the file it names stays missing.
+            throw ConfigurationError([
+                .error(
+                    file: configName,
+                    "\(configFile.path) is a link to \(target), which does not exist: create that file, or fix the link"
+                )
+            ])
+        }
         if FileManager.default.fileExists(atPath: configFile.path) {
             guard let contents = try? Data(contentsOf: configFile) else {
                 throw ConfigurationError([.error(file: configName, "cannot read \(configFile.path)")])
@@ -93,6 +106,27 @@ package enum OPMLImport {
 
     // MARK: - Reading OPML
 
+    /// The longest tag `feeds.yml` takes.
+    static let maxTagLength = 100
+
+    /// `text` without the control characters `feeds.yml` refuses.
+    static func withoutControls(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !ConfigurationReader.isControl($0) }))
+    }
+
+    static let exportAdvice =
+        "export the subscription list from your feed reader as OPML (often under Settings, Import/Export)"
+        + " and import that file"
+
+    static func tooLarge(fileName: String, size: String) -> ConfigurationError {
+        ConfigurationError([
+            .error(
+                file: fileName,
+                "the OPML file is \(size), over the \(FetchError.megabytes(maxBytes)) feedsite reads"
+                    + " (some 150,000 feeds): split it, and import each part")
+        ])
+    }
+
     /// The most tags an imported feed gets from its folders and `category` paths (the first ones).
     package static let maxTags = 30
 
@@ -107,14 +141,7 @@ package enum OPMLImport {
     /// - Throws: `ConfigurationError` when the bytes are not XML even after repair, the root is
     ///   not `<opml>`, or no outline has a feed URL.
     package static func read(_ data: Data, fileName: String) throws(ConfigurationError) -> Document {
-        guard data.count <= maxBytes else {
-            throw ConfigurationError([
-                .error(
-                    file: fileName,
-                    "the OPML file is \(data.count) bytes, over the \(FetchError.megabytes(maxBytes))"
-                        + " feedsite reads (some 150,000 feeds): split it, and import each part")
-            ])
-        }
+        guard data.count <= maxBytes else { throw tooLarge(fileName: fileName, size: "\(data.count) bytes") }
         let decoded = FeedParser.decodeToUTF8(data, contentType: nil)
         var bytes = decoded.bytes
         var lineOffset = 0
@@ -124,11 +151,32 @@ package enum OPMLImport {
         do {
             prepared = try FeedParser.prepareXML(bytes, lineOffset: lineOffset)
         } catch {
-            throw ConfigurationError([.error(file: fileName, "not an OPML file: \(error.description)")])
+            // The feed parser's words ("not a feed; check the feed's address") would mislead here.
+            throw ConfigurationError([
+                .error(
+                    file: fileName, line: error.line, column: error.column,
+                    "not an OPML file: \(error.isHTMLPage ? "it is an HTML page" : "it is not XML"); \(exportAdvice)")
+            ])
         }
+        var diagnostics: [Diagnostic] = []
         var reader = parse(prepared.bytes, lineOffset: lineOffset)
-        if reader.failure != nil, let repaired = FeedParser.repair(prepared.bytes, lineOffset: lineOffset) {
+        if let failure = reader.failure, let repaired = FeedParser.repair(prepared.bytes, lineOffset: lineOffset) {
             reader = parse(repaired.bytes, lineOffset: lineOffset)
+            // Exporters' bare `&` and HTML entities are put right without a word; a repair of the
+            // structure (a file cut off, a tag or quote left open) may have lost feeds: said.
+            let structural = repaired.warnings.filter { fix in
+                !["'&'", "entity", "character reference", "character U+", "control character", "UTF-8"].contains {
+                    fix.contains($0)
+                }
+            }
+            if reader.failure == nil, !structural.isEmpty {
+                diagnostics.append(
+                    .warning(
+                        file: fileName, line: failure.line, column: failure.column,
+                        "not well-formed XML (\(failure.message)), read as repaired ("
+                            + structural.prefix(3).joined(separator: "; ")
+                            + "): check that every feed you expected was imported"))
+            }
         }
         if let failure = reader.failure {
             throw ConfigurationError([
@@ -143,15 +191,16 @@ package enum OPMLImport {
             if ["rss", "feed", "rdf"].contains(reader.rootName?.lowercased() ?? "") {
                 message += "; this is a feed: add its URL to feeds.yml as '- url: …' instead"
             }
-            throw ConfigurationError([.error(file: fileName, message)])
+            throw ConfigurationError(diagnostics + [.error(file: fileName, message)])
         }
-        var diagnostics: [Diagnostic] = []
         var subscriptions: [Subscription] = []
         /// By comparison key: the line first listing the feed, and its subscription.
         var seen: [String: (line: Int, index: Int)] = [:]
         /// Feeds whose tags were cut to `maxTags`, and the first outline that was.
         var cutFeeds: Set<String> = []
         var firstCut: OPMLReader.Outline?
+        /// Folder and category names too long to be tags: how many, and the first one's line.
+        var longTags: (count: Int, line: Int?) = (0, nil)
         for outline in reader.outlines {
             let label = outline.name.map { "outline '\($0)'" } ?? "an outline"
             guard let url = httpURL(outline.url) else {
@@ -182,13 +231,34 @@ package enum OPMLImport {
                 continue
             }
             seen[key] = (outline.line ?? 0, subscriptions.count)
-            var tags = outline.tags
+            var tags = outline.tags.map(Self.withoutControls).filter { !$0.isEmpty }
+            if let longest = tags.map(\.count).max(), longest > maxTagLength {
+                longTags.count += tags.count { $0.count > maxTagLength }
+                longTags.line = longTags.line ?? outline.line
+                tags.removeAll { $0.count > maxTagLength }
+            }
             if tags.count > maxTags {
                 cutFeeds.insert(key)
                 firstCut = firstCut ?? outline
                 tags.removeSubrange(maxTags...)
             }
-            subscriptions.append(Subscription(url: url, name: outline.name, line: outline.line, tags: tags))
+            var name = outline.name.map(Self.withoutControls).flatMap { $0.isEmpty ? nil : $0 }
+            if let full = name, full.count > ConfigurationReader.maxTextLength {
+                // Longer than `feeds.yml` takes: cut, so that `build` accepts the file.
+                name = String(full.prefix(ConfigurationReader.maxTextLength - 1)) + "…"
+                diagnostics.append(
+                    .warning(
+                        file: fileName, line: outline.line,
+                        "a feed's name is \(full.count) characters long; cut to \(ConfigurationReader.maxTextLength)"))
+            }
+            subscriptions.append(Subscription(url: url, name: name, line: outline.line, tags: tags))
+        }
+        if longTags.count > 0 {
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: longTags.line,
+                    "left out \(longTags.count == 1 ? "a folder or category" : "\(longTags.count) folders and categories")"
+                        + " longer than \(maxTagLength) characters, the longest tag feeds.yml takes"))
         }
         if let firstCut {
             let label = firstCut.name.map { "outline '\($0)'" } ?? "an outline"
@@ -297,7 +367,7 @@ struct OPMLReader {
             var tags: [String] = []
             var seen: Set<String> = []
             for tag in folders.compactMap({ $0 }) + categories
-            where !tag.isEmpty && tag.count <= 100 && seen.insert(tag.lowercased()).inserted {
+            where !tag.isEmpty && seen.insert(tag.lowercased()).inserted {
                 tags.append(tag)
             }
             folders.append(nil)

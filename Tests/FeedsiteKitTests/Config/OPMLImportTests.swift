@@ -350,4 +350,108 @@ struct OPMLImportTests {
         #expect(mode == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dotfiles.path) == ["planet.yml"])
     }
+
+    /// What an exporter or a cut-off download gets wrong: a name longer than feeds.yml takes (cut),
+    /// folder names too long to be tags (left out), control characters (removed), a file cut in
+    /// the middle (read as repaired, with a located warning), an HTML page (named, with advice).
+    @Test("odd exports are imported so that build accepts the result, each change with a warning")
+    func oddExports() throws {
+        let long = String(repeating: "A", count: 20_000)
+        let text = """
+            <?xml version="1.0"?>
+            <opml version="2.0"><head><title>x</title></head><body>
+            <outline text="\(long)" xmlUrl="https://long.example/rss"/>
+            <outline text="\(String(repeating: "B", count: 150))"><outline text="ok" xmlUrl="https://ok.example/rss"/></outline>
+            <outline text="cut" xmlUrl="https://cut.example/rss"/>
+            <outline text="and half a
+            """
+        let document = try Self.read(text)
+        #expect(
+            document.subscriptions.map(\.url.absoluteString) == [
+                "https://long.example/rss", "https://ok.example/rss", "https://cut.example/rss",
+            ])
+        #expect(document.subscriptions.first?.name == String(long.prefix(9_999)) + "…")
+        #expect(document.subscriptions.map(\.tags) == [[], [], []])
+        #expect(
+            document.diagnostics.map(\.description) == [
+                // The last outline's tag is cut in half: dropped, and <body> and <opml> closed.
+                "subs.opml:6:26: warning: not well-formed XML (malformed attribute), read as repaired (line 6:"
+                    + " repaired end of document inside <body>, cut off (closed 2 open elements)): check that every"
+                    + " feed you expected was imported",
+                "subs.opml:3: warning: a feed's name is 20000 characters long; cut to 10000",
+                "subs.opml:4: warning: left out a folder or category longer than 100 characters, the longest tag"
+                    + " feeds.yml takes",
+            ])
+        let merged = try OPMLImport.merge(document, into: nil)
+        let (configuration, _) = try SiteConfiguration.parse(yaml: merged.yaml)
+        #expect(configuration.feeds.count == 3)
+        // The last safety net: a merge that `build` would refuse is an error, and nothing is written.
+        var unchecked = document
+        unchecked.subscriptions[0].name = long
+        #expect(throws: ConfigurationError.self) { try OPMLImport.merge(unchecked, into: nil) }
+        do {
+            _ = try OPMLImport.merge(
+                unchecked, into: "title: t\nfeeds:\n  - https://a.example/\n", opmlFileName: "subs.opml")
+        } catch {
+            #expect(
+                error.description
+                    == "subs.opml: error: an imported feed would make feeds.yml invalid: 'name' is 20000 characters"
+                    + " long: at most 10000")
+        }
+        do {
+            _ = try Self.read("<!DOCTYPE html>\n<html><body>Feeds</body></html>")
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.description
+                    == "subs.opml:1:1: error: not an OPML file: it is an HTML page; export the subscription list from"
+                    + " your feed reader as OPML (often under Settings, Import/Export) and import that file")
+        }
+    }
+
+    /// The size is known before the file is read (a 4 GB file took 4 GB of memory to be refused);
+    /// a folder and a link to nothing are named as what they are.
+    @Test("a file over the limit is refused unread; a folder, or a feeds.yml link to nothing, is an error")
+    func filesThatCannotBeImported() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-opml-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("feeds.yml")
+        let sparse = directory.appendingPathComponent("huge.opml")
+        #expect(FileManager.default.createFile(atPath: sparse.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: sparse)
+        try handle.truncate(atOffset: 4_000_000_000)
+        try handle.close()
+        #expect(throws: ConfigurationError.self) { try OPMLImport.importFile(sparse, into: config) }
+        do {
+            _ = try OPMLImport.importFile(sparse, into: config)
+        } catch {
+            #expect(
+                error.description
+                    == "huge.opml: error: the OPML file is 4000000000 bytes, over the 10 MB feedsite reads (some"
+                    + " 150,000 feeds): split it, and import each part")
+        }
+        let folder = directory.appendingPathComponent("folder.opml")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            _ = try OPMLImport.importFile(folder, into: config)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasSuffix("folder.opml: it is a folder, not a file"))
+        }
+        let opmlFile = directory.appendingPathComponent("subs.opml")
+        try Data(Self.opml.utf8).write(to: opmlFile)
+        try FileManager.default.createSymbolicLink(atPath: config.path, withDestinationPath: "missing/planet.yml")
+        do {
+            _ = try OPMLImport.importFile(opmlFile, into: config)
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.description.hasSuffix(
+                    "is a link to missing/planet.yml, which does not exist: create that file, or fix the link"))
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: config.path) == "missing/planet.yml")
+        #expect(FileManager.default.fileExists(atPath: config.path) == false)
+        #expect(FileManager.default.fileExists(atPath: sparse.path))
+    }
 }
