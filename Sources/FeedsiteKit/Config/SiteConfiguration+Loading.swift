@@ -620,8 +620,16 @@ struct ConfigurationReader {
         switch yamlError {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
+            // YAML forbids tabs in indentation; the scanner only says it found a character that
+            // cannot start a token.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let isTab =
+                mark.line >= 1 && mark.line <= lines.count
+                && lines[mark.line - 1].unicodeScalars.dropFirst(max(mark.column - 1, 0)).first == "\t"
             diagnostics.append(
-                .error(file: fileName, line: mark.line, column: mark.column, "not valid YAML: \(problem)"))
+                .error(
+                    file: fileName, line: mark.line, column: mark.column,
+                    isTab ? "not valid YAML: a tab; YAML is indented with spaces only" : "not valid YAML: \(problem)"))
         case .duplicatedKeysInMapping(let keys, let context):
             // Yams names the keys and where the first of them first appears; the repeat is looked
             // for below it, at the same indentation (a block mapping's keys line up).

@@ -179,6 +179,10 @@ struct SiteConfigurationTests {
                 "feeds.yml:8:14: error: 'X-Key' holds the control character U+000D; remove it",
             ]
         ),
+        (
+            "feeds:\n\t- url: https://a.example/\n",
+            ["feeds.yml:2:1: error: not valid YAML: a tab; YAML is indented with spaces only"]
+        ),
         ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
         (
             "- just\n- a list\n",
