@@ -163,14 +163,15 @@ package struct ItemFilter: Sendable, Hashable {
 
     /// Whether `item` passes, and if not, why.
     func verdict(_ item: FilterSubject, _ search: BoundedSearch) -> FilterVerdict {
-        var undecided: FilterRule?
+        /// Every rule that gave up, so that each slow pattern is named, not only the first.
+        var undecided: [FilterRule] = []
         if !include.isEmpty {
             var outcome = BoundedSearch.Outcome.noMatch
             for rule in include {
                 switch rule.matches(item, search) {
                 case .match: outcome = .match
                 case .gaveUp:
-                    undecided = undecided ?? rule
+                    undecided.append(rule)
                     outcome = .gaveUp
                 case .noMatch: continue
                 }
@@ -180,16 +181,16 @@ package struct ItemFilter: Sendable, Hashable {
                 return .leftOut(
                     FilterReason(summary: "matched no include rule", line: includeLine ?? include.first?.line))
             }
-            if outcome == .match { undecided = nil }
+            if outcome == .match { undecided = [] }
         }
         for rule in exclude {
             switch rule.matches(item, search) {
             case .match: return .leftOut(rule.reason)
-            case .gaveUp: undecided = undecided ?? rule
+            case .gaveUp: undecided.append(rule)
             case .noMatch: break
             }
         }
-        return undecided.map(FilterVerdict.undecided) ?? .passes
+        return undecided.isEmpty ? .passes : .undecided(undecided)
     }
 
     var readsContent: Bool {
@@ -201,9 +202,9 @@ package struct ItemFilter: Sendable, Hashable {
 enum FilterVerdict: Hashable {
     case passes
     case leftOut(FilterReason)
-    /// A pattern gave up on the item's text (`BoundedSearch`) and no other rule decided: the item
-    /// is shown, and the rule is reported.
-    case undecided(FilterRule)
+    /// Patterns gave up on the item's text (`BoundedSearch`) and no other rule decided: the item
+    /// is shown, and each of those rules is reported.
+    case undecided([FilterRule])
 }
 
 extension FilterRule {

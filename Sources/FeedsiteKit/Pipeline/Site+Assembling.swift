@@ -71,7 +71,7 @@ extension Site {
                 case .leftOut(let reason):
                     account.countFiltered(reason)
                     continue
-                case .undecided(let rule): account.countUndecided(rule)
+                case .undecided(let rules): for rule in rules { account.countUndecided(rule) }
                 }
                 var item = stored.item
                 switch item.date {

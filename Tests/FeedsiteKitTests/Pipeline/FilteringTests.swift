@@ -84,6 +84,7 @@ struct FilteringTests {
             retries: 0
             exclude:
               - title: '(a+)+$'
+              - title: '(a|aa)+$'
             feeds:
               - url: \(server.url("/news"))
 
@@ -100,14 +101,18 @@ struct FilteringTests {
         let account = try #require(report.accounts.first)
         #expect(
             account.summary
-                == "read 3, shown 2 (1 because exclude title ~ /(a+)+$/, line 4, gave up on it); "
-                + "dropped: 1 filtered (exclude title ~ /(a+)+$/, line 4)")
+                == "read 3, shown 2 (1 because exclude title ~ /(a+)+$/, line 4, gave up on it) (1 because exclude"
+                + " title ~ /(a|aa)+$/, line 5, gave up on it); dropped: 1 filtered (exclude title ~ /(a+)+$/, line 4)")
         let warnings = report.diagnostics.filter { $0.message.contains("gave up") }.map(\.description)
         #expect(
             warnings == [
                 "feeds.yml:4: warning: exclude title ~ /(a+)+$/ gave up on the text of 1 item in 1 feed, which are "
                     + "shown: the pattern backtracks too much (nested repetition such as '(a+)+' can take "
-                    + "exponential time); simplify it"
+                    + "exponential time); simplify it",
+                // Every rule that gave up is named, not only the first (each slow pattern can be found).
+                "feeds.yml:5: warning: exclude title ~ /(a|aa)+$/ gave up on the text of 1 item in 1 feed, which are "
+                    + "shown: the pattern backtracks too much (nested repetition such as '(a+)+' can take "
+                    + "exponential time); simplify it",
             ])
     }
 
