@@ -385,11 +385,15 @@ struct ConfigurationReader {
     }
 
     private mutating func bool(_ node: Node, key: String) -> Bool? {
-        guard case .scalar = node, let value = node.bool else {
+        if let value = node.bool, case .scalar = node { return value }
+        if case .scalar(let scalar) = node, scalar.style != .plain,
+            ["true", "false"].contains(scalar.string.lowercased())
+        {
+            error(at: node, "'\(key)' must be true or false, without quotes (\(quoted(node)) in quotes is text)")
+        } else {
             error(at: node, "'\(key)' must be true or false, got \(quoted(node))")
-            return nil
         }
-        return value
+        return nil
     }
 
     private mutating func choice<Choice: RawRepresentable & CaseIterable>(_ node: Node, key: String) -> Choice?

@@ -180,6 +180,14 @@ struct SiteConfigurationTests {
             ]
         ),
         (
+            "search: \"true\"\nnoindex: 'False'\navatars: yes please\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:9: error: 'search' must be true or false, without quotes (\"true\" in quotes is text)",
+                "feeds.yml:2:10: error: 'noindex' must be true or false, without quotes (\"False\" in quotes is text)",
+                "feeds.yml:3:10: error: 'avatars' must be true or false, got \"yes please\"",
+            ]
+        ),
+        (
             "feeds:\n\t- url: https://a.example/\n",
             ["feeds.yml:2:1: error: not valid YAML: a tab; YAML is indented with spaces only"]
         ),
