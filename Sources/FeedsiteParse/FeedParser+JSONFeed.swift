@@ -508,28 +508,7 @@ extension FeedParser {
             /// The depth outside the value too deep being skipped (written as `null`), while skipping.
             var skippingAbove: Int?
             scan: for (index, byte) in input.enumerated() {
-                if let outside = skippingAbove {
-                    if isInString {
-                        if isEscaped {
-                            isEscaped = false
-                        } else if byte == UInt8(ascii: "\\") {
-                            isEscaped = true
-                        } else if byte == UInt8(ascii: "\"") {
-                            isInString = false
-                        }
-                    } else {
-                        switch byte {
-                        case UInt8(ascii: "\""): isInString = true
-                        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                            depth -= 1
-                            if depth == outside { skippingAbove = nil }
-                        default: break
-                        }
-                    }
-                    if byte == 0x0A { line += 1 }
-                    continue
-                }
+                let isSkipping = skippingAbove != nil
                 if isInString {
                     if isEscaped {
                         isEscaped = false
@@ -538,12 +517,21 @@ extension FeedParser {
                     } else if byte == UInt8(ascii: "\"") {
                         isInString = false
                         if depth == 1 { lastTopLevelString = stringStart..<(index + 1) }
-                    } else if byte < 0x20 {
+                    } else if byte < 0x20, !isSkipping {
                         if controlCount == 0 { firstControlLine = line }
                         controlCount += 1
                         if byte == 0x0A { line += 1 }
                         bytes += Self.escape(byte)
                         continue
+                    }
+                } else if let outside = skippingAbove {
+                    switch byte {
+                    case UInt8(ascii: "\""): isInString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == outside { skippingAbove = nil }
+                    default: break
                     }
                 } else {
                     let isNumberByte = Self.isNumberByte(byte)
@@ -594,7 +582,7 @@ extension FeedParser {
                     }
                 }
                 if byte == 0x0A { line += 1 }
-                bytes.append(byte)
+                if !isSkipping { bytes.append(byte) }
             }
             if !isComplete, let itemsEnd {
                 let closed =
