@@ -15,12 +15,27 @@ package struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertibl
     /// True when the document is an HTML page rather than a feed: the caller can then look for
     /// the feed the page links to (`FeedParser.discoverFeedLinks(inHTML:baseURL:)`).
     package var isHTMLPage: Bool
+    /// The document's own text quoted in `message` (`it starts with "…"`), when it is.
+    package var quotedText: String?
 
-    package init(line: Int? = nil, column: Int? = nil, message: String, isHTMLPage: Bool = false) {
+    package init(
+        line: Int? = nil, column: Int? = nil, message: String, isHTMLPage: Bool = false, quotedText: String? = nil
+    ) {
         self.line = line
         self.column = column
         self.message = message
         self.isHTMLPage = isHTMLPage
+        self.quotedText = quotedText
+    }
+
+    /// The error without the document's text: a local file that is no feed (a notes file, a key
+    /// named by mistake) must not have its first line published on the status page.
+    package var withoutQuotedText: FeedParseError {
+        guard let quotedText else { return self }
+        var error = self
+        error.message = message.replacingOccurrences(of: "\"\(quotedText)\"", with: "text, not '<' or '{'")
+        error.quotedText = nil
+        return error
     }
 
     /// `line 3, column 7: message`, `line 3: message` or just `message`.

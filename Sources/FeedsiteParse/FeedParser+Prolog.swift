@@ -175,7 +175,8 @@ extension FeedParser {
                     .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
                 throw FeedParseError(
                     line: at.line, column: at.column,
-                    message: "the document is neither XML nor JSON (it starts with \"\(excerpt)\"); it is not a feed")
+                    message: "the document is neither XML nor JSON (it starts with \"\(excerpt)\"); it is not a feed",
+                    quotedText: excerpt)
             }
         }
 

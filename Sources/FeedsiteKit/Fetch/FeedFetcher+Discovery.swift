@@ -16,7 +16,9 @@ extension FeedFetcher {
         } catch let error where error.isHTMLPage {
             pageError = error
         } catch {
-            return .failed(.parse(error), info: fetched.info, bytes: fetched.body.count)
+            // A local file's text is not quoted: the failure is published on the status page.
+            let failure = fetched.finalURL.isFileURL ? error.withoutQuotedText : error
+            return .failed(.parse(failure), info: fetched.info, bytes: fetched.body.count)
         }
         let candidates = FeedParser.discoverFeedLinks(inHTML: fetched.body, baseURL: fetched.finalURL)
         guard let feedURL = candidates.first(where: { ["http", "https"].contains($0.scheme?.lowercased() ?? "") })

@@ -209,6 +209,41 @@ struct CommandLineTests {
         #expect(try String(contentsOf: page, encoding: .utf8).contains("https://example.org/alone"))
     }
 
+    @Test("a local file that is no feed is not quoted: its first line never reaches the published site")
+    func localNonFeedNotQuoted() throws {
+        let work = try Self.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("SECRETLINE1 the key is hunter2\nmore\n".utf8).write(to: work.appendingPathComponent("notes.txt"))
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>Fine</title><link>https://fine.example/</link>
+            <item><title>One</title><link>https://fine.example/1</link></item></channel></rss>
+            """.utf8
+        ).write(to: work.appendingPathComponent("fine.xml"))
+        try Data("feeds:\n  - url: fine.xml\n  - url: notes.txt\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let run = try Self.run(
+            ["build", "--templates", Fixtures.repositoryRoot.appendingPathComponent("Templates").path], in: work)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "feeds.yml:3: warning: feed 'notes.txt' (notes.txt): line 1, column 1: the document is neither XML nor"
+                    + " JSON (it starts with text, not '<' or '{'); it is not a feed"), "\(run.stderr)")
+        #expect(!run.stderr.contains("SECRETLINE1"))
+        let site = work.appendingPathComponent("Site")
+        let files = try #require(FileManager.default.enumerator(at: site, includingPropertiesForKeys: nil))
+        var published = 0
+        for case let file as URL in files where !file.hasDirectoryPath {
+            let data = try Data(contentsOf: file)
+            #expect(data.range(of: Data("SECRETLINE1".utf8)) == nil, "\(file.path)")
+            published += 1
+        }
+        #expect(published > 5)
+        let state = try Data(contentsOf: work.appendingPathComponent(".feedsite/state.json"))
+        #expect(state.range(of: Data("SECRETLINE1".utf8)) == nil)
+    }
+
     @Test("a good build exits 0, prints the summary and writes the site")
     func goodBuild() async throws {
         let work = try Self.workDirectory()
