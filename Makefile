@@ -18,7 +18,10 @@ site: deps release
 ## make test: install what is missing (the test tools too), then the whole test suite and the format lint
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	# The preview server's tests run on their own: they stream files through Swift tasks, which
+	# the other tests' synchronous waits on child processes starved on 2 cores (minutes, not seconds).
+	$(SWIFT) test --skip-build --skip FeedsiteServeTests
+	$(SWIFT) test --skip-build --filter FeedsiteServeTests
 	FEEDSITE=.build/debug/feedsite scripts/browser-proof.sh
 	FEEDSITE=.build/debug/feedsite scripts/axe-check.sh
 	FEEDSITE=.build/debug/feedsite scripts/validate-html.sh
