@@ -178,13 +178,24 @@ package struct PreviewServer: Sendable {
         return URL(string: "http://\(shownHost):\(port)/") ?? URL(fileURLWithPath: "/")
     }
 
-    /// Bind failures as `PreviewServerError`; anything else unchanged.
+    /// Bind failures as `PreviewServerError`, in words (NIO's texts name its own functions);
+    /// anything else unchanged.
     static func describe(_ error: any Error, host: String, port: Int) -> any Error {
         if let ioError = error as? IOError {
-            if ioError.errnoCode == EADDRINUSE { return PreviewServerError.portInUse(host: host, port: port) }
-            if ioError.errnoCode == EADDRNOTAVAIL || ioError.errnoCode == EACCES {
-                return PreviewServerError.cannotListen(host: host, port: port, reason: ioError.description)
+            switch ioError.errnoCode {
+            case EADDRINUSE: return PreviewServerError.portInUse(host: host, port: port)
+            case EADDRNOTAVAIL:
+                return PreviewServerError.cannotListen(
+                    host: host, port: port, reason: "this machine has no such address")
+            case EACCES:
+                return PreviewServerError.cannotListen(
+                    host: host, port: port, reason: "permission denied (ports below 1024 need root)")
+            default: break
             }
+        }
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
+            return PreviewServerError.cannotListen(
+                host: host, port: port, reason: "'\(host)' is not an address or a known host name")
         }
         return error
     }

@@ -39,6 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+        guard !host.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--host must name an address to listen on, such as 127.0.0.1")
+        }
     }
 
     /// What else a rebuild reads from disk: the static folder and the local feed files named in

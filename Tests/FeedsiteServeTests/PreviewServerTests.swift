@@ -199,6 +199,32 @@ struct PreviewServerTests {
         }
     }
 
+    /// NIO's texts name its own functions (`bind(descriptor:ptr:bytes:): … (errno: 99)`,
+    /// `SocketAddressError.UnknownHost: …`): the address problems are said in words.
+    @Test("an address that cannot be listened on is a clear error naming --host")
+    func cannotListen() async throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        for (host, reason) in [
+            ("999.1.1.1", "'999.1.1.1' is not an address or a known host name"),
+            ("feedsite-test.invalid", "'feedsite-test.invalid' is not an address or a known host name"),
+            // TEST-NET-1 (RFC 5737): no machine has it.
+            ("192.0.2.1", "this machine has no such address"),
+        ] {
+            do {
+                try await fixture.server(host: host, port: 18_473, buildsFirst: false).run(handlesSignals: false) { _ in
+                }
+                Issue.record("expected \(host) to fail")
+            } catch let error as PreviewServerError {
+                #expect(error == .cannotListen(host: host, port: 18_473, reason: reason))
+                #expect(
+                    error.description
+                        == "error: cannot listen on \(host):18473: \(reason); pick another address with --host or --port"
+                )
+            }
+        }
+    }
+
     @Test("the script is injected before the last </body>, or appended when there is none")
     func injection() {
         let html = Data("<html><body><p>x</p></BODY></html>".utf8)

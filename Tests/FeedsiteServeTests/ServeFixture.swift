@@ -46,12 +46,12 @@ final class ServeFixture: Sendable {
     }
 
     func server(
-        port: Int = 0, buildsFirst: Bool = true, headerTimeout: Duration = .seconds(5),
+        host: String = "127.0.0.1", port: Int = 0, buildsFirst: Bool = true, headerTimeout: Duration = .seconds(5),
         stallTimeout: Duration = .seconds(60)
     ) -> PreviewServer {
         PreviewServer(
             options: .init(
-                host: "127.0.0.1", port: port, siteDirectory: site, configFile: config,
+                host: host, port: port, siteDirectory: site, configFile: config,
                 watchedPaths: [templates, config],
                 buildsFirst: buildsFirst, pollInterval: .milliseconds(100), headerTimeout: headerTimeout,
                 stallTimeout: stallTimeout),
