@@ -221,10 +221,14 @@ struct ConfigurationLayout {
         }
         switch feeds.value {
         case .empty:
-            // `feeds: []` or `feeds: ~` becomes `feeds:` with the entries under it.
+            // `feeds: []` or `feeds: ~` becomes `feeds:` with the entries under it; a comment after
+            // the value stays (`feeds: []  # none yet` → `feeds:  # none yet`).
             let keyIndent = String(repeating: " ", count: feeds.column - 1)
-            let ending = lines[feeds.line - 1].hasSuffix("\r") ? "\r" : ""
-            lines[feeds.line - 1] = keyIndent + "feeds:" + ending
+            var line = lines[feeds.line - 1]
+            let ending = line.hasSuffix("\r") ? "\r" : ""
+            if !ending.isEmpty { line.removeLast() }
+            let comment = line.range(of: #"[ \t]+#.*$"#, options: .regularExpression).map { String(line[$0]) } ?? ""
+            lines[feeds.line - 1] = keyIndent + "feeds:" + comment + ending
             lines.insert(contentsOf: Self.entries(subscriptions, indent: keyIndent + "  "), at: feeds.line)
         case .blockList(let firstItemLine):
             let keyIndent = feeds.column - 1

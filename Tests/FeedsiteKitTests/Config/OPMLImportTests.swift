@@ -224,6 +224,12 @@ struct OPMLImportTests {
                 "feeds:\n- url: https://x.example/\n- url: https://a.example/f\n  name: A\ntitle: T\n"
             ),
             ("title: T\nfeeds: []\n", "title: T\nfeeds:\n  - url: https://a.example/f\n    name: A\n"),
+            // The comment after an empty list stays.
+            (
+                "title: T\r\nfeeds: []   # none yet\r\n",
+                "title: T\r\nfeeds:   # none yet\r\n  - url: https://a.example/f\r\n    name: A\r\n"
+            ),
+            ("feeds: ~ # later\n", "feeds: # later\n  - url: https://a.example/f\n    name: A\n"),
             ("title: T\nfeeds:\n", "title: T\nfeeds:\n  - url: https://a.example/f\n    name: A\n"),
             ("title: T\n", "title: T\n\nfeeds:\n  - url: https://a.example/f\n    name: A\n"),
             (
