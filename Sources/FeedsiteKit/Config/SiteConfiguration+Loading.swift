@@ -110,12 +110,7 @@ struct ConfigurationReader {
         var sawFeeds = false
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else { continue }
-            if Self.isNull(value), key != "feeds" {
-                if !SiteConfiguration.topLevelKeys.contains(key) {
-                    warnUnknown(key: key, at: keyNode, known: SiteConfiguration.topLevelKeys)
-                }
-                continue
-            }
+            if key != "feeds", isSkippedAsNull(value, key: keyNode, known: SiteConfiguration.topLevelKeys) { continue }
             if let setting = Self.settings[key] {
                 read(setting, value, key: key, into: &configuration)
                 continue
@@ -214,10 +209,7 @@ struct ConfigurationReader {
                 urlNode = value
                 for (keyNode, value) in fields {
                     guard let key = keyNode.string else { continue }
-                    if Self.isNull(value), key != "url" {
-                        if !SiteConfiguration.feedKeys.contains(key) {
-                            warnUnknown(key: key, at: keyNode, known: SiteConfiguration.feedKeys)
-                        }
+                    if key != "url", isSkippedAsNull(value, key: keyNode, known: SiteConfiguration.feedKeys) {
                         continue
                     }
                     switch key {
@@ -345,8 +337,11 @@ struct ConfigurationReader {
         scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
-    static func isNull(_ node: Node) -> Bool {
-        if case .scalar(let scalar) = node { isNull(scalar) } else { false }
+    /// Whether `value` is null, so that its key is no setting; an unknown key is still named.
+    private mutating func isSkippedAsNull(_ value: Node, key keyNode: Node, known: Set<String>) -> Bool {
+        guard case .scalar(let scalar) = value, Self.isNull(scalar) else { return false }
+        if let key = keyNode.string, !known.contains(key) { warnUnknown(key: key, at: keyNode, known: known) }
+        return true
     }
 
     /// C0 controls, DEL and C1 controls.
