@@ -253,6 +253,14 @@ package enum OPMLImport {
             }
             subscriptions.append(Subscription(url: url, name: name, line: outline.line, tags: tags))
         }
+        if reader.commentedOut.count > 0 {
+            let count = reader.commentedOut.count
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: reader.commentedOut.line,
+                    "left out \(count == 1 ? "a feed" : "\(count) feeds") commented out in the file"
+                        + " (in an outline marked isComment=\"true\")"))
+        }
         if longTags.count > 0 {
             diagnostics.append(
                 .warning(
@@ -342,6 +350,11 @@ struct OPMLReader {
     /// For each open `<outline>`: its name when it is a folder (no feed URL), else nil.
     private var folders: [String?] = []
     private var titleText = ""
+    /// Feeds inside an outline marked `isComment="true"` (OPML 2.0: commented out), left out:
+    /// how many, and the line of the first.
+    private(set) var commentedOut: (count: Int, line: Int?) = (0, nil)
+    /// The depth of `folders` outside the commented-out outline being read, while in one.
+    private var commentedAt: Int?
 
     mutating func startElement(_ name: String, attributes: [String: String], line: Int) {
         if rootName == nil { rootName = name }
@@ -356,6 +369,15 @@ struct OPMLReader {
             let name = [lowered["text"], lowered["title"]]
                 .compactMap { $0.map(FeedParser.FeedText.collapseWhitespace) }
                 .first { !$0.isEmpty }
+            if commentedAt == nil, lowered["iscomment"]?.lowercased() == "true" { commentedAt = folders.count }
+            if commentedAt != nil {
+                if url != nil {
+                    commentedOut.count += 1
+                    commentedOut.line = commentedOut.line ?? line
+                }
+                folders.append(nil)
+                return
+            }
             guard let url else {
                 folders.append(name)
                 return
@@ -376,7 +398,10 @@ struct OPMLReader {
     }
 
     mutating func endElement() {
-        if path.last == "outline", path.first == "opml" { _ = folders.popLast() }
+        if path.last == "outline", path.first == "opml" {
+            _ = folders.popLast()
+            if folders.count == commentedAt { commentedAt = nil }
+        }
         if path == ["opml", "head", "title"] {
             let text = titleText.trimmingCharacters(in: .whitespacesAndNewlines)
             title = text.isEmpty ? nil : text

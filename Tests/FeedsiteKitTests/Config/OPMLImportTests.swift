@@ -415,6 +415,30 @@ struct OPMLImportTests {
         }
     }
 
+    /// OPML 2.0's `isComment="true"` comments an outline out, with everything inside it.
+    @Test("feeds commented out (isComment) are left out, with a warning; the next ones are read")
+    func commentedOut() throws {
+        let document = try Self.read(
+            """
+            <opml version="2.0"><body>
+            <outline text="Old" isComment="true">
+              <outline text="A" xmlUrl="https://a.example/rss"/>
+              <outline text="Inner"><outline text="B" xmlUrl="https://b.example/rss"/></outline>
+            </outline>
+            <outline text="C" xmlUrl="https://c.example/rss" isComment="TRUE"/>
+            <outline text="D" xmlUrl="https://d.example/rss" isComment="false"/>
+            <outline text="Kept"><outline text="E" xmlUrl="https://e.example/rss"/></outline>
+            </body></opml>
+            """)
+        #expect(document.subscriptions.map(\.url.absoluteString) == ["https://d.example/rss", "https://e.example/rss"])
+        #expect(document.subscriptions.last?.tags == ["Kept"])
+        #expect(
+            document.diagnostics.map(\.description) == [
+                "subs.opml:3: warning: left out 3 feeds commented out in the file (in an outline marked"
+                    + " isComment=\"true\")"
+            ])
+    }
+
     /// The size is known before the file is read (a 4 GB file took 4 GB of memory to be refused);
     /// a folder and a link to nothing are named as what they are.
     @Test("a file over the limit is refused unread; a folder, or a feeds.yml link to nothing, is an error")
