@@ -6,6 +6,9 @@ extension FeedParser {
     package struct Repair {
         package var bytes: [UInt8]
         package var warnings: [String]
+        /// The warnings of the fixes to the structure (tags closed, dropped or moved, a document
+        /// cut off), not to characters (`&`, entities, encodings): what may have lost content.
+        package var structuralWarnings: [String]
     }
 
     /// Fixes what feeds most often get wrong, on the raw bytes, keeping every newline so line
@@ -44,10 +47,13 @@ extension FeedParser {
         var pass = RepairPass(input: bytes, line: 1 + lineOffset, balancesTags: balancingTags)
         pass.run()
         guard !pass.fixes.isEmpty else { return nil }
-        let warnings = pass.fixes.sorted { ($0.value.line, $0.key) < ($1.value.line, $1.key) }.map { fix, where_ in
-            "line \(where_.line): \(fix)" + (where_.count > 1 ? " (\(where_.count) times)" : "")
+        let fixes = pass.fixes.sorted { ($0.value.line, $0.key) < ($1.value.line, $1.key) }
+        func warning(_ fix: (key: String, value: (line: Int, count: Int))) -> String {
+            "line \(fix.value.line): \(fix.key)" + (fix.value.count > 1 ? " (\(fix.value.count) times)" : "")
         }
-        return Repair(bytes: pass.output, warnings: warnings)
+        return Repair(
+            bytes: pass.output, warnings: fixes.map(warning),
+            structuralWarnings: fixes.filter { !pass.characterFixes.contains($0.key) }.map(warning))
     }
 
     /// The processing-instruction target the repair pass inserts where a cut-off document ends.
@@ -89,6 +95,8 @@ private struct RepairPass {
     var output: [UInt8] = []
     var line: Int
     var fixes: [String: (line: Int, count: Int)] = [:]
+    /// The kinds in `fixes` that are fixes to characters (`noteCharacter`).
+    var characterFixes: Set<String> = []
     /// Qualified names of the open elements, outermost first.
     private var open: [ArraySlice<UInt8>] = [] {
         didSet { if open.count < openedOnLine.count { openedOnLine.removeSubrange(open.count...) } }
@@ -123,6 +131,13 @@ private struct RepairPass {
         self.balancesTags = balancesTags
         output.reserveCapacity(input.count + 256)
         lastTagEnd = (input.lastIndex(of: UInt8(ascii: ">")) ?? -1) + 1
+    }
+
+    /// A fix to characters (`&`, an entity, an encoding), not to the structure: `Repair.structuralWarnings`
+    /// leaves it out. Only fixes `note` kept are remembered, so the set stays as bounded as `fixes`.
+    mutating func noteCharacter(_ fix: String) {
+        note(fix)
+        if fixes[fix] != nil { characterFixes.insert(fix) }
     }
 
     mutating func note(_ fix: String) {
@@ -252,7 +267,7 @@ private struct RepairPass {
                     }
                 } else {
                     output.append(contentsOf: "&lt;".utf8)
-                    note("repaired unescaped '<'")
+                    noteCharacter("repaired unescaped '<'")
                     i += 1
                 }
             case UInt8(ascii: "]") where matches("]]>"):
@@ -355,10 +370,10 @@ private struct RepairPass {
             repairReference()
         case UInt8(ascii: "<") where isAttribute:
             output.append(contentsOf: "&lt;".utf8)
-            note("repaired '<' in an attribute value")
+            noteCharacter("repaired '<' in an attribute value")
             i += 1
         case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F:
-            note("repaired illegal control character")
+            noteCharacter("repaired illegal control character")
             i += 1
         case 0x80...0xFF:
             let length = FeedParser.validUTF8SequenceLength(input, at: i)
@@ -366,14 +381,14 @@ private struct RepairPass {
                 let scalar = FeedParser.windows1252Scalar(byte)
                 if (0x80...0x9F).contains(scalar) {
                     FeedParser.appendUTF8(0xFFFD, to: &output)
-                    note("repaired invalid UTF-8 (replaced with U+FFFD)")
+                    noteCharacter("repaired invalid UTF-8 (replaced with U+FFFD)")
                 } else {
                     FeedParser.appendUTF8(scalar, to: &output)
-                    note("repaired invalid UTF-8 (read as windows-1252)")
+                    noteCharacter("repaired invalid UTF-8 (read as windows-1252)")
                 }
                 i += 1
             } else if length == 3, byte == 0xEF, input[i + 1] == 0xBF, input[i + 2] >= 0xBE {
-                note("repaired illegal character U+FFFE/U+FFFF")
+                noteCharacter("repaired illegal character U+FFFE/U+FFFF")
                 i += 3
             } else {
                 output.append(contentsOf: input[i..<i + length])
@@ -392,7 +407,7 @@ private struct RepairPass {
         while j < input.count, j - i < 40, Self.isReferenceByte(input[j]) { j += 1 }
         guard j < input.count, input[j] == UInt8(ascii: ";"), j > i else {
             output.append(contentsOf: "&amp;".utf8)
-            note("repaired unescaped '&'")
+            noteCharacter("repaired unescaped '&'")
             return
         }
         let name = String(decoding: input[i..<j], as: UTF8.self)
@@ -405,16 +420,16 @@ private struct RepairPass {
                 if digits.first == "X" {
                     // XML spells hexadecimal references with a lowercase x only; HTML takes both.
                     output.append(contentsOf: "&#x\(String(value, radix: 16));".utf8)
-                    note("repaired character reference with an uppercase X (&#X…;)")
+                    noteCharacter("repaired character reference with an uppercase X (&#X…;)")
                 } else {
                     output.append(UInt8(ascii: "&"))
                     output.append(contentsOf: input[i...j])
                 }
             } else if value != nil {
-                note("repaired reference to an illegal character &\(name);")
+                noteCharacter("repaired reference to an illegal character &\(name);")
             } else {
                 output.append(contentsOf: "&amp;".utf8)
-                note("repaired unescaped '&'")
+                noteCharacter("repaired unescaped '&'")
                 return
             }
         } else if ["amp", "lt", "gt", "quot", "apos"].contains(name) {
@@ -422,10 +437,10 @@ private struct RepairPass {
             output.append(contentsOf: input[i...j])
         } else if let codePoint = HTMLEntities.codePoints[name] {
             output.append(contentsOf: "&#\(codePoint);".utf8)
-            note("repaired undefined entity &\(name);")
+            noteCharacter("repaired undefined entity &\(name);")
         } else {
             output.append(contentsOf: "&amp;".utf8)
-            note("repaired unknown entity &\(name);")
+            noteCharacter("repaired unknown entity &\(name);")
             return
         }
         i = j + 1

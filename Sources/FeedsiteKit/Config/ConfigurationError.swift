@@ -14,12 +14,12 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The bytes of `url`, or the error that `what` (`the OPML file`) cannot be read, ended by
-    /// `advice` when there is some. With `maxBytes`, a larger file is `tooLarge`'s error (given the
-    /// size, `"12345 bytes"` or `"more than 10000000 bytes"`), found before it is read: at most
-    /// `maxBytes` + 1 bytes are ever held (a 4 GB file, a FIFO, `/dev/zero`).
+    /// `advice` when there is some. With a `limit`, a larger file is its `tooLarge` error (given
+    /// the size, `"12345 bytes"` or `"more than 10000000 bytes"`), found before it is read: at most
+    /// `bytes` + 1 bytes are ever held (a 4 GB file, a FIFO, `/dev/zero`).
     static func contents(
-        of url: URL, what: String, advice: String? = nil, maxBytes: Int? = nil,
-        tooLarge: (String) -> ConfigurationError = { _ in ConfigurationError([]) }
+        of url: URL, what: String, advice: String? = nil,
+        limit: (bytes: Int, tooLarge: (String) -> ConfigurationError)? = nil
     ) throws(ConfigurationError) -> Data {
         func failure(_ reason: String) -> ConfigurationError {
             let message = "cannot read \(what) at \(url.path): \(reason)"
@@ -31,7 +31,7 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw failure("it is a folder, not a file")
         }
-        guard let maxBytes else {
+        guard let (maxBytes, tooLarge) = limit else {
             do {
                 return try Data(contentsOf: url)
             } catch {

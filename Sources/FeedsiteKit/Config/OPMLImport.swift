@@ -67,9 +67,8 @@ package enum OPMLImport {
     package static func importFile(_ opmlFile: URL, into configFile: URL) throws(ConfigurationError) -> Outcome {
         let opmlName = opmlFile.lastPathComponent
         let configName = configFile.lastPathComponent
-        let data = try ConfigurationError.contents(of: opmlFile, what: "the OPML file", maxBytes: maxBytes) {
-            tooLarge(fileName: opmlName, size: $0)
-        }
+        let data = try ConfigurationError.contents(
+            of: opmlFile, what: "the OPML file", limit: (maxBytes, { tooLarge(fileName: opmlName, size: $0) }))
         let document = try read(data, fileName: opmlName)
         var existing: String?
         if !FileManager.default.fileExists(atPath: configFile.path),
@@ -105,9 +104,6 @@ package enum OPMLImport {
     }
 
     // MARK: - Reading OPML
-
-    /// The longest tag `feeds.yml` takes.
-    static let maxTagLength = 100
 
     /// `text` without the control characters `feeds.yml` refuses.
     static func withoutControls(_ text: String) -> String {
@@ -164,11 +160,7 @@ package enum OPMLImport {
             reader = parse(repaired.bytes, lineOffset: lineOffset)
             // Exporters' bare `&` and HTML entities are put right without a word; a repair of the
             // structure (a file cut off, a tag or quote left open) may have lost feeds: said.
-            let structural = repaired.warnings.filter { fix in
-                !["'&'", "entity", "character reference", "character U+", "control character", "UTF-8"].contains {
-                    fix.contains($0)
-                }
-            }
+            let structural = repaired.structuralWarnings
             if reader.failure == nil, !structural.isEmpty {
                 diagnostics.append(
                     .warning(
@@ -232,10 +224,10 @@ package enum OPMLImport {
             }
             seen[key] = (outline.line ?? 0, subscriptions.count)
             var tags = outline.tags.map(Self.withoutControls).filter { !$0.isEmpty }
-            if let longest = tags.map(\.count).max(), longest > maxTagLength {
-                longTags.count += tags.count { $0.count > maxTagLength }
-                longTags.line = longTags.line ?? outline.line
-                tags.removeAll { $0.count > maxTagLength }
+            let tooLong = tags.count { $0.count > ConfigurationReader.maxTagLength }
+            if tooLong > 0 {
+                longTags = (longTags.count + tooLong, longTags.line ?? outline.line)
+                tags.removeAll { $0.count > ConfigurationReader.maxTagLength }
             }
             if tags.count > maxTags {
                 cutFeeds.insert(key)
@@ -266,7 +258,8 @@ package enum OPMLImport {
                 .warning(
                     file: fileName, line: longTags.line,
                     "left out \(longTags.count == 1 ? "a folder or category" : "\(longTags.count) folders and categories")"
-                        + " longer than \(maxTagLength) characters, the longest tag feeds.yml takes"))
+                        + " longer than \(ConfigurationReader.maxTagLength) characters, the longest tag feeds.yml takes"
+                ))
         }
         if let firstCut {
             let label = firstCut.name.map { "outline '\($0)'" } ?? "an outline"

@@ -65,8 +65,8 @@ extension SiteConfiguration {
                 return "has the scheme '\(scheme):', which feedsite does not read a state from: \(expected)"
             }
         }
-        if let slashes = text.range(of: "//"), ["http", "https"].contains(text[..<slashes.lowerBound].lowercased()) {
-            return "looks like a URL without the ':' after '\(text[..<slashes.lowerBound])': \(expected)"
+        if let (scheme, _) = ConfigurationReader.schemeWithoutColon(text) {
+            return "looks like a URL without the ':' after '\(scheme)': \(expected)"
         }
         return nil
     }
@@ -298,6 +298,8 @@ struct ConfigurationReader {
     /// The longest text value: a title or a name is printed on every page (a 20 MB `title` was
     /// accepted and would have been written 35,000 times).
     static let maxTextLength = 10_000
+    /// The longest tag (`tags:`), in characters.
+    static let maxTagLength = 100
 
     /// A text setting. A control character other than a tab or line break is refused: it would be
     /// written raw into every page.
@@ -471,11 +473,10 @@ struct ConfigurationReader {
             return nil
         }
         let text = scalar.string.trimmingCharacters(in: .whitespaces)
-        if let slashes = text.range(of: "//"), ["http", "https"].contains(text[..<slashes.lowerBound].lowercased()) {
-            let scheme = text[..<slashes.lowerBound]
+        if let (scheme, rest) = Self.schemeWithoutColon(text) {
             error(
                 at: node,
-                "'url' \(quoted(node)) looks like a URL without the ':' after '\(scheme)': write \"\(scheme)://\(text[slashes.upperBound...])\""
+                "'url' \(quoted(node)) looks like a URL without the ':' after '\(scheme)': write \"\(scheme)://\(rest)\""
             )
             return nil
         }
@@ -529,6 +530,14 @@ struct ConfigurationReader {
                 ))
         }
         return (name, location)
+    }
+
+    /// `http` and `example.com/feed` of `http//example.com/feed`: an http(s) URL written without
+    /// the ':' after its scheme, which would otherwise be read as a path.
+    static func schemeWithoutColon(_ text: String) -> (scheme: Substring, rest: Substring)? {
+        guard let slashes = text.range(of: "//"), ["http", "https"].contains(text[..<slashes.lowerBound].lowercased())
+        else { return nil }
+        return (text[..<slashes.lowerBound], text[slashes.upperBound...])
     }
 
     /// The URI scheme `text` starts with (`https`, `file`, `htp`…), if it has one: letters, digits,

@@ -26,8 +26,8 @@ extension ConfigurationReader {
                 error(at: entry, "a tag is empty: write a name such as 'rust'")
                 continue
             }
-            guard tag.count <= 100 else {
-                error(at: entry, "a tag is \(tag.count) characters long: at most 100")
+            guard tag.count <= Self.maxTagLength else {
+                error(at: entry, "a tag is \(tag.count) characters long: at most \(Self.maxTagLength)")
                 continue
             }
             if seen.insert(tag.lowercased()).inserted { tags.append(tag) }

@@ -19,6 +19,18 @@ import Testing
         return try FeedParser().parse(Data(xml.utf8), url: nil)
     }
 
+    /// Fixes to characters and fixes to the structure are told apart (the OPML import warns of the
+    /// latter only: they may have lost content).
+    @Test func structuralWarningsLeaveOutCharacterFixes() throws {
+        let text = "<opml><body>\n<outline text=\"A & B &eacute; a < b\" xmlUrl=\"https://a.example/\"/>\n<outline"
+        let repair = try #require(FeedParser.repair(Array(text.utf8), lineOffset: 0))
+        #expect(repair.warnings.count == 4)
+        #expect(repair.structuralWarnings.count == 1)
+        #expect(repair.structuralWarnings.first?.contains("cut off") == true)
+        let characters = "<opml><body><outline text=\"A & B &eacute;\"/></body></opml>"
+        #expect(try #require(FeedParser.repair(Array(characters.utf8), lineOffset: 0)).structuralWarnings.isEmpty)
+    }
+
     @Test func bareAmpersandIsEscaped() throws {
         let parsed = try feed("<item><title>Tom & Jerry</title>\n<link>https://e.org/?a=1&b=2&c</link></item>")
         #expect(parsed.items.first?.title == "Tom & Jerry")
