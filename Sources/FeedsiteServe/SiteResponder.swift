@@ -19,6 +19,21 @@ struct SiteResponder: HTTPResponder {
     var answersAnyHost = false
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        var response = try await answer(request)
+        // No `Host`: an HTTP/1.0 client, which reads the body until the connection closes (kept
+        // open, it waited for the idle timer, 5 s a request).
+        if request.head.authority == nil { response.headers[.connection] = "close" }
+        return response
+    }
+
+    private func answer(_ request: Request) async throws -> Response {
+        // The first `Host` became the authority; another one left among the fields makes the
+        // addressed host ambiguous (RFC 9112 §3.2: answer 400).
+        guard !request.headers.contains(where: { $0.name.canonicalName == "host" }) else {
+            return Self.text(
+                .badRequest, "400 a request names its host once: this one has several Host fields\n",
+                extraHeaders: [.connection: "close"])
+        }
         guard answersAnyHost || Self.isLoopback(authority: request.head.authority) else {
             return Self.text(
                 .misdirectedRequest,

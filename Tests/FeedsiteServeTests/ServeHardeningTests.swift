@@ -143,6 +143,46 @@
             }
         }
 
+        /// Found in session 23: a second `Host` field was ignored (the first one decided, so
+        /// `Host: localhost` then `Host: attacker.example` was answered), and an HTTP/1.0 request
+        /// (no `Host`, read until the connection closes) waited 5 s for the idle timer.
+        @Test("several Host fields are a 400; a request without Host is answered and its connection closed at once")
+        func hostFieldsAndHTTP10() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            // An idle timer far above what answering takes, even on a loaded machine.
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(30))) { url in
+                let port = try #require(url.port)
+                for hosts in [
+                    ["127.0.0.1", "attacker.example"], ["attacker.example", "127.0.0.1"], ["localhost", "localhost"],
+                ] {
+                    let fields = hosts.map { "Host: \($0)\r\n" }.joined()
+                    let reply = try await RawConnection.request("GET / HTTP/1.1\r\n\(fields)\r\n", port: port)
+                    #expect(reply.status == 400, "\(hosts): \(reply)")
+                    #expect(reply.headers["connection"] == "close")
+                }
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                try await connection.send("GET /robots.txt HTTP/1.0\r\n\r\n")
+                let started = ContinuousClock.now
+                var received = ""
+                var closed = false
+                while ContinuousClock.now < started + .seconds(60) {
+                    guard let bytes = connection.read() else {
+                        closed = true
+                        break
+                    }
+                    if bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                    received += String(decoding: bytes, as: UTF8.self)
+                }
+                #expect(closed)
+                #expect(received.hasPrefix("HTTP/1.1 200"), "\(received.prefix(200))")
+                #expect(received.contains("User-agent"))
+                // Closed after the answer, not by the 30 s idle timer.
+                #expect(ContinuousClock.now - started < .seconds(20))
+            }
+        }
+
         /// Found by a hostile-request review: a request body trickled a byte at a time kept its
         /// connection open for ever (each byte restarted the idle timer), and a 405 only asked the
         /// client to close.

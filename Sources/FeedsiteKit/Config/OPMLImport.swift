@@ -253,6 +253,16 @@ package enum OPMLImport {
                     "left out \(count == 1 ? "a feed" : "\(count) feeds") commented out in the file"
                         + " (in an outline marked isComment=\"true\")"))
         }
+        if reader.links.count > 0 {
+            let others = reader.links.count - 1
+            let first = (reader.links.first).map { "'\(Self.withoutControls(String($0.prefix(80))))'" } ?? "an outline"
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: reader.links.line,
+                    "left out \(first)" + (others > 0 ? " and \(others) more outline\(others == 1 ? "" : "s")" : "")
+                        + " with a 'url' but no 'xmlUrl': links to web pages or other lists (type=\"link\" or \"include\"), not feeds;"
+                        + " add a feed from such a page to feeds.yml by its feed address"))
+        }
         if longTags.count > 0 {
             diagnostics.append(
                 .warning(
@@ -307,13 +317,21 @@ package enum OPMLImport {
         return url
     }
 
-    /// URLs compared for duplicates: scheme and host are case-insensitive, the rest is not.
+    /// URLs compared for duplicates: scheme and host are case-insensitive, the scheme's default
+    /// port (`https://h:443/`) and an empty path (`https://h`) are the same as none and `/`; the
+    /// rest is compared as written.
     static func comparisonKey(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
+        if (components.scheme, components.port) == ("http", 80)
+            || (components.scheme, components.port) == ("https", 443)
+        {
+            components.port = nil
+        }
+        if components.path.isEmpty { components.path = "/" }
         return components.string ?? url.absoluteString
     }
 }
@@ -346,6 +364,11 @@ struct OPMLReader {
     /// Feeds inside an outline marked `isComment="true"` (OPML 2.0: commented out), left out:
     /// how many, and the line of the first.
     private(set) var commentedOut: (count: Int, line: Int?) = (0, nil)
+    /// Outlines with a `url` and no `xmlUrl` (OPML 2.0 `type="link"` or `"include"`: a web page or
+    /// another list, not a feed), left out: how many, and the first one's name and line.
+    private(set) var links: (count: Int, first: String?, line: Int?) = (0, nil, nil)
+    /// The innermost open outline when it has a `url`, no `xmlUrl` and (so far) nothing inside.
+    private var openLink: (name: String, line: Int, depth: Int)?
     /// The depth of `folders` outside the commented-out outline being read, while in one.
     private var commentedAt: Int?
 
@@ -354,6 +377,8 @@ struct OPMLReader {
         path.append(name.lowercased())
         guard path.first == "opml" else { return }
         if name.lowercased() == "outline" {
+            // An outline inside it: a folder that happens to carry a link, not a link.
+            openLink = nil
             // Attribute names vary in case between exporters (xmlUrl, xmlurl, XMLURL).
             var lowered: [String: String] = [:]
             for (key, value) in attributes { lowered[key.lowercased()] = value }
@@ -372,6 +397,9 @@ struct OPMLReader {
                 return
             }
             guard let url else {
+                openLink = lowered["url"].flatMap { link in
+                    link.trimmingCharacters(in: .whitespaces).isEmpty ? nil : (name ?? link, line, folders.count + 1)
+                }
                 folders.append(name)
                 return
             }
@@ -392,6 +420,11 @@ struct OPMLReader {
 
     mutating func endElement() {
         if path.last == "outline", path.first == "opml" {
+            if let link = openLink, link.depth == folders.count {
+                links.count += 1
+                if links.line == nil { links = (links.count, link.name, link.line) }
+                openLink = nil
+            }
             _ = folders.popLast()
             if folders.count == commentedAt { commentedAt = nil }
         }

@@ -357,8 +357,30 @@ struct ConfigurationReader {
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
+    /// A number as written in decimal (`1_000` too). YAML 1.1, which Yams reads, takes `010` as 8,
+    /// `0x10` as 16 and `1:30` as 90: a leading zero is read in decimal with a warning, the other
+    /// forms are not numbers here.
+    private mutating func decimal(_ node: Node, key: String) -> Int? {
+        guard case .scalar(let scalar) = node else { return nil }
+        var digits = Substring(scalar.string.trimmingCharacters(in: .whitespaces).filter { $0 != "_" })
+        let isNegative = digits.first == "-"
+        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let significant = digits.drop { $0 == "0" }
+        guard significant.count <= 18 else { return isNegative ? Int.min : Int.max }
+        let value = (Int(significant) ?? 0) * (isNegative ? -1 : 1)
+        if digits.count > 1, digits.first == "0" {
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: node.mark?.line, column: node.mark?.column,
+                    "'\(key)': \(quoted(node)) is read as \(value) in decimal; write it without the leading zero (some YAML readers take it as octal)"
+                ))
+        }
+        return value
+    }
+
     private mutating func positiveInt(_ node: Node, key: String, max: Int = Limits.number) -> Int? {
-        guard let value = node.int, value > 0 else {
+        guard let value = decimal(node, key: key), value > 0 else {
             error(at: node, "'\(key)' must be a whole number greater than 0, got \(quoted(node))")
             return nil
         }
@@ -366,7 +388,7 @@ struct ConfigurationReader {
     }
 
     private mutating func wholeNumber(_ node: Node, key: String, max: Int = Limits.number) -> Int? {
-        guard let value = node.int, value >= 0 else {
+        guard let value = decimal(node, key: key), value >= 0 else {
             error(at: node, "'\(key)' must be a whole number (0 or more), got \(quoted(node))")
             return nil
         }

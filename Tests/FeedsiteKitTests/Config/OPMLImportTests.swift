@@ -48,6 +48,9 @@ struct OPMLImportTests {
             document.diagnostics.map(\.description) == [
                 "subs.opml:12: warning: outline 'Broken' has no usable feed URL (\"javascript:alert(1)\" is not an http(s) URL); skipped",
                 "subs.opml:13: warning: https://WWW.SWIFT.ORG/atom.xml is listed again (first on line 6); skipped",
+                "subs.opml:14: warning: left out 'Just a link' with a 'url' but no 'xmlUrl': links to web pages or"
+                    + " other lists (type=\"link\" or \"include\"), not feeds; add a feed from such a page to feeds.yml"
+                    + " by its feed address",
             ])
     }
 
@@ -279,6 +282,25 @@ struct OPMLImportTests {
         #expect(outcome.duplicates.count == 1)
     }
 
+    /// Found in session 22: `https://h:443/rss` was imported next to `https://h/rss`.
+    @Test("a default port, an empty path and the host's case do not make another feed")
+    func sameAddressWrittenTwoWays() throws {
+        let document = try Self.read(
+            """
+            <opml><body>
+            <outline text="A" xmlUrl="https://A.example:443/rss"/>
+            <outline text="B" xmlUrl="http://b.example:80"/>
+            <outline text="C" xmlUrl="https://c.example:8443/rss"/>
+            </body></opml>
+            """)
+        #expect(document.subscriptions.count == 3)
+        let yaml =
+            "feeds:\n  - url: https://a.example/rss\n  - url: http://b.example/\n  - url: https://c.example/rss\n"
+        let outcome = try OPMLImport.merge(document, into: yaml)
+        #expect(outcome.duplicates.map(\.name) == ["A", "B"])
+        #expect(outcome.added.map(\.url.absoluteString) == ["https://c.example:8443/rss"])
+    }
+
     @Test("YAML scalars are plain when safe and quoted otherwise")
     func scalars() {
         #expect(OPMLImport.yamlScalar("Swift.org") == "Swift.org")
@@ -321,7 +343,7 @@ struct OPMLImportTests {
         let first = try OPMLImport.importFile(opmlFile, into: config)
         #expect(!first.configExisted)
         #expect(first.added.count == 4)
-        #expect(first.diagnostics.count == 2)
+        #expect(first.diagnostics.count == 3)
         let written = try String(contentsOf: config, encoding: .utf8)
         #expect(written.hasPrefix("# feedsite configuration"))
         #expect(written.contains("title: My subscriptions\n"))
@@ -436,6 +458,33 @@ struct OPMLImportTests {
             document.diagnostics.map(\.description) == [
                 "subs.opml:3: warning: left out 3 feeds commented out in the file (in an outline marked"
                     + " isComment=\"true\")"
+            ])
+    }
+
+    /// Found in session 22: an outline with a `url` and no `xmlUrl` vanished without a word.
+    @Test(
+        "links to pages and other lists (url, no xmlUrl) are left out with a warning; a folder carrying a url is a folder"
+    )
+    func linksAreNamed() throws {
+        let document = try Self.read(
+            """
+            <opml version="2.0"><body>
+            <outline text="Home page" type="link" url="https://home.example/"/>
+            <outline text="Blogs" url="https://blogs.example/">
+              <outline text="A" xmlUrl="https://a.example/rss"/>
+            </outline>
+            <outline text="More lists" type="include" url="https://lists.example/more.opml"/>
+            <outline text="B" type="rss" url="https://b.example/rss"/>
+            <outline text="Blank" type="link" url=" "/>
+            </body></opml>
+            """)
+        #expect(document.subscriptions.map(\.url.absoluteString) == ["https://a.example/rss", "https://b.example/rss"])
+        #expect(document.subscriptions.first?.tags == ["Blogs"])
+        #expect(
+            document.diagnostics.map(\.description) == [
+                "subs.opml:2: warning: left out 'Home page' and 1 more outline with a 'url' but no 'xmlUrl': links"
+                    + " to web pages or other lists (type=\"link\" or \"include\"), not feeds; add a feed from such a"
+                    + " page to feeds.yml by its feed address"
             ])
     }
 

@@ -122,6 +122,15 @@ struct SiteConfigurationTests {
                 "feeds.yml:7:16: error: 'keep_days' must be at most 36500, got \"36501\"",
             ]
         ),
+        // Numbers are decimal: YAML 1.1 read `0x10` as 16 and `1:30` as 90.
+        (
+            "feed_items: 0x10\nretries: 1:30\nexcerpt_length: 1e3\nfeeds:\n  - https://ok.example/\n",
+            [
+                "feeds.yml:1:13: error: 'feed_items' must be a whole number greater than 0, got \"0x10\"",
+                "feeds.yml:2:10: error: 'retries' must be a whole number (0 or more), got \"1:30\"",
+                "feeds.yml:3:17: error: 'excerpt_length' must be a whole number greater than 0, got \"1e3\"",
+            ]
+        ),
         (
             "feeds:\n  - url: http://127.0.0.1:99999/feed\n",
             [
@@ -242,6 +251,22 @@ struct SiteConfigurationTests {
         let tab = try SiteConfiguration.parse(
             yaml: "feeds:\n  - url: https://a.example/\n    headers:\n      X-Tab: \"a\\tb\"\n")
         #expect(tab.0.feeds.first?.headers == ["X-Tab": "a\tb"])
+    }
+
+    /// Found in session 22: `page_size: 010` gave pages of 8 (YAML 1.1 reads a leading zero as
+    /// octal), without a word.
+    @Test("a number with a leading zero is read in decimal, with a warning; digit separators are kept")
+    func leadingZeros() throws {
+        let yaml = "page_size: 010\nexcerpt_length: 1_000\nfeeds:\n  - url: https://a.example/\n    keep_days: 007\n"
+        let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
+        #expect(configuration.pageSize == 10)
+        #expect(configuration.excerptLength == 1000)
+        #expect(configuration.feeds.first?.keepDays == 7)
+        #expect(
+            warnings.map(\.description) == [
+                "feeds.yml:1:12: warning: 'page_size': \"010\" is read as 10 in decimal; write it without the leading zero (some YAML readers take it as octal)",
+                "feeds.yml:5:16: warning: 'keep_days': \"007\" is read as 7 in decimal; write it without the leading zero (some YAML readers take it as octal)",
+            ])
     }
 
     @Test("unknown keys are warnings, with a suggestion for near misses")
