@@ -33,7 +33,7 @@ struct EndToEndTests {
         // Cut off inside its first tag: nothing to recover (a mismatched end tag is read past now).
         routes["/malformed"] = .feed(Data("<rss version=\"2.0\"".utf8))
         routes["/slow"] = FixtureServer.Route(
-            body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(20))
+            body: try Fixtures.data("real-feeds/substack-rss2.xml"), delay: .seconds(300))
         let server = try await FixtureServer(routes: routes)
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-e2e-\(UUID().uuidString)")
@@ -52,7 +52,9 @@ struct EndToEndTests {
                 configFile: config, outputDirectory: output,
                 templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
                 stateDirectory: work.appendingPathComponent("state"),
-                concurrency: 4, timeoutSeconds: 10, now: Date(timeIntervalSince1970: 1_795_000_000)
+                // Long enough for every good feed on a loaded machine (10 s lost some with CI
+                // running alongside), far below the slow feed's delay.
+                concurrency: 4, timeoutSeconds: 30, now: Date(timeIntervalSince1970: 1_795_000_000)
             ).withoutAvatars())
         let report: BuildReport
         do {

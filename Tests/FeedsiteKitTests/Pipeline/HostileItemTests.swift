@@ -49,7 +49,7 @@ struct HostileItemTests {
         let build = try TestBuild()
         defer { build.remove() }
         // A generous timeout: 4.5 MB from a local server, on a loaded machine.
-        let report = try await build.run(server: server, feeds: [("/feed.xml", "Hostile")], timeoutSeconds: 60)
+        let report = try await build.run(server: server, feeds: [("/feed.xml", "Hostile")], timeoutSeconds: 600)
         try await server.shutdown()
 
         #expect(report.failedFeedCount == 0)
