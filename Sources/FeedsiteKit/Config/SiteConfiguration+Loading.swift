@@ -98,7 +98,7 @@ struct ConfigurationReader {
             diagnostics.append(.error(file: fileName, "not valid YAML: \(error)"))
             return nil
         }
-        guard let root, case .mapping(let mapping) = root else {
+        guard let root, case .mapping(let written) = root else {
             diagnostics.append(
                 .error(
                     file: fileName, line: root?.mark?.line, column: root?.mark?.column,
@@ -106,6 +106,7 @@ struct ConfigurationReader {
             return nil
         }
 
+        let mapping = applyingMerges(written)
         var configuration = SiteConfiguration(feeds: [])
         var sawFeeds = false
         for (keyNode, value) in mapping {
@@ -201,7 +202,8 @@ struct ConfigurationReader {
             case .scalar:
                 // `- https://example.com/feed.xml` is accepted as shorthand for `- url: …`.
                 break
-            case .mapping(let fields):
+            case .mapping(let written):
+                let fields = applyingMerges(written)
                 guard let value = fields["url"] else {
                     error(at: entry, "feed entry has no 'url'")
                     continue
@@ -339,6 +341,64 @@ struct ConfigurationReader {
         scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
+    /// `mapping` with YAML's merge keys applied (`<<: *defaults`, or `<<: [*a, *b]`): each merged
+    /// mapping's keys that `mapping` does not give itself, an earlier merged mapping winning over a
+    /// later one (YAML 1.1's merge type). Merged mappings may merge others, to a bounded depth, and
+    /// at most `maxMergedKeys` keys are merged in all, so aliases cannot multiply the work.
+    mutating func applyingMerges(_ mapping: Node.Mapping) -> Node.Mapping {
+        guard mapping.keys.contains(where: Self.isMergeKey) else { return mapping }
+        var budget = Self.maxMergeWork
+        let result = applyingMerges(mapping, depth: 0, budget: &budget)
+        if budget < 0 {
+            error(
+                at: .mapping(mapping),
+                "merge keys ('<<') here bring in more than \(Self.maxMergeWork) keys, through aliases of aliases; merge less"
+            )
+        }
+        return result
+    }
+
+    /// The most keys and merged mappings one mapping's merge keys may visit in all.
+    static let maxMergeWork = 10_000
+
+    private static func isMergeKey(_ key: Node) -> Bool {
+        key.tag.rawValue == Tag.Name.merge.rawValue
+    }
+
+    /// - Parameter budget: what is left of `maxMergeWork`; below 0 once it ran out (the result is
+    ///   then partial).
+    private mutating func applyingMerges(_ mapping: Node.Mapping, depth: Int, budget: inout Int) -> Node.Mapping {
+        var pairs: [(Node, Node)] = []
+        var given: Set<String> = []
+        var merged: [Node] = []
+        for (key, value) in mapping {
+            budget -= 1
+            guard budget >= 0 else { return Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark) }
+            guard Self.isMergeKey(key) else {
+                pairs.append((key, value))
+                if let name = key.string { given.insert(name) }
+                continue
+            }
+            if case .sequence(let list) = value { merged += list } else { merged.append(value) }
+        }
+        for source in merged {
+            guard case .mapping(let other) = source else {
+                error(at: source, "'<<' merges mappings into this one (such as '<<: *defaults'), got \(quoted(source))")
+                continue
+            }
+            guard depth < 16 else {
+                error(at: source, "merge keys ('<<') nest more than 16 deep here")
+                break
+            }
+            for (key, value) in applyingMerges(other, depth: depth + 1, budget: &budget) {
+                guard let name = key.string, given.insert(name).inserted else { continue }
+                pairs.append((key, value))
+            }
+            guard budget >= 0 else { break }
+        }
+        return Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)
+    }
+
     /// Whether `value` is null, so that its key is no setting; an unknown key is still named.
     private mutating func isSkippedAsNull(_ value: Node, key keyNode: Node, known: Set<String>) -> Bool {
         guard case .scalar(let scalar) = value, Self.isNull(scalar) else { return false }
@@ -442,10 +502,11 @@ struct ConfigurationReader {
     }
 
     private mutating func stringMap(_ node: Node, key: String) -> [String: String] {
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let written) = node else {
             error(at: node, "'\(key)' must be a mapping of header names to values")
             return [:]
         }
+        let mapping = applyingMerges(written)
         var result: [String: String] = [:]
         for (nameNode, value) in mapping {
             guard let name = nameNode.string, case .scalar = value else {
@@ -611,6 +672,9 @@ struct ConfigurationReader {
     }
 
     private mutating func warnUnknown(key: String, at node: Node, known: Set<String>) {
+        // Yours, as in Compose files: notes, or shared settings anchored for merge keys
+        // (`x-defaults: &defaults`).
+        guard !key.lowercased().hasPrefix("x-") else { return }
         var message = "unknown key '\(key)' is ignored"
         if let suggestion = Self.nearest(to: key, in: known) {
             message += "; did you mean '\(suggestion)'?"

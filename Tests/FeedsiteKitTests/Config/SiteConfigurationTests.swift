@@ -269,6 +269,74 @@ struct SiteConfigurationTests {
             ])
     }
 
+    /// Found in session 23: `<<: *defaults` (YAML's merge key, common in CI and Compose files)
+    /// was an unknown key, and the shared settings were not applied.
+    @Test("merge keys apply shared settings: the entry's own keys win, then the first merged mapping")
+    func mergeKeys() throws {
+        let yaml = """
+            x-common: &common
+              keep_days: 30
+              tags: [shared]
+              name: Common
+            x-extra: &extra
+              keep_days: 7
+              max_items: 5
+            feeds:
+              - <<: [*common, *extra]
+                url: https://a.example/feed
+                name: A
+                headers:
+                  <<: {X-Team: blue}
+                  X-Other: "1"
+              - <<: *extra
+                url: https://b.example/feed
+            """
+        let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let a = try #require(configuration.feeds.first)
+        #expect(a.name == "A")
+        #expect(a.keepDays == 30)
+        #expect(a.maxItems == 5)
+        #expect(a.tags == ["shared"])
+        #expect(a.headers == ["X-Team": "blue", "X-Other": "1"])
+        let b = try #require(configuration.feeds.last)
+        #expect(b.keepDays == 7)
+        #expect(b.name == nil)
+        #expect(b.tags == [])
+    }
+
+    @Test("a merge key on something other than a mapping, and merges multiplied through aliases, are errors")
+    func badMergeKeys() {
+        var bomb = ["x-m0: &m0 {" + (0..<10).map { "k\($0): 1" }.joined(separator: ", ") + "}"]
+        for level in 1..<8 {
+            bomb.append(
+                "x-m\(level): &m\(level) {<<: [" + Array(repeating: "*m\(level - 1)", count: 10).joined(separator: ", ")
+                    + "]}")
+        }
+        bomb.append("feeds:\n  - url: https://a.example/\n    <<: *m7")
+        let cases = [
+            (
+                "feeds:\n  - url: https://a.example/\n    <<: https://b.example/\n",
+                "feeds.yml:3:9: error: '<<' merges mappings into this one (such as '<<: *defaults'), got \"https://b.example/\""
+            ),
+            (
+                bomb.joined(separator: "\n") + "\n",
+                "feeds.yml:10:5: error: merge keys ('<<') here bring in more than 10000 keys, through aliases of aliases; merge less"
+            ),
+        ]
+        for (yaml, expected) in cases {
+            let started = ContinuousClock.now
+            do {
+                _ = try SiteConfiguration.parse(yaml: yaml)
+                Issue.record("expected an error for \(yaml)")
+            } catch {
+                #expect(error.diagnostics.filter { $0.severity == .error }.map(\.description) == [expected])
+            }
+            // 10^8 merges if the aliases were followed without a bound.
+            #expect(ContinuousClock.now - started < .seconds(60))
+        }
+    }
+
     @Test("unknown keys are warnings, with a suggestion for near misses")
     func unknownKeys() throws {
         let yaml =
