@@ -98,10 +98,18 @@ struct ConfigurationReader {
             diagnostics.append(.error(file: fileName, "not valid YAML: \(error)"))
             return nil
         }
-        guard let root, case .mapping(let written) = root else {
+        guard let root else {
             diagnostics.append(
                 .error(
-                    file: fileName, line: root?.mark?.line, column: root?.mark?.column,
+                    file: fileName,
+                    "the file is empty (or holds only comments): write a 'feeds:' list, at least '- url: https://…'"
+                        + " (`feedsite init` writes a commented starter)"))
+            return nil
+        }
+        guard case .mapping(let written) = root else {
+            diagnostics.append(
+                .error(
+                    file: fileName, line: root.mark?.line, column: root.mark?.column,
                     "expected a mapping with 'title', 'base_url' and 'feeds' at the top level"))
             return nil
         }
@@ -720,10 +728,17 @@ struct ConfigurationReader {
             let isTab =
                 mark.line >= 1 && mark.line <= lines.count
                 && lines[mark.line - 1].unicodeScalars.dropFirst(max(mark.column - 1, 0)).first == "\t"
-            diagnostics.append(
-                .error(
-                    file: fileName, line: mark.line, column: mark.column,
-                    isTab ? "not valid YAML: a tab; YAML is indented with spaces only" : "not valid YAML: \(problem)"))
+            let message =
+                if isTab {
+                    "not valid YAML: a tab; YAML is indented with spaces only"
+                } else if problem.contains("another document") {
+                    // libyaml: "expected a single document in the stream … but found another document".
+                    "a second YAML document starts here (after '---' or '...'): feeds.yml is one document; remove this"
+                        + " marker and merge what follows into the first, or delete it"
+                } else {
+                    "not valid YAML: \(problem)"
+                }
+            diagnostics.append(.error(file: fileName, line: mark.line, column: mark.column, message))
         case .duplicatedKeysInMapping(let keys, let context):
             // Yams names the keys and where the first of them first appears; the repeat is looked
             // for below it, at the same indentation (a block mapping's keys line up).

@@ -122,6 +122,22 @@ struct SiteConfigurationTests {
                 "feeds.yml:7:16: error: 'keep_days' must be at most 36500, got \"36501\"",
             ]
         ),
+        // Found in session 23: libyaml's own words ("but found another document"), and an empty
+        // file called "expected a mapping".
+        (
+            "title: T\nfeeds:\n  - https://a.example/\n---\ntitle: U\n",
+            [
+                "feeds.yml:4:1: error: a second YAML document starts here (after '---' or '...'): feeds.yml is one"
+                    + " document; remove this marker and merge what follows into the first, or delete it"
+            ]
+        ),
+        (
+            "# nothing yet\n",
+            [
+                "feeds.yml: error: the file is empty (or holds only comments): write a 'feeds:' list, at least"
+                    + " '- url: https://…' (`feedsite init` writes a commented starter)"
+            ]
+        ),
         // Numbers are decimal: YAML 1.1 read `0x10` as 16 and `1:30` as 90.
         (
             "feed_items: 0x10\nretries: 1:30\nexcerpt_length: 1e3\nfeeds:\n  - https://ok.example/\n",
