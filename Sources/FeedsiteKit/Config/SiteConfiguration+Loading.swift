@@ -735,6 +735,9 @@ struct ConfigurationReader {
                     // libyaml: "expected a single document in the stream … but found another document".
                     "a second YAML document starts here (after '---' or '...'): feeds.yml is one document; remove this"
                         + " marker and merge what follows into the first, or delete it"
+                } else if problem.hasPrefix("Maximum nesting level reached") {
+                    // libyaml's limit (1,000), worded with the name of its C function.
+                    "lists and mappings nest too deep here (more than 1,000 levels, the most the YAML reader takes)"
                 } else {
                     "not valid YAML: \(problem)"
                 }

@@ -138,6 +138,13 @@ struct SiteConfigurationTests {
                     + " '- url: https://…' (`feedsite init` writes a commented starter)"
             ]
         ),
+        (
+            "x-deep: " + String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000) + "\nfeeds: []\n",
+            [
+                "feeds.yml:1:10: error: lists and mappings nest too deep here (more than 1,000 levels, the most the"
+                    + " YAML reader takes)"
+            ]
+        ),
         // Numbers are decimal: YAML 1.1 read `0x10` as 16 and `1:30` as 90.
         (
             "feed_items: 0x10\nretries: 1:30\nexcerpt_length: 1e3\nfeeds:\n  - https://ok.example/\n",
