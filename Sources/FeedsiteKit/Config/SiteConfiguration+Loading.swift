@@ -720,8 +720,8 @@ struct ConfigurationReader {
 
     private mutating func report(yamlError: YamlError, in text: String) {
         switch yamlError {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-            .composer(_, let problem, let mark, _):
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             // YAML forbids tabs in indentation; the scanner only says it found a character that
             // cannot start a token.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -740,6 +740,10 @@ struct ConfigurationReader {
                     "lists and mappings nest too deep here (more than 1,000 levels, the most the YAML reader takes)"
                 } else {
                     "not valid YAML: \(problem)"
+                        + (Self.yamlHint(
+                            problem, line: mark.line >= 1 && mark.line <= lines.count ? lines[mark.line - 1] : "",
+                            column: mark.column, context: context
+                        ).map { "; " + $0 } ?? "")
                 }
             diagnostics.append(.error(file: fileName, line: mark.line, column: mark.column, message))
         case .duplicatedKeysInMapping(let keys, let context):
@@ -771,6 +775,65 @@ struct ConfigurationReader {
 }
 
 extension ConfigurationReader {
+    /// What to do about one of libyaml's errors, from the line it points at: its own words
+    /// ("mapping values are not allowed in this context") name the grammar, not the mistake.
+    static func yamlHint(_ problem: String, line: Substring, column: Int, context: YamlError.Context?) -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        let entry = text.hasPrefix("- ") ? String(text.dropFirst(2)) : text
+        // `key: value`, split at the first ': '.
+        let pair = entry.range(of: ": ").map {
+            (
+                key: String(entry[..<$0.lowerBound]),
+                value: String(entry[$0.upperBound...]).trimmingCharacters(in: .whitespaces)
+            )
+        }
+        func quoted(_ value: String) -> String {
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
+        }
+        let indentation =
+            "check this line's indentation: keys of one mapping line up, and list items ('- ') under a key line up"
+        switch problem {
+        case "mapping values are not allowed in this context":
+            if let pair, pair.value.contains(": ") || pair.value.hasSuffix(":") {
+                return "text holding ': ' must be in quotes: \(pair.key): \(quoted(pair.value))"
+            }
+            return indentation
+        case "found character that cannot start any token":
+            let character = line.dropFirst(max(column - 1, 0)).first.map { "'\($0)'" } ?? "this character"
+            if let pair, !pair.value.isEmpty {
+                return
+                    "\(character) cannot start plain text in YAML: put it in quotes: \(pair.key): \(quoted(pair.value))"
+            }
+            return "\(character) cannot start plain text in YAML: put the text in quotes"
+        case "found unexpected end of stream" where context?.text.contains("quoted scalar") == true:
+            guard let mark = context?.mark else { return nil }
+            return "the quote opened on line \(mark.line), column \(mark.column) is never closed"
+        case "did not find expected key", "did not find expected ',' or ']'", "did not find expected ',' or '}'":
+            if let pair, let first = pair.value.first, first == "[" || first == "{" {
+                return "a value starting with '\(first)' is read as a \(first == "[" ? "list" : "mapping");"
+                    + " text must be in quotes: \(pair.key): \(quoted(pair.value))"
+            }
+            if let pair, pair.value.hasPrefix("'"), pair.value.dropFirst().dropLast().contains("'") {
+                return "inside '…' a quote is written twice ('It''s'), or use double quotes: \(pair.key):"
+                    + " \(quoted(String(pair.value.dropFirst().dropLast())))"
+            }
+            if let pair, pair.value.hasPrefix("\""), pair.value.dropFirst().dropLast().contains("\"") {
+                return "inside \"…\" a quote is written \\\", or use single quotes"
+            }
+            if problem != "did not find expected key", let mark = context?.mark {
+                let (opening, closing, kind) = problem.hasSuffix("']'") ? ("[", "]", "list") : ("{", "}", "mapping")
+                return "the \(kind) opened with '\(opening)' on line \(mark.line), column \(mark.column) is not closed"
+                    + " with '\(closing)' where expected; quote any text in it that holds ',', ': ' or '#'"
+            }
+            return indentation
+        case "did not find expected '-' indicator":
+            return indentation
+        default:
+            return nil
+        }
+    }
+
     /// The first line at or after `start` (1-based) that holds `key:` (the key bare or quoted) at
     /// `column` (1-based) after spaces or a list's `- `.
     fileprivate static func line(

@@ -145,6 +145,49 @@ struct SiteConfigurationTests {
                     + " YAML reader takes)"
             ]
         ),
+        // Found in session 23: libyaml's words name the grammar, not the mistake; each gets what to do.
+        (
+            "title: T\nfeeds:\n  - url: https://a.example/\n    name: Swift: the blog\n",
+            [
+                "feeds.yml:4:16: error: not valid YAML: mapping values are not allowed in this context; text holding ': ' must be in quotes: name: \"Swift: the blog\""
+            ]
+        ),
+        (
+            "title: \"T\nfeeds:\n  - https://a.example/\n",
+            [
+                "feeds.yml:4:1: error: not valid YAML: found unexpected end of stream; the quote opened on line 1, column 8 is never closed"
+            ]
+        ),
+        (
+            "title: T\nfeeds:\n  - url: https://a.example/\n    name: [Draft] Post\n",
+            [
+                "feeds.yml:4:19: error: not valid YAML: did not find expected key; a value starting with '[' is read as a list; text must be in quotes: name: \"[Draft] Post\""
+            ]
+        ),
+        (
+            "title: T\nfeeds:\n  - url: https://a.example/\n    name: @user\n",
+            [
+                "feeds.yml:4:11: error: not valid YAML: found character that cannot start any token; '@' cannot start plain text in YAML: put it in quotes: name: \"@user\""
+            ]
+        ),
+        (
+            "title: 'It's mine'\nfeeds:\n  - https://a.example/\n",
+            [
+                "feeds.yml:1:12: error: not valid YAML: did not find expected key; inside '…' a quote is written twice ('It''s'), or use double quotes: title: \"It's mine\""
+            ]
+        ),
+        (
+            "title: T\nfeeds:\n  - url: https://a.example/\n    tags: [a, b\n",
+            [
+                "feeds.yml:5:1: error: not valid YAML: did not find expected ',' or ']'; the list opened with '[' on line 4, column 11 is not closed with ']' where expected; quote any text in it that holds ',', ': ' or '#'"
+            ]
+        ),
+        (
+            "title: T\n feeds:\n  - https://a.example/\n",
+            [
+                "feeds.yml:2:7: error: not valid YAML: mapping values are not allowed in this context; check this line's indentation: keys of one mapping line up, and list items ('- ') under a key line up"
+            ]
+        ),
         // Numbers are decimal: YAML 1.1 read `0x10` as 16 and `1:30` as 90.
         (
             "feed_items: 0x10\nretries: 1:30\nexcerpt_length: 1e3\nfeeds:\n  - https://ok.example/\n",
@@ -223,7 +266,13 @@ struct SiteConfigurationTests {
             "feeds:\n\t- url: https://a.example/\n",
             ["feeds.yml:2:1: error: not valid YAML: a tab; YAML is indented with spaces only"]
         ),
-        ("feeds:\n  - url: [a, b\n", ["feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'"]),
+        (
+            "feeds:\n  - url: [a, b\n",
+            [
+                "feeds.yml:3:1: error: not valid YAML: did not find expected ',' or ']'; the list opened with '[' on line 2,"
+                    + " column 10 is not closed with ']' where expected; quote any text in it that holds ',', ': ' or '#'"
+            ]
+        ),
         (
             "- just\n- a list\n",
             ["feeds.yml:1:1: error: expected a mapping with 'title', 'base_url' and 'feeds' at the top level"]
