@@ -19,6 +19,20 @@ extension SiteConfiguration {
     /// - Throws: `ConfigurationError` listing every error found, each with `file:line:column`.
     package static func load(contentsOf url: URL) throws(ConfigurationError) -> (SiteConfiguration, [Diagnostic]) {
         let fileName = url.lastPathComponent
+        // No file at all (nor a link to a missing one): most likely a first run in a new folder.
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) == nil,
+            !FileManager.default.fileExists(atPath: url.path)
+        {
+            throw ConfigurationError([
+                .error(
+                    file: fileName,
+                    "there is no \(url.path): "
+                        + (fileName == "feeds.yml"
+                            ? "run `feedsite init` in \(url.deletingLastPathComponent().path) to write a starter, or pass"
+                                + " --config PATH"
+                            : "check the path given to --config"))
+            ])
+        }
         let data = try ConfigurationError.contents(
             of: url, what: "the configuration file", advice: "pass --config PATH")
         guard let text = String(data: data, encoding: .utf8) else {

@@ -429,8 +429,18 @@ struct SiteConfigurationTests {
             _ = try SiteConfiguration.load(contentsOf: URL(fileURLWithPath: "/nonexistent/feeds.yml"))
             Issue.record("expected an error")
         } catch {
-            #expect(error.description.contains("/nonexistent/feeds.yml"))
-            #expect(error.description.contains("--config"))
+            #expect(
+                error.description
+                    == "feeds.yml: error: there is no /nonexistent/feeds.yml: run `feedsite init` in /nonexistent to write a"
+                    + " starter, or pass --config PATH")
+        }
+        do {
+            _ = try SiteConfiguration.load(contentsOf: URL(fileURLWithPath: "/nonexistent/planet.yml"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.description
+                    == "planet.yml: error: there is no /nonexistent/planet.yml: check the path given to --config")
         }
     }
 }
