@@ -9,6 +9,17 @@ extension ConfigurationReader {
         let entries: [Node]
         switch node {
         case .sequence(let sequence): entries = Array(sequence)
+        case .scalar(let scalar) where scalar.style == .plain && scalar.string.contains(","):
+            // `tags: swift, rust` is one plain scalar; a tag named "swift, rust" is never meant.
+            let names = scalar.string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            let list = names.joined(separator: ", ")
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: node.mark?.line, column: node.mark?.column,
+                    "'tags: \(scalar.string)' is read as \(names.count) tags; write 'tags: [\(list)]' to say so"
+                        + " (or \"\(scalar.string)\" in quotes for one tag)"))
+            entries = names.map { Node.scalar(Node.Scalar($0, scalar.tag, .plain, scalar.mark)) }
         case .scalar: entries = [node]
         default:
             error(at: node, "'tags' must be a list of names, like 'tags: [rust, news]'")

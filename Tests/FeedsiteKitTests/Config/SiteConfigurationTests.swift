@@ -409,6 +409,25 @@ struct SiteConfigurationTests {
         }
     }
 
+    /// Found in session 23: `tags: swift, rust` made one tag, "swift, rust", without a word.
+    @Test("tags written as 'a, b' without brackets are read as a list, with a warning; in quotes they are one tag")
+    func commaSeparatedTags() throws {
+        let yaml = """
+            feeds:
+              - url: https://a.example/
+                tags: swift, rust,, news
+              - url: https://b.example/
+                tags: "swift, rust"
+            """
+        let (configuration, warnings) = try SiteConfiguration.parse(yaml: yaml)
+        #expect(configuration.feeds.map(\.tags) == [["swift", "rust", "news"], ["swift, rust"]])
+        #expect(
+            warnings.map(\.description) == [
+                "feeds.yml:3:11: warning: 'tags: swift, rust,, news' is read as 3 tags; write 'tags: [swift, rust, news]'"
+                    + " to say so (or \"swift, rust,, news\" in quotes for one tag)"
+            ])
+    }
+
     @Test("unknown keys are warnings, with a suggestion for near misses")
     func unknownKeys() throws {
         let yaml =
