@@ -177,6 +177,12 @@ extension FeedParser {
         if rawItems.count > FeedParser.maxItems {
             warnings.append(FeedParser.tooManyItemsWarning(total: rawItems.count))
         }
+        // Only an item that is an object can repeat a key, and only in a list `items` (or the
+        // lists of a repeated `items`): `itemsOutsideAList` reads no keys twice.
+        for (item, key) in Self.repeatedItemKeys(in: data) where item < FeedParser.maxItems {
+            warnings.append(
+                "item \(item + 1): \"\(key.prefix(80))\" is given more than once; JSON keeps the last value")
+        }
         var withoutID = 0
         for (offset, raw) in rawItems.prefix(FeedParser.maxItems).enumerated() {
             guard let object = raw as? [String: Any] else {

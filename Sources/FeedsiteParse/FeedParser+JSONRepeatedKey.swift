@@ -61,6 +61,75 @@ extension FeedParser {
         }
     }
 
+    /// The keys an item of the top-level `items` list (or lists) gives more than once, by item
+    /// (0-based, counted across repeated lists in document order) and key, each once, at most
+    /// `limit` in all. `JSONSerialization` keeps only the last value of a repeated key; this says
+    /// which were lost. One pass, strings skipped whole; `data` has just been parsed, so it is
+    /// well-formed and nests at most 512 deep.
+    static func repeatedItemKeys(in data: Data, limit: Int = 100) -> [(item: Int, key: String)] {
+        data.withUnsafeBytes { raw -> [(item: Int, key: String)] in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var found: [(item: Int, key: String)] = []
+            var containers: [UInt8] = []  // the open `{` and `[`, outermost first
+            var isKeyNext = false
+            var topLevelKey: [UInt8] = []
+            var itemsListDepth: Int?  // the depth of an `items` list being read
+            var item = -1
+            var itemKeys: Set<[UInt8]> = []
+            var reported: Set<[UInt8]> = []
+            var index = 0
+            while index < bytes.count, found.count < limit {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    let start = index
+                    index += 1
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    guard isKeyNext else { break }
+                    isKeyNext = false
+                    let token = UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)])
+                    if containers.count == 1 {
+                        topLevelKey = decodedKey(token)
+                    } else if let depth = itemsListDepth, containers.count == depth + 1 {
+                        let key = decodedKey(token)
+                        if !itemKeys.insert(key).inserted, reported.insert(key).inserted {
+                            found.append((item, String(decoding: key, as: UTF8.self)))
+                        }
+                    }
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    containers.append(byte)
+                    isKeyNext = byte == UInt8(ascii: "{")
+                    if containers.count == 2, byte == UInt8(ascii: "["), topLevelKey == Array("items".utf8) {
+                        itemsListDepth = 2
+                    } else if let depth = itemsListDepth, containers.count == depth + 1, byte == UInt8(ascii: "{") {
+                        item += 1
+                        itemKeys = []
+                        reported = []
+                    }
+                case UInt8(ascii: ","):
+                    isKeyNext = containers.last == UInt8(ascii: "{")
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if containers.count == itemsListDepth { itemsListDepth = nil }
+                    containers.removeLast()
+                    isKeyNext = false
+                default:
+                    break
+                }
+                index += 1
+            }
+            return found
+        }
+    }
+
+    /// A key's bytes, its escapes decoded (by `JSONSerialization`) when it has any.
+    private static func decodedKey(_ token: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard token.contains(UInt8(ascii: "\\")) else { return Array(token.dropFirst().dropLast()) }
+        let decoded = try? JSONSerialization.jsonObject(with: Data(token), options: .fragmentsAllowed) as? String
+        return decoded.map { Array($0.utf8) } ?? Array(token.dropFirst().dropLast())
+    }
+
     /// Whether a JSON string token (quotes included) spells `wanted`; one with escapes is decoded
     /// by `JSONSerialization` first.
     private static func isKey(_ token: UnsafeBufferPointer<UInt8>, equalTo wanted: [UInt8]) -> Bool {

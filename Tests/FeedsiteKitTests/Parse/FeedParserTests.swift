@@ -1373,6 +1373,29 @@ import Testing
         #expect(try read(#", "items": []"#).warnings == [])
     }
 
+    /// Found in session 23: a key given twice in one item (`content_html` from two templates)
+    /// kept the last value without a word. Keys inside an item's own objects, in strings, and an
+    /// escaped spelling of a key (`\u0069d` is `id`) are told apart; items are counted across a
+    /// repeated `items`.
+    @Test func jsonFeedKeyRepeatedInAnItem() throws {
+        let body = #"""
+            {"version": "1.1", "title": "T", "items": [
+              {"id": "1", "content_html": "<p>first</p>", "content_html": "<p>second</p>", "note": "\"id\": 2"},
+              {"id": "2", "author": {"name": "a", "name": "b"}, "\u0069d": "2b", "id": "2c"},
+              {"id": "3", "title": "fine"}
+            ], "items": [{"id": "4", "title": "x", "title": "y"}]}
+            """#
+        let feed = try FeedParser().parse(Data(body.utf8), url: nil)
+        #expect(feed.items.map(\.id) == ["1", "2c", "3", "4"])
+        #expect(feed.items.first?.content == "<p>second</p>")
+        #expect(
+            feed.warnings.filter { $0.hasPrefix("item ") } == [
+                #"item 1: "content_html" is given more than once; JSON keeps the last value"#,
+                #"item 2: "id" is given more than once; JSON keeps the last value"#,
+                #"item 4: "title" is given more than once; JSON keeps the last value"#,
+            ])
+    }
+
     /// `items` given more than once: JSON keeps the last value of a repeated key, so every list is
     /// found in the text and read, in order. Only the top level's `items` count, not one inside a
     /// string (an escaped quote before it included) or inside an item; a document that repeats
