@@ -179,10 +179,7 @@ extension FeedParser {
         }
         // Only an item that is an object can repeat a key, and only in a list `items` (or the
         // lists of a repeated `items`): `itemsOutsideAList` reads no keys twice.
-        for (item, key) in Self.repeatedItemKeys(in: data) where item < FeedParser.maxItems {
-            warnings.append(
-                "item \(item + 1): \"\(key.prefix(80))\" is given more than once; JSON keeps the last value")
-        }
+        let repeatedKeys = Dictionary(grouping: Self.repeatedItemKeys(in: data), by: \.item)
         var withoutID = 0
         for (offset, raw) in rawItems.prefix(FeedParser.maxItems).enumerated() {
             guard let object = raw as? [String: Any] else {
@@ -190,6 +187,9 @@ extension FeedParser {
                 continue
             }
             let context = "item \(offset + 1)"
+            for (_, key) in repeatedKeys[offset] ?? [] {
+                warnings.append("\(context): \"\(key.prefix(80))\" is given more than once; JSON keeps the last value")
+            }
             var item = FeedItem()
             item.id = string(object, "id") ?? ""
             if item.id.isEmpty { withoutID += 1 }

@@ -62,7 +62,7 @@ extension FeedParser {
     }
 
     /// The keys an item of the top-level `items` list (or lists) gives more than once, by item
-    /// (0-based, counted across repeated lists in document order) and key, each once, at most
+    /// (0-based, every element counted, across repeated lists in document order) and key, each once, at most
     /// `limit` in all. `JSONSerialization` keeps only the last value of a repeated key; this says
     /// which were lost. One pass, strings skipped whole; `data` has just been parsed, so it is
     /// well-formed and nests at most 512 deep.
@@ -74,12 +74,23 @@ extension FeedParser {
             var isKeyNext = false
             var topLevelKey: [UInt8] = []
             var itemsListDepth: Int?  // the depth of an `items` list being read
+            // Items are numbered as the parser numbers them: every element of the lists counts.
+            var earlierElements = 0  // in the `items` lists already read
+            var elements = 0  // in the one being read
+            var isElementNext = false
             var item = -1
             var itemKeys: Set<[UInt8]> = []
             var reported: Set<[UInt8]> = []
             var index = 0
             while index < bytes.count, found.count < limit {
                 let byte = bytes[index]
+                if isElementNext, containers.count == itemsListDepth, byte != UInt8(ascii: "]"),
+                    ![0x20, 0x09, 0x0A, 0x0D].contains(byte)
+                {
+                    isElementNext = false
+                    item = earlierElements + elements
+                    elements += 1
+                }
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
@@ -103,15 +114,20 @@ extension FeedParser {
                     isKeyNext = byte == UInt8(ascii: "{")
                     if containers.count == 2, byte == UInt8(ascii: "["), topLevelKey == Array("items".utf8) {
                         itemsListDepth = 2
+                        elements = 0
+                        isElementNext = true
                     } else if let depth = itemsListDepth, containers.count == depth + 1, byte == UInt8(ascii: "{") {
-                        item += 1
                         itemKeys = []
                         reported = []
                     }
                 case UInt8(ascii: ","):
                     isKeyNext = containers.last == UInt8(ascii: "{")
+                    isElementNext = containers.count == itemsListDepth
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if containers.count == itemsListDepth { itemsListDepth = nil }
+                    if containers.count == itemsListDepth {
+                        itemsListDepth = nil
+                        earlierElements += elements
+                    }
                     containers.removeLast()
                     isKeyNext = false
                 default:

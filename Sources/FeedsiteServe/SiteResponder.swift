@@ -22,7 +22,7 @@ struct SiteResponder: HTTPResponder {
         var response = try await answer(request)
         // No `Host`: an HTTP/1.0 client, which reads the body until the connection closes (kept
         // open, it waited for the idle timer, 5 s a request).
-        if request.head.authority == nil { response.headers[.connection] = "close" }
+        if request.head.authority?.isEmpty ?? true { response.headers[.connection] = "close" }
         return response
     }
 

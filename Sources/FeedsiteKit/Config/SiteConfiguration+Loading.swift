@@ -20,9 +20,8 @@ extension SiteConfiguration {
     package static func load(contentsOf url: URL) throws(ConfigurationError) -> (SiteConfiguration, [Diagnostic]) {
         let fileName = url.lastPathComponent
         // No file at all (nor a link to a missing one): most likely a first run in a new folder.
-        if (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) == nil,
-            !FileManager.default.fileExists(atPath: url.path)
-        {
+        var info = stat()
+        if lstat(url.path, &info) != 0, errno == ENOENT {
             throw ConfigurationError([
                 .error(
                     file: fileName,
@@ -52,6 +51,9 @@ extension SiteConfiguration {
             fileName: fileName,
             directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
         let configuration = reader.read(yaml: yaml)
+        // A value reached through several aliases is checked once per use: one line each.
+        var seen: Set<Diagnostic> = []
+        reader.diagnostics.removeAll { !seen.insert($0).inserted }
         let errors = reader.diagnostics.filter { $0.severity == .error }
         // The warnings (unknown keys, with suggestions) go with the errors: all problems at once.
         guard errors.isEmpty, let configuration else { throw ConfigurationError(reader.diagnostics) }
@@ -95,6 +97,8 @@ struct ConfigurationReader {
     /// The folder feed paths are relative to.
     let directory: URL
     var diagnostics: [Diagnostic] = []
+    /// What is left of `maxMergeWork` for this file; below 0 once it ran out.
+    var mergeWork = ConfigurationReader.maxMergeWork
 
     init(fileName: String, directory: URL) {
         self.fileName = fileName
@@ -368,19 +372,20 @@ struct ConfigurationReader {
     /// later one (YAML 1.1's merge type). Merged mappings may merge others, to a bounded depth, and
     /// at most `maxMergedKeys` keys are merged in all, so aliases cannot multiply the work.
     mutating func applyingMerges(_ mapping: Node.Mapping) -> Node.Mapping {
-        guard mapping.keys.contains(where: Self.isMergeKey) else { return mapping }
-        var budget = Self.maxMergeWork
+        guard mapping.keys.contains(where: Self.isMergeKey), mergeWork >= 0 else { return mapping }
+        var budget = mergeWork
         let result = applyingMerges(mapping, depth: 0, budget: &budget)
+        mergeWork = budget
         if budget < 0 {
             error(
                 at: .mapping(mapping),
-                "merge keys ('<<') here bring in more than \(Self.maxMergeWork) keys, through aliases of aliases; merge less"
-            )
+                "merge keys ('<<') bring in more than \(Self.maxMergeWork) keys in this file, through aliases of"
+                    + " aliases; merge less")
         }
         return result
     }
 
-    /// The most keys and merged mappings one mapping's merge keys may visit in all.
+    /// The most keys and merged mappings the merge keys of one file may visit in all.
     static let maxMergeWork = 10_000
 
     private static func isMergeKey(_ key: Node) -> Bool {
@@ -694,9 +699,16 @@ struct ConfigurationReader {
     }
 
     private mutating func warnUnknown(key: String, at node: Node, known: Set<String>) {
-        // Yours, as in Compose files: notes, or shared settings anchored for merge keys
-        // (`x-defaults: &defaults`).
-        guard !key.lowercased().hasPrefix("x-") else { return }
+        if key.lowercased().hasPrefix("x-") {
+            // At the top level, yours, as in Compose files: notes, or shared settings anchored for
+            // merge keys (`x-defaults: &defaults`). In a feed, most likely a request header.
+            guard known != SiteConfiguration.topLevelKeys else { return }
+            diagnostics.append(
+                .warning(
+                    file: fileName, line: node.mark?.line, column: node.mark?.column,
+                    "unknown key '\(key)' is ignored; a request header goes under 'headers:'"))
+            return
+        }
         var message = "unknown key '\(key)' is ignored"
         if let suggestion = Self.nearest(to: key, in: known) {
             message += "; did you mean '\(suggestion)'?"
@@ -738,7 +750,7 @@ struct ConfigurationReader {
             .composer(let context, let problem, let mark, _):
             // YAML forbids tabs in indentation; the scanner only says it found a character that
             // cannot start a token.
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = Self.yamlLines(text)
             let isTab =
                 mark.line >= 1 && mark.line <= lines.count
                 && lines[mark.line - 1].unicodeScalars.dropFirst(max(mark.column - 1, 0)).first == "\t"
@@ -763,7 +775,7 @@ struct ConfigurationReader {
         case .duplicatedKeysInMapping(let keys, let context):
             // Yams names the keys and where the first of them first appears; the repeat is looked
             // for below it, at the same indentation (a block mapping's keys line up).
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = Self.yamlLines(text)
             for key in keys {
                 let first = Self.line(
                     startingWith: key, column: context.mark.column, in: lines, from: context.mark.line)
@@ -789,6 +801,13 @@ struct ConfigurationReader {
 }
 
 extension ConfigurationReader {
+    /// `text`'s lines as libyaml counts them: a line ends at LF, CR, CRLF, NEL, U+2028 or U+2029.
+    static func yamlLines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { character in
+            ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"].contains(character)
+        }
+    }
+
     /// What to do about one of libyaml's errors, from the line it points at: its own words
     /// ("mapping values are not allowed in this context") name the grammar, not the mistake.
     static func yamlHint(_ problem: String, line: Substring, column: Int, context: YamlError.Context?) -> String? {
@@ -814,7 +833,9 @@ extension ConfigurationReader {
             }
             return indentation
         case "found character that cannot start any token":
-            let character = line.dropFirst(max(column - 1, 0)).first.map { "'\($0)'" } ?? "this character"
+            // libyaml's column counts code points.
+            let character =
+                line.unicodeScalars.dropFirst(max(column - 1, 0)).first.map { "'\($0)'" } ?? "this character"
             if let pair, !pair.value.isEmpty {
                 return
                     "\(character) cannot start plain text in YAML: put it in quotes: \(pair.key): \(quoted(pair.value))"

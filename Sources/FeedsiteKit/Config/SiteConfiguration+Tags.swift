@@ -17,8 +17,8 @@ extension ConfigurationReader {
             diagnostics.append(
                 .warning(
                     file: fileName, line: node.mark?.line, column: node.mark?.column,
-                    "'tags: \(scalar.string)' is read as \(names.count) tags; write 'tags: [\(list)]' to say so"
-                        + " (or \"\(scalar.string)\" in quotes for one tag)"))
+                    "'tags: \(scalar.string.prefix(100))' is read as \(names.count == 1 ? "1 tag" : "\(names.count) tags");"
+                        + " write 'tags: [\(list.prefix(100))]' to say so (or the text in quotes for one tag)"))
             entries = names.map { Node.scalar(Node.Scalar($0, scalar.tag, .plain, scalar.mark)) }
         case .scalar: entries = [node]
         default:

@@ -188,6 +188,26 @@ struct SiteConfigurationTests {
                 "feeds.yml:2:7: error: not valid YAML: mapping values are not allowed in this context; check this line's indentation: keys of one mapping line up, and list items ('- ') under a key line up"
             ]
         ),
+        // Lines end where libyaml says (CRLF, CR), and columns count code points.
+        (
+            "title: T\r\nfeeds:\r\n  - url: https://a.example/\r\n    name: Swift: the blog\r\n",
+            [
+                "feeds.yml:4:16: error: not valid YAML: mapping values are not allowed in this context; text holding ': '"
+                    + " must be in quotes: name: \"Swift: the blog\""
+            ]
+        ),
+        (
+            "feeds:\n  - url: https://a.example/\n    tags: [🇫🇷, @fr]\n",
+            [
+                "feeds.yml:3:16: error: not valid YAML: found character that cannot start any token; '@' cannot start"
+                    + " plain text in YAML: put it in quotes: tags: \"[🇫🇷, @fr]\""
+            ]
+        ),
+        // One value reached through several aliases is one error, not one per use.
+        (
+            "x-bad: &bad {<<: 1}\nx-many: &many {<<: [*bad, *bad, *bad]}\nfeeds:\n  - {<<: [*many, *many], url: https://a.example/}\n",
+            ["feeds.yml:1:18: error: '<<' merges mappings into this one (such as '<<: *defaults'), got \"1\""]
+        ),
         // Numbers are decimal: YAML 1.1 read `0x10` as 16 and `1:30` as 90.
         (
             "feed_items: 0x10\nretries: 1:30\nexcerpt_length: 1e3\nfeeds:\n  - https://ok.example/\n",
@@ -393,7 +413,8 @@ struct SiteConfigurationTests {
             ),
             (
                 bomb.joined(separator: "\n") + "\n",
-                "feeds.yml:10:5: error: merge keys ('<<') here bring in more than 10000 keys, through aliases of aliases; merge less"
+                "feeds.yml:10:5: error: merge keys ('<<') bring in more than 10000 keys in this file, through aliases of"
+                    + " aliases; merge less"
             ),
         ]
         for (yaml, expected) in cases {
@@ -424,7 +445,31 @@ struct SiteConfigurationTests {
         #expect(
             warnings.map(\.description) == [
                 "feeds.yml:3:11: warning: 'tags: swift, rust,, news' is read as 3 tags; write 'tags: [swift, rust, news]'"
-                    + " to say so (or \"swift, rust,, news\" in quotes for one tag)"
+                    + " to say so (or the text in quotes for one tag)"
+            ])
+    }
+
+    /// Found in review: the merge budget was per mapping (100,000 entries each under it), and
+    /// `x-` keys were silent in a feed too, where `X-Api-Key:` without `headers:` is a mistake.
+    @Test("the merge budget is the file's; a feed's x- key is a warning pointing to headers")
+    func mergeBudgetAndFeedXKeys() throws {
+        var yaml = "x-a: &a {" + (0..<100).map { "k\($0): 1" }.joined(separator: ", ") + "}\nfeeds:\n"
+        for number in 0..<200 { yaml += "  - {<<: *a, url: https://a.example/\(number)}\n" }
+        do {
+            _ = try SiteConfiguration.parse(yaml: yaml)
+            Issue.record("expected an error")
+        } catch {
+            #expect(
+                error.diagnostics.filter { $0.severity == .error }.map(\.description).first?.hasSuffix(
+                    "merge keys ('<<') bring in more than 10000 keys in this file, through aliases of aliases; merge less"
+                )
+                    == true)
+        }
+        let (_, warnings) = try SiteConfiguration.parse(
+            yaml: "x-note: mine\nfeeds:\n  - url: https://a.example/\n    X-Api-Key: secret\n")
+        #expect(
+            warnings.map(\.description) == [
+                "feeds.yml:4:5: warning: unknown key 'X-Api-Key' is ignored; a request header goes under 'headers:'"
             ])
     }
 

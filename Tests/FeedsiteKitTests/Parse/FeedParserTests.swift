@@ -1382,7 +1382,7 @@ import Testing
             {"version": "1.1", "title": "T", "items": [
               {"id": "1", "content_html": "<p>first</p>", "content_html": "<p>second</p>", "note": "\"id\": 2"},
               {"id": "2", "author": {"name": "a", "name": "b"}, "\u0069d": "2b", "id": "2c"},
-              {"id": "3", "title": "fine"}
+              {"id": "3", "title": "fine"}, 7
             ], "items": [{"id": "4", "title": "x", "title": "y"}]}
             """#
         let feed = try FeedParser().parse(Data(body.utf8), url: nil)
@@ -1392,7 +1392,8 @@ import Testing
             feed.warnings.filter { $0.hasPrefix("item ") } == [
                 #"item 1: "content_html" is given more than once; JSON keeps the last value"#,
                 #"item 2: "id" is given more than once; JSON keeps the last value"#,
-                #"item 4: "title" is given more than once; JSON keeps the last value"#,
+                #"item 4: not a JSON object; skipped"#,
+                #"item 5: "title" is given more than once; JSON keeps the last value"#,
             ])
     }
 
