@@ -27,10 +27,7 @@ extension FeedParser {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
-                    index += 1
-                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                    }
+                    index = endOfString(bytes, from: index)
                     if depth == 1, isAtKey {
                         isAtKey = false
                         let end = min(index + 1, bytes.count)
@@ -94,10 +91,7 @@ extension FeedParser {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
-                    index += 1
-                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                    }
+                    index = endOfString(bytes, from: index)
                     guard isKeyNext else { break }
                     isKeyNext = false
                     let token = UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)])
@@ -137,6 +131,16 @@ extension FeedParser {
             }
             return found
         }
+    }
+
+    /// The index of the quote that ends the JSON string starting at `start` (its opening quote),
+    /// or `bytes.count` when none does.
+    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return min(index, bytes.count)
     }
 
     /// A key's bytes, its escapes decoded (by `JSONSerialization`) when it has any.
