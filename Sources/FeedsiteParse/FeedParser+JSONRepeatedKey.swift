@@ -31,7 +31,7 @@ extension FeedParser {
                     if depth == 1, isAtKey {
                         isAtKey = false
                         let end = min(index + 1, bytes.count)
-                        isMatchingKey = isKey(UnsafeBufferPointer(rebasing: bytes[start..<end]), equalTo: wanted)
+                        isMatchingKey = decodedKey(UnsafeBufferPointer(rebasing: bytes[start..<end])) == wanted
                     }
                 case UInt8(ascii: ":") where depth == 1:
                     if isMatchingKey { valueStart = index + 1 }
@@ -148,15 +148,5 @@ extension FeedParser {
         guard token.contains(UInt8(ascii: "\\")) else { return Array(token.dropFirst().dropLast()) }
         let decoded = try? JSONSerialization.jsonObject(with: Data(token), options: .fragmentsAllowed) as? String
         return decoded.map { Array($0.utf8) } ?? Array(token.dropFirst().dropLast())
-    }
-
-    /// Whether a JSON string token (quotes included) spells `wanted`; one with escapes is decoded
-    /// by `JSONSerialization` first.
-    private static func isKey(_ token: UnsafeBufferPointer<UInt8>, equalTo wanted: [UInt8]) -> Bool {
-        guard token.contains(UInt8(ascii: "\\")) else {
-            return token.count == wanted.count + 2 && token.dropFirst().prefix(wanted.count).elementsEqual(wanted)
-        }
-        let decoded = try? JSONSerialization.jsonObject(with: Data(token), options: .fragmentsAllowed) as? String
-        return decoded.map { Array($0.utf8) == wanted } ?? false
     }
 }

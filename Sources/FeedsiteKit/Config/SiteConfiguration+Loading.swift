@@ -370,7 +370,7 @@ struct ConfigurationReader {
     /// `mapping` with YAML's merge keys applied (`<<: *defaults`, or `<<: [*a, *b]`): each merged
     /// mapping's keys that `mapping` does not give itself, an earlier merged mapping winning over a
     /// later one (YAML 1.1's merge type). Merged mappings may merge others, to a bounded depth, and
-    /// at most `maxMergedKeys` keys are merged in all, so aliases cannot multiply the work.
+    /// the merges of one file visit at most `maxMergeWork` keys, so aliases cannot multiply the work.
     mutating func applyingMerges(_ mapping: Node.Mapping) -> Node.Mapping {
         guard mapping.keys.contains(where: Self.isMergeKey), mergeWork >= 0 else { return mapping }
         var budget = mergeWork
