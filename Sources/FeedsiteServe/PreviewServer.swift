@@ -103,13 +103,18 @@ package struct PreviewServer: Sendable {
             // until a whole request head has been decoded, and never interrupts a response (the
             // live-reload event stream stays open): exactly a header timeout. Its close waits for
             // the last response to be written (`SendBeforeClose`).
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [
-                        RequestDeadline(limit: Self.timeAmount(options.headerTimeout)),
-                        SendBeforeClose(stallLimit: Self.timeAmount(options.stallTimeout)),
-                    ],
-                    idleTimeout: Self.timeAmount(options.headerTimeout), httpDecoderConfiguration: Self.requestLimits)),
+            server: HTTPServerBuilder { [options] responder in
+                PreviewHTTP1Channel(
+                    channel: HTTP1Channel(
+                        responder: responder,
+                        configuration: .init(
+                            additionalChannelHandlers: [
+                                RequestDeadline(limit: Self.timeAmount(options.headerTimeout)),
+                                SendBeforeClose(stallLimit: Self.timeAmount(options.stallTimeout)),
+                            ],
+                            idleTimeout: Self.timeAmount(options.headerTimeout),
+                            httpDecoderConfiguration: Self.requestLimits)))
+            },
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections())),

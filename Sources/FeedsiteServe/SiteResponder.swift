@@ -20,8 +20,9 @@ struct SiteResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var response = try await answer(request)
-        // No `Host`: an HTTP/1.0 client, which reads the body until the connection closes (kept
-        // open, it waited for the idle timer, 5 s a request).
+        // No `Host`: a client too old to name one (HTTP/1.0, which may still have asked for
+        // keep-alive) reads the body until the connection closes. `ConnectionPersistence` closes
+        // the connections HTTP/1 says end with the response.
         if request.head.authority?.isEmpty ?? true { response.headers[.connection] = "close" }
         return response
     }

@@ -183,6 +183,83 @@
             }
         }
 
+        /// Found in session 24: an HTTP/1.0 request with a `Host` (curl -0, scripts that read to
+        /// the end) waited 5 s for the idle timer; `Connection: Close` (capitalised) or `TE, close`
+        /// kept the connection open; an HTTP/1.0 keep-alive answer did not say `keep-alive`.
+        @Test("a connection stays open exactly when HTTP/1 says so (RFC 9112 §9.3)")
+        func connectionPersistence() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            // An idle timer far above what answering takes, even on a loaded machine.
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(30))) { url in
+                let port = try #require(url.port)
+                /// Sends `requests` at once; what arrives until the server closes (nil when it
+                /// has not closed within 20 s, far below the idle timer).
+                func exchange(_ requests: String) async throws -> String? {
+                    let connection = try RawConnection(port: port)
+                    defer { connection.close() }
+                    try await connection.send(requests)
+                    var received = ""
+                    let started = ContinuousClock.now
+                    while ContinuousClock.now < started + .seconds(20) {
+                        guard let bytes = connection.read() else { return received }
+                        if bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                        received += String(decoding: bytes, as: UTF8.self)
+                    }
+                    return nil
+                }
+                func heads(_ text: String) -> [String] {
+                    text.components(separatedBy: "HTTP/1.1 ").dropFirst().map {
+                        String($0.prefix { $0 != "<" }).lowercased()
+                    }
+                }
+                for closing in [
+                    "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\n\r\n",
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: Close\r\n\r\n",
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: TE, close\r\n\r\n",
+                ] {
+                    let received = try await exchange(closing)
+                    let text = try #require(received, "not closed after \(closing.debugDescription)")
+                    #expect(heads(text).count == 1, "\(text.prefix(300))")
+                    #expect(heads(text).first?.hasPrefix("200") == true)
+                    #expect(heads(text).first?.contains("\r\nconnection: close\r\n") == true)
+                    #expect(text.contains("User-agent"))
+                }
+                // Pipelined: the HTTP/1.1 request is answered and the connection stays for the
+                // HTTP/1.0 one, whose answer closes it (the third is not read).
+                let pipelined = try await exchange(
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                        + "GET /no-such-page HTTP/1.0\r\nHost: localhost\r\n\r\n"
+                        + "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                let answers = heads(try #require(pipelined, "the pipelined HTTP/1.0 request did not close"))
+                #expect(answers.count == 2, "\(answers)")
+                #expect(answers.first?.hasPrefix("200") == true)
+                #expect(answers.first?.contains("connection:") == false)
+                #expect(answers.last?.hasPrefix("404") == true)
+                #expect(answers.last?.contains("\r\nconnection: close\r\n") == true)
+                // HTTP/1.0 keep-alive: told so, and the connection takes a second request.
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                var received = ""
+                for round in 1...2 {
+                    try await connection.send(
+                        "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
+                    let started = ContinuousClock.now
+                    while received.components(separatedBy: "User-agent").count <= round,
+                        ContinuousClock.now < started + .seconds(20)
+                    {
+                        let bytes = try #require(connection.read(), "closed after keep-alive answer \(round)")
+                        if bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                        received += String(decoding: bytes, as: UTF8.self)
+                    }
+                }
+                #expect(heads(received).count == 2)
+                #expect(heads(received).allSatisfy { $0.contains("\r\nconnection: keep-alive\r\n") }, "\(received)")
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(!connection.isClosed())
+            }
+        }
+
         /// Found by a hostile-request review: a request body trickled a byte at a time kept its
         /// connection open for ever (each byte restarted the idle timer), and a 405 only asked the
         /// client to close.
