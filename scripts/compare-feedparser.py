@@ -117,7 +117,10 @@ def feedsite_view(path, feedsite):
 
 
 def compare(path, feedsite):
-    theirs = feedparser_view(path)
+    try:
+        theirs = feedparser_view(path)
+    except Exception as error:  # feedparser's own bugs (sgmllib asserts on some declarations)
+        return ["feedparser crashed: %s: %s" % (type(error).__name__, error)]
     ours = feedsite_view(path, feedsite)
     if "error" in ours:
         return ["feedsite failed: %s" % " ".join(ours["error"])]

@@ -1,8 +1,5 @@
-import HummingbirdCore
-import Logging
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 /// Whether a connection stays open after a response, as HTTP/1 decides it (RFC 9112 §9.3), in
 /// the pipeline between NIO's HTTP/1 decoder and the conversion to version-less HTTP types (which
@@ -76,28 +73,5 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         case .head, .body, .end:
             context.write(data, promise: promise)
         }
-    }
-}
-
-/// Hummingbird's HTTP/1 channel with `ConnectionPersistence` placed before its conversion to
-/// HTTP types (its own handlers can only go after it).
-struct PreviewHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = HTTP1Channel.Value
-
-    let channel: HTTP1Channel
-
-    var responder: HTTPChannelHandler.Responder { channel.responder }
-
-    func setup(channel child: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.setup(channel: child, logger: logger).flatMapThrowing { value in
-            let operations = child.pipeline.syncOperations
-            let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(ConnectionPersistence(), position: .before(codec))
-            return value
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await channel.handle(value: value, logger: logger)
     }
 }

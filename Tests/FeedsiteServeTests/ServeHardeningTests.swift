@@ -146,7 +146,9 @@
         /// Found in session 23: a second `Host` field was ignored (the first one decided, so
         /// `Host: localhost` then `Host: attacker.example` was answered), and an HTTP/1.0 request
         /// (no `Host`, read until the connection closes) waited 5 s for the idle timer.
-        @Test("several Host fields are a 400; a request without Host is answered and its connection closed at once")
+        @Test(
+            "several Host fields are a 400; a whole-URL target is for its host; a request without Host is answered and closed"
+        )
         func hostFieldsAndHTTP10() async throws {
             let fixture = try ServeFixture()
             defer { fixture.remove() }
@@ -160,6 +162,18 @@
                     let reply = try await RawConnection.request("GET / HTTP/1.1\r\n\(fields)\r\n", port: port)
                     #expect(reply.status == 400, "\(hosts): \(reply)")
                     #expect(reply.headers["connection"] == "close")
+                }
+                // A whole URL as the target is for its host, whatever `Host` says (RFC 9112
+                // §3.2.2); found in session 24: its host was not looked at.
+                for (target, host, status) in [
+                    ("http://attacker.example/robots.txt", "localhost", 421),
+                    ("HTTP://localhost@attacker.example/robots.txt", "localhost", 421),
+                    ("http://localhost:\(port)/robots.txt", "attacker.example", 200),
+                    ("https://[::1]/robots.txt?x", "attacker.example", 200),
+                ] {
+                    let reply = try await RawConnection.request(
+                        "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n", port: port)
+                    #expect(reply.status == status, "\(target) with Host \(host): \(reply)")
                 }
                 let connection = try RawConnection(port: port)
                 defer { connection.close() }
