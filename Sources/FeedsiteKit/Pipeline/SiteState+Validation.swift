@@ -60,6 +60,8 @@ struct StateValidator {
     /// First-seen and last-success dates cannot be later than this.
     let now: Date
     private(set) var warnings: [String] = []
+    /// Feed slugs taken by the feeds validated so far, and by which.
+    private var feedSlugs: [String: String] = [:]
 
     init(origin: String, now: Date) {
         self.origin = origin
@@ -129,6 +131,17 @@ struct StateValidator {
             feed.slug = nil
             notes.add("re-derived the feed's slug (\(Self.quoted(slug, limit: 60)) is not a slug)")
         }
+        // Two feeds with one slug would write one folder; the first (by URL) keeps it.
+        if let slug = feed.slug {
+            if let holder = feedSlugs[slug] {
+                feed.slug = nil
+                notes.add(
+                    "re-derived the feed's slug (\(Self.quoted(slug, limit: 60)) is feed \(Self.quoted(holder, limit: 200))'s)"
+                )
+            } else {
+                feedSlugs[slug] = url
+            }
+        }
         let failures = feed.health.consecutiveFailures
         if !(0...FeedHealth.maxConsecutiveFailures).contains(failures) {
             feed.health.consecutiveFailures = min(max(failures, 0), FeedHealth.maxConsecutiveFailures)
@@ -147,7 +160,7 @@ struct StateValidator {
             text($0, "health.lastError", StateLimits.textBytes, &notes)
         }
         if var avatar = feed.avatar {
-            feed.avatar = validate(&avatar, local: isLocal, &notes) ? avatar : nil
+            feed.avatar = validate(&avatar, local: isLocal, slug: feed.slug, &notes) ? avatar : nil
         }
         report(notes, feed: url)
         return true
@@ -155,18 +168,24 @@ struct StateValidator {
 
     /// Checks a feed's avatar record. False when it must be dropped (the icon is then chosen and
     /// downloaded again): its origin or source is not an http(s) URL, or the feed is a local file
-    /// (whose icon is never downloaded). A file name other than `avatars/<slug>.webp|png` is
-    /// forgotten (it is read from the last site), a date in the future means "check now".
-    private func validate(_ avatar: inout AvatarState, local: Bool, _ notes: inout Notes) -> Bool {
+    /// (whose icon is never downloaded). A file name other than `avatars/<slug>.webp|png` with the
+    /// feed's own slug is forgotten and the icon downloaded again (the file is read from the last
+    /// site: another feed's would give this one that feed's icon), a date in the future means
+    /// "check now".
+    private func validate(_ avatar: inout AvatarState, local: Bool, slug: String?, _ notes: inout Notes) -> Bool {
         guard !local, Self.isHTTP(avatar.origin), avatar.source.map(Self.isHTTP) ?? true else {
             notes.add("dropped 'avatar', not an http(s) icon of a web feed")
             return false
         }
         avatar.etag = header(avatar.etag, "avatar.etag", &notes)
         avatar.lastModified = header(avatar.lastModified, "avatar.lastModified", &notes)
-        if let file = avatar.file, !Self.isAvatarFile(file) {
+        if let file = avatar.file, !(slug.map { Self.isAvatarFile(file, slug: $0) } ?? false) {
+            // Downloaded again at once, whole (a 304 would leave the feed without its icon).
             avatar.file = nil
-            notes.add("dropped 'avatar.file', not avatars/<slug>.webp or .png")
+            avatar.etag = nil
+            avatar.lastModified = nil
+            avatar.checked = AvatarState.never
+            notes.add("dropped 'avatar.file', not avatars/<the feed's slug>.webp or .png")
         }
         avatar.note = avatar.note.map { text($0, "avatar.note", StateLimits.textBytes, &notes) }
         if !StateLimits.dates.contains(avatar.checked) || avatar.checked > now {
@@ -177,11 +196,13 @@ struct StateValidator {
         return true
     }
 
-    /// `avatars/<slug>.webp` or `avatars/<slug>.png`: the only files an avatar record may name.
-    static func isAvatarFile(_ file: String) -> Bool {
+    /// `avatars/<slug>.webp` or `avatars/<slug>.png`: the only files an avatar record may name
+    /// (the slug its feed's, `slug`, when given).
+    static func isAvatarFile(_ file: String, slug: String? = nil) -> Bool {
         guard file.hasPrefix("avatars/"), let dot = file.lastIndex(of: ".") else { return false }
-        let slug = file[file.index(file.startIndex, offsetBy: 8)..<dot]
-        return AvatarImage.Format(rawValue: String(file[file.index(after: dot)...])) != nil && isSlug(String(slug))
+        let named = String(file[file.index(file.startIndex, offsetBy: 8)..<dot])
+        return AvatarImage.Format(rawValue: String(file[file.index(after: dot)...])) != nil
+            && (slug.map { named == $0 } ?? isSlug(named))
     }
 
     /// Checks a feed's items: skips those without a usable key or with a key seen before, repairs

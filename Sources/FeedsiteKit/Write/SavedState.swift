@@ -58,45 +58,52 @@ struct SavedState: Sendable {
         return items.oldestDropped.map { $0 < horizon } ?? false
     }
 
-    /// Decodes the items of `urls` (those not loaded yet), on every core. Returns warnings for
-    /// records that were skipped or repaired.
+    /// Decodes the items of `urls` (those not loaded yet), on every core, through the index; when
+    /// the file is no longer the one the index describes (touched, edited or replaced during the
+    /// build) or a range does not decode, from the whole file instead. Returns warnings for
+    /// records that were skipped or repaired, or lost.
     mutating func loadItems(_ urls: [String]) -> [String] {
         let wanted = Array(Set(urls.filter { pending[$0] != nil })).sorted()
         guard !wanted.isEmpty else { return [] }
-        guard let store, let identity, let reader = StateFileReader(store.file, expecting: identity) else {
-            // The file was replaced since it was loaded (by hand, or by another build).
+        guard let store else {
             for url in wanted { lose(url) }
-            return [
-                "\(store?.file.path ?? "state.json"): the saved state changed during the build; the saved items of \(wanted.count) feeds could not be read (they are fetched afresh next time)"
-            ]
+            return ["state.json: the saved items of \(wanted.count) feeds could not be read"]
         }
-        defer { reader.close() }
-        let ranges = pending
         let origin = store.file.path
-        let now = now
-        let loaded = wanted.concurrentMap { url -> (items: [StoredItem], warnings: [String])? in
-            guard let range = ranges[url]?.range, let bytes = reader.read(range),
-                let list = try? StateFile.decoder(trusted: true).decode(StateFile.ItemList.self, from: bytes)
-            else { return nil }
-            var items = list.items
-            var validator = StateValidator(origin: origin, now: now)
-            if let reason = list.unreadable { validator.skippedItems(of: url, reason: reason) }
-            validator.skippedItems(list.failures, feed: url)
-            validator.validate(&items, feed: url)
-            return (items, validator.warnings)
-        }
+        var unread = wanted
         var warnings: [String] = []
-        for (url, result) in zip(wanted, loaded) {
-            guard let result else {
-                lose(url)
-                warnings.append(
-                    "\(origin): feed \(url): its saved items could not be read; they are fetched afresh next time")
-                continue
+        if let identity, let reader = StateFileReader(store.file, expecting: identity) {
+            defer { reader.close() }
+            let ranges = pending
+            let now = now
+            let loaded = wanted.concurrentMap { url -> (items: [StoredItem], warnings: [String])? in
+                guard let range = ranges[url]?.range, let bytes = reader.read(range),
+                    let list = try? StateFile.decoder(trusted: true).decode(StateFile.ItemList.self, from: bytes)
+                else { return nil }
+                var items = list.items
+                var validator = StateValidator(origin: origin, now: now)
+                if let reason = list.unreadable { validator.skippedItems(of: url, reason: reason) }
+                validator.skippedItems(list.failures, feed: url)
+                validator.validate(&items, feed: url)
+                return (items, validator.warnings)
             }
-            pending[url] = nil
-            state.feeds[url]?.items = result.items
-            if result.warnings.isEmpty { verbatim[url] = ranges[url]?.range }
-            warnings += result.warnings
+            unread = []
+            for (url, result) in zip(wanted, loaded) {
+                guard let result else {
+                    unread.append(url)
+                    continue
+                }
+                pending[url] = nil
+                state.feeds[url]?.items = result.items
+                if result.warnings.isEmpty { verbatim[url] = ranges[url]?.range }
+                warnings += result.warnings
+            }
+        }
+        var note: String?
+        if !unread.isEmpty {
+            warnings += loadFromWholeFile(unread, store)
+            note =
+                "\(origin): the index did not describe the saved state as it is now (the file changed during the build, or the index was edited); read the saved items of \(unread.count) feeds from the whole file"
         }
         if !warnings.isEmpty {
             digest = nil
@@ -104,6 +111,48 @@ struct SavedState: Sendable {
                 isKeptAside = true
                 warnings.append(store.keepDamaged(now: now))
             }
+        }
+        return (note.map { [$0] } ?? []) + warnings
+    }
+
+    /// The items of `urls` from the whole of `state.json` as it is now, when the index could not
+    /// give them: the file was touched or replaced since it was indexed, or a range does not
+    /// decode. A feed the file no longer holds, or a file that cannot be read at all, loses its
+    /// items, with a warning each.
+    private mutating func loadFromWholeFile(_ urls: [String], _ store: StateStore) -> [String] {
+        let origin = store.file.path
+        digest = nil
+        var info = stat()
+        guard stat(origin, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            Int(info.st_size) <= StateLimits.fileBytes,
+            let data = try? Data(contentsOf: store.file, options: .alwaysMapped)
+        else {
+            for url in urls { lose(url) }
+            return [
+                "\(origin): the saved state changed during the build and cannot be read now; the saved items of \(urls.count) feeds are lost (they are fetched afresh)"
+            ]
+        }
+        let decoded = StateFile.decode(data, origin: origin, trusted: true, now: now)
+        var warnings = decoded.warnings
+        if let failure = decoded.failure {
+            let reason =
+                switch failure {
+                case .unreadable(let reason): reason
+                case .newer(let version): "it is state version \(version), newer than this feedsite reads"
+                }
+            for url in urls { lose(url) }
+            return [
+                "\(origin): the saved items of \(urls.count) feeds could not be read through the index, nor from the whole file (\(reason)); they are lost (fetched afresh)"
+            ]
+        }
+        for url in urls {
+            pending[url] = nil
+            guard let feed = decoded.state.feeds[url] else {
+                lose(url)
+                warnings.append("\(origin): feed \(url): the saved state no longer holds it; its saved items are lost")
+                continue
+            }
+            state.feeds[url]?.items = feed.items
         }
         return warnings
     }

@@ -392,7 +392,8 @@ enum StateFile {
             try sink(data)
             offset += data.count
         }
-        try emit(Data(#"{"feeds":"#.utf8))
+        let (opening, itemsOpening, closing) = punctuation
+        try emit(Data(opening.utf8))
         let ownFields = state.feeds.mapValues { feed in
             var feed = feed
             feed.items = []
@@ -401,7 +402,7 @@ enum StateFile {
         let feedsStart = offset
         try emit(try encoder.encode(ownFields))
         var layout = Layout(feeds: StateIndex.Range(offset: feedsStart, length: offset - feedsStart))
-        try emit(Data(#","items":{"#.utf8))
+        try emit(Data(itemsOpening.utf8))
         var isFirst = true
         for url in state.feeds.keys.sorted() {
             guard let items = state.feeds[url]?.items, !items.isEmpty else { continue }
@@ -413,9 +414,12 @@ enum StateFile {
                 range: StateIndex.Range(offset: start, length: offset - start), count: items.count,
                 oldestDropped: items.lazy.filter { !$0.isInFeed }.map(SiteState.age(of:)).min())
         }
-        try emit(Data(#"},"version":\#(SiteState.currentVersion)}"#.utf8))
+        try emit(Data(closing.utf8))
         return layout
     }
+
+    /// What stands before the feeds' fields, between them and the items, and after the items.
+    static let punctuation = (#"{"feeds":"#, #","items":{"#, #"},"version":\#(SiteState.currentVersion)}"#)
 }
 
 extension StateFile {

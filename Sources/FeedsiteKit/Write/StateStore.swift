@@ -132,16 +132,35 @@ package struct StateStore: Sendable {
         return (SavedState(state: decoded.state, store: self, now: now), warnings)
     }
 
-    /// Whether each feed's items range follows that feed's key (`StateFile.itemsKey`): a range of
-    /// another feed (an index edited by hand) is not trusted, and the whole file is decoded.
-    private static func rangesFollowTheirKeys(_ index: StateIndex, _ reader: StateFileReader) -> Bool {
+    /// Whether the index lays `state.json` out exactly as `StateFile.write` does: the feeds'
+    /// fields, then every feed's items in the order of their URLs, each range right after its
+    /// feed's key (`StateFile.itemsKey`), with nothing between or after them but the file's own
+    /// punctuation. An index edited by hand (a range shifted, swapped or given to another feed, a
+    /// feed left out, whose items would silently go) is not trusted, and the whole file is decoded.
+    private static func describesLayout(_ index: StateIndex, _ reader: StateFileReader) -> Bool {
         let encoder = StateFile.encoder()
-        return index.items.allSatisfy { url, entry in
-            guard let key = try? StateFile.itemsKey(url, encoder: encoder), entry.range.offset >= key.count else {
-                return false
-            }
-            return reader.read(StateIndex.Range(offset: entry.range.offset - key.count, length: key.count)) == key
+        func bytes(_ text: String, at offset: Int) -> Bool {
+            let expected = Data(text.utf8)
+            return reader.read(StateIndex.Range(offset: offset, length: expected.count)) == expected
         }
+        let (opening, itemsOpening, closing) = StateFile.punctuation
+        guard index.feeds.offset == opening.utf8.count, bytes(opening, at: 0) else { return false }
+        var cursor = index.feeds.offset + index.feeds.length
+        guard bytes(itemsOpening, at: cursor) else { return false }
+        cursor += itemsOpening.utf8.count
+        for (position, url) in index.items.keys.sorted().enumerated() {
+            guard let range = index.items[url]?.range, let key = try? StateFile.itemsKey(url, encoder: encoder)
+            else { return false }
+            if position > 0 {
+                guard bytes(",", at: cursor) else { return false }
+                cursor += 1
+            }
+            guard range.offset == cursor + key.count,
+                reader.read(StateIndex.Range(offset: cursor, length: key.count)) == key
+            else { return false }
+            cursor = range.offset + range.length
+        }
+        return cursor + closing.utf8.count == index.file.size && bytes(closing, at: cursor)
     }
 
     /// The fast path: the index describes `state.json`, so only the feeds' own fields are decoded.
@@ -156,9 +175,9 @@ package struct StateStore: Sendable {
         else { return nil }
         guard let reader = StateFileReader(file, expecting: index.file) else { return nil }
         let bytes = reader.read(index.feeds)
-        let isEachRangeItsFeeds = Self.rangesFollowTheirKeys(index, reader)
+        let isLaidOutAsWritten = Self.describesLayout(index, reader)
         reader.close()
-        guard isEachRangeItsFeeds, let bytes,
+        guard isLaidOutAsWritten, let bytes,
             let entries = try? StateFile.decoder(trusted: true).decode(StateFile.FeedEntries.self, from: bytes).entries
         else { return nil }
         var validator = StateValidator(origin: file.path, now: now)
