@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 channel with `AbsoluteFormTarget` and `ConnectionPersistence` placed
+/// Hummingbird's HTTP/1 channel with `AbsoluteFormTarget` and `HTTP1Rules` placed
 /// before its conversion to HTTP types, which drops what they read (the request's version, the
 /// host of an absolute-form target); Hummingbird's own handlers can only go after it.
 struct PreviewHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
@@ -17,7 +17,7 @@ struct PreviewHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         channel.setup(channel: child, logger: logger).flatMapThrowing { value in
             let operations = child.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandlers([AbsoluteFormTarget(), ConnectionPersistence()], position: .before(codec))
+            try operations.addHandlers([AbsoluteFormTarget(), HTTP1Rules()], position: .before(codec))
             return value
         }
     }

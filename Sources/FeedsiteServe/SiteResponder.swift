@@ -19,15 +19,13 @@ struct SiteResponder: HTTPResponder {
     var answersAnyHost = false
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        var response = try await answer(request)
-        // No `Host`: a client too old to name one (HTTP/1.0, which may still have asked for
-        // keep-alive) reads the body until the connection closes. `ConnectionPersistence` closes
-        // the connections HTTP/1 says end with the response.
-        if request.head.authority?.isEmpty ?? true { response.headers[.connection] = "close" }
-        return response
+        try await answer(request)
     }
 
     private func answer(_ request: Request) async throws -> Response {
+        if let problem = request.headers[HTTP1Rules.badRequest] {
+            return Self.text(.badRequest, "400 \(problem)\n", extraHeaders: [.connection: "close"])
+        }
         // The first `Host` became the authority; another one left among the fields makes the
         // addressed host ambiguous (RFC 9112 §3.2: answer 400).
         guard !request.headers.contains(where: { $0.name.canonicalName == "host" }) else {
@@ -73,12 +71,14 @@ struct SiteResponder: HTTPResponder {
     private func events(_ request: Request) -> Response {
         var headers = Self.commonHeaders
         headers[.contentType] = "text/event-stream; charset=utf-8"
-        // HEAD: the head alone, and the response ends (a stream would never finish).
-        guard request.method == .get else { return Response(status: .ok, headers: headers) }
-        guard let stream = hub.subscribe() else {
-            return Self.text(
-                .serviceUnavailable, "503 too many live-reload connections\n", extraHeaders: [.retryAfter: "5"])
+        let full = Self.text(
+            .serviceUnavailable, "503 too many live-reload connections\n", extraHeaders: [.retryAfter: "5"])
+        // HEAD: GET's status and head (no length: the stream has none), and the response ends.
+        guard request.method == .get else {
+            guard hub.openStreamCount < LiveReloadHub.maxStreams else { return full }
+            return Response(status: .ok, headers: headers, body: ResponseBody { try await $0.finish(nil) })
         }
+        guard let stream = hub.subscribe() else { return full }
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in

@@ -222,15 +222,26 @@
                     }
                     return nil
                 }
+                /// Each response's status line and fields (from a status code to the blank line).
                 func heads(_ text: String) -> [String] {
-                    text.components(separatedBy: "HTTP/1.1 ").dropFirst().map {
-                        String($0.prefix { $0 != "<" }).lowercased()
+                    text.components(separatedBy: "HTTP/1.1 ").dropFirst().filter {
+                        $0.prefix(4).dropLast().allSatisfy(\.isNumber) && $0.dropFirst(3).first == " "
+                    }.map {
+                        String($0.prefix { $0 != "<" }).components(separatedBy: "\r\n\r\n")[0].lowercased() + "\r\n"
                     }
                 }
                 for closing in [
                     "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\n\r\n",
                     "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: Close\r\n\r\n",
                     "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: TE, close\r\n\r\n",
+                    // `close` wins over `keep-alive`; the second request is not read.
+                    "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive, close\r\n\r\n"
+                        + "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\n\r\n",
+                    // A body the server does not read: answered once, then closed (a broken
+                    // one was answered a second time, with a 400, before).
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc"
+                        + "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\n\r\n",
                 ] {
                     let received = try await exchange(closing)
                     let text = try #require(received, "not closed after \(closing.debugDescription)")
@@ -239,6 +250,38 @@
                     #expect(heads(text).first?.contains("\r\nconnection: close\r\n") == true)
                     #expect(text.contains("User-agent"))
                 }
+                // Answered 400 and closed: HTTP/1.1 without Host (RFC 9112 §3.2), a body whose
+                // end cannot be known (§6.3).
+                for refused in [
+                    "GET /robots.txt HTTP/1.1\r\n\r\n",
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\nabc",
+                ] {
+                    let received = try await exchange(refused)
+                    let text = try #require(received, "not closed after \(refused.debugDescription)")
+                    #expect(heads(text).count == 1, "\(text.prefix(300))")
+                    #expect(heads(text).first?.hasPrefix("400") == true, "\(text.prefix(300))")
+                    #expect(heads(text).first?.contains("\r\nconnection: close\r\n") == true)
+                }
+                // The event stream to an HTTP/1.0 client: not chunked (it cannot read that), the
+                // body ending with the connection.
+                let connection10 = try RawConnection(port: port)
+                defer { connection10.close() }
+                try await connection10.send("GET /_feedsite/events HTTP/1.0\r\nHost: localhost\r\n\r\n")
+                var stream = ""
+                let streamStart = ContinuousClock.now
+                while !stream.contains("event: hello"), ContinuousClock.now < streamStart + .seconds(20) {
+                    let bytes = try #require(connection10.read(), "the event stream closed: \(stream)")
+                    if bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                    stream += String(decoding: bytes, as: UTF8.self)
+                }
+                #expect(stream.hasPrefix("HTTP/1.0 200"), "\(stream)")
+                #expect(!stream.lowercased().contains("transfer-encoding"), "\(stream)")
+                #expect(stream.contains("\r\n\r\nretry: 1000\n\nevent: hello\n"), "\(stream)")
+                // HEAD of the stream: GET's head, without a length GET would not have.
+                let head = try await RawConnection.request(
+                    "HEAD /_feedsite/events HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+                #expect(head.status == 200)
+                #expect(head.headers["content-length"] == nil, "\(head)")
                 // Pipelined: the HTTP/1.1 request is answered and the connection stays for the
                 // HTTP/1.0 one, whose answer closes it (the third is not read).
                 let pipelined = try await exchange(

@@ -1,0 +1,119 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// What HTTP/1 decides from a request's version and framing, in the pipeline between NIO's
+/// HTTP/1 decoder and the conversion to version-less HTTP types (which drops the version, so
+/// nothing after it can tell HTTP/1.0 from 1.1).
+///
+/// - **Whether the connection stays open** (RFC 9112 §9.3). A request that does not ask to keep
+///   it (HTTP/1.0 without `Connection: keep-alive`; any `Connection: close`, in any case, among
+///   other options, even beside `keep-alive`), or that carries a body (the preview server reads
+///   none, and one that breaks off or is malformed would otherwise be answered a second time),
+///   reaches Hummingbird as `Connection: close`, the one spelling it ends its request loop on;
+///   its response says `Connection: close`, and the connection closes once the response is
+///   written (an HTTP/1.0 client reads until then: kept open, it waited for the idle timer). A
+///   response to an HTTP/1.0 keep-alive request says `Connection: keep-alive`.
+/// - **How an HTTP/1.0 client gets a body of unknown length** (the live-reload event stream): not
+///   chunked, which it cannot read (RFC 9112 §6.1), but up to the connection's close.
+/// - **Requests answered `400`** (through `badRequest`, which the responder answers, so the answer
+///   keeps its place among pipelined ones): an HTTP/1.1 request without `Host` (RFC 9112 §3.2),
+///   and a `Transfer-Encoding` whose last coding is not `chunked`, whose body has no knowable end
+///   (RFC 9112 §6.3).
+///
+/// Responses come in the order of their requests (Hummingbird answers one at a time), so each
+/// request's decision waits in a queue for its response.
+final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Set on a request that must be answered `400`, to why; a client's own field of that name
+    /// is removed first.
+    static let badRequest = HTTPField.Name("Feedsite-Bad-Request")!
+
+    enum Persistence: Equatable {
+        /// HTTP/1.1's default: the connection stays open.
+        case persistent
+        /// An HTTP/1.0 request with `Connection: keep-alive`.
+        case keepAlive
+        case close
+    }
+
+    struct Exchange: Equatable {
+        var persistence: Persistence
+        var isHTTP10: Bool
+    }
+
+    /// The requests whose responses have not started, oldest first.
+    private var waiting = CircularBuffer<Exchange>(initialCapacity: 4)
+    /// Whether the response being written closes the connection when it ends.
+    private var closesAfterResponse = false
+
+    /// What `head` asks of its connection, and why it must be answered `400` (nil: it need not).
+    static func rules(for head: HTTPRequestHead) -> (exchange: Exchange, badRequest: String?) {
+        let options = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
+        let isHTTP10 = !(head.version.major == 1 && head.version.minor >= 1) && head.version.major < 2
+        var persistence: Persistence =
+            options.contains("close")
+            ? .close : isHTTP10 ? (options.contains("keep-alive") ? .keepAlive : .close) : .persistent
+        let codings = head.headers[canonicalForm: "transfer-encoding"].map { $0.lowercased() }
+        let length = head.headers["content-length"].first.flatMap { Int($0) } ?? 0
+        if !codings.isEmpty || length != 0 { persistence = .close }
+        var problem: String?
+        if !isHTTP10 && !head.headers.contains(name: "host") {
+            problem = "an HTTP/1.1 request names its host: this one has no Host field"
+        } else if let last = codings.last, last != "chunked" {
+            problem = "the request's Transfer-Encoding does not end in chunked, so its body has no knowable end"
+        }
+        if problem != nil { persistence = .close }
+        return (Exchange(persistence: persistence, isHTTP10: isHTTP10), problem)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        let (exchange, problem) = Self.rules(for: head)
+        waiting.append(exchange)
+        head.headers.remove(name: Self.badRequest.rawName)
+        if let problem { head.headers.add(name: Self.badRequest.rawName, value: problem) }
+        if exchange.persistence == .close { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status.code >= 200:
+            let exchange = waiting.popFirst() ?? Exchange(persistence: .persistent, isHTTP10: false)
+            var persistence = exchange.persistence
+            // A response that closes the connection of its own accord (a 400, a 421) closes it
+            // whatever the request asked.
+            if head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) {
+                persistence = .close
+            }
+            if exchange.isHTTP10, !head.headers.contains(name: "content-length"), head.status.mayHaveResponseBody {
+                // Sent as HTTP/1.0, NIO does not chunk it: the body ends with the connection.
+                head.version = .http1_0
+                persistence = .close
+            }
+            closesAfterResponse = persistence == .close
+            switch persistence {
+            case .close: head.headers.replaceOrAdd(name: "Connection", value: "close")
+            case .keepAlive: head.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+            case .persistent: break
+            }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closesAfterResponse:
+            closesAfterResponse = false
+            let written = promise ?? context.eventLoop.makePromise()
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            context.write(data, promise: written)
+        case .head, .body, .end:
+            context.write(data, promise: promise)
+        }
+    }
+}
