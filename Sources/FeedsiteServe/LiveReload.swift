@@ -19,21 +19,63 @@ enum LiveReload {
     /// `html` with the script tag inserted before its last `</body>` (appended when there is none),
     /// and the first `script-src 'none'` (the page's own policy) allowing the site's scripts.
     static func inject(into html: Data) -> Data {
-        var bytes = [UInt8](html)
-        let closed = Array("script-src 'none'".utf8)
-        if let start = bytes.withUnsafeBufferPointer({ ByteScan.firstIndex(of: closed, in: $0, from: 0) }) {
-            bytes.replaceSubrange(start..<start + closed.count, with: Array("script-src 'self'".utf8))
-        }
-        let html = Data(bytes)
-        let needle = Array("</body".utf8)
-        var index = bytes.count - needle.count
-        while index >= 0 {
-            if zip(bytes[index..<index + needle.count], needle).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) }) {
-                return Data(bytes[..<index]) + Data((scriptTag + "\n").utf8) + Data(bytes[index...])
+        let bytes = [UInt8](html)
+        let injection = Injection(head: bytes, tail: bytes, size: bytes.count)
+        var page = Array(bytes[..<injection.offset])
+        injection.allowScripts(in: &page, at: 0)
+        page += injection.tag
+        page += bytes[injection.offset...]
+        return Data(page)
+    }
+
+    /// Where the script goes into a page of `size` bytes, found in the page's first bytes
+    /// (`head`: the policy, in the page's `<head>`) and its last (`tail`: the `</body>`), so a page
+    /// of any size is sent from disk a piece at a time with the script added on the way.
+    struct Injection: Sendable {
+        /// How many bytes of each end of a page are searched.
+        static let window = 64 * 1024
+
+        /// Where `script-src 'none'` starts, when `head` has it.
+        let policy: Int?
+        /// Where the tag goes: before the last `</body` of `tail`, else at the end.
+        let offset: Int
+        let tag: [UInt8]
+        /// The page's size with the tag.
+        let size: Int
+
+        static let closedPolicy = Array("script-src 'none'".utf8)
+        static let openPolicy = Array("script-src 'self'".utf8)
+
+        /// - Parameter tail: the page's last bytes (the whole page when it is no larger).
+        init(head: [UInt8], tail: [UInt8], size: Int) {
+            policy = head.withUnsafeBufferPointer { ByteScan.firstIndex(of: Self.closedPolicy, in: $0, from: 0) }
+            let needle = Array("</body".utf8)
+            var index = tail.count - needle.count
+            while index >= 0,
+                !zip(tail[index..<index + needle.count], needle).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) })
+            {
+                index -= 1
             }
-            index -= 1
+            if index >= 0 {
+                offset = size - tail.count + index
+                tag = Array((LiveReload.scriptTag + "\n").utf8)
+            } else {
+                offset = size
+                tag = Array(("\n" + LiveReload.scriptTag + "\n").utf8)
+            }
+            self.size = size + tag.count
         }
-        return html + Data(("\n" + scriptTag + "\n").utf8)
+
+        /// `bytes`, the page's bytes from `start` on, with the part of the policy they hold
+        /// opened (the two spellings have one length).
+        func allowScripts(in bytes: inout [UInt8], at start: Int) {
+            guard let policy else { return }
+            let (from, to) = (max(policy, start), min(policy + Self.closedPolicy.count, start + bytes.count))
+            guard from < to else { return }
+            for position in from..<to {
+                bytes[position - start] = Self.openPolicy[position - policy]
+            }
+        }
     }
 
     /// The script. Builds its overlay with DOM calls and `textContent` (error text is never parsed
