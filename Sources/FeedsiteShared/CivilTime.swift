@@ -1,12 +1,14 @@
 import Foundation
 
 /// A date's calendar fields at a fixed offset from UTC: the one calendar arithmetic of the code
-/// base (Howard Hinnant's `civil_from_days` and `days_from_civil`, proleptic Gregorian).
+/// base (Howard Hinnant's `civil_from_days` and `days_from_civil`), in the proleptic Gregorian
+/// calendar for every year, as ISO 8601, RFC 3339 and HTML's dates are (and as feeds' dates are
+/// read): a feed's `0500-03-01` is 1 March 500 on its page and in the published feeds, not
+/// Foundation's Julian 27 February. Years are held to 1–9999, what four digits can say.
 ///
 /// Hot path (every page shows dates, every published feed entry two): fields come from arithmetic,
-/// not `Calendar.dateComponents`; see Benchmarks/RESULTS.md. Where the arithmetic and Foundation's
-/// calendar disagree (before 1582 Foundation's turns Julian), pages keep Foundation's reading:
-/// `init(_:in:)` asks it outside 1900–9999. `CivilTimeTests` compares both.
+/// not `Calendar.dateComponents`; see Benchmarks/RESULTS.md. `CivilTimeTests` compares them with
+/// Foundation's calendar from 1900 to 9999, where both are Gregorian.
 package struct CivilTime: Equatable {
     package var year, month, day, hour, minute, second: Int
     /// 1 = Sunday … 7 = Saturday, as `Calendar` numbers them.
@@ -18,11 +20,34 @@ package struct CivilTime: Equatable {
     }
 
     /// `date` seen at `offset` seconds east of UTC, whole seconds rounded down; nil outside
-    /// 1900–9999, the years where the arithmetic agrees with Foundation's calendar.
+    /// 1900–9999 (the callers on hot paths take other years through `init(_:in:)`).
     package init?(_ date: Date, offset: Int = 0) {
         let seconds = date.timeIntervalSince1970.rounded(.down) + Double(offset)
         guard seconds >= -2_208_988_800, seconds < 253_402_300_800 else { return nil }
-        let total = Int(seconds)
+        self.init(seconds: Int(seconds))
+    }
+
+    /// `date` in `zone`, for any date (held to years 1–9999).
+    package init(_ date: Date, in zone: TimeZone) {
+        let offset = zone.secondsFromGMT(for: date)
+        self = CivilTime(date, offset: offset) ?? CivilTime(seconds: Self.heldSeconds(date, offset: offset))
+    }
+
+    /// `date` in UTC, for any date (as `init(_:in:)`), without asking a time zone for its offset.
+    package init(utc date: Date) {
+        self = CivilTime(date) ?? CivilTime(seconds: Self.heldSeconds(date, offset: 0))
+    }
+
+    /// Seconds since 1970 at `offset`, rounded down and held to 0001-01-01T00:00:00 through
+    /// 9999-12-31T23:59:59 (a date out of that range, or not a number, cannot trap the conversion).
+    private static func heldSeconds(_ date: Date, offset: Int) -> Int {
+        let seconds = date.timeIntervalSince1970.rounded(.down) + Double(offset)
+        guard !seconds.isNaN else { return 0 }
+        return Int(Swift.min(Swift.max(seconds, -62_135_596_800), 253_402_300_799))
+    }
+
+    /// `civil_from_days` and the time of day, for `total` seconds since 1970 (UTC at the offset).
+    private init(seconds total: Int) {
         let days = Self.floorDivide(total, 86_400)
         let secondOfDay = total - days * 86_400
         // `civil_from_days`.
@@ -42,24 +67,10 @@ package struct CivilTime: Equatable {
         weekday = ((days % 7) + 7 + 4) % 7 + 1
     }
 
-    /// `date` in `zone`, for any date: the arithmetic for 1900–9999, Foundation's calendar
-    /// (Julian before 1582) elsewhere.
-    package init(_ date: Date, in zone: TimeZone) {
-        if let time = CivilTime(date, offset: zone.secondsFromGMT(for: date)) {
-            self = time
-            return
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        self.init(
-            year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0, minute: c.minute ?? 0,
-            second: c.second ?? 0, weekday: c.weekday ?? 5)
-    }
-
-    /// `date` in UTC, for any date (as `init(_:in:)`), without asking a time zone for its offset.
-    package init(utc date: Date) {
-        self = CivilTime(date) ?? CivilTime(date, in: Self.utc)
+    /// The year as ISO 8601 writes it: four digits (`0500`).
+    package var fourDigitYear: String {
+        let digits = String(year)
+        return String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
     }
 
     package static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
@@ -86,7 +97,7 @@ package struct CivilTime: Equatable {
 
     /// Midnight UTC of the day `date` falls on (day boundaries in UTC do not depend on the calendar).
     package static func startOfDay(_ date: Date) -> Date {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let seconds = heldSeconds(date, offset: 0)
         return Date(timeIntervalSince1970: Double(floorDivide(seconds, 86_400) * 86_400))
     }
 

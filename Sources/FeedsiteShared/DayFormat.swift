@@ -6,7 +6,7 @@ package enum DayFormat {
     package static func string(_ date: Date) -> String {
         let time = CivilTime(utc: date)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(time.year)-\(two(time.month))-\(two(time.day))"
+        return "\(time.fourDigitYear)-\(two(time.month))-\(two(time.day))"
     }
 
     /// Midnight UTC of the day `date` falls on.

@@ -29,7 +29,7 @@ extension RenderContext {
     /// `2026-11-24`: a valid `<time datetime>` date.
     static func isoDay(_ time: CivilTime) -> String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(time.year)-\(two(time.month))-\(two(time.day))"
+        return "\(time.fourDigitYear)-\(two(time.month))-\(two(time.day))"
     }
 
     /// `Tuesday, 24 November 2026`, in English (the site's language: `messages.dayHeading`).

@@ -16,7 +16,8 @@ struct CivilTimeTests {
 
     static func randomDate(_ random: inout SplitMix64) -> Date {
         switch Int.random(in: 0..<4, using: &random) {
-        case 0: return Date(timeIntervalSince1970: Double.random(in: -2.3e9...2.6e11, using: &random))
+        // 1897 to the end of 9999 (later dates are held to it).
+        case 0: return Date(timeIntervalSince1970: Double.random(in: -2.3e9...253_402_214_400, using: &random))
         case 1: return Date(timeIntervalSince1970: Double(Int.random(in: 946_684_800...4_102_444_800, using: &random)))
         case 2:
             // Around midnights, month ends and leap days.
@@ -74,6 +75,26 @@ struct CivilTimeTests {
         #expect(InternetDate.rfc822(Date(timeIntervalSince1970: 1_795_000_000)) == "Wed, 18 Nov 2026 11:06:40 +0000")
     }
 
+    /// Found in session 24: before 1900 Foundation's calendar was asked, which turns Julian
+    /// before 1582 (a feed's 0500-03-01 was published as `500-02-27`), and years below 1000 had
+    /// fewer than four digits. The expected values are Python's `datetime` (proleptic Gregorian).
+    @Test("dates before 1900 are proleptic Gregorian, with four-digit years")
+    func earlyDates() {
+        let year1 = Date(timeIntervalSince1970: -62_135_596_800)
+        let year500 = Date(timeIntervalSince1970: -46_383_535_795)
+        #expect(InternetDate.rfc3339(year1) == "0001-01-01T00:00:00Z")
+        #expect(InternetDate.rfc822(year1) == "Mon, 01 Jan 0001 00:00:00 +0000")
+        #expect(InternetDate.rfc3339(year500) == "0500-03-01T12:30:05Z")
+        #expect(InternetDate.rfc822(year500) == "Mon, 01 Mar 0500 12:30:05 +0000")
+        #expect(DayFormat.string(Date(timeIntervalSince1970: -12_219_724_800)) == "1582-10-10")
+        #expect(CivilTime(Date(timeIntervalSince1970: -12_219_724_800), in: CivilTime.utc).weekday == 1)
+        // Out of 1–9999, or not a number: held to the ends, never a trap.
+        #expect(InternetDate.rfc3339(Date(timeIntervalSince1970: -1e15)) == "0001-01-01T00:00:00Z")
+        #expect(InternetDate.rfc3339(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
+        #expect(InternetDate.rfc3339(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00Z")
+        #expect(DayFormat.startOfDay(Date(timeIntervalSince1970: -.infinity)) == year1)
+    }
+
     @Test("daysSinceEpoch inverts the fields, and every day and month has its length")
     func daysSinceEpoch() throws {
         #expect(CivilTime.daysSinceEpoch(year: 1970, month: 1, day: 1) == 0)
@@ -104,8 +125,9 @@ struct CivilTimeTests {
             DayFormat.startOfDay(Date(timeIntervalSince1970: 1_795_000_000.5)).timeIntervalSince1970 == 1_794_960_000)
         #expect(DayFormat.string(Date(timeIntervalSince1970: -1)) == "1969-12-31")
         #expect(DayFormat.startOfDay(Date(timeIntervalSince1970: -1)).timeIntervalSince1970 == -86_400)
-        // Year 1: Foundation's calendar, as before.
-        #expect(DayFormat.string(Date(timeIntervalSince1970: -62_135_596_800)) == "1-01-03")
+        // Year 1, proleptic Gregorian (Python's `datetime(1, 1, 1)`); Foundation's Julian calendar
+        // made it "1-01-03".
+        #expect(DayFormat.string(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01")
     }
 
     /// `RenderContext.dateView` all through `Calendar`: the reference its test compares with.
