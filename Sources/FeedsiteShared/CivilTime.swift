@@ -69,6 +69,7 @@ package struct CivilTime: Equatable {
 
     /// The year as ISO 8601 writes it: four digits (`0500`).
     package var fourDigitYear: String {
+        guard year < 1000 else { return String(year) }
         let digits = String(year)
         return String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
     }
