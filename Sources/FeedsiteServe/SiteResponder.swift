@@ -187,15 +187,23 @@ struct SiteResponder: HTTPResponder {
     }
 
     /// Whether a `Host` value (`localhost:8000`, `[::1]:8000`) names this machine's loopback; a
-    /// request without one (HTTP/1.0) is answered.
+    /// request without one (HTTP/1.0) is answered. A value that is not `host[:port]` (a port
+    /// that is not digits, `localhost:80@evil.example`, text after `[::1]`) does not.
     static func isLoopback(authority: String?) -> Bool {
         guard let authority, !authority.isEmpty else { return true }
         var host = Substring(authority.lowercased())
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
+        var port: Substring = ""
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return false }
+            let rest = host[host.index(after: end)...]
+            guard rest.isEmpty || rest.first == ":" else { return false }
+            port = rest.dropFirst()
             host = host[host.index(after: host.startIndex)..<end]
-        } else if let colon = host.lastIndex(of: ":") {
+        } else if let colon = host.firstIndex(of: ":") {
+            port = host[host.index(after: colon)...]
             host = host[..<colon]
         }
+        guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
         if host.hasSuffix(".") { host = host.dropLast() }
         return host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
             || (host.hasPrefix("127.") && host.split(separator: ".").count == 4

@@ -119,6 +119,11 @@
                 }
                 let rebound = try await get("/", host: "attacker.example")
                 #expect(rebound.status == 421)
+                // Not `host[:port]` (found in session 24: these were taken for localhost).
+                for host in ["localhost:80@attacker.example", "[::1].attacker.example", "localhost:x", "[::1"] {
+                    #expect(try await get("/", host: host).status == 421, "\(host)")
+                }
+                #expect(try await get("/", host: "localhost:").status == 200, "an empty port is allowed (RFC 3986)")
                 let post = try await get("/", method: "POST")
                 #expect(post.status == 405)
                 #expect(post.headers["connection"] == "close")
