@@ -70,9 +70,11 @@ package struct SiteGenerator: Sendable {
                 await staging.discard()
                 throw error
             }
-            report.write = try await clock.time(.write) {
+            let written = try await clock.time(.write) {
                 try await write(&staging, report, inputs, stateDigest: stateDigest)
             }
+            report.write = written
+            report.diagnostics += written.warnings.map { Diagnostic.warning($0) }
             return report.timed(by: clock)
         }
     }

@@ -21,6 +21,8 @@ package struct SiteTemplates: Sendable {
     let catalogues: [String: MessageCatalogue]
     /// What is wrong in the folder's catalogues (unknown keys, wrong shapes), located.
     let catalogueWarnings: [Diagnostic]
+    /// How messages name each template's file (`Templates/item.mustache`), by template name.
+    var displayNames: [String: String] = [:]
 
     /// The catalogue for a `language:` tag: `de-CH` is `de-ch.yml` if there is one, else `de.yml`,
     /// else English.
@@ -85,6 +87,11 @@ package struct SiteTemplates: Sendable {
         var bytes: Data
     }
 
+    /// The largest template or catalogue read (the built-in page template is 6 KB), and the
+    /// largest asset (a font, an image): anything larger is a mistake, not a theme.
+    static let maximumTemplateBytes = 1 << 20
+    static let maximumAssetBytes = 32 << 20
+
     private static func isDirectory(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
@@ -110,11 +117,30 @@ package struct SiteTemplates: Sendable {
             let isAsset = path.hasPrefix("assets/")
             if isAsset && path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             let isCatalogue = MessageCatalogue.language(ofPath: path) != nil
-            guard isAsset || isCatalogue || path.hasSuffix(".mustache") else { continue }
+            let isLink =
+                (try? fileManager.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink
+            // `assets` or `strings` as a link (to a shared folder) is listed as one entry, not read
+            // through: refused below like any link that does not lead to a file.
+            let isThemeFolder = isLink && (path == "assets" || path == "strings")
+            guard isAsset || isCatalogue || isThemeFolder || path.hasSuffix(".mustache") else { continue }
             let displayName = "\(directory.lastPathComponent)/\(path)"
+            if isAsset, let odd = path.split(separator: "/").first(where: { !StaticFiles.isPublishable(String($0)) }) {
+                throw TemplateError(
+                    file: displayName,
+                    message: "the name \(String(odd).debugDescription) has control characters, begins with a combining "
+                        + "mark (or ends with a sign that joins what follows), or is not UTF-8; rename it (web servers "
+                        + "and deploy tools cannot publish it faithfully)")
+            }
+            if let other = files.index(forKey: path).map({ files[$0].key }), !OutputFolder.isSameName(other, path) {
+                throw TemplateError(
+                    file: displayName,
+                    message: "reads the same as \(directory.lastPathComponent)/\(other) but is spelt with other "
+                        + "Unicode code points (\(OutputFolder.spelled(path)), \(OutputFolder.spelled(other))); many "
+                        + "file systems and hosts take the two for one: rename one of them")
+            }
             // A link is read only when it leads to a file inside the folder (as in static/), so a
             // theme never publishes a file from elsewhere (`assets/x -> /etc/shadow`).
-            if (try? fileManager.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink {
+            if isLink {
                 var isDir: ObjCBool = false
                 guard let target = OutputFolder.realPath(url.path), OutputFolder.contains(root, target), target != root,
                     fileManager.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue
@@ -130,6 +156,16 @@ package struct SiteTemplates: Sendable {
             }
             var isDir: ObjCBool = false
             guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
+            let limit = isAsset ? maximumAssetBytes : maximumTemplateBytes
+            if let size = (try? fileManager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue,
+                size > limit
+            {
+                throw TemplateError(
+                    file: displayName,
+                    message: "is \(size >> 10) KB, past the \(limit >> 10) KB a theme's "
+                        + (isAsset ? "asset" : isCatalogue ? "catalogue" : "template")
+                        + " may have; is it the file you meant?")
+            }
             guard let data = fileManager.contents(atPath: url.path) else {
                 throw TemplateError(file: displayName, message: "cannot read the file")
             }
@@ -192,7 +228,8 @@ package struct SiteTemplates: Sendable {
         }
         return SiteTemplates(
             templates: templates, program: Template.Program(templates), assets: assets, sources: sources,
-            catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings)
+            catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings,
+            displayNames: displayNames)
     }
 
     /// Renders template `name` with a page's view model; `root` is the page's way back to the site's
@@ -205,19 +242,34 @@ package struct SiteTemplates: Sendable {
             try renderer.render(
                 name, with: page.templateValue, globals: .object(TemplateGlobals(t: messages)), root: root)
         } catch {
+            func file(_ template: String) -> String { displayNames[template] ?? "\(template).mustache" }
+            let runaway = " (the build stops; the previous site stays in place)"
             switch error {
             case .missingTemplate(let missing):
-                throw TemplateError(file: "\(missing).mustache", message: "template not found")
+                throw TemplateError(
+                    file: file(name),
+                    message: "'\(missing)' is used as a partial or parent but there is no \(missing).mustache")
             case .tooDeep(let culprit):
                 throw TemplateError(
-                    file: "\(culprit).mustache",
-                    message: "partials nest more than \(Template.Renderer.maximumDepth) deep; does it include itself?")
+                    file: file(culprit),
+                    message: "partials nest more than \(Template.Renderer.maximumDepth) deep rendering \(file(name)); "
+                        + "does it include itself?" + runaway)
+            case .blockTooDeep(let block, let page):
+                throw TemplateError(
+                    file: file(page),
+                    message: "the block {{$\(block)}} nests more than \(Template.Renderer.maximumDepth) deep; does it "
+                        + "include itself?" + runaway)
+            case .nestedTooDeep(let page):
+                throw TemplateError(
+                    file: file(page),
+                    message: "sections, partials and blocks nest more than \(Template.Renderer.maximumFrames) deep in "
+                        + "all, counting across partials; does a partial include itself inside a section?" + runaway)
             case .tooLarge(let page):
                 throw TemplateError(
-                    file: "\(page).mustache",
+                    file: file(page),
                     message:
-                        "a page rendered with it grows past \(Template.Renderer.maximumOutput >> 20) MB or \(Template.Renderer.maximumSteps / 1_000_000) million repeats; does a chain of partials each include the next more than once ({{>b}}{{>b}} in a.mustache, {{>c}}{{>c}} in b.mustache…), or a section on a list sit inside sections on lists?"
-                )
+                        "a page rendered with it grows past \(Template.Renderer.maximumOutput >> 20) MB or \(Template.Renderer.maximumSteps / 1_000_000) million repeats; does a chain of partials each include the next more than once ({{>b}}{{>b}} in a.mustache, {{>c}}{{>c}} in b.mustache…), a section on a list sit inside sections on lists, or a large value such as {{{item.content}}} appear many times?"
+                        + runaway)
             }
         }
         return Data(renderer.output)

@@ -333,6 +333,12 @@ extension Template {
             guard parts.count == 2, !parts.contains(where: { $0.contains(UInt8(ascii: "=")) }) else {
                 throw error("set delimiters as '{{=<% %>=}}': two delimiters separated by a space", at: offset)
             }
+            // Every tag is searched for with them: a long one would make reading the file slow.
+            guard parts.allSatisfy({ $0.count <= Template.maximumDelimiterBytes }) else {
+                throw error(
+                    "delimiters of more than \(Template.maximumDelimiterBytes) bytes are not supported; use short ones "
+                        + "such as '{{=<% %>=}}'", at: offset)
+            }
             open = Array(parts[0])
             close = Array(parts[1])
         }

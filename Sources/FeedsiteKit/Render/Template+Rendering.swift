@@ -17,6 +17,8 @@ extension Template {
         private var overrides: [Range<Int>?]
         private var indentation: [UInt8] = []
         private var depth = 0
+        /// Instruction lists being run (`run` calls open: sections, partials, parents, blocks).
+        private var frames = 0
         /// Repeats rendered so far (`step()`), against `maximumSteps`.
         private var steps = 0
         /// The template `render` was asked for, named when a render is cut off.
@@ -27,6 +29,10 @@ extension Template {
 
         /// Partials, parents and blocks nested deeper than this are a template that includes itself.
         static let maximumDepth = 64
+        /// Sections, partials, parents and blocks nested together, across files: the renderer
+        /// recurses once per level, and 64 partials each 100 sections deep would overflow a
+        /// thread's stack. A real theme nests a few dozen.
+        static let maximumFrames = 256
         /// The most one render may write or repeat: partials that each include the next twice
         /// (`{{>b}}{{>b}}` in `a`, `{{>c}}{{>c}}` in `b`…), or sections on a list nested in sections
         /// on the same list, render 2^depth (or length^depth) times within the depth limits, and
@@ -41,6 +47,10 @@ extension Template {
         enum Failure: Error {
             case missingTemplate(String)
             case tooDeep(String)
+            /// A block (`{{$name}}`) nests too deep, rendering the page's template.
+            case blockTooDeep(block: String, page: String)
+            /// Sections, partials and blocks together nest past `maximumFrames` (in this page's template).
+            case nestedTooDeep(String)
             /// The page's render went over `limits`.
             case tooLarge(String)
         }
@@ -76,6 +86,9 @@ extension Template {
         }
 
         private mutating func run(_ range: Range<Int>) throws(Failure) {
+            guard frames < Self.maximumFrames else { throw .nestedTooDeep(page) }
+            frames += 1
+            defer { frames -= 1 }
             var position = range.lowerBound
             while position < range.upperBound {
                 let op = ops[position]
@@ -95,6 +108,9 @@ extension Template {
                     case .bool(let flag): write(flag ? "true" : "false", isEscaped: false)
                     case .list, .object, .nothing: break  // nothing sensible to print; use a section
                     }
+                    // A value can be large (an item's content): a page of many is stopped here,
+                    // not only at the next repeat.
+                    guard output.count <= limits.output else { throw .tooLarge(page) }
                 case .section(let name, let length, let isInverted):
                     let body = position..<(position + length)
                     position = body.upperBound
@@ -179,7 +195,7 @@ extension Template {
             guard depth < Self.maximumDepth else {
                 switch nesting {
                 case .template(let index): throw .tooDeep(program.templateNames[index])
-                case .block(let index): throw .tooDeep(program.blockNames[index])
+                case .block(let index): throw .blockTooDeep(block: program.blockNames[index], page: page)
                 }
             }
             try step()

@@ -17,6 +17,8 @@ struct Template: Sendable {
     /// How deep sections, blocks and parents may nest in one file: the renderer, the load-time
     /// check and freeing a tree recurse once per level.
     static let maximumNesting = 100
+    /// The longest delimiter `{{=<% %>=}}` may set: each tag is searched for with them.
+    static let maximumDelimiterBytes = 16
 
     /// One piece of a template. Not `indirect`: the arrays already hold the nesting, and the
     /// renderer reads a node without a box's retain and release (hot path).

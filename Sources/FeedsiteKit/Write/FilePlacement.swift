@@ -66,7 +66,7 @@ struct FilePlacement: Sendable {
     /// staging folder already has that inode there (a page unchanged since the build before
     /// last), else a hard link replaces whatever it has. False when it could not be linked.
     func linkUnchanged(_ path: String, inode: UInt64, from live: String) -> Bool {
-        let existing = inventory.files[path]
+        let existing = inventory.inode(at: path)
         if existing == inode { return true }
         let destination = stagingPath + "/" + path
         if existing != nil { _ = unlink(destination) }
@@ -77,7 +77,7 @@ struct FilePlacement: Sendable {
     /// live site's inode) is unlinked first, never written into.
     func writeNew(_ content: Content, at path: String) async throws(SiteWriter.WriteError) {
         let destination = stagingPath + "/" + path
-        if inventory.files[path] != nil { _ = unlink(destination) }
+        if inventory.inode(at: path) != nil { _ = unlink(destination) }
         if let code = injectedFailure?(path) {
             throw SiteWriter.WriteError(path: destination, doing: "cannot write the new site", errno: code)
         }
@@ -93,7 +93,7 @@ struct FilePlacement: Sendable {
     /// Removes what the staging folder has at `path` when it is a folder (the site's layout
     /// changed: a file goes where a folder was).
     func clearFolder(at path: String) async throws(SiteWriter.WriteError) {
-        if inventory.folders.contains(path) { try await SiteWriter.removeTree(stagingPath + "/" + path) }
+        if inventory.hasFolder(path) { try await SiteWriter.removeTree(stagingPath + "/" + path) }
     }
 
     /// Removes a file the new site no longer has (nothing when it is gone already, or a file is
@@ -109,11 +109,11 @@ struct FilePlacement: Sendable {
     /// file where one of them goes is removed first. Another task may create a shared parent at
     /// the same time: one that exists is fine.
     func makeFolder(_ folder: String) throws(SiteWriter.WriteError) {
-        guard !inventory.folders.contains(folder) else { return }
+        guard !inventory.hasFolder(folder) else { return }
         if !inventory.files.isEmpty {
             var prefix = Substring(folder)
             while true {
-                if inventory.files[String(prefix)] != nil { _ = unlink(stagingPath + "/" + prefix) }
+                if inventory.inode(at: String(prefix)) != nil { _ = unlink(stagingPath + "/" + prefix) }
                 guard let slash = prefix.lastIndex(of: "/") else { break }
                 prefix = prefix[..<slash]
             }

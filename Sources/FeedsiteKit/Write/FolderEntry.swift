@@ -9,6 +9,8 @@ struct FolderEntry: Sendable {
     var isUTF8: Bool
     var isDirectory: Bool
     var isRegular: Bool
+    /// The name as the file system has it, byte for byte (to reach an entry whose name is not UTF-8).
+    var component: FilePath.Component
 
     /// The entries of the folder at `path` (not followed when it is a link): every entry, even
     /// one that cannot be inspected, so callers refuse what they cannot place.
@@ -37,7 +39,8 @@ struct FolderEntry: Sendable {
                         entries.append(
                             FolderEntry(
                                 name: String(decoding: entry.name), isUTF8: String(validating: entry.name) != nil,
-                                isDirectory: type == .directory, isRegular: type == .regular))
+                                isDirectory: type == .directory, isRegular: type == .regular,
+                                component: entry.name))
                     }
                 }
                 return entries

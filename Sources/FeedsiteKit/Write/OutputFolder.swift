@@ -41,15 +41,48 @@ package struct OutputFolder: Sendable {
     /// The last component of `path`.
     var name: String { Self.name(of: path) }
 
-    /// Whether the entry `name` at the top of the live site is someone else's.
+    /// Whether the entry `name` at the top of the live site is someone else's: names are told
+    /// apart byte for byte (a file system does; Swift's `==` takes `café` in NFC and NFD for one).
     func isForeign(_ entry: String) -> Bool {
         guard entry != SiteMarker.fileName, entry != SiteMarker.temporaryName else { return false }
         switch contents {
         // A folder that appeared while the build ran is someone else's as a whole.
         case .absent: return true
-        case .site(let marker): return !marker.names.contains(entry)
+        case .site(let marker): return !Self.holds(marker.names, exactly: entry)
         case .adopted: return Self.olderSiteNames[entry] == nil
         }
+    }
+
+    /// The member of `names` that reads the same as `name` (canonically equivalent, as Swift
+    /// compares strings: the same bytes, or other code points for the same text), nil when none
+    /// does (`==` on its result is not a byte comparison; `isSameName` is).
+    static func member(equivalentTo name: String, in names: Set<String>) -> String? {
+        names.firstIndex(of: name).map { names[$0] }
+    }
+
+    /// Whether `names` holds `name` byte for byte.
+    static func holds(_ names: Set<String>, exactly name: String) -> Bool {
+        member(equivalentTo: name, in: names).map { isSameName($0, name) } ?? false
+    }
+
+    /// Whether two names are the same bytes (what a file system compares).
+    static func isSameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// `name` with every code point past ASCII spelt out (`cafe<U+0301>.html`), to show two names
+    /// that read the same apart.
+    static func spelled(_ name: String) -> String {
+        var text = ""
+        for scalar in name.unicodeScalars {
+            if scalar.isASCII {
+                text.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+            }
+        }
+        return text
     }
 
     /// The names an older feedsite (before the marker) wrote at the top of a site, and whether each

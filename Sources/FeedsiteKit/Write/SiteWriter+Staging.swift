@@ -131,7 +131,9 @@ extension SiteWriter {
 
         /// Swaps the new site in, atomically: files at the top of the old site that are not
         /// feedsite's are carried over, what the new site does not have is deleted, the folder is
-        /// marked complete, then exchanged with the live one.
+        /// marked complete, then exchanged with the live one. A file put into the live site after
+        /// its last listing goes with the old site in the exchange: it is moved back at once
+        /// (`restoreArrivals`), so nothing of the user's is left in the folder the next build reuses.
         package mutating func commit() async throws(WriteError) -> Report {
             var topNames: Set<String> = [SiteMarker.fileName]
             for path in paths {
@@ -139,23 +141,35 @@ extension SiteWriter {
             }
             var kept = paths
             kept.insert(SiteMarker.fileName)
+            var carried: [String: UInt64] = [:]
             do {
-                try await carryOver(into: &kept, avoiding: topNames)
+                try await carryOver(into: &kept, carried: &carried, avoiding: topNames)
                 try await removeStale(keeping: kept)
                 try await markComplete(names: topNames)
+                // Listed again just before the swap: the deletions above take a while on a large site.
+                try await carryOver(into: &kept, carried: &carried, avoiding: topNames)
             } catch {
                 await discard()
                 throw error
             }
-            try await writer.swap(staging, into: target)
+            writer.beforeSwap?(target)
+            guard let old = try await writer.swap(staging, into: target) else { return report }
+            let arrivals = await restoreArrivals(from: old, carried: carried)
+            if arrivals.mayReuseOldSite { await SiteWriter.keepAsPrevious(old, of: target) }
+            var report = report
+            report.warnings = arrivals.warnings
             return report
         }
 
         /// Links the files at the top of the live site that feedsite did not write (a `.gitkeep`,
         /// an `.htaccess`, a `CNAME` put there by hand) into the new site at the same paths, so
-        /// nothing of the user's moves or goes. A folder of the user's there, or a file of the
-        /// user's where the new site has one, stops the build: feedsite would have to move it.
-        private func carryOver(into kept: inout Set<String>, avoiding topNames: Set<String>) async throws(WriteError) {
+        /// nothing of the user's moves or goes; `carried` records each with its inode, and a file
+        /// already carried is linked again only when it was replaced since. A folder of the user's
+        /// there, or a file of the user's where the new site has one, stops the build: feedsite
+        /// would have to move it.
+        private func carryOver(
+            into kept: inout Set<String>, carried: inout [String: UInt64], avoiding topNames: Set<String>
+        ) async throws(WriteError) {
             let entries = await SiteWriter.info(target) == nil ? [] : try await FolderEntry.list(target)
             for entry in entries where folder.isForeign(entry.name) {
                 let source = target + "/" + entry.name
@@ -167,22 +181,38 @@ extension SiteWriter {
                             + "move it out (files to publish with the site go in static/ beside feeds.yml)",
                         kind: .refused)
                 }
-                guard !topNames.contains(entry.name) else {
+                if let clash = OutputFolder.member(equivalentTo: entry.name, in: topNames) {
                     throw WriteError(
                         path: source,
-                        message: "was not written by feedsite, and the new site has a file or folder of that name; "
+                        message: "was not written by feedsite, and the new site has a file or folder of "
+                            + (OutputFolder.isSameName(clash, entry.name)
+                                ? "that name; "
+                                : "a name that reads the same (\(OutputFolder.spelled(clash)), this one "
+                                    + "\(OutputFolder.spelled(entry.name)): many file systems and hosts take the two "
+                                    + "for one); ")
                             + "move it out of the site folder (to publish your own, put it in static/ beside "
                             + "feeds.yml under a name feedsite does not use)",
                         kind: .refused)
                 }
                 // Gone since it was listed: nothing to keep.
-                guard let info = await SiteWriter.info(source), let inode = info.platformSpecificStatus?.st_ino
-                else { continue }
+                var info = stat()
+                guard lstat(source, &info) == 0 else { continue }
+                let inode = UInt64(info.st_ino)
+                let linked: Bool
+                if let earlier = carried[entry.name] {
+                    // Carried already: linked again only when the user replaced the file since.
+                    guard earlier != inode else { continue }
+                    _ = unlink(staging + "/" + entry.name)
+                    linked = link(source, staging + "/" + entry.name) == 0
+                } else {
+                    try await placement.clearFolder(at: entry.name)
+                    linked = placement.linkUnchanged(entry.name, inode: inode, from: source)
+                }
                 kept.insert(entry.name)
-                try await placement.clearFolder(at: entry.name)
-                guard placement.linkUnchanged(entry.name, inode: UInt64(inode), from: source) else {
+                guard linked else {
                     throw WriteError(path: source, doing: "cannot be carried over into the new site", errno: errno)
                 }
+                carried[entry.name] = inode
             }
         }
 
@@ -214,15 +244,18 @@ extension SiteWriter {
                     guard needed.insert(String(folder)).inserted else { break }
                 }
             }
+            // Paths compared byte for byte: a stale `café.html` in NFD is not the new one in NFC.
             func isStale(_ folder: String) -> Bool {
-                inventory.folders.contains(folder) && !needed.contains(folder) && !kept.contains(folder)
+                inventory.hasFolder(folder) && !OutputFolder.holds(needed, exactly: folder)
+                    && !OutputFolder.holds(kept, exactly: folder)
             }
             func parent(_ path: String) -> String? { path.lastIndex(of: "/").map { String(path[..<$0]) } }
             // Whole folders first (the top-most stale one of each branch), then single files.
             for folder in inventory.folders where isStale(folder) && !(parent(folder).map(isStale) ?? false) {
                 try await SiteWriter.removeTree(staging + "/" + folder)
             }
-            for path in inventory.files.keys where !kept.contains(path) && !needed.contains(path) {
+            for path in inventory.files.keys
+            where !OutputFolder.holds(kept, exactly: path) && !OutputFolder.holds(needed, exactly: path) {
                 if let folder = parent(path), isStale(folder) { continue }
                 try placement.removeStale(path)
             }

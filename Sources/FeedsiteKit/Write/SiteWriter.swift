@@ -33,18 +33,32 @@ package struct SiteWriter: Sendable {
         package var totalFiles: Int
         /// Files that are new or whose bytes changed.
         package var changedFiles: Int
+        /// What the build report should say about the swap (a file of the user's put into the
+        /// site folder while it was swapped, moved aside rather than lost).
+        package var warnings: [String] = []
     }
 
     /// Tests only: an `errno` to fail the writing of a site path with (a full disk, say), or nil.
     let injectedFailure: (@Sendable (String) -> Int32?)?
+    /// Tests only: called with the live site's path just before the swap (to put files there
+    /// the way a user's program could while a build runs).
+    let beforeSwap: (@Sendable (String) -> Void)?
 
     package init() {
         injectedFailure = nil
+        beforeSwap = nil
     }
 
     /// A writer whose page writes fail as `failure` says (fault injection for tests).
     init(injectingFailure failure: @escaping @Sendable (String) -> Int32?) {
         injectedFailure = failure
+        beforeSwap = nil
+    }
+
+    /// A writer that calls `beforeSwap` with the live site's path just before each swap (tests).
+    init(beforeSwap: @escaping @Sendable (String) -> Void) {
+        injectedFailure = nil
+        self.beforeSwap = beforeSwap
     }
 
     /// Writes `files` (site-relative path → bytes) as the new content of `directory`.
@@ -173,10 +187,10 @@ package struct SiteWriter: Sendable {
 
     // MARK: - Swap
 
-    /// Exchanges `staging` and `target` atomically, then keeps the old site as the next build's
-    /// staging folder. Hand-written: swift-nio's file system has no atomic exchange, and its move
+    /// Exchanges `staging` and `target` atomically; the path of the old site (for the caller to
+    /// keep as the next build's staging folder, `keepAsPrevious`), nil when there was none. Hand-written: swift-nio's file system has no atomic exchange, and its move
     /// would copy across devices where this must fail.
-    func swap(_ staging: String, into target: String) async throws(WriteError) {
+    func swap(_ staging: String, into target: String) async throws(WriteError) -> String? {
         guard await Self.info(target) != nil else {
             guard rename(staging, target) == 0 else {
                 let code = errno
@@ -184,13 +198,10 @@ package struct SiteWriter: Sendable {
                 throw WriteError(
                     path: target, doing: "cannot move the new site into place", errno: code, kind: .refused)
             }
-            return
+            return nil
         }
-        if Self.exchange(staging, target) {
-            // `staging` now holds the old site.
-            await Self.keepAsPrevious(staging, of: target)
-            return
-        }
+        // `staging` now holds the old site.
+        if Self.exchange(staging, target) { return staging }
         // No atomic exchange (not Linux, or an old kernel/filesystem): two renames. A crash between
         // them leaves `.Site.old-<pid>`, which the next build moves back (`recoverInterruptedSwap`).
         let old = OutputFolder.parent(of: target) + "/.\(OutputFolder.name(of: target)).old-\(getpid())"
@@ -205,21 +216,33 @@ package struct SiteWriter: Sendable {
             try? await Self.removeFolder(staging)
             throw WriteError(path: target, doing: "cannot move the new site into place", errno: code, kind: .refused)
         }
-        await Self.keepAsPrevious(old, of: target)
+        return old
     }
 
     /// `renameat2(RENAME_EXCHANGE)`, looked up at run time because Glibc's Swift overlay does not
     /// declare it (it needs `_GNU_SOURCE`). False when unavailable or refused.
     private static func exchange(_ a: String, _ b: String) -> Bool {
+        renameAt2(a, b, flags: 2) == true  // RENAME_EXCHANGE from <linux/fs.h>
+    }
+
+    /// Renames `source` to `destination` unless something is there (`RENAME_NOREPLACE`); nil when
+    /// the kernel or file system cannot say so atomically.
+    static func renameWithoutReplacing(_ source: UnsafePointer<CChar>, _ destination: UnsafePointer<CChar>) -> Bool? {
+        renameAt2(source, destination, flags: 1)  // RENAME_NOREPLACE from <linux/fs.h>
+    }
+
+    /// `renameat2(2)` with `flags`: nil when it is not there or the file system does not take the
+    /// flag (`EINVAL`), else whether it renamed.
+    private static func renameAt2(_ a: UnsafePointer<CChar>, _ b: UnsafePointer<CChar>, flags: UInt32) -> Bool? {
         #if os(Linux)
             typealias RenameAt2 =
                 @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
             let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-            let renameExchange: UInt32 = 2  // RENAME_EXCHANGE from <linux/fs.h>
-            return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0
+            if renameat2(AT_FDCWD, a, AT_FDCWD, b, flags) == 0 { return true }
+            return errno == EINVAL || errno == ENOSYS ? nil : false
         #else
-            return false
+            return nil
         #endif
     }
 

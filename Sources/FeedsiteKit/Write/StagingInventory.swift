@@ -56,7 +56,13 @@ struct StagingInventory: Sendable {
     /// Records `entry` of the open folder `folder` as site path `site`: a regular file with its
     /// inode, a folder (true: list it too); anything else is deleted.
     private mutating func add(_ entry: Entry, at site: String, in folder: Int32) -> Bool {
+        // Paths are told apart byte for byte (`inode(at:)`); a dictionary takes two that read the
+        // same (NFC and NFD) for one, so the second of such a pair is set aside to be deleted.
         if entry.isRegular {
+            if let index = files.index(forKey: site), !OutputFolder.isSameName(files[index].key, site) {
+                _ = unlinkat(folder, entry.name, 0)
+                return false
+            }
             files[site] = entry.inode
             return false
         }
@@ -64,8 +70,25 @@ struct StagingInventory: Sendable {
             _ = unlinkat(folder, entry.name, 0)
             return false
         }
+        if folders.contains(site) && !OutputFolder.holds(folders, exactly: site) {
+            let aside = Entry.unreusedName(entry.inode)
+            guard renameat(folder, entry.name, folder, aside) == 0 else { return false }
+            folders.insert(String(decoding: site.utf8.dropLast(entry.name.utf8.count), as: UTF8.self) + aside)
+            return false
+        }
         folders.insert(site)
         return true
+    }
+
+    /// The inode of the file the folder holds at `path` (byte for byte), nil when none.
+    func inode(at path: String) -> UInt64? {
+        guard let index = files.index(forKey: path), OutputFolder.isSameName(files[index].key, path) else { return nil }
+        return files[index].value
+    }
+
+    /// Whether the folder holds a folder at `path` (byte for byte).
+    func hasFolder(_ path: String) -> Bool {
+        OutputFolder.holds(folders, exactly: path)
     }
 
     /// Adds what the folder `name` in the open folder `parent` holds (site path `site`).
@@ -86,6 +109,12 @@ struct StagingInventory: Sendable {
 
     /// One entry of a folder being listed.
     private struct Entry {
+        /// A name for an entry that is not reused (renamed so it can be deleted by name): a
+        /// control character keeps it apart from every site path (`StaticFiles` refuses those).
+        static func unreusedName(_ inode: UInt64) -> String {
+            "\u{1}feedsite-unreused-\(inode)"
+        }
+
         var name: String
         var isDirectory: Bool
         var isRegular: Bool
@@ -104,12 +133,25 @@ struct StagingInventory: Sendable {
         static func read(_ stream: OpaquePointer, of descriptor: Int32) -> [Entry] {
             var entries: [Entry] = []
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                let decoded = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    let bytes = raw.prefix { $0 != 0 }
+                    return (String(decoding: bytes, as: UTF8.self), String(validating: bytes, as: UTF8.self) != nil)
                 }
+                var name = decoded.0
                 guard name != ".", name != ".." else { continue }
                 var type = entry.pointee.d_type
                 var inode = UInt64(entry.pointee.d_ino)
+                if !decoded.1 {
+                    // A name that is not UTF-8 (feedsite never writes one) cannot be matched or
+                    // removed by its decoded name: renamed, it is deleted as a stale entry.
+                    let aside = unreusedName(inode)
+                    let moved = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        renameat(descriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), descriptor, aside)
+                    }
+                    guard moved == 0 else { continue }
+                    name = aside
+                    type = UInt8(DT_UNKNOWN)
+                }
                 if type == UInt8(DT_UNKNOWN) {
                     var info = stat()
                     guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }

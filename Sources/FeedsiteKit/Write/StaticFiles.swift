@@ -100,7 +100,10 @@ package struct StaticFiles: Sendable {
                 problems.append(.error(file: display(displayName, prefix), "cannot be read"))
                 continue
             }
-            for entry in entries.sorted(by: { $0.name < $1.name }) {
+            // Names that read the same (`café` in NFC and in NFD): two files here, one to many
+            // file systems and hosts (and to Swift's `==`).
+            var spellings: [String: String] = [:]
+            for entry in entries.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) }) {
                 let sitePath = prefix + entry.name
                 let shown = display(displayName, sitePath)
                 let source = path + "/" + entry.name
@@ -108,10 +111,21 @@ package struct StaticFiles: Sendable {
                     problems.append(
                         .error(
                             file: shown,
-                            "the name has control characters or is not UTF-8; rename it (web servers and deploy "
-                                + "tools cannot publish it faithfully)"))
+                            "the name has control characters, begins with a combining mark (or ends with a sign that joins what "
+                                + "follows), or is not UTF-8; rename "
+                                + "it (web servers and deploy tools cannot publish it faithfully)"))
                     continue
                 }
+                if let other = spellings[entry.name], !OutputFolder.isSameName(other, entry.name) {
+                    problems.append(
+                        .error(
+                            file: shown,
+                            "reads the same as \(display(displayName, prefix + other)) but is spelt with other Unicode "
+                                + "code points (\(OutputFolder.spelled(entry.name)), \(OutputFolder.spelled(other))); "
+                                + "many file systems and hosts take the two for one: rename one of them"))
+                    continue
+                }
+                spellings[entry.name] = entry.name
                 guard let info = await SiteWriter.info(source) else { continue }
                 if let generated = reserved.collision(sitePath, isDirectory: info.type == .directory) {
                     let what = generated.hasSuffix("/") ? "the folder \(generated) feedsite generates" : generated
@@ -182,8 +196,11 @@ package struct StaticFiles: Sendable {
     }
 
     /// A name a web server can serve as it is: UTF-8 without control characters (the marker
-    /// lists top-level names one per line, too).
-    private static func isPublishable(_ name: String) -> Bool {
-        !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" }
+    /// lists top-level names one per line, too), and no mark that joins a `/` beside it into one
+    /// character (a combining accent first, a prepended sign last): paths are split at characters.
+    static func isPublishable(_ name: String) -> Bool {
+        let wrapped = "/" + name + "/"
+        guard wrapped.first == "/", wrapped.last == "/" else { return false }
+        return !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" }
     }
 }

@@ -121,6 +121,63 @@ struct BuiltInThemeTests {
         #expect(throws: TemplateError.self) { try SiteTemplates.load(overriding: nil, besides: config) }
     }
 
+    @Test("assets/ or strings/ as a link to a folder is an error, not silently left out")
+    func themeFolderLinks() throws {
+        for name in ["assets", "strings"] {
+            let folder = try Self.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = folder.appendingPathComponent("feeds.yml")
+            let templates = folder.appendingPathComponent("Templates")
+            let shared = folder.appendingPathComponent("shared")
+            try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: shared.appendingPathComponent(name == "assets" ? "logo.svg" : "de.yml"))
+            try FileManager.default.createSymbolicLink(
+                atPath: templates.appendingPathComponent(name).path, withDestinationPath: shared.path)
+            #expect {
+                try SiteTemplates.load(overriding: nil, besides: config)
+            } throws: { error in
+                "\(error)".contains("Templates/\(name): error: is a symbolic link that does not lead to a file inside")
+            }
+        }
+    }
+
+    @Test("a template past 1 MB, an asset past 32 MB, or asset names that read the same are errors naming the file")
+    func themeFileLimits() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("feeds.yml")
+        let templates = folder.appendingPathComponent("Templates")
+        let assets = templates.appendingPathComponent("assets")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        let big = templates.appendingPathComponent("item.mustache")
+        try Data(repeating: UInt8(ascii: "x"), count: (1 << 20) + 1).write(to: big)
+        #expect {
+            try SiteTemplates.load(overriding: nil, besides: config)
+        } throws: { error in
+            "\(error)".contains(
+                "Templates/item.mustache: error: is 1024 KB, past the 1024 KB a theme's template may have")
+        }
+        try FileManager.default.removeItem(at: big)
+        let huge = assets.appendingPathComponent("font.woff2")
+        try Data(count: (32 << 20) + 1).write(to: huge)
+        #expect {
+            try SiteTemplates.load(overriding: nil, besides: config)
+        } throws: { error in
+            "\(error)".contains("Templates/assets/font.woff2: error: is 32768 KB, past the 32768 KB a theme's asset")
+        }
+        try FileManager.default.removeItem(at: huge)
+        // `café.css` with U+00E9, and with `e` and U+0301: two files on Linux, one on many hosts.
+        try Data("a".utf8).write(to: assets.appendingPathComponent("caf\u{E9}.css"))
+        try Data("b".utf8).write(to: assets.appendingPathComponent("cafe\u{301}.css"))
+        #expect {
+            try SiteTemplates.load(overriding: nil, besides: config)
+        } throws: { error in
+            "\(error)".contains("but is spelt with other Unicode code points")
+                && "\(error)".contains("<U+0301>") && "\(error)".contains("<U+00E9>")
+        }
+    }
+
     @Test("an override's errors name its file; a --templates folder that does not exist is an error")
     func overrideErrors() throws {
         let folder = try Self.temporaryFolder()

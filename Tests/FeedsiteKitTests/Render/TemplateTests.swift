@@ -242,6 +242,52 @@ struct TemplateTests {
         }
     }
 
+    @Test("64 partials each nesting sections 100 deep stop with an error (the renderer's stack), not a crash")
+    func sectionsAcrossPartials() throws {
+        var partials: [String: String] = [:]
+        let open = String(repeating: "{{#on}}", count: 99)
+        let close = String(repeating: "{{/on}}", count: 99)
+        for level in 0..<64 { partials["p\(level)"] = open + "{{>p\(level + 1)}}" + close }
+        partials["p64"] = "end"
+        #expect {
+            try Self.render("{{>p0}}", ["on": .bool(true)], partials: partials)
+        } throws: { error in
+            guard case .nestedTooDeep("page") = error as? Template.Renderer.Failure else { return false }
+            return true
+        }
+        // Within the bound, the same shape renders: 2 partials of 99 sections each.
+        partials["p2"] = "end"
+        #expect(try Self.render("{{>p0}}", ["on": .bool(true)], partials: partials) == "end")
+    }
+
+    @Test("a large value written many times stops the page at the output limit, not past it")
+    func largeValueRepeated() throws {
+        let content = TemplateValue.string(String(repeating: "a", count: 1 << 20))
+        let template = try Template(parsing: String(repeating: "{{item}}", count: 200))
+        var renderer = Template.Renderer(templates: ["page": template])
+        #expect {
+            try renderer.render("page", with: .object(Object(fields: ["item": content])))
+        } throws: { error in
+            guard case .tooLarge("page") = error as? Template.Renderer.Failure else { return false }
+            return true
+        }
+        // 200 MB unchecked; stopped by the first value past 64 MB.
+        #expect(renderer.output.count <= Template.Renderer.maximumOutput + (1 << 20))
+    }
+
+    @Test("delimiters longer than 16 bytes are a syntax error (each tag is searched for with them)")
+    func longDelimiters() throws {
+        let long = String(repeating: "<", count: 17)
+        #expect {
+            try Template(parsing: "a\n{{=\(long) >>=}}b")
+        } throws: { error in
+            guard let error = error as? TemplateSyntaxError else { return false }
+            return error.line == 2 && error.message.contains("more than 16 bytes")
+        }
+        #expect(
+            try Self.render("{{=\(String(repeating: "<", count: 16)) >=}}\(String(repeating: "<", count: 16))x>") == "")
+    }
+
     @Test("a large page that is not a runaway renders whole: 20,000 list elements and 4 MB of text")
     func largePageRenders() throws {
         let elements = (0..<20_000).map { TemplateValue.object(Object(fields: ["n": .int($0)])) }

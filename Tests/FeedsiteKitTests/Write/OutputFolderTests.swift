@@ -22,18 +22,18 @@ final class OutputFolderTests {
         try? FileManager.default.removeItem(at: root)
     }
 
-    private func write(_ text: String, _ path: String, in folder: URL) throws {
+    func write(_ text: String, _ path: String, in folder: URL) throws {
         let url = folder.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url)
     }
 
-    private func read(_ path: String, in folder: URL) -> String? {
+    func read(_ path: String, in folder: URL) -> String? {
         (try? Data(contentsOf: folder.appendingPathComponent(path))).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every file below `folder` (path → bytes), links as `-> target`.
-    private func snapshot(_ folder: URL) -> [String: String] {
+    func snapshot(_ folder: URL) -> [String: String] {
         var result: [String: String] = [:]
         for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
             let url = folder.appendingPathComponent(path)
@@ -49,7 +49,7 @@ final class OutputFolderTests {
         return result
     }
 
-    private func entries(_ folder: URL) -> [String] {
+    func entries(_ folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import FeedsiteKit
+
+/// Files a user's program puts into the live site while a build runs: the swap takes them out
+/// with the old site, and they must come back (or be set aside whole), never be pruned later.
+extension OutputFolderTests {
+    @Test("a file put into the live site just before the swap is moved back, and the next build keeps it")
+    func fileArrivingDuringSwap() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        try write("planet.example.org\n", "CNAME", in: site)
+        let writer = SiteWriter(beforeSwap: { live in
+            // A new file, and the carried CNAME replaced by a new one (another inode).
+            try? Data("late".utf8).write(to: URL(fileURLWithPath: live + "/late.txt"))
+            try? Data("new.example.org\n".utf8).write(to: URL(fileURLWithPath: live + "/CNAME"), options: .atomic)
+        })
+        let report = try await writer.write(["index.html": Data("two".utf8)], to: site)
+        #expect(report.warnings.isEmpty)
+        #expect(read("late.txt", in: site) == "late")
+        #expect(read("CNAME", in: site) == "new.example.org\n")
+        #expect(read("index.html", in: site) == "two")
+        let previous = root.appendingPathComponent(".Site.previous")
+        #expect(!entries(previous).contains("late.txt"))
+        // The next build reuses the previous site and keeps both, byte for byte.
+        _ = try await SiteWriter().write(["index.html": Data("three".utf8)], to: site)
+        #expect(read("late.txt", in: site) == "late")
+        #expect(read("CNAME", in: site) == "new.example.org\n")
+        #expect(entries(root) == [".Site.previous", "Site"])
+    }
+
+    @Test("a file put into the live site under a name the new site takes is set aside with the old site, reported")
+    func arrivalClashingWithNewSite() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        let writer = SiteWriter(beforeSwap: { live in
+            try? Data("my robots".utf8).write(to: URL(fileURLWithPath: live + "/robots.txt"))
+        })
+        let report = try await writer.write(
+            ["index.html": Data("two".utf8), "robots.txt": Data("feedsite's".utf8)], to: site)
+        #expect(read("robots.txt", in: site) == "feedsite's")
+        let rescued = try #require(entries(root).first { $0.hasPrefix("Site.rescued-") })
+        let aside = root.appendingPathComponent(rescued)
+        #expect(read("robots.txt", in: aside) == "my robots")
+        #expect(read("index.html", in: aside) == "one")
+        #expect(!entries(aside).contains(".feedsite-site"))
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.contains("\(site.path)/robots.txt") == true)
+        #expect(report.warnings.first?.contains(aside.path) == true)
+        // Never reused nor deleted by later builds.
+        for text in ["three", "four"] {
+            _ = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+        }
+        #expect(read("robots.txt", in: aside) == "my robots")
+        #expect(entries(root).contains(rescued))
+    }
+
+    @Test("a folder put into the live site just before the swap is moved back, and the next build refuses it")
+    func folderArrivingDuringSwap() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        let writer = SiteWriter(beforeSwap: { live in
+            try? FileManager.default.createDirectory(
+                atPath: live + "/drafts", withIntermediateDirectories: false)
+            try? Data("draft".utf8).write(to: URL(fileURLWithPath: live + "/drafts/post.md"))
+        })
+        _ = try await writer.write(["index.html": Data("two".utf8)], to: site)
+        #expect(read("drafts/post.md", in: site) == "draft")
+        await #expect(throws: SiteWriter.WriteError.self) {
+            _ = try await SiteWriter().write(["index.html": Data("three".utf8)], to: site)
+        }
+        #expect(read("drafts/post.md", in: site) == "draft")
+        #expect(read("index.html", in: site) == "two")
+    }
+}
