@@ -5,7 +5,8 @@ import NIOHTTP1
 /// to proxies) is for the URL's host, whatever its `Host` says (RFC 9112 §3.2.2): the target's
 /// authority replaces the `Host` field before the conversion to HTTP types, which takes the
 /// authority from `Host` alone, so the responder's host check sees the host really asked for.
-/// Several `Host` fields are left as they are, for the responder's `400`.
+/// Several `Host` fields are left as they are, and a target with userinfo (`http://a@b/`) gives a
+/// `Host` that is no authority: `HTTP1Rules` answers both `400`.
 final class AbsoluteFormTarget: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

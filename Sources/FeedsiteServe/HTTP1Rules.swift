@@ -62,13 +62,31 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
         let length = head.headers["content-length"].first.flatMap { Int($0) } ?? 0
         if !codings.isEmpty || length != 0 { persistence = .close }
         var problem: String?
-        if !isHTTP10 && !head.headers.contains(name: "host") {
+        let hosts = head.headers["host"]
+        if !isHTTP10 && hosts.isEmpty {
             problem = "an HTTP/1.1 request names its host: this one has no Host field"
+        } else if hosts.count > 1 {
+            problem = "the request has \(hosts.count) Host fields; a request names one host"
+        } else if let host = hosts.first, !isAuthority(host) {
+            problem = "the request's Host field is not a host with an optional port"
         } else if let last = codings.last, last != "chunked" {
             problem = "the request's Transfer-Encoding does not end in chunked, so its body has no knowable end"
         }
         if problem != nil { persistence = .close }
         return (Exchange(persistence: persistence, isHTTP10: isHTTP10), problem)
+    }
+
+    /// Whether `value` can be a Host field's value (RFC 9110 §7.2: `uri-host [ ":" port ]`): only
+    /// the characters an authority may hold (RFC 3986 §3.2.2), so no space, `/`, `@` or list.
+    static func isAuthority(_ value: String) -> Bool {
+        value.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default: "-._~!$&'()*+,;=:%[]".utf8.contains(byte)
+            }
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

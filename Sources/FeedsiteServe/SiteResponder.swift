@@ -26,13 +26,6 @@ struct SiteResponder: HTTPResponder {
         if let problem = request.headers[HTTP1Rules.badRequest] {
             return Self.text(.badRequest, "400 \(problem)\n", extraHeaders: [.connection: "close"])
         }
-        // The first `Host` became the authority; another one left among the fields makes the
-        // addressed host ambiguous (RFC 9112 §3.2: answer 400).
-        guard !request.headers.contains(where: { $0.name.canonicalName == "host" }) else {
-            return Self.text(
-                .badRequest, "400 a request names its host once: this one has several Host fields\n",
-                extraHeaders: [.connection: "close"])
-        }
         guard answersAnyHost || Self.isLoopback(authority: request.head.authority) else {
             return Self.text(
                 .misdirectedRequest,

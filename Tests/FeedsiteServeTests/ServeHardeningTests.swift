@@ -120,8 +120,14 @@
                 let rebound = try await get("/", host: "attacker.example")
                 #expect(rebound.status == 421)
                 // Not `host[:port]` (found in session 24: these were taken for localhost).
-                for host in ["localhost:80@attacker.example", "[::1].attacker.example", "localhost:x", "[::1"] {
+                for host in ["[::1].attacker.example", "localhost:x", "[::1"] {
                     #expect(try await get("/", host: host).status == 421, "\(host)")
+                }
+                // Not an authority at all (RFC 9112 §3.2: 400): userinfo, a list, a space, a path.
+                for host in ["localhost:80@attacker.example", "localhost, localhost", "local host", "localhost/x"] {
+                    let reply = try await get("/", host: host)
+                    #expect(reply.status == 400, "\(host)")
+                    #expect(reply.headers["connection"] == "close")
                 }
                 #expect(try await get("/", host: "localhost:").status == 200, "an empty port is allowed (RFC 3986)")
                 let post = try await get("/", method: "POST")
@@ -172,7 +178,8 @@
                 // §3.2.2); found in session 24: its host was not looked at.
                 for (target, host, status) in [
                     ("http://attacker.example/robots.txt", "localhost", 421),
-                    ("HTTP://localhost@attacker.example/robots.txt", "localhost", 421),
+                    // Userinfo in a target is an error (RFC 9110 §4.2.4): not an authority, 400.
+                    ("HTTP://localhost@attacker.example/robots.txt", "localhost", 400),
                     ("http://localhost:\(port)/robots.txt", "attacker.example", 200),
                     ("https://[::1]/robots.txt?x", "attacker.example", 200),
                 ] {
