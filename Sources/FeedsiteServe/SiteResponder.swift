@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// Files are read from disk on every request, so whatever `SiteWriter` last swapped into place
 /// is served: a failed rebuild writes nothing, and the last good site stays up.
 struct SiteResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = PreviewRequestContext
 
     /// The site folder (`Site/`).
     let root: URL
@@ -19,10 +19,10 @@ struct SiteResponder: HTTPResponder {
     var answersAnyHost = false
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        try await answer(request)
+        try await answer(request, Pace(eventLoop: context.channel.eventLoop))
     }
 
-    private func answer(_ request: Request) async throws -> Response {
+    private func answer(_ request: Request, _ pace: Pace) async throws -> Response {
         if let problem = request.headers[HTTP1Rules.badRequest] {
             return Self.text(.badRequest, "400 \(problem)\n", extraHeaders: [.connection: "close"])
         }
@@ -41,16 +41,17 @@ struct SiteResponder: HTTPResponder {
         let path = request.uri.path
         switch path {
         case LiveReload.scriptPath:
-            return Self.response(.ok, Data(LiveReload.script.utf8), type: "text/javascript; charset=utf-8", request)
+            return Self.response(
+                .ok, Data(LiveReload.script.utf8), type: "text/javascript; charset=utf-8", request, pace)
         case LiveReload.statusPath:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let body = (try? encoder.encode(hub.status)) ?? Data("{}".utf8)
-            return Self.response(.ok, body, type: "application/json; charset=utf-8", request)
+            return Self.response(.ok, body, type: "application/json; charset=utf-8", request, pace)
         case LiveReload.eventsPath:
             return events(request)
         default:
-            return serveFile(path, query: request.uri.query, request)
+            return serveFile(path, query: request.uri.query, request, pace)
         }
     }
 
@@ -79,8 +80,8 @@ struct SiteResponder: HTTPResponder {
             })
     }
 
-    private func serveFile(_ rawPath: String, query: String?, _ request: Request) -> Response {
-        guard let relative = Self.sitePath(rawPath) else { return notFound(request) }
+    private func serveFile(_ rawPath: String, query: String?, _ request: Request, _ pace: Pace) -> Response {
+        guard let relative = Self.sitePath(rawPath) else { return notFound(request, pace) }
         let fileManager = FileManager.default
         let base = root.standardizedFileURL.resolvingSymlinksInPath()
         var url = relative.isEmpty ? base : base.appendingPathComponent(relative)
@@ -93,13 +94,15 @@ struct SiteResponder: HTTPResponder {
             }
             return resolved
         }
-        guard var resolved = inside(url) else { return notFound(request) }
+        guard var resolved = inside(url) else { return notFound(request, pace) }
         var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: resolved, isDirectory: &isDirectory) else { return notFound(request) }
+        guard fileManager.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
+            return notFound(request, pace)
+        }
         if isDirectory.boolValue {
             // A folder without a page is not found, rather than redirected to a 404.
             url.appendPathComponent("index.html")
-            guard let page = inside(url), fileManager.fileExists(atPath: page) else { return notFound(request) }
+            guard let page = inside(url), fileManager.fileExists(atPath: page) else { return notFound(request, pace) }
             guard rawPath.hasSuffix("/") else {
                 // `/feeds/x` → `/feeds/x/`, so the page's relative links resolve from the folder.
                 var headers = Self.commonHeaders
@@ -109,11 +112,11 @@ struct SiteResponder: HTTPResponder {
             resolved = page
         } else if rawPath.hasSuffix("/") {
             // `/robots.txt/`: a file is not a folder (its relative links would resolve wrongly).
-            return notFound(request)
+            return notFound(request, pace)
         }
         guard let attributes = try? fileManager.attributesOfItem(atPath: resolved),
             attributes[.type] as? FileAttributeType == .typeRegular
-        else { return notFound(request) }
+        else { return notFound(request, pace) }
         // Streamed from disk a chunk at a time as the client reads: memory stays bounded however
         // large the file, and the connection's idle timer starts only once the last chunk is
         // handed over (a whole file handed over at once was cut off after 5 s for a slow client).
@@ -121,7 +124,7 @@ struct SiteResponder: HTTPResponder {
         // replaces the file meanwhile. A page gets the live-reload script on the way (it was
         // added to a copy in memory, held while a client read it: 30 clients that stopped
         // reading a 6 MB page held 218 MB).
-        guard let file = OpenFile(path: resolved) else { return notFound(request) }
+        guard let file = OpenFile(path: resolved) else { return notFound(request, pace) }
         var headers = Self.commonHeaders
         headers[.contentType] = ContentType.forFile(named: url.lastPathComponent)
         let injection: LiveReload.Injection?
@@ -161,14 +164,14 @@ struct SiteResponder: HTTPResponder {
                         chunk = ByteBuffer(bytes: bytes)
                     }
                     offset += chunk.readableBytes
-                    try await writer.write(chunk)
+                    try await pace.write(chunk, to: &writer)
                 }
                 try await writer.finish(nil)
             })
     }
 
     /// The size of each read from a file being sent.
-    static let chunkBytes = 128 * 1024
+    static let chunkBytes = 32 * 1024
 
     /// What every answer carries: the browser asks again every time (edits show on reload), and
     /// takes each type as declared.
@@ -264,11 +267,11 @@ struct SiteResponder: HTTPResponder {
         return segments.joined(separator: "/")
     }
 
-    private func notFound(_ request: Request) -> Response {
+    private func notFound(_ request: Request, _ pace: Pace) -> Response {
         let hasSite = FileManager.default.fileExists(atPath: root.appendingPathComponent("index.html").path)
         let page = Self.notFoundPage(hasSite: hasSite, status: hub.status, siteDirectory: root.path)
         return Self.response(
-            .notFound, LiveReload.inject(into: Data(page.utf8)), type: "text/html; charset=utf-8", request)
+            .notFound, LiveReload.inject(into: Data(page.utf8)), type: "text/html; charset=utf-8", request, pace)
     }
 
     /// The 404 page. Without a site (the first build failed, or none ran yet) it says why instead
@@ -314,7 +317,7 @@ struct SiteResponder: HTTPResponder {
     /// A body larger than `chunkBytes` is handed over a chunk at a time as the client reads (a
     /// page handed over whole starts the connection's idle timer at once: a slow client was cut off).
     private static func response(
-        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request
+        _ status: HTTPResponse.Status, _ body: Data, type: String, _ request: Request, _ pace: Pace
     ) -> Response {
         var headers = commonHeaders
         headers[.contentType] = type
@@ -329,7 +332,7 @@ struct SiteResponder: HTTPResponder {
                 var offset = 0
                 while offset < body.count {
                     let end = min(offset + chunkBytes, body.count)
-                    try await writer.write(ByteBuffer(bytes: body[offset..<end]))
+                    try await pace.write(ByteBuffer(bytes: body[offset..<end]), to: &writer)
                     offset = end
                 }
                 try await writer.finish(nil)

@@ -566,6 +566,37 @@
             }
         }
 
+        /// Found in session 25: the responder's task read a file faster than the event loop
+        /// queued its chunks, so the writer's backpressure came too late and whole files queued in
+        /// memory (120 clients that stopped reading a 24 MB file: 1.9 GB). `Pace` waits for the
+        /// event loop after each chunk.
+        @Test("120 clients that ask for a 24 MB file and stop reading hold megabytes, not the file each")
+        func stalledClientsHoldLittle() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            @Sendable func residentBytes() -> Int {
+                let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+                let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+                return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+            }
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                var connections = [try await Self.requestSparseFile("big.bin", size: 24 << 20, in: fixture, port: port)]
+                let before = residentBytes()
+                for _ in 1..<120 {
+                    let connection = try RawConnection(port: port)
+                    try await connection.send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    connections.append(connection)
+                }
+                try await Task.sleep(for: .seconds(3))
+                let grown = residentBytes() - before
+                connections.forEach { $0.close() }
+                // The kernel's socket buffers are not the process's; each client holds about a
+                // chunk and NIO's write buffer here (a few MB in all), the whole file without pacing.
+                #expect(grown < 400 << 20, "grew \(grown >> 20) MB")
+            }
+        }
+
         /// With a download in progress, Ctrl-C waited for it, and a client that stopped reading
         /// held the server forever.
         @Test("a graceful shutdown ends a download its client stopped reading")
