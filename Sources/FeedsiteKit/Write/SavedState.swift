@@ -122,17 +122,12 @@ struct SavedState: Sendable {
     private mutating func loadFromWholeFile(_ urls: [String], _ store: StateStore) -> [String] {
         let origin = store.file.path
         digest = nil
-        var info = stat()
-        guard stat(origin, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-            Int(info.st_size) <= StateLimits.fileBytes,
-            let data = try? Data(contentsOf: store.file, options: .alwaysMapped)
-        else {
+        guard case .read(let decoded) = store.readWhole(now: now) else {
             for url in urls { lose(url) }
             return [
                 "\(origin): the saved state changed during the build and cannot be read now; the saved items of \(urls.count) feeds are lost (they are fetched afresh)"
             ]
         }
-        let decoded = StateFile.decode(data, origin: origin, trusted: true, now: now)
         var warnings = decoded.warnings
         if let failure = decoded.failure {
             let reason =

@@ -94,21 +94,18 @@ package struct StateStore: Sendable {
         var info = stat()
         guard stat(file.path, &info) == 0 else { return (nil, []) }
         if let saved = loadIndexed(now: now) { return saved }
-        guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= StateLimits.fileBytes else {
+        let decoded: StateFile.Decoded
+        switch readWhole(now: now) {
+        case .notAFile:
             let warning = setAside(
                 file, as: "state.json.unreadable-\(DayFormat.string(now))",
                 because: "it is not a file of at most \(StateLimits.fileBytes >> 20) MB")
             return (nil, [warning])
+        case .cannotRead(let reason):
+            return (nil, ["\(file.path): cannot read the saved state (\(reason)); starting without it"])
+        case .read(let whole):
+            decoded = whole
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: file, options: .alwaysMapped)
-        } catch {
-            return (
-                nil, ["\(file.path): cannot read the saved state (\(error.localizedDescription)); starting without it"]
-            )
-        }
-        let decoded = StateFile.decode(data, origin: file.path, trusted: true, now: now)
         switch decoded.failure {
         case .unreadable(let reason)?:
             return (nil, [setAside(file, as: "state.json.unreadable-\(DayFormat.string(now))", because: reason)])
@@ -130,6 +127,31 @@ package struct StateStore: Sendable {
         if !warnings.isEmpty { warnings.append(keepDamaged(now: now)) }
         // Written again whatever the build does: in the current version, with its index.
         return (SavedState(state: decoded.state, store: self, now: now), warnings)
+    }
+
+    /// `state.json` read whole, or why it cannot be.
+    enum WholeFile {
+        /// Not a regular file of at most `StateLimits.fileBytes` (or not there).
+        case notAFile
+        /// A file that could not be read (the system's reason).
+        case cannotRead(String)
+        /// Read and decoded: its state, or why it is not one (`Decoded.failure`).
+        case read(StateFile.Decoded)
+    }
+
+    /// Reads and decodes `state.json` as a whole (no index): what `load` does when there is no
+    /// usable index, and what a build does when the indexed file changed under it.
+    func readWhole(now: Date) -> WholeFile {
+        var info = stat()
+        guard stat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            Int(info.st_size) <= StateLimits.fileBytes
+        else { return .notAFile }
+        do {
+            let data = try Data(contentsOf: file, options: .alwaysMapped)
+            return .read(StateFile.decode(data, origin: file.path, trusted: true, now: now))
+        } catch {
+            return .cannotRead(error.localizedDescription)
+        }
     }
 
     /// Whether the index lays `state.json` out exactly as `StateFile.write` does: the feeds'
