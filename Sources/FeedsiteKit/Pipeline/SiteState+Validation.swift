@@ -73,6 +73,14 @@ struct StateValidator {
         warnings.append("\(origin): skipped feed \(Self.quoted(url, limit: 200)): \(reason); its items are lost")
     }
 
+    /// A feed given twice in the file's `feeds` or `items` object (edited by hand): only the
+    /// first was read.
+    mutating func repeatedRecord(_ url: String, in object: String) {
+        warnings.append(
+            "\(origin): feed \(Self.quoted(url, limit: 200)) is given more than once in '\(object)'; only the first "
+                + (object == "items" ? "list of its items" : "entry") + " was read")
+    }
+
     /// A feed whose list of items could not be decoded at all.
     mutating func skippedItems(of url: String, reason: String) {
         warnings.append("\(origin): feed \(Self.quoted(url, limit: 200)): skipped its items: \(reason)")

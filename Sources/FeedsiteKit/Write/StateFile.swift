@@ -367,6 +367,9 @@ enum StateFile {
         for url in (contents.items ?? [:]).keys.sorted() where contents.feeds[url] == nil {
             validator.skippedFeed(url, reason: "it has items but no feed entry")
         }
+        for (object, url) in repeatedRecordKeys(in: data) {
+            validator.repeatedRecord(url, in: object)
+        }
         return Decoded(state: state, warnings: validator.warnings)
     }
 

@@ -37,6 +37,30 @@ struct StateStoreTests {
         #expect(String(decoding: data.prefix(10), as: UTF8.self) == #"{"feeds":{"#)
     }
 
+    @Test(
+        "a feed given twice in a hand-edited state (even spelt with escapes) is said, not silently lost",
+        arguments: [#""https://blog0.example/feed.xml":[],"#, #""https:\/\/blog0.example\/feed.xml":[],"#])
+    func repeatedFeedKeys(extra: String) throws {
+        let state = StateSamples.state(feeds: 2, items: 3)
+        let text = String(decoding: StateStore.encode(state), as: UTF8.self)
+        // An empty list of blog0's items before its real one: the decoder keeps the first.
+        let edited = text.replacingOccurrences(of: #""items":{"#, with: #""items":{"# + extra)
+        #expect(edited != text)
+        let (_, warnings) = StateStore.decode(Data(edited.utf8), origin: "state.json", trusted: true)
+        #expect(
+            warnings == [
+                #"state.json: feed "https://blog0.example/feed.xml" is given more than once in 'items'; only the first list of its items was read"#
+            ])
+        let twiceInFeeds = text.replacingOccurrences(
+            of: #"{"feeds":{"#, with: #"{"feeds":{"https://blog1.example/feed.xml":{},"#)
+        let (_, feedWarnings) = StateStore.decode(Data(twiceInFeeds.utf8), origin: "state.json", trusted: true)
+        #expect(
+            feedWarnings.contains {
+                $0.contains(#"feed "https://blog1.example/feed.xml" is given more than once in 'feeds'"#)
+            })
+        #expect(StateFile.repeatedRecordKeys(in: StateStore.encode(state)).isEmpty)
+    }
+
     @Test("untrusted state has its HTML sanitised again while it is decoded")
     func untrustedHTML() throws {
         var state = StateSamples.state(feeds: 1, items: 1)

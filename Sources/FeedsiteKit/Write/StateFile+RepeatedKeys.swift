@@ -1,0 +1,81 @@
+import Foundation
+
+extension StateFile {
+    /// The feed URLs that a state file gives more than once in its `feeds` or `items` object,
+    /// with the object's name, in order; empty for a file feedsite wrote.
+    ///
+    /// Hand-written: `JSONDecoder` keeps the first value of a repeated key without a word, so a
+    /// state edited by hand (or restored from elsewhere) with a feed's items listed twice would
+    /// lose the second list silently. One pass over the bytes, strings skipped whole, no
+    /// recursion; run only when the whole file is decoded (never on the indexed path) and only
+    /// after it decoded, so it is well-formed JSON and its brackets balance.
+    static func repeatedRecordKeys(in data: Data, limit: Int = 20) -> [(object: String, key: String)] {
+        data.withUnsafeBytes { raw -> [(object: String, key: String)] in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var found: [(object: String, key: String)] = []
+            var depth = 0
+            var expectsKey = false
+            var topKey = ""
+            var seen: Set<String> = []
+            var index = 0
+            while index < bytes.count, found.count < limit {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    let start = index
+                    index = endOfString(bytes, from: index)
+                    guard expectsKey, depth == 1 || depth == 2 else { break }
+                    expectsKey = false
+                    let key = decodedKey(UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)]))
+                    if depth == 1 {
+                        topKey = key
+                    } else if topKey == "feeds" || topKey == "items", !seen.insert(key).inserted {
+                        found.append((topKey, key))
+                    }
+                case UInt8(ascii: "{"):
+                    depth += 1
+                    expectsKey = true
+                    if depth == 2 { seen = [] }
+                case UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                case UInt8(ascii: ":"):
+                    expectsKey = false
+                case UInt8(ascii: ","):
+                    // In an object a comma is followed by a key; in an array the flag is unused
+                    // (only depths 1 and 2, objects there, read it).
+                    expectsKey = true
+                default:
+                    break
+                }
+                index += 1
+            }
+            return found
+        }
+    }
+
+    /// The index of the `"` that ends the string starting at `start`, escapes skipped (the last
+    /// index when it is not closed).
+    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "\"") { return index }
+            index += 1
+        }
+        return bytes.count - 1
+    }
+
+    /// A key token (`"…"`, quotes included) as the decoder reads it: escapes decoded.
+    private static func decodedKey(_ token: UnsafeBufferPointer<UInt8>) -> String {
+        guard token.contains(UInt8(ascii: "\\")) else {
+            return String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
+        }
+        return (try? JSONDecoder().decode(String.self, from: Data(token)))
+            ?? String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
+    }
+}
