@@ -24,12 +24,21 @@ extension PageRenderer {
                 let job = jobs[next]
                 next += 1
                 group.addTask {
-                    let files =
-                        switch job {
-                        case .shared(let shared): try render(shared, in: context, records: records)
-                        case .feed(let feed): try renderFeed(feed, in: context)
+                    switch job {
+                    case .shared(let shared):
+                        let files = try render(shared, in: context, records: records)
+                        return (files.keys.filter { $0.hasSuffix(".html") }.count, try await area.write(files))
+                    case .feed(let feed):
+                        var pages = 0
+                        var batch = SiteWriter.Staging.Area.Batch(paths: [], changedFiles: 0)
+                        try await renderFeed(feed, in: context) { files in
+                            pages += files.keys.filter { $0.hasSuffix(".html") }.count
+                            let written = try await area.write(files)
+                            batch.paths += written.paths
+                            batch.changedFiles += written.changedFiles
                         }
-                    return (files.keys.filter { $0.hasSuffix(".html") }.count, try await area.write(files))
+                        return (pages, batch)
+                    }
                 }
             }
             while next < min(limit, jobs.count) { addTask() }

@@ -117,6 +117,37 @@ package struct PageRenderer: Sendable {
 
     /// One feed's pages and the pages of its items.
     func renderFeed(_ feed: SiteFeed, in context: RenderContext) throws(TemplateError) -> [String: Data] {
+        var files = try feedPages(feed, context)
+        let shared = FeedParts(feed, context)
+        for position in feed.items.indices {
+            try renderItem(at: position, of: feed, shared, context, into: &files)
+        }
+        return files
+    }
+
+    /// One feed's pages and the pages of its items, handed to `write` a part at a time: whenever
+    /// the pages held pass `heldBytes`, and at the end. A theme may make every item page tens of
+    /// megabytes; a feed's pages are not all held at once.
+    func renderFeed(
+        _ feed: SiteFeed, in context: RenderContext, heldBytes: Int = 64 << 20,
+        write: ([String: Data]) async throws -> Void
+    ) async throws {
+        var files = try feedPages(feed, context)
+        var held = files.values.reduce(0) { $0 + $1.count }
+        let shared = FeedParts(feed, context)
+        for position in feed.items.indices {
+            held += try renderItem(at: position, of: feed, shared, context, into: &files)
+            if held > heldBytes {
+                try await write(files)
+                files = [:]
+                held = 0
+            }
+        }
+        if !files.isEmpty { try await write(files) }
+    }
+
+    /// A feed's avatar (or monogram) and its own pages.
+    private func feedPages(_ feed: SiteFeed, _ context: RenderContext) throws(TemplateError) -> [String: Data] {
         var files: [String: Data] = [:]
         if let avatar = feed.avatar {
             files[avatar.path] = avatar.data
@@ -124,10 +155,6 @@ package struct PageRenderer: Sendable {
             files[Monogram.path(feedSlug: feed.slug)] = Data(Monogram.svg(name: feed.name, slug: feed.slug).utf8)
         }
         try renderFeed(feed, context, into: &files)
-        let shared = FeedParts(feed, context)
-        for position in feed.items.indices {
-            try renderItem(at: position, of: feed, shared, context, into: &files)
-        }
         return files
     }
 
@@ -152,11 +179,13 @@ package struct PageRenderer: Sendable {
         }
     }
 
-    /// `items/<feed-slug>/<item-slug>/index.html`, with links to its newer and older neighbours.
+    /// `items/<feed-slug>/<item-slug>/index.html`, with links to its newer and older neighbours;
+    /// its size.
+    @discardableResult
     private func renderItem(
         at position: Int, of feed: SiteFeed, _ shared: FeedParts, _ context: RenderContext,
         into files: inout [String: Data]
-    ) throws(TemplateError) {
+    ) throws(TemplateError) -> Int {
         let item = feed.items[position]
         let path = PagePaths.item(feedSlug: feed.slug, slug: item.slug)
         func neighbour(_ index: Int) -> ItemLinkView? {
@@ -198,7 +227,9 @@ package struct PageRenderer: Sendable {
                     }
                 }, newer: newer, older: older,
                 moreFrom: shared.moreFrom))
-        files[path] = try render("item", page, at: path, context)
+        let data = try render("item", page, at: path, context)
+        files[path] = data
+        return data.count
     }
 
     /// `index.html`, `page/2/index.html`…: every item, newest first, `page_size` per page; only the

@@ -119,10 +119,15 @@ package struct SiteTemplates: Sendable {
             let isCatalogue = MessageCatalogue.language(ofPath: path) != nil
             let isLink =
                 (try? fileManager.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink
-            // `assets` or `strings` as a link (to a shared folder) is listed as one entry, not read
-            // through: refused below like any link that does not lead to a file.
-            let isThemeFolder = isLink && (path == "assets" || path == "strings")
-            guard isAsset || isCatalogue || isThemeFolder || path.hasSuffix(".mustache") else { continue }
+            // A link to a folder (`assets` or `strings` linked to a shared folder, any other name
+            // whose files `subpaths` would read through): refused below like any link that does not
+            // lead to a file.
+            var isFolderLink = false
+            if isLink {
+                var isDir: ObjCBool = false
+                isFolderLink = fileManager.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
+            }
+            guard isAsset || isCatalogue || isFolderLink || path.hasSuffix(".mustache") else { continue }
             let displayName = "\(directory.lastPathComponent)/\(path)"
             if isAsset, let odd = path.split(separator: "/").first(where: { !StaticFiles.isPublishable(String($0)) }) {
                 throw TemplateError(
@@ -156,6 +161,20 @@ package struct SiteTemplates: Sendable {
             }
             var isDir: ObjCBool = false
             guard fileManager.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else { continue }
+            // Inside a linked folder `subpaths` read through (listed before it was refused): only
+            // files whose real path is in the folder are read.
+            guard let real = OutputFolder.realPath(url.path), OutputFolder.contains(root, real) else {
+                throw TemplateError(
+                    file: displayName,
+                    message: "lies in a symbolic link to a folder outside \(directory.lastPathComponent)/; links are "
+                        + "only followed to files in the folder: copy the files in instead")
+            }
+            // A pipe or device would block the read (or never end).
+            guard (try? fileManager.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeRegular
+            else {
+                throw TemplateError(
+                    file: displayName, message: "is not a regular file (a pipe, socket or device); remove it")
+            }
             let limit = isAsset ? maximumAssetBytes : maximumTemplateBytes
             if let size = (try? fileManager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue,
                 size > limit

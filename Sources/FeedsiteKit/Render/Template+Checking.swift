@@ -101,6 +101,8 @@ private struct NameChecker {
     /// The template being walked when the budget ran out.
     private var exhausted: String?
     private var depth = 0
+    /// `walk` calls open (sections, partials, blocks nested, across files).
+    private var frames = 0
 
     init(templates: [String: Template], viewTypes: [String: [String: Kind]]) {
         self.templates = templates
@@ -149,6 +151,14 @@ private struct NameChecker {
     }
 
     private mutating func walk(_ nodes: [Node], in template: String, stack: [Scope], overrides: [String: Override]) {
+        // Bounded like the renderer (`maximumFrames`): this recurses once per section, partial and
+        // block, and 64 partials each 100 sections deep would overflow a thread's stack.
+        guard frames < Template.Renderer.maximumFrames else {
+            exhausted = exhausted ?? template
+            return
+        }
+        frames += 1
+        defer { frames -= 1 }
         for node in nodes {
             guard budget > 0 else {
                 exhausted = exhausted ?? template

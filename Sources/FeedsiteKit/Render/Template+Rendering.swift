@@ -95,7 +95,7 @@ extension Template {
                 position += 1
                 switch op {
                 case .text(let start, let end):
-                    write(text: start..<end)
+                    try write(text: start..<end)
                 case .variable(let name, let isEscaped):
                     guard let value = lookup(name) else { continue }
                     switch consume value {
@@ -228,14 +228,17 @@ extension Template {
 
         private var isAtLineStart: Bool { output.last == UInt8(ascii: "\n") || output.isEmpty }
 
-        /// Template text, indented line by line inside an indented partial, parent or block.
-        private mutating func write(text range: Range<Int>) {
+        /// Template text, indented line by line inside an indented partial, parent or block (each
+        /// line checked against the output limit: an indentation of a megabyte before a partial
+        /// of a million lines would write a terabyte in one piece of text).
+        private mutating func write(text range: Range<Int>) throws(Failure) {
             guard !indentation.isEmpty else {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
                 return
             }
             var lineStart = range.lowerBound
             while lineStart < range.upperBound {
+                guard output.count <= limits.output else { throw .tooLarge(page) }
                 let lineEnd =
                     (bytes[lineStart..<range.upperBound].firstIndex(of: UInt8(ascii: "\n"))
                         ?? (range.upperBound - 1)) + 1

@@ -123,7 +123,9 @@ struct BuiltInThemeTests {
 
     @Test("assets/ or strings/ as a link to a folder is an error, not silently left out")
     func themeFolderLinks() throws {
-        for name in ["assets", "strings"] {
+        // Any other name too: `lib -> /elsewhere` was read through, its `secret.mustache` usable
+        // as `{{>lib/secret}}` (found in session 25).
+        for name in ["assets", "strings", "lib"] {
             let folder = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let config = folder.appendingPathComponent("feeds.yml")
@@ -131,13 +133,32 @@ struct BuiltInThemeTests {
             let shared = folder.appendingPathComponent("shared")
             try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-            try Data("x".utf8).write(to: shared.appendingPathComponent(name == "assets" ? "logo.svg" : "de.yml"))
+            try Data("x".utf8).write(
+                to: shared.appendingPathComponent(
+                    ["assets": "logo.svg", "strings": "de.yml"][name] ?? "secret.mustache"))
             try FileManager.default.createSymbolicLink(
                 atPath: templates.appendingPathComponent(name).path, withDestinationPath: shared.path)
             #expect {
                 try SiteTemplates.load(overriding: nil, besides: config)
             } throws: { error in
                 "\(error)".contains("Templates/\(name): error: is a symbolic link that does not lead to a file inside")
+            }
+        }
+    }
+
+    @Test("a pipe in the theme is an error, not a read that never ends", .timeLimit(.minutes(1)))
+    func themePipe() throws {
+        for path in ["assets/x.css", "item.mustache"] {
+            let folder = try Self.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let templates = folder.appendingPathComponent("Templates")
+            try FileManager.default.createDirectory(
+                at: templates.appendingPathComponent("assets"), withIntermediateDirectories: true)
+            #expect(mkfifo(templates.appendingPathComponent(path).path, 0o644) == 0)
+            #expect {
+                try SiteTemplates.load(overriding: nil, besides: folder.appendingPathComponent("feeds.yml"))
+            } throws: { error in
+                "\(error)".contains("Templates/\(path): error: is not a regular file")
             }
         }
     }

@@ -260,6 +260,37 @@ struct TemplateTests {
         #expect(try Self.render("{{>p0}}", ["on": .bool(true)], partials: partials) == "end")
     }
 
+    @Test("a partial indented by 500 KB with 500,000 lines stops at the output limit, not at 250 GB")
+    func indentationAmplified() throws {
+        let partials = [
+            "a": String(repeating: " ", count: 500_000) + "{{>nl}}\n",
+            "nl": String(repeating: "\n", count: 500_000),
+        ]
+        var templates = ["page": try Template(parsing: "{{>a}}")]
+        for (name, text) in partials { templates[name] = try Template(parsing: text) }
+        var renderer = Template.Renderer(templates: templates)
+        #expect {
+            try renderer.render("page", with: .object(Object(fields: [:])))
+        } throws: { error in
+            guard case .tooLarge("page") = error as? Template.Renderer.Failure else { return false }
+            return true
+        }
+        #expect(renderer.output.count <= Template.Renderer.maximumOutput + 600_000)
+    }
+
+    @Test("the load-time name check of 63 partials each 100 sections deep stops with a warning, not a crash")
+    func checkerDepth() throws {
+        var templates: [String: Template] = [:]
+        let open = String(repeating: "{{#site}}", count: 100)
+        let close = String(repeating: "{{/site}}", count: 100)
+        for level in 0..<63 {
+            templates["p\(level)"] = try Template(parsing: open + (level < 62 ? "{{>p\(level + 1)}}" : "x") + close)
+        }
+        templates["index"] = try Template(parsing: "{{>p0}}")
+        let warnings = Template.checkNames(templates)
+        #expect(warnings.contains { $0.message.contains("nest too much for every name to be checked") })
+    }
+
     @Test("a large value written many times stops the page at the output limit, not past it")
     func largeValueRepeated() throws {
         let content = TemplateValue.string(String(repeating: "a", count: 1 << 20))
