@@ -35,6 +35,23 @@ package struct OutputFolder: Sendable {
     /// Regular files (or links) at the top of the folder that feedsite did not write: carried
     /// over into every new site, never moved or deleted. Sorted.
     package let foreignFiles: [String]
+    /// The folder's device and inode when it was checked (nil when absent): a folder put in its
+    /// place while the build ran is someone else's, and is never swapped out.
+    var identity: FolderIdentity?
+
+    /// A folder's device and inode.
+    struct FolderIdentity: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+
+        /// What is at `path` now (a link itself, not followed), nil when nothing is.
+        init?(of path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
 
     /// The folder holding `path`.
     var parent: String { Self.parent(of: path) }
@@ -101,6 +118,18 @@ package struct OutputFolder: Sendable {
     ///
     /// - Throws: `SiteWriter.WriteError` of kind `.refused` naming the folder and what to do.
     package static func check(_ directory: URL) async throws(SiteWriter.WriteError) -> OutputFolder {
+        let identity = OutputFolder.resolveIdentity(directory)
+        var folder = try await checkContents(directory)
+        // Taken before the contents were read: a folder replaced in between is caught at the swap.
+        folder.identity = identity
+        return folder
+    }
+
+    private static func resolveIdentity(_ directory: URL) -> FolderIdentity? {
+        (try? resolve(directory.standardizedFileURL.path)).flatMap { FolderIdentity(of: $0) }
+    }
+
+    private static func checkContents(_ directory: URL) async throws(SiteWriter.WriteError) -> OutputFolder {
         let requested = directory.standardizedFileURL.path
         let path = try resolve(requested)
         func refuse(_ message: String) -> SiteWriter.WriteError {

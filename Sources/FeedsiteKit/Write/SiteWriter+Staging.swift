@@ -153,7 +153,9 @@ extension SiteWriter {
                 throw error
             }
             writer.beforeSwap?(target)
-            guard let old = try await writer.swap(staging, into: target) else { return report }
+            guard let old = try await writer.swap(staging, into: target, expecting: folder.identity) else {
+                return report
+            }
             let arrivals = await restoreArrivals(from: old, carried: carried)
             if arrivals.mayReuseOldSite { await SiteWriter.keepAsPrevious(old, of: target) }
             var report = report

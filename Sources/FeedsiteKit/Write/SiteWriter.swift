@@ -190,8 +190,22 @@ package struct SiteWriter: Sendable {
     /// Exchanges `staging` and `target` atomically; the path of the old site (for the caller to
     /// keep as the next build's staging folder, `keepAsPrevious`), nil when there was none. Hand-written: swift-nio's file system has no atomic exchange, and its move
     /// would copy across devices where this must fail.
-    func swap(_ staging: String, into target: String) async throws(WriteError) -> String? {
-        guard await Self.info(target) != nil else {
+    func swap(
+        _ staging: String, into target: String, expecting identity: OutputFolder.FolderIdentity?
+    ) async throws(WriteError) -> String? {
+        // The folder checked when the build began, or nothing as then: a folder put in its place
+        // meanwhile (the site moved away, a folder of the user's made there) is not feedsite's to
+        // swap out. Checked again on the folder the exchange took out, and put back when it differs.
+        let replaced = WriteError(
+            path: target,
+            message: "was replaced by another folder (or made) while the build ran, so the new site was not put in its "
+                + "place (nothing in it was moved); build again",
+            kind: .refused)
+        guard OutputFolder.FolderIdentity(of: target) == identity else {
+            try? await Self.removeFolder(staging)
+            throw replaced
+        }
+        guard identity != nil else {
             guard rename(staging, target) == 0 else {
                 let code = errno
                 try? await Self.removeFolder(staging)
@@ -201,7 +215,14 @@ package struct SiteWriter: Sendable {
             return nil
         }
         // `staging` now holds the old site.
-        if Self.exchange(staging, target) { return staging }
+        if Self.exchange(staging, target) {
+            guard OutputFolder.FolderIdentity(of: staging) == identity else {
+                // Replaced between the check and the exchange: exchanged back at once.
+                if Self.exchange(staging, target) { try? await Self.removeFolder(staging) }
+                throw replaced
+            }
+            return staging
+        }
         // No atomic exchange (not Linux, or an old kernel/filesystem): two renames. A crash between
         // them leaves `.Site.old-<pid>`, which the next build moves back (`recoverInterruptedSwap`).
         let old = OutputFolder.parent(of: target) + "/.\(OutputFolder.name(of: target)).old-\(getpid())"
@@ -209,6 +230,10 @@ package struct SiteWriter: Sendable {
             let code = errno
             try? await Self.removeFolder(staging)
             throw WriteError(path: target, doing: "cannot move the old site aside", errno: code, kind: .refused)
+        }
+        guard OutputFolder.FolderIdentity(of: old) == identity else {
+            if rename(old, target) == 0 { try? await Self.removeFolder(staging) }
+            throw replaced
         }
         guard rename(staging, target) == 0 else {
             let code = errno

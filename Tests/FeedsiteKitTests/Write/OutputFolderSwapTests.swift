@@ -56,6 +56,29 @@ extension OutputFolderTests {
         #expect(entries(root).contains(rescued))
     }
 
+    @Test("a site folder replaced by the user's own while the build runs is not swapped out; the build stops")
+    func siteFolderReplacedDuringBuild() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8), "feeds/a.html": Data("a".utf8)], to: site)
+        let moved = root.appendingPathComponent("Site.bak")
+        let writer = SiteWriter(beforeSwap: { live in
+            // The site moved away and a folder of the user's made in its place, with names the
+            // old site's marker lists as feedsite's.
+            try? FileManager.default.moveItem(atPath: live, toPath: moved.path)
+            try? FileManager.default.createDirectory(atPath: live + "/feeds", withIntermediateDirectories: true)
+            try? Data("mine".utf8).write(to: URL(fileURLWithPath: live + "/index.html"))
+            try? Data("mine".utf8).write(to: URL(fileURLWithPath: live + "/feeds/notes.txt"))
+        })
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            _ = try await writer.write(["index.html": Data("two".utf8)], to: site)
+        }
+        #expect(error?.description.contains("was replaced by another folder") == true)
+        #expect(read("index.html", in: site) == "mine")
+        #expect(read("feeds/notes.txt", in: site) == "mine")
+        #expect(read("index.html", in: moved) == "one")
+        #expect(!entries(root).contains { $0.hasPrefix(".Site.new-") })
+    }
+
     @Test("a folder put into the live site just before the swap is moved back, and the next build refuses it")
     func folderArrivingDuringSwap() async throws {
         let site = root.appendingPathComponent("Site")
