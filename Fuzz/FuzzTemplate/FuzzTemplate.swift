@@ -22,7 +22,7 @@ public func fuzzTemplate(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = Template.checkNames(templates, pageTypes: ["page": "IndexPage"])
     var renderer = Template.Renderer(templates: templates)
     // The build's limits take seconds to reach in a sanitised debug build (libFuzzer's timeout is 1 s).
-    renderer.limits = (output: 1 << 20, steps: 100_000)
+    renderer.limits = (output: 1 << 20, steps: 100_000, operations: 10_000_000)
     try? renderer.render(
         "page", with: FuzzView.page.templateValue, globals: .object(TemplateGlobals(t: MessageCatalogue.english)),
         root: "../../")

@@ -245,6 +245,13 @@ package struct SiteTemplates: Sendable {
                     message: "'\(missing)' is used as a partial or parent but there is no \(missing).mustache")
             }
         }
+        if let (name, chain) = Template.unconditionalCycle(in: templates) {
+            throw TemplateError(
+                file: displayNames[name] ?? "\(folder)/\(name).mustache",
+                message: "includes itself with no section around the way back (\(chain.joined(separator: " → "))), "
+                    + "so rendering it would never end; put the inclusion inside a section, such as {{#items}}…{{/items}}"
+            )
+        }
         return SiteTemplates(
             templates: templates, program: Template.Program(templates), assets: assets, sources: sources,
             catalogues: MessageCatalogue.catalogues(overriding: ownCatalogues), catalogueWarnings: catalogueWarnings,
@@ -287,7 +294,7 @@ package struct SiteTemplates: Sendable {
                 throw TemplateError(
                     file: file(page),
                     message:
-                        "a page rendered with it grows past \(Template.Renderer.maximumOutput >> 20) MB or \(Template.Renderer.maximumSteps / 1_000_000) million repeats; does a chain of partials each include the next more than once ({{>b}}{{>b}} in a.mustache, {{>c}}{{>c}} in b.mustache…), a section on a list sit inside sections on lists, or a large value such as {{{item.content}}} appear many times?"
+                        "a page rendered with it grows past \(Template.Renderer.maximumOutput >> 20) MB or \(Template.Renderer.maximumSteps / 1_000_000) million repeats (or runs \(Template.Renderer.maximumOperations / 1_000_000) million template instructions); does a chain of partials each include the next more than once ({{>b}}{{>b}} in a.mustache, {{>c}}{{>c}} in b.mustache…), a section on a list sit inside sections on lists, or a large value such as {{{item.content}}} appear many times?"
                         + runaway)
             }
         }

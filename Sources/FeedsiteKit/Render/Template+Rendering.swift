@@ -21,6 +21,8 @@ extension Template {
         private var frames = 0
         /// Repeats rendered so far (`step()`), against `maximumSteps`.
         private var steps = 0
+        /// Instructions run so far, against `maximumOperations`.
+        private var operations = 0
         /// The template `render` was asked for, named when a render is cut off.
         private var page = ""
         /// The way back to the site's root from the page being rendered (`../../`): what a
@@ -40,8 +42,12 @@ extension Template {
         /// 10,000 feeds: 5 MB and about 100,000 repeats).
         static let maximumOutput = 64 << 20
         static let maximumSteps = 10_000_000
+        /// Instructions one render may run: a partial of 200,000 tags that print nothing,
+        /// included 150,000 times, writes nothing and repeats little, but would look up names for
+        /// hours. The status page of 10,000 feeds runs a few million.
+        static let maximumOperations = 200_000_000
         /// This renderer's limits (smaller in the fuzz target, so a runaway is stopped quickly).
-        var limits = (output: maximumOutput, steps: maximumSteps)
+        var limits = (output: maximumOutput, steps: maximumSteps, operations: maximumOperations)
 
         /// Why a render stopped: the template set is inconsistent, not the data.
         enum Failure: Error {
@@ -78,6 +84,7 @@ extension Template {
             page = name
             self.root = root
             steps = 0
+            operations = 0
             let count = stack.count
             if let globals { stack.append(globals) }
             stack.append(value)
@@ -90,6 +97,8 @@ extension Template {
             frames += 1
             defer { frames -= 1 }
             var position = range.lowerBound
+            operations += range.count
+            guard operations <= limits.operations else { throw .tooLarge(page) }
             while position < range.upperBound {
                 let op = ops[position]
                 position += 1

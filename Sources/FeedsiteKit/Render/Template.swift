@@ -109,3 +109,50 @@ struct TemplateSyntaxError: Error, Sendable {
     var column: Int
     var message: String
 }
+
+extension Template {
+    /// A template that includes itself whatever the data, with the chain of names; nil when none
+    /// does. Only partials and parents at a template's top level count (one inside a section, or
+    /// in a block that may be overridden, is rendered or not by what it is given), so a set
+    /// reported can only run away: an error when loaded, before anything is fetched.
+    static func unconditionalCycle(in templates: [String: Template]) -> (String, [String])? {
+        var edges: [String: [String]] = [:]
+        for (name, template) in templates {
+            edges[name] = template.nodes.compactMap { node in
+                switch node {
+                case .partial(let target, _, _), .parent(let target, _, _, _):
+                    templates[target] != nil ? target : nil
+                case .text, .variable, .section, .block: nil
+                }
+            }
+        }
+        // Depth-first, without recursion: 0 unvisited, 1 on the path, 2 done.
+        var state: [String: Int] = [:]
+        for start in templates.keys.sorted() where state[start] == nil {
+            var path: [(name: String, next: Int)] = [(start, 0)]
+            state[start] = 1
+            while let top = path.last {
+                let targets = edges[top.name] ?? []
+                guard top.next < targets.count else {
+                    state[top.name] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let target = targets[top.next]
+                switch state[target] {
+                case 1?:
+                    let names = path.map(\.name)
+                    let cycle = names[(names.firstIndex(of: target) ?? 0)...] + [target]
+                    return (target, Array(cycle))
+                case nil:
+                    state[target] = 1
+                    path.append((target, 0))
+                default:
+                    break
+                }
+            }
+        }
+        return nil
+    }
+}

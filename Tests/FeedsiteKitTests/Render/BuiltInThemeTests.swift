@@ -146,6 +146,21 @@ struct BuiltInThemeTests {
         }
     }
 
+    @Test("a partial that includes itself outside any section is an error when the theme is loaded")
+    func themeSelfInclusion() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let templates = folder.appendingPathComponent("Templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try Data("x{{>loop}}\n".utf8).write(to: templates.appendingPathComponent("loop.mustache"))
+        #expect {
+            try SiteTemplates.load(overriding: nil, besides: folder.appendingPathComponent("feeds.yml"))
+        } throws: { error in
+            "\(error)".contains(
+                "Templates/loop.mustache: error: includes itself with no section around the way back (loop → loop)")
+        }
+    }
+
     @Test("a pipe in the theme is an error, not a read that never ends", .timeLimit(.minutes(1)))
     func themePipe() throws {
         for path in ["assets/x.css", "item.mustache"] {

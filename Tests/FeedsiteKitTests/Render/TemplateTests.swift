@@ -291,6 +291,33 @@ struct TemplateTests {
         #expect(warnings.contains { $0.message.contains("nest too much for every name to be checked") })
     }
 
+    @Test("150,000 inclusions of a partial of 200,000 silent tags stop at the instruction limit, in seconds")
+    func silentWork() throws {
+        var templates = ["page": try Template(parsing: String(repeating: "{{>p}}", count: 150_000))]
+        templates["p"] = try Template(parsing: String(repeating: "{{x}}", count: 200_000))
+        var renderer = Template.Renderer(templates: templates)
+        #expect {
+            try renderer.render("page", with: .object(Object(fields: [:])))
+        } throws: { error in
+            guard case .tooLarge("page") = error as? Template.Renderer.Failure else { return false }
+            return true
+        }
+    }
+
+    @Test("a template that includes itself outside any section is an error when loaded; inside a section it is not")
+    func unconditionalCycle() throws {
+        let looping = [
+            "a": try Template(parsing: "x{{>b}}"), "b": try Template(parsing: "{{#items}}{{/items}}{{<a}}{{/a}}"),
+        ]
+        let cycle = try #require(Template.unconditionalCycle(in: looping))
+        #expect(cycle.1.count == 3 && cycle.1.first == cycle.1.last)
+        let recursive = [
+            "tree": try Template(parsing: "<li>{{name}}{{#children}}{{>tree}}{{/children}}</li>"),
+            "page": try Template(parsing: "{{$main}}{{>page}}{{/main}}"),
+        ]
+        #expect(Template.unconditionalCycle(in: recursive) == nil)
+    }
+
     @Test("a large value written many times stops the page at the output limit, not past it")
     func largeValueRepeated() throws {
         let content = TemplateValue.string(String(repeating: "a", count: 1 << 20))
