@@ -135,7 +135,7 @@ extension FeedParser {
 
     /// The index of the quote that ends the JSON string starting at `start` (its opening quote),
     /// or `bytes.count` when none does.
-    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    package static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
             index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
@@ -144,7 +144,7 @@ extension FeedParser {
     }
 
     /// A key's bytes, its escapes decoded (by `JSONSerialization`) when it has any.
-    private static func decodedKey(_ token: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    package static func decodedKey(_ token: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         guard token.contains(UInt8(ascii: "\\")) else { return Array(token.dropFirst().dropLast()) }
         let decoded = try? JSONSerialization.jsonObject(with: Data(token), options: .fragmentsAllowed) as? String
         return decoded.map { Array($0.utf8) } ?? Array(token.dropFirst().dropLast())

@@ -1,3 +1,4 @@
+import FeedsiteParse
 import Foundation
 
 extension StateFile {
@@ -23,10 +24,12 @@ extension StateFile {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
-                    index = endOfString(bytes, from: index)
+                    index = FeedParser.endOfString(bytes, from: index)
                     guard expectsKey, depth == 1 || depth == 2 else { break }
                     expectsKey = false
-                    let key = decodedKey(UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)]))
+                    let key = String(
+                        decoding: FeedParser.decodedKey(
+                            UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)])), as: UTF8.self)
                     if depth == 1 {
                         topKey = key
                     } else if topKey == "feeds" || topKey == "items", !seen.insert(key).inserted {
@@ -53,29 +56,5 @@ extension StateFile {
             }
             return found
         }
-    }
-
-    /// The index of the `"` that ends the string starting at `start`, escapes skipped (the last
-    /// index when it is not closed).
-    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\\") {
-                index += 2
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "\"") { return index }
-            index += 1
-        }
-        return bytes.count - 1
-    }
-
-    /// A key token (`"…"`, quotes included) as the decoder reads it: escapes decoded.
-    private static func decodedKey(_ token: UnsafeBufferPointer<UInt8>) -> String {
-        guard token.contains(UInt8(ascii: "\\")) else {
-            return String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
-        }
-        return (try? JSONDecoder().decode(String.self, from: Data(token)))
-            ?? String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
     }
 }
