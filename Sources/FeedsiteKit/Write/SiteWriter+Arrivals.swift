@@ -24,6 +24,13 @@ extension SiteWriter.Staging {
     /// a name feedsite never reuses, and the report says where.
     func restoreArrivals(from old: String, carried: [String: UInt64]) async -> Arrivals {
         guard let entries = try? await FolderEntry.list(old) else { return Arrivals() }
+        // A carried file the user deleted after it was carried over: the new site's link to it
+        // goes too (only while it is still that file).
+        let present = Set(entries.filter(\.isUTF8).map { Array($0.name.utf8) })
+        for (name, inode) in carried where !present.contains(Array(name.utf8)) {
+            var info = stat()
+            if lstat(target + "/" + name, &info) == 0, UInt64(info.st_ino) == inode { _ = unlink(target + "/" + name) }
+        }
         var stranded: [String] = []
         for entry in entries where folder.isForeign(entry.name) {
             let source = FilePath(old).appending(entry.component)

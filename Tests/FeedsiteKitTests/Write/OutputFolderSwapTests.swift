@@ -30,6 +30,17 @@ extension OutputFolderTests {
         #expect(entries(root) == [".Site.previous", "Site"])
     }
 
+    @Test("a carried file the user deletes just before the swap stays deleted")
+    func carriedFileDeletedDuringSwap() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        try write("planet.example.org\n", "CNAME", in: site)
+        let writer = SiteWriter(beforeSwap: { live in _ = unlink(live + "/CNAME") })
+        _ = try await writer.write(["index.html": Data("two".utf8)], to: site)
+        #expect(read("index.html", in: site) == "two")
+        #expect(!entries(site).contains("CNAME"))
+    }
+
     @Test("a file put into the live site under a name the new site takes is set aside with the old site, reported")
     func arrivalClashingWithNewSite() async throws {
         let site = root.appendingPathComponent("Site")
