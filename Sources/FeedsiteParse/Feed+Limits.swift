@@ -23,6 +23,12 @@ extension FeedParser {
     /// `<enclosure>` made a 22 MB page. A saved state is held to the same (`StateLimits.listCount`).
     package static let maxListLength = 1_000
 
+    /// The most characters of author names and e-mail addresses kept on one item, all authors
+    /// together (the first authors that fit). Every list an item is in prints them in its summary:
+    /// a thousand names of a thousand characters made one feed's list pages pass the page limit
+    /// and stop the build. Forty names of a preprint take about 600.
+    package static let maxAuthorCharacters = 10_000
+
     /// The longest values kept, in characters. A title, a name or a link is printed on many pages
     /// (a feed's name beside each of its items in every list, an item's title on its neighbours'
     /// pages): a 1 MB title would be written thousands of times. Real ones are far shorter.
@@ -76,6 +82,8 @@ private struct SizeLimiter {
     /// By kind, in the order first met: how many were cut, and the limit.
     private var cuts: [(kind: Kind, count: Int, limit: Int)] = []
     private var droppedURLs = 0
+    /// Items whose authors' names passed `FeedParser.maxAuthorCharacters`: how many, and the first.
+    private var authorTextCuts = (items: 0, first: 0)
     /// Items whose categories, authors or enclosures were cut, by kind in the order first met: how
     /// many, the limit, and the longest list.
     private var listCuts: [(kind: String, limit: Int, items: Int, most: (item: Int, count: Int))] = []
@@ -132,6 +140,16 @@ private struct SizeLimiter {
         item.contentBase = url(item.contentBase)
         item.categories = categories(item.categories, item: number)
         item.authors = list(item.authors, "authors", item: number).map { person($0) }
+        var characters = 0
+        let fitting = item.authors.prefix { author in
+            characters += (author.name?.count ?? 0) + (author.email?.count ?? 0)
+            return characters <= FeedParser.maxAuthorCharacters
+        }
+        if fitting.count < item.authors.count {
+            if authorTextCuts.items == 0 { authorTextCuts.first = number }
+            authorTextCuts.items += 1
+            item.authors = Array(fitting)
+        }
         item.image = image(item.image)
         var links: Set<String> = []
         let enclosures = item.enclosures.filter { links.insert($0.url).inserted }
@@ -171,6 +189,15 @@ private struct SizeLimiter {
             warnings.append(
                 (cut.count == 1 ? "1 \(cut.kind.one)" : "\(cut.count) \(cut.kind.several)")
                     + " longer than \(cut.limit) characters cut to that length")
+        }
+        if authorTextCuts.items > 0 {
+            let items =
+                authorTextCuts.items == 1
+                ? "item \(authorTextCuts.first) lists authors"
+                : "\(authorTextCuts.items) items (the first: item \(authorTextCuts.first)) list authors"
+            warnings.append(
+                "\(items) whose names pass \(FeedParser.maxAuthorCharacters) characters in all; the first authors "
+                    + "that fit are kept")
         }
         if droppedURLs > 0 {
             warnings.append(

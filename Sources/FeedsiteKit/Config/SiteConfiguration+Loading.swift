@@ -583,6 +583,11 @@ struct ConfigurationReader {
             return nil
         }
         let text = scalar.string.trimmingCharacters(in: .whitespaces)
+        // The URL is the feed's key in the saved state, which holds URLs to this length.
+        guard text.utf8.count <= StateLimits.urlBytes else {
+            error(at: node, "'url' is \(text.utf8.count) bytes long: at most \(StateLimits.urlBytes)")
+            return nil
+        }
         if let (scheme, rest) = Self.schemeWithoutColon(text) {
             error(
                 at: node,
@@ -594,6 +599,16 @@ struct ConfigurationReader {
             switch scheme.lowercased() {
             case "http", "https":
                 guard let url = URL(string: text) else { break }
+                // The URL is published (status page, opml.xml, the published state): credentials in
+                // it would be too. The message does not repeat them (build logs are often public).
+                if url.user != nil || url.password != nil {
+                    error(
+                        at: node,
+                        "'url' holds a user name or password before its host (user:…@), which the site would publish "
+                            + "(the status page, opml.xml, status/state.json); remove them from the URL and send them "
+                            + "as a header: headers: {Authorization: \"Basic <base64 of user:password>\"}")
+                    return nil
+                }
                 guard let problem = url.httpProblem else { return (url, url) }
                 // No host: the general message below. A port out of range is named.
                 guard case .port = problem else { break }

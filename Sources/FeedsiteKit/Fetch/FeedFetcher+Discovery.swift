@@ -30,6 +30,7 @@ extension FeedFetcher {
         var discovered = request
         discovered.url = feedURL
         if discovered.validatorURL == nil { discovered.validatorURL = request.url }
+        if discovered.headersOrigin == nil { discovered.headersOrigin = request.url }
         switch await fetch(discovered) {
         case .success(.fetched(let feedResponse)):
             do {

@@ -219,7 +219,8 @@ package struct FeedFetcher: Sendable {
             if status == 304 {
                 // "Not modified" answers a conditional request only: to any other there is nothing
                 // kept to stand for the feed, so it is a failure (the items of an earlier build stay).
-                guard request.sendsValidators(to: url) || request.hasOwnValidators else {
+                guard request.sendsValidators(to: url) || (request.hasOwnValidators && request.sendsHeaders(to: url))
+                else {
                     return .failure(AttemptFailure(error: .notModifiedUnasked))
                 }
                 return .success(.notModified(info))
@@ -245,8 +246,8 @@ package struct FeedFetcher: Sendable {
                     .fetched(
                         FetchedFeed(
                             info: info, contentType: response.headers.first(name: "Content-Type"),
-                            etag: response.headers.first(name: "ETag"),
-                            lastModified: response.headers.first(name: "Last-Modified"),
+                            etag: Self.validator(response.headers.first(name: "ETag")),
+                            lastModified: Self.validator(response.headers.first(name: "Last-Modified")),
                             body: Data(buffer.readableBytesView))))
             } catch {
                 return .failure(AttemptFailure(error, url: url, policy: options.policy))
@@ -272,7 +273,7 @@ package struct FeedFetcher: Sendable {
                 http.headers.add(name: "If-Modified-Since", value: lastModified)
             }
         }
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) where request.sendsHeaders(to: url) {
             http.headers.replaceOrAdd(name: name, value: value)
         }
         return http
@@ -282,6 +283,13 @@ package struct FeedFetcher: Sendable {
     /// host or an impossible port, and (when asked) private networks.
     private func refusal(for url: URL) -> FetchError? {
         if let problem = url.httpProblem { return .unusableURL(url.absoluteString, problem) }
+        // A feed's URLs are saved in the state, which holds URLs to this length.
+        let length = url.absoluteString.utf8.count
+        if length > StateLimits.urlBytes {
+            return .transport(
+                "a URL of \(length) bytes (\(url.absoluteString.prefix(60))…), longer than the \(StateLimits.urlBytes >> 10) KB "
+                    + "feedsite follows")
+        }
         if options.policy.denyPrivateNetworks, let host = url.host, NetworkAddress.isPrivate(host: host) {
             return .privateNetwork(host: host)
         }
@@ -293,6 +301,12 @@ package struct FeedFetcher: Sendable {
     static func isDecompressionFailure(_ error: any Error) -> Bool {
         if let error = error as? NIOHTTPDecompression.DecompressionError { return error != .limit }
         return error is NIOHTTPDecompression.ExtraDecompressionError
+    }
+
+    /// A validator (`ETag`, `Last-Modified`) to send back next time, when it is one the state keeps
+    /// (`StateLimits.isUsableHeader`); another is not kept (the feed is fetched whole next time).
+    static func validator(_ value: String?) -> String? {
+        value.flatMap { StateLimits.isUsableHeader($0) ? $0 : nil }
     }
 
     /// `Retry-After` as seconds: either a number or an HTTP date.
@@ -408,6 +422,20 @@ enum NetworkAddress {
         if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return true }  // fe80::/10 link-local
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
             return isPrivate(address: Array(bytes[12..<16]))  // IPv4-mapped
+        }
+        // Addresses that carry an IPv4 address and reach it through a translator or tunnel.
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) {
+            return isPrivate(address: Array(bytes[12..<16]))  // IPv4-compatible ::a.b.c.d
+        }
+        if bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] {
+            return isPrivate(address: Array(bytes[12..<16]))  // NAT64 64:ff9b::/96
+        }
+        if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return true }  // local NAT64 64:ff9b:1::/48
+        if bytes[0] == 0x20 && bytes[1] == 0x02 {
+            return isPrivate(address: Array(bytes[2..<6]))  // 6to4 2002::/16
+        }
+        if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] {
+            return isPrivate(address: bytes[12..<16].map { ~$0 })  // Teredo 2001::/32, the client's address inverted
         }
         return false
     }

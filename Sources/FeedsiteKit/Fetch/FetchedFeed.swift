@@ -13,8 +13,12 @@ package struct FetchRequest: Sendable, Hashable {
     /// Nil: `url` itself.
     package var validatorURL: URL?
     package var userAgent: String
-    /// Extra headers from `feeds.yml` (an icon's request: its `Accept`).
+    /// Extra headers from `feeds.yml` (an icon's request: its `Accept`), sent only to the origin
+    /// they were given for (`headersOrigin`): a redirect or a page's feed link to another scheme,
+    /// host or port gets none, as browsers and curl drop `Authorization` and cookies there.
     package var headers: [String: String]
+    /// The URL whose origin `headers` belong to. Nil: `url` itself.
+    package var headersOrigin: URL?
     /// A smaller body limit than `max_body_mb` for this request (an icon's), in bytes.
     package var maxBodyBytes: Int?
     /// Fewer retries than `retries` for this request (an icon's: none, it is optional).
@@ -35,6 +39,18 @@ package struct FetchRequest: Sendable, Hashable {
     /// True when the request carries validators for `hop` (a URL on its redirect chain).
     func sendsValidators(to hop: URL) -> Bool {
         (etag != nil || lastModified != nil) && hop.absoluteString == (validatorURL ?? url).absoluteString
+    }
+
+    /// True when `headers` go to `hop`: it has the scheme, host and port of `headersOrigin ?? url`.
+    func sendsHeaders(to hop: URL) -> Bool {
+        Self.origin(of: hop) == Self.origin(of: headersOrigin ?? url)
+    }
+
+    /// Scheme, host (lowercased) and port (the scheme's default when none is written).
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     /// True when `feeds.yml` gives the feed validators of its own (`headers:` with `If-None-Match`

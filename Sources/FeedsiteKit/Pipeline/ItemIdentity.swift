@@ -48,7 +48,7 @@ enum ItemIdentity {
         // Ids first: an id is the key even when an item without id has it as its link.
         var linkUses: [String: Int] = [:]
         for (index, item) in items.enumerated() {
-            if let id = id(of: item) {
+            if let id = id(of: item).map(bounded) {
                 if taken.insert(id).inserted { keys[index] = id }
             } else {
                 linkUses[link(of: item) ?? "", default: 0] += 1
@@ -58,9 +58,9 @@ enum ItemIdentity {
         var compositeUses: [String: Int] = [:]
         for (index, item) in items.enumerated() where id(of: item) == nil {
             let link = link(of: item) ?? ""
-            if !link.isEmpty && linkUses[link] == 1 && !taken.contains(link) {
-                taken.insert(link)
-                keys[index] = link
+            if !link.isEmpty && linkUses[link] == 1 && !taken.contains(bounded(link)) {
+                taken.insert(bounded(link))
+                keys[index] = bounded(link)
                 continue
             }
             let date = (item.published ?? item.updated).map { String(Int($0.timeIntervalSince1970)) } ?? ""
@@ -71,7 +71,7 @@ enum ItemIdentity {
         var occurrences: [String: Int] = [:]
         for index in items.indices {
             guard let composite = composites[index] else { continue }
-            var key = composite
+            var key = bounded(composite)
             if compositeUses[composite, default: 0] > 1 {
                 occurrences[composite, default: 0] += 1
                 key += "\n\(occurrences[composite, default: 0])"
@@ -81,6 +81,31 @@ enum ItemIdentity {
             keys[index] = key
         }
         return keys
+    }
+
+    /// The longest key kept as it is: the state's bound on keys (`StateLimits.urlBytes`), less room
+    /// for the occurrence suffix of a composite key.
+    static let maximumKeyBytes = StateLimits.urlBytes - 64
+
+    /// `key` when it is at most `maximumKeyBytes` long; else its first 256 bytes (whole characters),
+    /// a line break and a 128-bit digest of the whole (two FNV-1a hashes): stable from run to run,
+    /// and a key the saved state accepts, so a post with a 20 KB id is kept like any other.
+    static func bounded(_ key: String) -> String {
+        let bytes = key.utf8
+        guard bytes.count > maximumKeyBytes else { return key }
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in bytes {
+            first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37
+        }
+        var prefix = ""
+        for character in key {
+            guard prefix.utf8.count + character.utf8.count <= 256 else { break }
+            prefix.append(character)
+        }
+        let digest = [first, second].map { String($0, radix: 16).leftPadded(to: 16) }.joined()
+        return prefix + "\n#" + digest
     }
 
     /// The key feedsite gave an item without id before this rule (its link, else
@@ -155,5 +180,11 @@ enum ItemIdentity {
 
     private static func isBlank(_ value: String) -> Bool {
         value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -92,7 +92,20 @@ package struct ReadFeed: Sendable, Hashable {
                 language: feed.language.flatMap(LanguageTag.normalised),
                 image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
                 feedLink: feed.feedLink.flatMap { Self.webURL($0, against: finalURL) }),
-            entries: entries, warnings: Self.groupingRepeats(warnings), readCount: feed.items.count)
+            entries: entries, warnings: Self.groupingRepeats(warnings).map(Self.shortened), readCount: feed.items.count)
+    }
+
+    /// The longest warning kept whole, in Unicode scalars: a warning quotes what the feed wrote (an
+    /// encoding label, a tag name, a title), and a feed must not fill the status page, which is
+    /// bounded like every page, with one quote.
+    static let warningLength = 1_000
+
+    /// `warning`, cut to `warningLength` Unicode scalars and `…` when longer (scalars, not
+    /// characters: one character can hold millions of combining marks).
+    static func shortened(_ warning: String) -> String {
+        let scalars = warning.unicodeScalars
+        guard scalars.count > warningLength else { return warning }
+        return String(String.UnicodeScalarView(scalars.prefix(warningLength))) + "…"
     }
 
     /// How many warnings of one kind are kept word for word: the rest of that kind become one line.

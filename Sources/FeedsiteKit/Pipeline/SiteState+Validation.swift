@@ -37,6 +37,11 @@ package enum StateLimits {
     static let listCount = FeedParser.maxListLength
     /// `ETag` and `Last-Modified`, sent back as request headers.
     static let headerBytes = 1 << 10
+    /// Whether a validator can be saved and sent back verbatim as a request header: at most
+    /// `headerBytes`, visible ASCII, spaces and tabs only.
+    static func isUsableHeader(_ value: String) -> Bool {
+        value.utf8.count <= headerBytes && value.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
+    }
     /// Words in one item: far more than `contentBytes` of text can hold.
     static let wordCount = 100_000_000
     /// Enclosure sizes above this (2^53, 9 PB) are not sizes anyone means.
@@ -298,6 +303,16 @@ struct StateValidator {
         item.authors = list(item.authors, "authors", &notes, ref).map {
             text($0, "authors", StateLimits.textBytes, &notes, ref)
         }
+        // As a fresh read keeps them: every list the item is in prints its authors.
+        var characters = 0
+        let fitting = item.authors.prefix { author in
+            characters += author.count
+            return characters <= FeedParser.maxAuthorCharacters
+        }
+        if fitting.count < item.authors.count {
+            item.authors = Array(fitting)
+            notes.add("dropped authors past \(FeedParser.maxAuthorCharacters) characters of names", ref)
+        }
         // As a fresh read keeps them: each category may be a page listing its items with all theirs.
         item.categories = list(item.categories, "categories", limit: FeedParser.maxCategories, &notes, ref).map {
             text($0, "categories", StateLimits.textBytes, &notes, ref)
@@ -342,11 +357,7 @@ struct StateValidator {
     private func header(_ value: String?, _ field: String, _ notes: inout Notes) -> String? {
         guard let value else { return nil }
         // Sent back verbatim as a request header: visible ASCII, spaces and tabs only.
-        if value.utf8.count <= StateLimits.headerBytes,
-            value.utf8.allSatisfy({ $0 == 0x09 || (0x20...0x7E).contains($0) })
-        {
-            return value
-        }
+        if StateLimits.isUsableHeader(value) { return value }
         notes.add("dropped '\(field)', not a usable header value (the next request is unconditional)")
         return nil
     }

@@ -146,6 +146,13 @@ package struct OutputFolder: Sendable {
                     + "under names 13 bytes longer (.NAME.new-<pid>), past the file system's 255; pass an --output "
                     + "whose last part has at most \(Self.maximumNameBytes) bytes")
         }
+        // A site inside another site would be deleted, with whatever is put into it, by that
+        // site's next build (everything below a site's top is feedsite's).
+        if let site = enclosingSite(of: path) {
+            throw refuse(
+                "is inside \(site), a site feedsite wrote (it holds \(SiteMarker.fileName)), and every build of that "
+                    + "site replaces it as a whole with everything in it; pass an --output outside it")
+        }
         // The site is made beside the folder and renamed into place: its parent must take writes,
         // known before anything is fetched rather than when the fetched site is to be written.
         if let (folder, code) = unwritableAncestor(of: Self.parent(of: path)) {
@@ -302,6 +309,18 @@ package struct OutputFolder: Sendable {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// The nearest folder above `path` (a real path) that holds a feedsite site's marker: a live
+    /// site, its previous site or a staging folder.
+    static func enclosingSite(of path: String) -> String? {
+        var folder = parent(of: path)
+        while folder != "." {
+            if SiteMarker.load(from: folder) != nil { return folder }
+            if folder == "/" { return nil }
+            folder = parent(of: folder)
+        }
+        return nil
     }
 
     static func parent(of path: String) -> String {

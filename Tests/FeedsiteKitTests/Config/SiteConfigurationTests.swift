@@ -69,6 +69,18 @@ struct SiteConfigurationTests {
             ["feeds.yml:1:8: error: 'feeds' must be a list of entries like '- url: https://example.com/feed.xml'"]
         ),
         (
+            "feeds:\n  - url: https://long.example/" + String(repeating: "a", count: 16_400) + "\n",
+            ["feeds.yml:2:10: error: 'url' is 16421 bytes long: at most 16384"]
+        ),
+        // Credentials in a feed's URL would be published with it; the message does not repeat them.
+        (
+            "feeds:\n  - url: https://me:s3cret@private.example/feed\n  - url: http://token@private.example/f\n",
+            [
+                "feeds.yml:2:10: error: 'url' holds a user name or password before its host (user:…@), which the site would publish (the status page, opml.xml, status/state.json); remove them from the URL and send them as a header: headers: {Authorization: \"Basic <base64 of user:password>\"}",
+                "feeds.yml:3:10: error: 'url' holds a user name or password before its host (user:…@), which the site would publish (the status page, opml.xml, status/state.json); remove them from the URL and send them as a header: headers: {Authorization: \"Basic <base64 of user:password>\"}",
+            ]
+        ),
+        (
             "feeds:\n  - url: htp:/x\n",
             ["feeds.yml:2:10: error: 'url' must be an http(s) URL, a file: URL or a path, got \"htp:/x\""]
         ),

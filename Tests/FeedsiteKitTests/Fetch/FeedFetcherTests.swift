@@ -121,6 +121,51 @@ struct FeedFetcherTests {
         #expect(try Self.body(temporary).info.permanentRedirect == nil)
     }
 
+    @Test("feeds.yml's headers follow a redirect on the same origin, not one to another host or port")
+    func headersStayOnTheirOrigin() async throws {
+        let other = try await FixtureServer(routes: ["/feed": .feed(Data("<rss/>".utf8))])
+        let routes: [String: FixtureServer.Route] = [
+            "/same": .init(status: .found, headers: [("Location", "/feed")]),
+            "/feed": .feed(Data("<rss/>".utf8)),
+            "/away": .init(status: .found, headers: [("Location", other.url("/feed").absoluteString)]),
+        ]
+        let secret = ["Authorization": "Bearer s3cret", "X-Api-Key": "k"]
+        let (same, server) = try await Self.fetch("/same", routes: routes, headers: secret)
+        _ = try Self.body(same)
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer s3cret", "Bearer s3cret"])
+        let (away, first) = try await Self.fetch("/away", routes: routes, headers: secret)
+        #expect(try Self.body(away).finalURL == other.url("/feed"))
+        #expect(first.requests.first?.header("X-Api-Key") == "k")
+        try await other.shutdown()
+        let arrived = try #require(other.requests.first)
+        #expect(arrived.header("Authorization") == nil)
+        #expect(arrived.header("X-Api-Key") == nil)
+        #expect(arrived.header("User-Agent") == "feedsite/\(Feedsite.version) (+https://planet.example/)")
+    }
+
+    @Test(
+        "what the state could not save is not kept: a validator over 1 KB or not ASCII, a redirect to a URL over 16 KB")
+    func unsavableValuesRefused() async throws {
+        for etag in ["\"" + String(repeating: "e", count: 1_100) + "\"", "\"caf\u{E9}\""] {
+            var route = FixtureServer.Route.feed(Data("<rss/>".utf8))
+            route.etag = etag
+            let (result, _) = try await Self.fetch("/feed", routes: ["/feed": route])
+            #expect(try Self.body(result).etag == nil)
+        }
+        var short = FixtureServer.Route.feed(Data("<rss/>".utf8))
+        short.etag = "\"v1\""
+        let (kept, _) = try await Self.fetch("/feed", routes: ["/feed": short])
+        #expect(try Self.body(kept).etag == "\"v1\"")
+
+        let long = "/" + String(repeating: "l", count: 17_000)
+        let (redirected, server) = try await Self.fetch(
+            "/r",
+            routes: ["/r": .init(status: .found, headers: [("Location", long)]), long: .feed(Data("<rss/>".utf8))])
+        let error = try #require(throws: FetchError.self) { try redirected.get() }
+        #expect(error.description.contains("longer than the 16 KB feedsite follows"))
+        #expect(server.requests.count == 1)
+    }
+
     @Test("a redirect loop and too many redirects are errors")
     func redirectLoop() async throws {
         let loop: [String: FixtureServer.Route] = [
@@ -337,6 +382,16 @@ struct FeedFetcherTests {
         #expect(NetworkAddress.isPrivate(host: "localhost"))
         #expect(NetworkAddress.isPrivate(host: "[::1]"))
         #expect(NetworkAddress.isPrivate(address: [0xFE, 0x80] + [UInt8](repeating: 0, count: 13) + [1]))
+        // IPv6 spellings of an IPv4 address reached through a translator or tunnel: the IPv4 decides.
+        #expect(NetworkAddress.isPrivate(host: "[64:ff9b::7f00:1]"))  // NAT64 of 127.0.0.1
+        #expect(!NetworkAddress.isPrivate(host: "[64:ff9b::5db8:d822]"))  // NAT64 of 93.184.216.34
+        #expect(NetworkAddress.isPrivate(host: "[64:ff9b:1::5db8:d822]"))  // local-use NAT64
+        #expect(NetworkAddress.isPrivate(host: "[2002:7f00:1::]"))  // 6to4 of 127.0.0.1
+        #expect(NetworkAddress.isPrivate(host: "[2002:a9fe:a9fe::1]"))  // 6to4 of 169.254.169.254
+        #expect(!NetworkAddress.isPrivate(host: "[2002:5db8:d822::1]"))  // 6to4 of 93.184.216.34
+        #expect(NetworkAddress.isPrivate(host: "[::127.0.0.1]"))  // IPv4-compatible
+        #expect(NetworkAddress.isPrivate(host: "[2001:0:4136:e378:8000:63bf:80ff:fffe]"))  // Teredo, client 127.0.0.1
+        #expect(!NetworkAddress.isPrivate(host: "[2606:4700::6810:84e5]"))
     }
 
     @Test("Retry-After accepts seconds and HTTP dates")

@@ -780,6 +780,29 @@ import Testing
             ])
     }
 
+    @Test("an item keeps the first authors whose names fit in 10,000 characters, with one warning for the feed")
+    func authorNamesAreBoundedInAll() throws {
+        // 300 names of 1,000 characters each (what one name may have): 10 fit.
+        let name = String(repeating: "'", count: 996)
+        let authors = (100...399).map { "<dc:creator>\($0) \(name)</dc:creator>" }.joined()
+        let feed = try parse(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>T</title>
+            <link>https://e.example/</link>
+            <item><title>Few</title><dc:creator>A</dc:creator><dc:creator>B</dc:creator></item>
+            <item><title>Many</title>\(authors)</item>
+            <item><title>Many again</title>\(authors)</item>
+            </channel></rss>
+            """)
+        #expect(feed.items.map(\.authors.count) == [2, 10, 10])
+        #expect(feed.items[1].authors.map(\.name) == (100...109).map { "\($0) \(name)" })
+        #expect(
+            feed.warnings == [
+                "2 items (the first: item 2) list authors whose names pass 10000 characters in all; the first authors that fit are kept"
+            ])
+    }
+
     @Test(
         "a feed of more than 10,000 items is read up to its 10,000th (RSS, Atom, JSON Feed), with a warning giving the count"
     )

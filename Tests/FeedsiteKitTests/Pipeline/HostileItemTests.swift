@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedsiteKit
+@testable import FeedsiteParse
 @testable import FeedsiteSanitise
 
 /// Issue 23: one hostile item costs at most that item's content — never its feed, never the build.
@@ -26,6 +27,28 @@ struct HostileItemTests {
                 "item 4 'T4': content left out: its HTML is 2.4 MB",
             ])
         #expect(ReadFeed.groupingRepeats(Array(warnings.prefix(3))) == Array(warnings.prefix(3)))
+    }
+
+    @Test("a warning quoting what the feed wrote (a 200,000-character encoding label) is cut to 1,000 characters")
+    func longQuotesAreCut() throws {
+        let label = String(repeating: "'", count: 200_000)
+        let xml = """
+            <?xml version="1.0" encoding="\(label)"?>
+            <rss version="2.0"><channel><title>T</title><link>https://blog.example/</link>
+            <item><title>A</title><link>https://blog.example/a</link></item></channel></rss>
+            """
+        let url = URL(string: "https://blog.example/feed.xml")!
+        let feed = try FeedParser().parse(Data(xml.utf8), url: url)
+        #expect(feed.warnings.contains { $0.unicodeScalars.count > 200_000 })
+        let read = ReadFeed(feed: feed, finalURL: url, sanitiser: HTMLSanitiser(), excerptLength: 200)
+        #expect(read.entries.count == 1)
+        #expect(!read.warnings.isEmpty)
+        for warning in read.warnings { #expect(warning.unicodeScalars.count <= 1_001) }
+        #expect(read.warnings.contains { $0.hasSuffix("'\u{2026}") })
+        #expect(ReadFeed.shortened("short") == "short")
+        // One character of a million combining marks is cut by scalars.
+        let mark = "e" + String(repeating: "\u{301}", count: 1_000_000)
+        #expect(ReadFeed.shortened(mark).unicodeScalars.count == 1_001)
     }
 
     @Test("an over-size item keeps its page and link with a located warning; a 100,000-deep one is flattened")

@@ -21,6 +21,49 @@ struct ItemIdentityTests {
         #expect(ItemIdentity.keys(of: items) == ["1", "2", nil, "post-3"])
     }
 
+    @Test("a key longer than the state's bound is cut to its start and a digest: stable, distinct, savable")
+    func longKeys() {
+        let long = String(repeating: "x", count: 17_000)
+        let items = [
+            FeedItem(id: long, title: "A"),
+            FeedItem(id: long + "y", title: "B"),
+            FeedItem(title: "C", link: "https://blog.example/" + long),
+            FeedItem(id: "short", title: "D"),
+        ]
+        let keys = ItemIdentity.keys(of: items).map { $0 ?? "" }
+        #expect(keys == ItemIdentity.keys(of: items).map { $0 ?? "" })
+        #expect(Set(keys).count == 4)
+        #expect(keys[3] == "short")
+        for key in keys.prefix(3) {
+            #expect(key.utf8.count <= StateLimits.urlBytes)
+            #expect(key.utf8.count < 300)
+        }
+        #expect(keys[0].hasPrefix(String(repeating: "x", count: 256) + "\n#"))
+        #expect(ItemIdentity.bounded("é" + long).hasPrefix("é" + String(repeating: "x", count: 254) + "\n#"))
+    }
+
+    @Test("a post whose id is longer than the state's bound stays on the site after the next build")
+    func longIDSurvivesTheState() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let id = String(repeating: "g", count: 17_000)
+        let feed = """
+            <rss version="2.0"><channel><title>Long ids</title><link>https://blog.example/</link>
+            <item><title>Long id</title><link>https://blog.example/1</link><guid isPermaLink="false">\(id)</guid></item>
+            <item><title>Short id</title><link>https://blog.example/2</link><guid>2</guid></item>
+            </channel></rss>
+            """
+        try Data(feed.utf8).write(to: build.work.appendingPathComponent("feed.xml"))
+        let yaml = "title: t\nsearch: false\nfeeds:\n  - feed.xml\n"
+        let first = try await build.run(yaml: yaml)
+        #expect(build.site.itemPages.count == 2)
+        let second = try await build.run(yaml: yaml)
+        #expect(build.site.itemPages.count == 2)
+        for report in [first, second] {
+            #expect(!report.diagnostics.contains { $0.message.contains("state") }, "\(report.diagnostics)")
+        }
+    }
+
     @Test("without an id: the link with its fragment tells entries apart")
     func fragments() {
         let items = [

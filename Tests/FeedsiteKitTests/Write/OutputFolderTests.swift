@@ -84,6 +84,32 @@ final class OutputFolderTests {
         #expect(entries(root) == ["feeds.yml"])
     }
 
+    @Test(
+        "a folder inside a site feedsite wrote (or inside its previous site) is refused: that site's next build would delete it"
+    )
+    func insideASiteRefused() async throws {
+        let site = root.appendingPathComponent("Site")
+        try await SiteWriter().write(["index.html": Data("one".utf8), "feeds/a/index.html": Data("a".utf8)], to: site)
+        try await SiteWriter().write(["index.html": Data("two".utf8), "feeds/a/index.html": Data("a".utf8)], to: site)
+        let before = snapshot(root)
+        for inner in ["Site/feeds/blog", "Site/feeds/a", "Site/x/y", ".Site.previous/feeds/blog"] {
+            let error = await #expect(throws: SiteWriter.WriteError.self) {
+                try await SiteWriter().write(["index.html": Data("inner".utf8)], to: root.appendingPathComponent(inner))
+            }
+            #expect(error?.exitStatus == .cannotCreate)
+            let outer = inner.hasPrefix(".") ? ".Site.previous" : "Site"
+            #expect(
+                error?.description.contains(
+                    "is inside \(root.appendingPathComponent(outer).path), a site feedsite wrote") == true,
+                "\(String(describing: error))")
+            #expect(error?.description.contains("pass an --output outside it") == true)
+        }
+        #expect(snapshot(root) == before)
+        // Beside the site is fine.
+        try await SiteWriter().write(["index.html": Data("other".utf8)], to: root.appendingPathComponent("Other"))
+        #expect(read("Other/index.html", in: root) == "other")
+    }
+
     @Test("an empty folder, or one holding only dotfiles (.gitkeep), is adopted; the dotfiles stay build after build")
     func emptyAdopted() async throws {
         let site = root.appendingPathComponent("Site")

@@ -395,6 +395,8 @@ struct StateStoreTests {
     func poisonedValues() throws {
         let long = String(repeating: "é", count: 10_000)
         let categories = (1...35).map { "\"c\($0)\"" }.joined(separator: ",")
+        // 20 names of 1,000 characters: the first 10 fit in the 10,000 a fresh read keeps.
+        let authors = (10...29).map { "\"\($0)" + String(repeating: "a", count: 998) + "\"" }.joined(separator: ",")
         let json = """
             {"feeds":{"https://a.example/feed":{"channel":{"title":"\(long)","siteLink":"javascript:alert(1)","language":"not a tag"},
             "etag":"\\"x\\"\\r\\nX-Injected: 1","slug":"../../outside","items":[],
@@ -407,7 +409,7 @@ struct StateStoreTests {
              "title":"Second post","link":"https://a.example/2","image":"data:image/png;base64,AAAA","authors":[],
              "content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":-3}},
             {"key":"k3","firstSeen":"2026-11-02T00:00:00Z","isInFeed":true,"item":{"slug":"same","feedSlug":"","feedName":"",
-             "title":"Third post","authors":[],"content":{"html":""},"excerpt":"","categories":[\(categories)],"enclosures":[],"wordCount":7}},
+             "title":"Third post","authors":[\(authors)],"content":{"html":""},"excerpt":"","categories":[\(categories)],"enclosures":[],"wordCount":7}},
             {"key":"k2","firstSeen":"2026-11-03T00:00:00Z","isInFeed":true,"item":{"slug":"dup-key","feedSlug":"","feedName":"",
              "title":"Duplicate key","authors":[],"content":{"html":""},"excerpt":"","categories":[],"enclosures":[],"wordCount":1}}
             ]},"version":2}
@@ -438,6 +440,7 @@ struct StateStoreTests {
         #expect(feed.items[2].item.slug == "third-post")
         // As many categories as a fresh read keeps.
         #expect(feed.items[2].item.categories == (1...30).map { "c\($0)" })
+        #expect(feed.items[2].item.authors == (10...19).map { "\($0)" + String(repeating: "a", count: 998) })
         let text = warnings.joined(separator: "\n")
         for expected in [
             "restored: feed \"https://a.example/feed\": clamped 'health.consecutiveFailures'",
@@ -448,6 +451,7 @@ struct StateStoreTests {
             "re-derived slugs used by an earlier item (\"same\") (1 item: item 2, key \"k3\")",
             "skipped items whose key appears earlier in the feed (1 item: item 3, key \"k2\")",
             "kept the first 30 'categories' (1 item: item 2, key \"k3\")",
+            "dropped authors past 10000 characters of names (1 item: item 2, key \"k3\")",
         ] {
             #expect(text.contains(expected), "missing: \(expected)\nin:\n\(text)")
         }
