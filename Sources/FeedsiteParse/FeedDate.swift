@@ -19,6 +19,12 @@ package enum FeedDate {
         var bytes = Array(string.utf8)
         trimWhitespace(&bytes)
         guard bytes.count >= 4, bytes.count <= 100 else { return nil }
+        // ISO 8601's signed years: `+2024-03-15` is 2024; `-0044-03-15` is 45 BC, no post's date
+        // (read without its sign it would be a date in year 44, or -5000 one in the year 5000).
+        if bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), isDigit(bytes[1]) {
+            guard bytes[0] == UInt8(ascii: "+") else { return nil }
+            bytes.removeFirst()
+        }
         // Seconds since 1970 (`1577872800`: 10 digits, 2001–2286) or milliseconds (13 digits), as
         // a script that prints its database's timestamp writes them; 8 digits are `20200101`.
         if bytes.count == 10 || bytes.count == 13, bytes.allSatisfy(isDigit),

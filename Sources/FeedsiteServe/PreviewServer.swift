@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// `feedsite serve`: serves the built site on a local port, rebuilds it when `Templates/` or
 /// `feeds.yml` change, and reloads the browsers.
@@ -90,7 +91,15 @@ package struct PreviewServer: Sendable {
     /// - Parameter onReady: called once the server listens and the first build is done, with the
     ///   site's URL (the real port when `port` was 0).
     /// - Throws: `PreviewServerError` when the address cannot be bound.
-    package func run(handlesSignals: Bool, onReady: @escaping @Sendable (URL) async -> Void) async throws {
+    /// - Parameter onGraceOver: with `handlesSignals`, called when responses are still being
+    ///   sent `shutdownGrace` after the signal (a client stopped reading); the caller ends the
+    ///   process there. Cancelling those responses instead can crash inside swift-nio when a
+    ///   connection still holds pipelined requests (apple/swift-nio#2637), so the server never
+    ///   cancels them itself on a signal.
+    package func run(
+        handlesSignals: Bool, onGraceOver: @escaping @Sendable () -> Void = {},
+        onReady: @escaping @Sendable (URL) async -> Void
+    ) async throws {
         Self.raiseFileLimit()
         var logger = Logger(label: "feedsite.serve")
         logger.logLevel = .critical  // our own lines go to `log`; Hummingbird's info lines would only repeat them
@@ -131,10 +140,20 @@ package struct PreviewServer: Sendable {
             services: [.init(service: application), .init(service: watcher)],
             gracefulShutdownSignals: handlesSignals ? [.sigint, .sigterm] : [],
             logger: logger)
-        // Responses still being sent (a stalled download) are cancelled after this, so Ctrl-C
-        // always ends the server.
-        configuration.maximumGracefulShutdownDuration = Self.shutdownGrace
+        // Responses still being sent (a stalled download) are cancelled after this, so the server
+        // always ends; on a signal, `onGraceOver` ends the process first.
+        configuration.maximumGracefulShutdownDuration = handlesSignals ? Self.shutdownGrace * 5 : Self.shutdownGrace
         let group = ServiceGroup(configuration: configuration)
+        let watchdog: Task<Void, Never>? =
+            handlesSignals
+            ? Task {
+                for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) {
+                    try? await Task.sleep(for: Self.shutdownGrace)
+                    guard !Task.isCancelled else { return }
+                    onGraceOver()
+                }
+            } : nil
+        defer { watchdog?.cancel() }
         do {
             try await group.run()
         } catch {

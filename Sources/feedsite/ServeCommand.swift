@@ -82,7 +82,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let opensBrowser = open
         do {
-            try await server.run(handlesSignals: true) { url in
+            try await server.run(
+                handlesSignals: true,
+                onGraceOver: {
+                    // Ended here rather than by cancelling the stalled responses (see `run`).
+                    Terminal.printError("stopped (responses still being sent 2 seconds later were cut off)")
+                    _exit(0)
+                }
+            ) { url in
                 // Written unbuffered: scripts (and tests) wait for this line to learn the port.
                 FileHandle.standardOutput.write(Data("serving \(url.absoluteString)  (Ctrl-C to stop)\n".utf8))
                 if opensBrowser { Browser.open(url) }

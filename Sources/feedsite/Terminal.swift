@@ -20,7 +20,7 @@ struct Terminal {
     var showsProgress: Bool { !quiet && isTerminal }
 
     func print(_ diagnostic: Diagnostic) {
-        if quiet && diagnostic.severity == .warning { return }
+        if quiet && diagnostic.severity == .warning && !diagnostic.concernsUserFiles { return }
         Self.printError(ReportFormatter.line(diagnostic, color: color))
         if isGitHubActions { Swift.print(ReportFormatter.annotation(diagnostic)) }
     }

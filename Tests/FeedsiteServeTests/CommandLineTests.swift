@@ -35,6 +35,47 @@ struct CommandLineTests {
         #expect(server.standardError.contains("stopped"))
     }
 
+    #if os(Linux)
+        /// Found in session 26: under load, SIGTERM cancelled the stalled responses after the
+        /// grace, and swift-nio crashed tearing down a connection with pipelined requests still
+        /// queued (about 3 runs in 12), or the process lingered for 20–35 s holding the port.
+        @Test("SIGTERM with downloads stalled behind pipelined requests ends the server after the grace, exit 0")
+        func sigtermWithStalledDownloads() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            _ = try await fixture.rebuild()
+            let file = fixture.site.appendingPathComponent("big.bin")
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.truncate(atOffset: 64 << 20)
+            try handle.close()
+            let server = try FeedsiteExecutable.start(
+                [
+                    "serve", "--no-build", "--port", "0", "--config", fixture.config.path, "--output",
+                    fixture.site.path, "--templates", fixture.templates.path,
+                ], in: fixture.work)
+            let line = try await server.waitForOutput(containing: "serving http://127.0.0.1:")
+            let port = try #require(
+                line.split(separator: " ").first { $0.hasPrefix("http://") }.flatMap { URL(string: String($0)) }?
+                    .port)
+            var connections: [RawConnection] = []
+            defer { connections.forEach { $0.close() } }
+            for _ in 0..<64 {
+                let connection = try RawConnection(port: port)
+                try await connection.send(
+                    String(repeating: "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 6))
+                connections.append(connection)
+            }
+            try await Task.sleep(for: .seconds(2))
+            server.process.terminate()  // SIGTERM
+            #expect(try await server.waitForExit() == 0)
+            #expect(
+                server.standardError.contains("stopped (responses still being sent 2 seconds later were cut off)"),
+                "\(server.standardError)")
+            #expect(!server.standardError.contains("crashed"))
+        }
+    #endif
+
     @Test("serve refuses (73) a folder build would refuse, such as one holding someone's documents, and serves nothing")
     func serveRefusesAFolderThatIsNotASite() async throws {
         let fixture = try ServeFixture()

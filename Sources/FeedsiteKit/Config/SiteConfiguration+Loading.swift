@@ -54,10 +54,40 @@ extension SiteConfiguration {
         // A value reached through several aliases is checked once per use: one line each.
         var seen: Set<Diagnostic> = []
         reader.diagnostics.removeAll { !seen.insert($0).inserted }
-        let errors = reader.diagnostics.filter { $0.severity == .error }
+        let diagnostics = Self.capped(reader.diagnostics, fileName: fileName)
         // The warnings (unknown keys, with suggestions) go with the errors: all problems at once.
-        guard errors.isEmpty, let configuration else { throw ConfigurationError(reader.diagnostics) }
-        return (configuration, reader.diagnostics)
+        guard !diagnostics.contains(where: { $0.severity == .error }), let configuration else {
+            throw ConfigurationError(diagnostics)
+        }
+        return (configuration, diagnostics)
+    }
+
+    /// How many errors, and how many warnings, a file's check shows (a generated `feeds.yml` with
+    /// the same mistake in every one of 100,000 entries printed 200,000 lines).
+    static let maxShownDiagnostics = 50
+
+    /// The first `maxShownDiagnostics` errors and warnings of `diagnostics`, in their order, and
+    /// a line saying how many more of each there are.
+    static func capped(_ diagnostics: [Diagnostic], fileName: String) -> [Diagnostic] {
+        var shown: [Diagnostic] = []
+        var counts: [Diagnostic.Severity: Int] = [:]
+        for diagnostic in diagnostics {
+            counts[diagnostic.severity, default: 0] += 1
+            if counts[diagnostic.severity, default: 0] <= maxShownDiagnostics { shown.append(diagnostic) }
+        }
+        let hidden = counts.compactMapValues { $0 > maxShownDiagnostics ? $0 - maxShownDiagnostics : nil }
+        if let errors = hidden[.error] {
+            shown.append(
+                .error(
+                    file: fileName,
+                    "\(errors) more \(errors == 1 ? "error is" : "errors are") not shown; fix the ones above and run again"
+                ))
+        }
+        if let warnings = hidden[.warning] {
+            shown.append(
+                .warning(file: fileName, "\(warnings) more \(warnings == 1 ? "warning is" : "warnings are") not shown"))
+        }
+        return shown
     }
 }
 

@@ -346,6 +346,11 @@ package struct FeedFetcher: Sendable {
                 return .transport("request failed: \(error)")
             }
         }
+        if let error = error as? HTTPParserError {
+            return .transport(
+                "the server's response is not valid HTTP/1.1 (\(describe(error))); check that the URL names a web "
+                    + "server's port (an https: URL for an HTTPS one) and tell the feed's owner")
+        }
         if let error = error as? NIOConnectionError {
             return classify(error, policy: policy)
         }
@@ -360,6 +365,23 @@ package struct FeedFetcher: Sendable {
             return .transport(describe(errno: error.errnoCode))
         }
         return .transport("request failed: \(error)")
+    }
+
+    /// What the HTTP parser found wrong, in words (its own descriptions are llhttp's, such as
+    /// "invalid constant string" for a status line that is not HTTP).
+    static func describe(_ error: HTTPParserError) -> String {
+        switch error {
+        case .invalidConstant, .invalidVersion: "its first line is not an HTTP status line"
+        case .invalidStatus: "its status code is not a number of three digits"
+        case .headerOverflow: "its headers are too long"
+        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected:
+            "its headers hold bytes HTTP does not allow there"
+        case .invalidContentLength, .unexpectedContentLength: "its Content-Length is invalid or given with chunks"
+        case .invalidChunkSize: "its chunked body is damaged"
+        case .trailingGarbage: "it is followed by bytes that are no response"
+        case .invalidEOFState, .closedConnection: "the connection closed in the middle of it"
+        default: "\(error)"
+        }
     }
 
     /// A failed connection: DNS, refused, timed out, or another socket error.

@@ -68,7 +68,8 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .http(let status, let reason):
-            return "HTTP \(status) \(reason)"
+            // A status no RFC names (999) has no reason phrase: no trailing space.
+            return reason.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(reason)"
         case .notModifiedUnasked:
             return
                 "HTTP 304 Not Modified to a request without If-None-Match or If-Modified-Since: the server sent no feed (a caching proxy or server misconfiguration)"

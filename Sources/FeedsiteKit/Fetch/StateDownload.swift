@@ -99,7 +99,8 @@ enum StateDownload {
             guard (200..<300).contains(status) else {
                 return .failure(
                     Failure(
-                        description: "HTTP \(status) \(response.status.reasonPhrase)",
+                        description: response.status.reasonPhrase.isEmpty
+                            ? "HTTP \(status)" : "HTTP \(status) \(response.status.reasonPhrase)",
                         isRetryable: [429, 502, 503, 504].contains(status)))
             }
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limitBytes {

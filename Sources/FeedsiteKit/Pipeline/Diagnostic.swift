@@ -15,6 +15,9 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     package var line: Int?
     package var column: Int?
     package var message: String
+    /// Printed even with `--quiet`: it says where files of the user's are (set aside, or left
+    /// in place where feedsite would have deleted them).
+    package var concernsUserFiles = false
 
     package init(_ severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) {
         self.severity = severity

@@ -74,7 +74,11 @@ package struct SiteGenerator: Sendable {
                 try await write(&staging, report, inputs, stateDigest: stateDigest)
             }
             report.write = written
-            report.diagnostics += written.warnings.map { Diagnostic.warning($0) }
+            report.diagnostics += written.warnings.map {
+                var warning = Diagnostic.warning($0)
+                warning.concernsUserFiles = true
+                return warning
+            }
             return report.timed(by: clock)
         }
     }

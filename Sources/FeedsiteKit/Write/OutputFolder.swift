@@ -111,6 +111,26 @@ package struct OutputFolder: Sendable {
         "status": true, "assets": true,
     ]
 
+    /// The site whose bookkeeping folder `name` is (`Site` for `.Site.previous`, `.Site.new-12`
+    /// or `.Site.old-12`), nil when it is no such name.
+    static func siteKeeping(_ name: String) -> String? {
+        guard name.hasPrefix("."), name.count > 1 else { return nil }
+        let rest = name.dropFirst()
+        if rest.hasSuffix(".previous"), rest.count > ".previous".count {
+            return String(rest.dropLast(".previous".count))
+        }
+        for kind in [".new-", ".old-"] {
+            guard let range = rest.range(of: kind, options: .backwards), range.lowerBound > rest.startIndex else {
+                continue
+            }
+            let number = rest[range.upperBound...]
+            if !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) {
+                return String(rest[..<range.lowerBound])
+            }
+        }
+        return nil
+    }
+
     /// The longest name an output folder may have: `.<name>.new-<pid>` must fit in 255 bytes.
     static let maximumNameBytes = 255 - ".".utf8.count - ".new-".utf8.count - 7
 
@@ -145,6 +165,13 @@ package struct OutputFolder: Sendable {
                 "its name is \(nameBytes) bytes long, and feedsite keeps the next and the previous site beside it "
                     + "under names 13 bytes longer (.NAME.new-<pid>), past the file system's 255; pass an --output "
                     + "whose last part has at most \(Self.maximumNameBytes) bytes")
+        }
+        // `.Site.previous`, `.Site.new-<pid>`, `.Site.old-<pid>` are Site's: its next build reuses,
+        // deletes or moves them, with a site written there.
+        if let site = Self.siteKeeping(Self.name(of: path)) {
+            throw refuse(
+                "is a name feedsite gives a folder it keeps beside the site \(site) (the site before the current one, "
+                    + "or one being written), which the next build of \(site) reuses or deletes; pass another --output")
         }
         // A site inside another site would be deleted, with whatever is put into it, by that
         // site's next build (everything below a site's top is feedsite's).

@@ -24,7 +24,11 @@ extension SiteWriter {
         private var createdFolders: Set<String> = []
         private(set) var report = Report(totalFiles: 0, changedFiles: 0)
 
-        init(writer: SiteWriter, folder: OutputFolder, staging: String, inventory: StagingInventory) async {
+        init(
+            writer: SiteWriter, folder: OutputFolder, staging: String, inventory: StagingInventory,
+            warnings: [String] = []
+        ) async {
+            report.warnings = warnings
             self.writer = writer
             self.folder = folder
             self.target = folder.path
@@ -159,7 +163,7 @@ extension SiteWriter {
             let arrivals = await restoreArrivals(from: old, carried: carried)
             if arrivals.mayReuseOldSite { await SiteWriter.keepAsPrevious(old, of: target) }
             var report = report
-            report.warnings = arrivals.warnings
+            report.warnings += arrivals.warnings
             return report
         }
 

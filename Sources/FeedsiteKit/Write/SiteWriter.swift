@@ -118,9 +118,13 @@ package struct SiteWriter: Sendable {
         try await Self.clearStaleStaging(staging)
         // Only a previous site feedsite kept whole is reused; one marked incomplete is deleted.
         // Claimed by a rename, so two builds at once never share it (the second starts empty).
+        // One holding something of the user's, or that cannot be written, is left as it is.
         let previous = Self.previousPath(of: folder.path)
+        var warnings: [String] = []
         if await OutputFolder.isOwnNeighbour(previous) {
-            if SiteMarker.load(from: previous)?.state == .incomplete {
+            if let reason = await Self.reasonToLeave(previous: previous, live: folder.path) {
+                warnings.append(reason)
+            } else if SiteMarker.load(from: previous)?.state == .incomplete {
                 try? await Self.removeFolder(previous)
             } else if (try? await Self.move(previous, to: staging)) != nil {
                 try await Self.markIncomplete(staging)
@@ -138,7 +142,44 @@ package struct SiteWriter: Sendable {
                 kind: .refused)
         }
         try await Self.markIncomplete(staging)
-        return await Staging(writer: self, folder: folder, staging: staging, inventory: StagingInventory())
+        return await Staging(
+            writer: self, folder: folder, staging: staging, inventory: StagingInventory(), warnings: warnings)
+    }
+
+    /// Why the previous site at `previous` must not be reused (nor deleted), in a warning; nil
+    /// when it may. Its top level holds only what feedsite put there: the names its marker lists,
+    /// the marker and `.gitignore`, and files carried over from the live site (one of that name is
+    /// still there). Anything else arrived after the folder was kept (a program whose working
+    /// folder was inside the site goes on writing there after the swap) and is the user's. Below
+    /// the top, everything is feedsite's, as in the live site. A folder that cannot be written
+    /// (made read-only) would fail every build that reuses it.
+    static func reasonToLeave(previous: String, live: String) async -> String? {
+        let advice = "it was left as it is and the site built without it (which takes longer)"
+        if access(previous, W_OK | X_OK) != 0 {
+            let reason = String(cString: strerror(errno))
+            return "\(previous): cannot be written (\(reason.lowercased())), so feedsite cannot reuse it for the "
+                + "next site; \(advice): make it writable (chmod -R u+w) or delete it"
+        }
+        guard let marker = SiteMarker.load(from: previous), marker.state == .complete,
+            let entries = try? await FolderEntry.list(previous)
+        else { return nil }
+        var strangers: [String] = []
+        for entry in entries {
+            let name = entry.name
+            if name == SiteMarker.fileName || name == SiteMarker.temporaryName || name == ".gitignore" { continue }
+            // A marker without names is an older feedsite's site, adopted: its names are known.
+            let isListed =
+                marker.names.isEmpty
+                ? OutputFolder.olderSiteNames[name] != nil : OutputFolder.holds(marker.names, exactly: name)
+            if isListed { continue }
+            if !entry.isDirectory, await info(live + "/" + name) != nil { continue }
+            strangers.append(name + (entry.isDirectory ? "/" : ""))
+        }
+        guard !strangers.isEmpty else { return nil }
+        return "\(previous): \(OutputFolder.describe(strangers)) not written by feedsite: "
+            + "\(strangers.count == 1 ? "it was" : "they were") put into the site before the current one after feedsite "
+            + "kept it (by a program whose working folder was inside \(OutputFolder.name(of: live)), perhaps); "
+            + "\(advice): move what you need out of it, then delete the folder"
     }
 
     /// Marks the staging folder incomplete until its commit; deletes it when even that fails.

@@ -77,6 +77,32 @@ struct OutputFolderCommandTests {
     }
 
     @Test(
+        "a file written into .Site.previous (a shell whose working folder was Site/) is kept, and said even with --quiet"
+    )
+    func strangerInPreviousUnderQuiet() async throws {
+        let server = try await Self.server()
+        let work = try Self.project(server, feeds: ["jekyll-atom.xml"])
+        defer { try? FileManager.default.removeItem(at: work) }
+        // A new title each time: every build writes a site (an unchanged one is not written at all).
+        for title in ["One", "Two"] {
+            try Self.config(work, server, feeds: ["jekyll-atom.xml"], title: title)
+            #expect(try CommandLineTests.run(["build", "--quiet"], in: work).status == 0)
+        }
+        let previous = work.appendingPathComponent(".Site.previous")
+        try Data("draft\n".utf8).write(to: previous.appendingPathComponent("notes.txt"))
+        try Self.config(work, server, feeds: ["jekyll-atom.xml"], title: "Three")
+        let run = try CommandLineTests.run(["build", "--quiet"], in: work)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stderr.contains("warning: \(previous.path): notes.txt is not written by feedsite: it was put into"),
+            "\(run.stderr)")
+        #expect(try Data(contentsOf: previous.appendingPathComponent("notes.txt")) == Data("draft\n".utf8))
+        let index = try String(contentsOf: work.appendingPathComponent("Site/index.html"), encoding: .utf8)
+        #expect(index.contains("Three"))
+        try await server.shutdown()
+    }
+
+    @Test(
         "--output names the project's own folders: exit 73 before any fetch, nothing moved, also on a later build",
         arguments: [".", "feeds.yml", "Templates", ".feedsite", "Templates/assets"])
     func projectFolders(output: String) async throws {

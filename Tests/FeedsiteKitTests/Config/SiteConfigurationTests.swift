@@ -321,6 +321,28 @@ struct SiteConfigurationTests {
         }
     }
 
+    @Test("a file with thousands of mistakes shows the first 50 errors and 50 warnings, then how many more")
+    func diagnosticsAreCapped() {
+        // 2,000 feeds, each with a URL that cannot be fetched (an error) and an unknown key (a warning).
+        var yaml = "title: t\nfeeds:\n"
+        for index in 0..<2_000 { yaml += "  - url: htp:/x\(index)\n    naem: x\n" }
+        do {
+            _ = try SiteConfiguration.parse(yaml: yaml)
+            Issue.record("expected errors")
+        } catch {
+            let lines = error.diagnostics.map(\.description)
+            #expect(lines.count == 102)
+            #expect(lines.filter { $0.contains(": error: ") }.count == 51)
+            #expect(lines.filter { $0.contains(": warning: ") }.count == 51)
+            // The first of each is the first entry's (line 3: its url, line 4: its unknown key).
+            #expect(lines.first { $0.contains(": error: ") }?.hasPrefix("feeds.yml:3:") == true, "\(lines.prefix(3))")
+            #expect(lines.first { $0.contains(": warning: ") }?.hasPrefix("feeds.yml:4:") == true, "\(lines.prefix(3))")
+            #expect(
+                lines.contains("feeds.yml: error: 1950 more errors are not shown; fix the ones above and run again"))
+            #expect(lines.contains("feeds.yml: warning: 1950 more warnings are not shown"))
+        }
+    }
+
     /// YAML's null (`key:` with nothing after it, `~`, `null`) is no value: the default stays, as
     /// if the line were not there; a quoted "~" is text. An unknown key is still named.
     @Test("a setting left empty or null keeps its default")

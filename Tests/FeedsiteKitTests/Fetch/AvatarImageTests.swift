@@ -99,6 +99,28 @@ struct AvatarImageTests {
         #expect(smallSize.width == 16 && smallSize.height == 16)
     }
 
+    /// A PNG of its signature, an IHDR chunk (8-bit RGBA, `width`×`height`), an IDAT of no
+    /// bytes (zlib's empty stream; a PNG reader wants one before IEND) and IEND: no pixels.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+        }
+        let header = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+                + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", []))
+    }
+
     @Test("hostile icons are refused with a reason, never a crash", .enabled(if: hasLibrary))
     func hostile() throws {
         func failure(_ data: Data) -> AvatarImage.Failure? {
@@ -133,6 +155,12 @@ struct AvatarImageTests {
             return
         }
         #expect(bomb.contains("20000"))
+        // Past 4,096 on a side: refused from the header alone (here it is all there is).
+        guard case .tooManyPixels(let wide)? = failure(Self.pngHeader(width: 4_097, height: 16)) else {
+            Issue.record("a PNG 4,097 pixels wide was not refused")
+            return
+        }
+        #expect(wide.contains("4097"))
         // Empty, and over the 1 MiB read.
         #expect(failure(Data()) != nil)
         #expect(failure(Data(count: (1 << 20) + 1)) == .inputTooLarge(bytes: (1 << 20) + 1))

@@ -127,6 +127,29 @@ struct FetchLimitsTests {
         try await server.shutdown()
     }
 
+    @Test(
+        "a port that answers with something other than HTTP is named in words, not in the HTTP parser's",
+        arguments: [
+            ("SSH-2.0-OpenSSH_9.2\r\n", "its first line is not an HTTP status line"),
+            ("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n", "its status code is not a number of three digits"),
+            ("HTTP/1.1 200 OK\r\nBad Header\r\n\r\n", "its headers hold bytes HTTP does not allow there"),
+        ])
+    func notHTTP(answer: String, reason: String) async throws {
+        let server = try await ResettingServer(answer: answer)
+        let policy = FetchPolicy(timeoutSeconds: 600, connectTimeoutSeconds: 300, readTimeoutSeconds: 300, retries: 0)
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/feed"))
+        let result = try await Self.fetch(url, policy: policy)
+        try await server.shutdown()
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure, got \(result)")
+            return
+        }
+        #expect(
+            error.description
+                == "the server's response is not valid HTTP/1.1 (\(reason)); check that the URL names a web server's "
+                + "port (an https: URL for an HTTPS one) and tell the feed's owner")
+    }
+
     @Test("validators go to the URL that issued them: a 302's target is revalidated")
     func conditionalBehindRedirect() async throws {
         var feed = FixtureServer.Route.feed(Data("<rss version=\"2.0\"><channel><title>T</title></channel></rss>".utf8))
@@ -201,7 +224,8 @@ struct FetchLimitsTests {
 }
 
 /// Accepts connections, reads the request, then resets the connection (RST, not FIN): a server
-/// that crashes mid-request. Counts the requests it received.
+/// that crashes mid-request; or, with `answer`, writes those bytes and closes (a port that does
+/// not speak HTTP). Counts the requests it received.
 final class ResettingServer: Sendable {
     let port: Int
     private let counter: Counter
@@ -214,7 +238,7 @@ final class ResettingServer: Sendable {
 
     var requests: Int { counter.value.withLock { $0 } }
 
-    init() async throws {
+    init(answer: String? = nil) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let counter = Counter()
         let count: @Sendable () -> Void = { counter.value.withLock { $0 += 1 } }
@@ -222,7 +246,7 @@ final class ResettingServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ResetHandler(count: count))
+                    try channel.pipeline.syncOperations.addHandler(ResetHandler(count: count, answer: answer))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -241,10 +265,12 @@ final class ResettingServer: Sendable {
     private final class ResetHandler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let count: @Sendable () -> Void
+        let answer: String?
         private var hasRead = false
 
-        init(count: @escaping @Sendable () -> Void) {
+        init(count: @escaping @Sendable () -> Void, answer: String?) {
             self.count = count
+            self.answer = answer
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -252,6 +278,10 @@ final class ResettingServer: Sendable {
             hasRead = true
             count()
             let channel = context.channel
+            if let answer {
+                channel.writeAndFlush(ByteBuffer(string: answer)).whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
             // SO_LINGER 0: close() sends RST.
             guard let socket = channel as? any SocketOptionProvider else {
                 channel.close(promise: nil)

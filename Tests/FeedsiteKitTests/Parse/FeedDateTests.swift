@@ -172,6 +172,8 @@ import Testing
         .init(input: "1577872800", utc: "2020-01-01T10:00:00Z"),
         .init(input: " 1234567890 ", utc: "2009-02-13T23:31:30Z"),
         .init(input: "1577872800123", utc: "2020-01-01T10:00:00Z", fraction: 0.123),
+        // ISO 8601's signed year: a plus sign is the year as written.
+        .init(input: "+2024-03-15T00:00:00Z", utc: "2024-03-15T00:00:00Z"),
     ]
 
     @Test(arguments: cases)
@@ -193,6 +195,8 @@ import Testing
         "2006-01-17T12:60:9Z", "2006-01-17T12:35:61Z",
         // The basic format has no separators: its digit counts delimit the fields.
         "20060117T12:35:9Z", "2006117T123509Z", "20060117T12359Z", "20060117T1235:9Z",
+        // A year before the common era is no post's date (without its sign, -5000 read as 5000).
+        "-5000-01-01T00:00:00Z", "-0044-03-15T00:00:00Z", "-2024-03-15",
     ]
 
     @Test(arguments: garbage)

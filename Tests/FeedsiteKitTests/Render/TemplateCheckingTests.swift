@@ -113,12 +113,11 @@ struct TemplateCheckingTests {
     }
 
     @Test(
-        "a theme whose partials include each other twice over fails the build in seconds, naming the page, and leaves no half-written site"
+        "a theme whose partials include each other twice over fails the build, naming the page, and leaves no half-written site"
     )
     func runawayPartialsFailTheBuild() async throws {
         let build = try TestBuild()
         defer { build.remove() }
-        let start = ContinuousClock.now
         await #expect {
             try await Self.build(build) { templates in
                 // 64 KB a partial: the output limit stops each page after about a thousand
@@ -136,8 +135,9 @@ struct TemplateCheckingTests {
             return error.file.hasSuffix("/item.mustache")
                 && error.message.contains("grows past 64 MB or 10 million repeats")
         }
-        // Without the limits: 2^40 renders, days (and memory far past the machine's).
-        #expect(ContinuousClock.now - start < .seconds(600))
+        // Without the limits: 2^40 renders, days (and memory far past the machine's). With
+        // them, under a second alone; no wall-clock bound here, since the test shares the
+        // machine's threads with the whole suite (it waited minutes for them in CI).
         // A first build: no half-written site is left where the site would be.
         #expect(!FileManager.default.fileExists(atPath: build.output.path))
     }

@@ -110,6 +110,71 @@ final class OutputFolderTests {
         #expect(read("Other/index.html", in: root) == "other")
     }
 
+    @Test(
+        "the folders feedsite keeps beside a site (.Site.previous, .Site.new-<pid>, .Site.old-<pid>) are refused as --output"
+    )
+    func bookkeepingNamesRefused() async throws {
+        let site = root.appendingPathComponent("Site")
+        try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        try await SiteWriter().write(["index.html": Data("two".utf8)], to: site)
+        #expect(entries(root) == [".Site.previous", "Site"])
+        let before = snapshot(root)
+        for name in [".Site.previous", ".Site.new-123", ".Site.old-9", ".my site.previous"] {
+            let error = await #expect(throws: SiteWriter.WriteError.self) {
+                try await SiteWriter().write(["index.html": Data("x".utf8)], to: root.appendingPathComponent(name))
+            }
+            #expect(error?.exitStatus == .cannotCreate)
+            let owner = name == ".my site.previous" ? "my site" : "Site"
+            #expect(
+                error?.description.contains("is a name feedsite gives a folder it keeps beside the site \(owner)")
+                    == true,
+                "\(String(describing: error))")
+        }
+        #expect(snapshot(root) == before)
+        // Names that only look alike are anyone's.
+        for name in [".previous", "Site.previous", ".Site.new-", ".Site.new-12a", ".new-3", ".config"] {
+            #expect(OutputFolder.siteKeeping(name) == nil, "\(name)")
+        }
+    }
+
+    @Test(
+        "a file put at the top of .Site.previous after feedsite kept it (a program working inside Site) is never deleted: the folder is left as it is, with a warning"
+    )
+    func strangerInPreviousKept() async throws {
+        let site = root.appendingPathComponent("Site")
+        let previous = root.appendingPathComponent(".Site.previous")
+        try await SiteWriter().write(["index.html": Data("one".utf8), "feeds/a.html": Data("a".utf8)], to: site)
+        try write("planet.example.org\n", "CNAME", in: site)  // carried over: in .Site.previous too
+        try await SiteWriter().write(["index.html": Data("two".utf8), "feeds/a.html": Data("a".utf8)], to: site)
+        #expect(read("CNAME", in: previous) == "planet.example.org\n")
+        // The CNAME carried over into the kept site is no reason to keep it.
+        let third = try await SiteWriter().write(["index.html": Data("three".utf8)], to: site)
+        #expect(third.warnings.isEmpty)
+        try write("draft\n", "notes.txt", in: previous)
+        try write("mine\n", "mine/x.txt", in: previous)
+        for text in ["four", "five"] {
+            let report = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            #expect(read("index.html", in: site) == text)
+            #expect(read("CNAME", in: site) == "planet.example.org\n")
+            #expect(read("notes.txt", in: previous) == "draft\n")
+            #expect(read("mine/x.txt", in: previous) == "mine\n")
+            #expect(
+                report.warnings == [
+                    "\(previous.path): mine/, notes.txt are not written by feedsite: they were put into the site before "
+                        + "the current one after feedsite kept it (by a program whose working folder was inside Site, "
+                        + "perhaps); it was left as it is and the site built without it (which takes longer): move what "
+                        + "you need out of it, then delete the folder"
+                ])
+            #expect(entries(root) == [".Site.previous", "Site"])
+        }
+        // Deleted by the user: the next build keeps the site before it again, and says nothing.
+        try FileManager.default.removeItem(at: previous)
+        let sixth = try await SiteWriter().write(["index.html": Data("six".utf8)], to: site)
+        #expect(sixth.warnings.isEmpty)
+        #expect(read("index.html", in: previous) == "five")
+        #expect(entries(root) == [".Site.previous", "Site"])
+    }
+
     @Test("an empty folder, or one holding only dotfiles (.gitkeep), is adopted; the dotfiles stay build after build")
     func emptyAdopted() async throws {
         let site = root.appendingPathComponent("Site")
