@@ -29,6 +29,19 @@ extension FeedParser {
     /// and stop the build. Forty names of a preprint take about 600.
     package static let maxAuthorCharacters = 10_000
 
+    /// How many of an item's authors, in order, fit in `maxAuthorCharacters` together, given the
+    /// characters of each (what a fresh read keeps, and what a restored state is cut to).
+    package static func authorsFitting(_ characters: some Sequence<Int>) -> Int {
+        var total = 0
+        var count = 0
+        for each in characters {
+            total += each
+            guard total <= maxAuthorCharacters else { break }
+            count += 1
+        }
+        return count
+    }
+
     /// The longest values kept, in characters. A title, a name or a link is printed on many pages
     /// (a feed's name beside each of its items in every list, an item's title on its neighbours'
     /// pages): a 1 MB title would be written thousands of times. Real ones are far shorter.
@@ -140,15 +153,12 @@ private struct SizeLimiter {
         item.contentBase = url(item.contentBase)
         item.categories = categories(item.categories, item: number)
         item.authors = list(item.authors, "authors", item: number).map { person($0) }
-        var characters = 0
-        let fitting = item.authors.prefix { author in
-            characters += (author.name?.count ?? 0) + (author.email?.count ?? 0)
-            return characters <= FeedParser.maxAuthorCharacters
-        }
-        if fitting.count < item.authors.count {
+        let fitting = FeedParser.authorsFitting(
+            item.authors.lazy.map { ($0.name?.count ?? 0) + ($0.email?.count ?? 0) })
+        if fitting < item.authors.count {
             if authorTextCuts.items == 0 { authorTextCuts.first = number }
             authorTextCuts.items += 1
-            item.authors = Array(fitting)
+            item.authors.removeSubrange(fitting...)
         }
         item.image = image(item.image)
         var links: Set<String> = []

@@ -17,6 +17,8 @@ package struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertibl
     package var isHTMLPage: Bool
     /// The document's own text quoted in `message` (`it starts with "…"`), when it is.
     package var quotedText: String?
+    /// The document is binary data; `message` shows its first bytes (`FeedParser.binaryData`).
+    package var isBinaryData = false
 
     package init(
         line: Int? = nil, column: Int? = nil, message: String, isHTMLPage: Bool = false, quotedText: String? = nil

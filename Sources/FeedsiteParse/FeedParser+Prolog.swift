@@ -164,11 +164,8 @@ extension FeedParser {
                 let at = position(i)
                 let head = bytes[i..<min(i + 40, bytes.count)]
                 if isBinary(bytes, in: i..<head.endIndex) {
-                    let hex = head.prefix(8).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) }
-                    throw FeedParseError(
-                        line: at.line, column: at.column,
-                        message: "the document is binary data (its first bytes are \(hex.joined(separator: " "))), not"
-                            + " text, so not a feed; check the feed's address")
+                    // These bytes may have been transcoded: `parse` shows the document's own.
+                    throw binaryData(head.prefix(8), line: at.line, column: at.column)
                 }
                 let excerpt =
                     String(decoding: head, as: UTF8.self)
@@ -386,6 +383,18 @@ extension FeedParser {
         if starts(Array("%PDF-".utf8)) { return "a PDF document" }
         if starts([0x50, 0x4B, 0x03, 0x04]) { return "a ZIP archive" }
         return nil
+    }
+
+    /// The error for a document that is binary data, showing `bytes` (its first ones) in hex.
+    static func binaryData(_ bytes: some Collection<UInt8>, line: Int?, column: Int?) -> FeedParseError {
+        let hex = bytes.prefix(8).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+        var error = FeedParseError(
+            line: line, column: column,
+            message:
+                "the document is binary data (its first bytes are \(hex.joined(separator: " "))), not text, so not "
+                + "a feed; check the feed's address")
+        error.isBinaryData = true
+        return error
     }
 
     /// Whether `bytes[range]` (the start of a document) is not text: it holds a control character

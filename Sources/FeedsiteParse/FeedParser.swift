@@ -73,7 +73,14 @@ package struct FeedParser: Sendable {
                 line: 1, column: 1, message: "the document is \(kind), not a feed; check the feed's address")
         }
         let decoded = Self.decodeToUTF8(data, contentType: contentType)
-        var feed = try parseDocument(decoded, url: url)
+        var feed: Feed
+        do {
+            feed = try parseDocument(decoded, url: url)
+        } catch  where error.isBinaryData {
+            // Shown as received, not as transcoded (0xF8 read as windows-1252 is C3 B8 in UTF-8).
+            let start = data.firstIndex { !Self.isXMLSpace($0) } ?? data.startIndex
+            throw Self.binaryData(data[start...], line: error.line, column: error.column)
+        }
         // A local file has no address on the web: its relative references are resolved against the
         // address the feed gives itself (`atom:link rel="self"`), else its web site, as they would
         // be had it been fetched from there. Known only once read, so the file is read again.

@@ -189,21 +189,37 @@ struct SiteResponder: HTTPResponder {
         guard let authority, !authority.isEmpty else { return true }
         var host = Substring(authority.lowercased())
         var port: Substring = ""
+        var isIPv6 = false
         if host.hasPrefix("[") {
             guard let end = host.firstIndex(of: "]") else { return false }
             let rest = host[host.index(after: end)...]
             guard rest.isEmpty || rest.first == ":" else { return false }
             port = rest.dropFirst()
             host = host[host.index(after: host.startIndex)..<end]
+            isIPv6 = true
         } else if let colon = host.firstIndex(of: ":") {
             port = host[host.index(after: colon)...]
             host = host[..<colon]
         }
         guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        // Any spelling of ::1 or of 127.0.0.0/8 mapped into IPv6 (`[::ffff:127.0.0.1]`, the URL
+        // `serve --host ::ffff:127.0.0.1` prints).
+        if isIPv6 {
+            var address = in6_addr()
+            guard host.count <= 64, inet_pton(AF_INET6, String(host), &address) == 1 else { return false }
+            return isLoopback(ipv6: withUnsafeBytes(of: address) { Array($0) })
+        }
         if host.hasSuffix(".") { host = host.dropLast() }
-        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
+        return host == "localhost" || host.hasSuffix(".localhost")
             || (host.hasPrefix("127.") && host.split(separator: ".").count == 4
                 && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
+    }
+
+    /// `::1`, or an address of 127.0.0.0/8 mapped into IPv6 (16 bytes, network order).
+    private static func isLoopback(ipv6 bytes: [UInt8]) -> Bool {
+        let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+        let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+        return isOne || (isMapped && bytes[12] == 127)
     }
 
     /// Whether the server listens on loopback only (`127.0.0.1`, `localhost`, `::1`, and the other
@@ -232,12 +248,10 @@ struct SiteResponder: HTTPResponder {
             let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
             return UInt32(bigEndian: ipv4) >> 24 == 127
         case AF_INET6:
-            let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
-            }
-            let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-            let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
-            return isOne || (isMapped && bytes[12] == 127)
+            return isLoopback(
+                ipv6: address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+                })
         default:
             return false
         }

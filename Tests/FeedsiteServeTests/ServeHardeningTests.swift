@@ -114,13 +114,20 @@
                     #expect(reply.status == 404, "\(path): \(reply)")
                 }
                 #expect(try await get("/.well-known/security.txt").status == 200)
-                for host in ["localhost:\(port)", "127.0.0.1", "[::1]:\(port)", "app.localhost"] {
+                // Every spelling of a loopback address in brackets: what `--host ::ffff:127.0.0.1`
+                // prints (it answered 421 to its own URL).
+                for host in [
+                    "localhost:\(port)", "127.0.0.1", "[::1]:\(port)", "app.localhost", "[::ffff:127.0.0.1]:\(port)",
+                    "[0:0:0:0:0:0:0:1]", "[::FFFF:7F00:1]",
+                ] {
                     #expect(try await get("/", host: host).status == 200, "\(host)")
                 }
                 let rebound = try await get("/", host: "attacker.example")
                 #expect(rebound.status == 421)
                 // Not `host[:port]` (found in session 24: these were taken for localhost).
-                for host in ["[::1].attacker.example", "localhost:x", "[::1"] {
+                for host in [
+                    "[::1].attacker.example", "localhost:x", "[::1", "[::ffff:10.0.0.1]", "[::2]", "[localhost]",
+                ] {
                     #expect(try await get("/", host: host).status == 421, "\(host)")
                 }
                 // Not an authority at all (RFC 9112 §3.2: 400): userinfo, a list, a space, a path.

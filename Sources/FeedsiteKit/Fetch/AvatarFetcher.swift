@@ -271,6 +271,9 @@ struct AvatarFetcher: Sendable {
             } catch {
                 return .failed("\(url.absoluteString): \(error)")
             }
+        case .failure(.tooLarge(let limit)) where limit == AvatarImage.maxInputBytes:
+            // An icon's own limit, not `max_body_mb`'s (which the fetch error names).
+            return .failed("\(url.absoluteString): the icon is larger than 1 MiB, the most an icon may be")
         case .failure(let error):
             return .failed("\(url.absoluteString): \(error)")
         }

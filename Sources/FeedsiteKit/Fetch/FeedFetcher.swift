@@ -234,6 +234,18 @@ package struct FeedFetcher: Sendable {
                         error: .http(status: status, reason: response.status.reasonPhrase), status: status,
                         retryAfter: retryAfter))
             }
+            // The client decodes gzip and deflate; any other coding (`br`, `zstd`: never asked
+            // for) would reach the parser as "binary data". Asked for once more, uncompressed.
+            if let coding = Self.unreadableCoding(response.headers[canonicalForm: "Content-Encoding"].map(String.init))
+            {
+                var failure = AttemptFailure(
+                    error: .transport(
+                        "the server sent the feed compressed as '\(coding)' (Content-Encoding), which feedsite did not "
+                            + "ask for and does not read (it asks for gzip or deflate), even when asked for it "
+                            + "uncompressed; tell the feed's owner"))
+                failure.isUndecodable = true
+                return .failure(failure)
+            }
             let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
@@ -302,6 +314,26 @@ package struct FeedFetcher: Sendable {
         if let error = error as? NIOHTTPDecompression.DecompressionError { return error != .limit }
         return error is NIOHTTPDecompression.ExtraDecompressionError
     }
+
+    /// The first content coding of a response's `Content-Encoding` values (comma-separated, in
+    /// the order applied) that is a compression the client does not decode, lowercased; nil when
+    /// there is none. Other names are left to the parser: servers send `Content-Encoding: utf-8`
+    /// and the like over plain feeds, which read fine.
+    static func unreadableCoding(_ values: [String]) -> String? {
+        for value in values {
+            for coding in value.split(separator: ",") {
+                let name = coding.trimmingCharacters(in: .whitespaces).lowercased()
+                if unreadableCodings.contains(name) { return name }
+            }
+        }
+        return nil
+    }
+
+    /// IANA's registered content codings that compress (or encrypt), less gzip and deflate.
+    static let unreadableCodings: Set<String> = [
+        "br", "zstd", "compress", "x-compress", "bzip2", "x-bzip2", "xz", "lzma", "pack200-gzip", "exi", "aes128gcm",
+        "dcb", "dcz",
+    ]
 
     /// A validator (`ETag`, `Last-Modified`) to send back next time, when it is one the state keeps
     /// (`StateLimits.isUsableHeader`); another is not kept (the feed is fetched whole next time).

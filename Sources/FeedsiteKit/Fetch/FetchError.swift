@@ -87,7 +87,9 @@ package enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut(.connect(let seconds)):
             return "timed out: could not connect within \(seconds) s (connect_timeout)"
         case .timedOut(.read(let seconds)):
-            return "timed out: no data received for \(seconds) s (read_timeout)"
+            // The client's timer restarts on a whole response head or a piece of body, not on each
+            // byte: a server dripping its headers a byte at a time runs out of it too.
+            return "timed out: no complete response headers, nor body data, came for \(seconds) s (read_timeout)"
         case .tooLarge(let limit):
             return "the response is larger than the \(Self.megabytes(limit)) limit (max_body_mb)"
         case .tooManyRedirects(let limit):

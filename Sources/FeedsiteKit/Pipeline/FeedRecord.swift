@@ -95,7 +95,7 @@ package struct FeedRecord: Sendable, Hashable {
         var owner: [String: Int] = [:]
         var same: [Int: Int] = [:]
         for index in direct + viaPage {
-            let identity = Site.normalisedIdentity(records[index].feedURL.absoluteString)
+            let identity = requestedIdentity(records[index].feedURL)
             if let shownBy = owner[identity] {
                 same[index] = shownBy
             } else {
@@ -103,5 +103,16 @@ package struct FeedRecord: Sendable, Hashable {
             }
         }
         return same
+    }
+
+    /// A feed's address as it is requested, normalised: the fragment is never sent, so
+    /// `/feed.xml#a` is `/feed.xml` (`Site.normalisedIdentity` keeps fragments: they tell posts
+    /// on one page apart).
+    static func requestedIdentity(_ url: URL) -> String {
+        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return Site.normalisedIdentity(url.absoluteString)
+        }
+        components.fragment = nil
+        return Site.normalisedIdentity(components.string ?? url.absoluteString)
     }
 }

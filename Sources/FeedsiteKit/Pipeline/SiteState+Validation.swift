@@ -304,13 +304,9 @@ struct StateValidator {
             text($0, "authors", StateLimits.textBytes, &notes, ref)
         }
         // As a fresh read keeps them: every list the item is in prints its authors.
-        var characters = 0
-        let fitting = item.authors.prefix { author in
-            characters += author.count
-            return characters <= FeedParser.maxAuthorCharacters
-        }
-        if fitting.count < item.authors.count {
-            item.authors = Array(fitting)
+        let fitting = FeedParser.authorsFitting(item.authors.lazy.map(\.count))
+        if fitting < item.authors.count {
+            item.authors.removeSubrange(fitting...)
             notes.add("dropped authors past \(FeedParser.maxAuthorCharacters) characters of names", ref)
         }
         // As a fresh read keeps them: each category may be a page listing its items with all theirs.

@@ -39,10 +39,14 @@ package struct OutputFolder: Sendable {
     /// place while the build ran is someone else's, and is never swapped out.
     var identity: FolderIdentity?
 
-    /// A folder's device and inode.
+    /// A folder's device and inode, and its marker's inode and modification time: a folder
+    /// deleted and made again, empty or as a copy, often gets the inode number just freed (ext4
+    /// hands it out again at once), but not a marker that is the same file.
     struct FolderIdentity: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
+        /// The marker's inode, and its modification time in nanoseconds; nil without a marker.
+        var marker: [Int64]?
 
         /// What is at `path` now (a link itself, not followed), nil when nothing is.
         init?(of path: String) {
@@ -50,6 +54,13 @@ package struct OutputFolder: Sendable {
             guard lstat(path, &info) == 0 else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
+            var markerInfo = stat()
+            if (info.st_mode & S_IFMT) == S_IFDIR, lstat(path + "/" + SiteMarker.fileName, &markerInfo) == 0 {
+                marker = [
+                    Int64(bitPattern: UInt64(markerInfo.st_ino)),
+                    Int64(markerInfo.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(markerInfo.st_mtim.tv_nsec),
+                ]
+            }
         }
     }
 

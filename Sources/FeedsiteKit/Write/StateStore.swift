@@ -50,6 +50,15 @@ package struct StateStore: Sendable {
                 "the state folder is a file; feedsite keeps what it remembers between builds in a folder here. Move the file away, or choose another folder with --state or 'state_dir'"
             )
         }
+        // A folder of someone else's (`--state ~` by mistake): its `state.json` would be set aside
+        // as unreadable, its `lock` or `last-build` overwritten.
+        if let strangers = foreignEntries() {
+            throw StateError(
+                .refused, path: directory.path,
+                "the folder holds files feedsite did not write (\(OutputFolder.describe(strangers, verb: false))) and "
+                    + "none of its own; feedsite keeps its state there (state.json, lock, last-build…): choose "
+                    + "another folder with --state or 'state_dir' (an empty or new one), or empty this one")
+        }
         // Known before anything is fetched: a build whose state cannot be saved would lose it.
         if let (folder, code) = OutputFolder.unwritableAncestor(of: directory.standardizedFileURL.path) {
             let place = folder == directory.standardizedFileURL.path ? "" : " (in \(folder))"
@@ -57,6 +66,24 @@ package struct StateStore: Sendable {
                 .refused, path: directory.path,
                 "the state folder cannot be written\(place): " + StateError.reason(errno: code))
         }
+    }
+
+    /// The names feedsite writes in a state folder; `state.json.damaged-<day>`,
+    /// `restored-state.json.*` and temporary files (dotfiles) besides.
+    static let ownNames: Set<String> = ["state.json", "state-index.json", "last-build", "lock", "search-index.json"]
+
+    /// The entries of the state folder, sorted, when none of them is feedsite's (dotfiles aside):
+    /// someone else's folder. Nil when it is absent, empty, or holds a file feedsite writes there
+    /// (whatever else it holds stays untouched: feedsite only ever writes its own names).
+    func foreignEntries() -> [String]? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
+        let visible = entries.filter { !$0.hasPrefix(".") }
+        guard !visible.isEmpty,
+            !visible.contains(where: {
+                Self.ownNames.contains($0) || $0.hasPrefix("state.json.") || $0.hasPrefix("restored-state.")
+            })
+        else { return nil }
+        return visible.sorted()
     }
 
     /// Creates the state folder if it is missing.

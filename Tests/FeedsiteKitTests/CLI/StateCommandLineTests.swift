@@ -60,6 +60,37 @@ struct StateCommandLineTests {
         try await server.shutdown()
     }
 
+    @Test("--state naming a folder of someone else's files: exit 73 before anything is fetched, nothing written there")
+    func stateFolderOfSomeoneElse() async throws {
+        let work = try CommandLineTests.workDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try await FixtureServer(routes: ["/feed": .feed(StateSamples.rss(items: 1))])
+        try Data("title: T\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(
+            to: work.appendingPathComponent("feeds.yml"))
+        let home = work.appendingPathComponent("home")
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+        try Data("notes".utf8).write(to: home.appendingPathComponent("notes.txt"))
+        try Data("x".utf8).write(to: home.appendingPathComponent(".profile"))
+        let run = try Self.run(["build", "--templates", Self.templates, "--state", "home"], in: work)
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "/home: the folder holds files feedsite did not write (Documents, notes.txt) and none of its own;"),
+            "\(run.stderr)")
+        #expect(server.requests.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [
+                ".profile", "Documents", "notes.txt",
+            ])
+        // A folder holding feedsite's own files besides others (a README put into .feedsite) is used.
+        try Data("mine".utf8).write(to: home.appendingPathComponent("lock"))
+        let again = try Self.run(["build", "--templates", Self.templates, "--state", "home"], in: work)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Data(contentsOf: home.appendingPathComponent("notes.txt")) == Data("notes".utf8))
+        try await server.shutdown()
+    }
+
     @Test("a restore from a server that is down: exit 1 and an ::error on GitHub; exit 0 with --allow-fresh-state")
     func serverDown() async throws {
         let work = try CommandLineTests.workDirectory()

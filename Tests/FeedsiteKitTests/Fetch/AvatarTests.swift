@@ -153,6 +153,25 @@ struct AvatarTests {
             uniquingKeysWith: { a, _ in a })
     }
 
+    @Test("an icon over 1 MiB is named as too large for an icon, not for max_body_mb")
+    func iconTooLarge() async throws {
+        let server = try await FixtureServer(routes: [
+            "/huge.xml": .feed(Self.feed("Huge", image: "/huge.png")),
+            "/huge.png": FixtureServer.Route(
+                headers: [("Content-Type", "image/png")], body: Data(count: (1 << 20) + 1)),
+        ])
+        let build = try TestBuild()
+        defer { build.remove() }
+        _ = try await Self.build(build, yaml: Self.yaml([(server.url("/huge.xml"), "Huge")]))
+        try await server.shutdown()
+        let note = try #require(try Self.avatarNotes(build)["Huge"] ?? nil)
+        #expect(
+            note.contains(
+                "\(server.url("/huge.png").absoluteString): the icon is larger than 1 MiB, the most an icon may be"),
+            "\(note)")
+        #expect(!note.contains("max_body_mb"))
+    }
+
     @Test("an icon that cannot be asked for again keeps the avatar made before, and the status page says so")
     func revalidationFails() async throws {
         let icons = try await FixtureServer(routes: ["/icon.png": try Self.png("big.png")])

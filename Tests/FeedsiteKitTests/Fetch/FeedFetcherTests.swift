@@ -360,7 +360,8 @@ struct FeedFetcherTests {
         let (stalled, _) = try await Self.fetch("/stall", routes: ["/stall": stalling], policy: impatient)
         #expect(throws: FetchError.timedOut(.read(seconds: 1))) { try stalled.get() }
         #expect(
-            FetchError.timedOut(.read(seconds: 1)).description == "timed out: no data received for 1 s (read_timeout)")
+            FetchError.timedOut(.read(seconds: 1)).description
+                == "timed out: no complete response headers, nor body data, came for 1 s (read_timeout)")
         #expect(
             FetchError.timedOut(.whole(seconds: 5)).description
                 == "timed out: no complete response within 5 s (timeout)")

@@ -1205,6 +1205,12 @@ import Testing
             message(Array("OK\u{1}\u{2}rest".utf8))
                 == "the document is binary data (its first bytes are 4F 4B 01 02 72 65 73 74), not text, so not a feed; check the feed's address"
         )
+        // Not UTF-8, so read as windows-1252 (0xF8 is ø, C3 B8 in UTF-8): the bytes shown are
+        // the document's own, after its leading white space.
+        #expect(
+            message([0x0A, 0x20, 0x1B, 0x03, 0x00, 0xF8, 0xA5, 0x10, 0x20, 0x30, 0xFF, 0xFE])
+                == "the document is binary data (its first bytes are 1B 03 00 F8 A5 10 20 30), not text, so not a feed; check the feed's address"
+        )
     }
 
     @Test func truncatedXMLKeepsTheChannel() throws {

@@ -101,7 +101,7 @@ struct StateRecoveryTests {
     /// it blocked); `/dev/zero` read until the limit.
     @Test(
         "a restore path that is a folder or no regular file is refused in words; a link to a state file is followed",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func restorePathKinds() async throws {
         let build = try TestBuild()
         defer { build.remove() }

@@ -61,6 +61,20 @@ struct TellingTheTruthTests {
         #expect(page.contains("not fetched in this build"))
     }
 
+    @Test("two entries that differ only by a #fragment (never sent) are one feed: shown once, and the second is named")
+    func fragmentTwin() async throws {
+        let server = try await FixtureServer(routes: ["/ok": .feed(Self.rss("Fine", ["a", "b"]))])
+        let build = try TestBuild()
+        defer { build.remove() }
+        let report = try await build.run(
+            yaml: "title: T\nretries: 0\nfeeds:\n  - url: \(server.url("/ok"))\n  - url: \(server.url("/ok"))#top\n")
+        try await server.shutdown()
+        let twin = report.diagnostics.filter { $0.message.contains("reads the same feed as line 4") }
+        #expect(twin.count == 1, "\(report.diagnostics)")
+        let index = build.site.files["index.html"] ?? ""
+        #expect(index.components(separatedBy: "<li><a href=\"feeds/").count - 1 == 1, "\(index)")
+    }
+
     @Test("a feed added while offline gets no slug, page or ok until it is fetched")
     func addedOffline() async throws {
         let server = try await FixtureServer(routes: [

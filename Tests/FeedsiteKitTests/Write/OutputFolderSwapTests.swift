@@ -90,6 +90,27 @@ extension OutputFolderTests {
         #expect(!entries(root).contains { $0.hasPrefix(".Site.new-") })
     }
 
+    /// ext4 hands the inode number of a folder just deleted to the next one made: the folder
+    /// alone looked the same, and the user's new folder was swapped out (into .Site.previous,
+    /// which the next build reuses).
+    @Test("a site folder deleted and made again while the build runs (often the same inode number) is not swapped out")
+    func siteFolderRemadeDuringBuild() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        let writer = SiteWriter(beforeSwap: { live in
+            try? FileManager.default.removeItem(atPath: live)
+            try? FileManager.default.createDirectory(atPath: live, withIntermediateDirectories: false)
+            try? Data("mine".utf8).write(to: URL(fileURLWithPath: live + "/notes.txt"))
+        })
+        let error = await #expect(throws: SiteWriter.WriteError.self) {
+            _ = try await writer.write(["index.html": Data("two".utf8)], to: site)
+        }
+        #expect(error?.description.contains("was replaced by another folder") == true)
+        #expect(entries(site) == ["notes.txt"])
+        #expect(read("notes.txt", in: site) == "mine")
+        #expect(!entries(root).contains { $0.hasPrefix(".Site.new-") })
+    }
+
     @Test("a folder put into the live site just before the swap is moved back, and the next build refuses it")
     func folderArrivingDuringSwap() async throws {
         let site = root.appendingPathComponent("Site")

