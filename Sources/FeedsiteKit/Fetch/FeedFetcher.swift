@@ -236,8 +236,7 @@ package struct FeedFetcher: Sendable {
             }
             // The client decodes gzip and deflate; any other coding (`br`, `zstd`: never asked
             // for) would reach the parser as "binary data". Asked for once more, uncompressed.
-            if let coding = Self.unreadableCoding(response.headers[canonicalForm: "Content-Encoding"].map(String.init))
-            {
+            if let coding = Self.unreadableCoding(response.headers[canonicalForm: "Content-Encoding"]) {
                 var failure = AttemptFailure(
                     error: .transport(
                         "the server sent the feed compressed as '\(coding)' (Content-Encoding), which feedsite did not "
@@ -315,18 +314,12 @@ package struct FeedFetcher: Sendable {
         return error is NIOHTTPDecompression.ExtraDecompressionError
     }
 
-    /// The first content coding of a response's `Content-Encoding` values (comma-separated, in
-    /// the order applied) that is a compression the client does not decode, lowercased; nil when
-    /// there is none. Other names are left to the parser: servers send `Content-Encoding: utf-8`
-    /// and the like over plain feeds, which read fine.
-    static func unreadableCoding(_ values: [String]) -> String? {
-        for value in values {
-            for coding in value.split(separator: ",") {
-                let name = coding.trimmingCharacters(in: .whitespaces).lowercased()
-                if unreadableCodings.contains(name) { return name }
-            }
-        }
-        return nil
+    /// The first of a response's content codings (`Content-Encoding` in canonical form: one
+    /// value each) that is a compression the client does not decode, lowercased; nil when there is
+    /// none. Other names are left to the parser: servers send `Content-Encoding: utf-8` and the
+    /// like over plain feeds, which read fine.
+    static func unreadableCoding(_ codings: [Substring]) -> String? {
+        codings.lazy.map { $0.lowercased() }.first(where: unreadableCodings.contains)
     }
 
     /// IANA's registered content codings that compress (or encrypt), less gzip and deflate.

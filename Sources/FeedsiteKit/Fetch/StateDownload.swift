@@ -99,8 +99,7 @@ enum StateDownload {
             guard (200..<300).contains(status) else {
                 return .failure(
                     Failure(
-                        description: response.status.reasonPhrase.isEmpty
-                            ? "HTTP \(status)" : "HTTP \(status) \(response.status.reasonPhrase)",
+                        description: FetchError.http(status: status, reason: response.status.reasonPhrase).description,
                         isRetryable: [429, 502, 503, 504].contains(status)))
             }
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limitBytes {

@@ -58,9 +58,12 @@ enum ItemIdentity {
         var compositeUses: [String: Int] = [:]
         for (index, item) in items.enumerated() where id(of: item) == nil {
             let link = link(of: item) ?? ""
-            if !link.isEmpty && linkUses[link] == 1, case let key = bounded(link), taken.insert(key).inserted {
-                keys[index] = key
-                continue
+            if !link.isEmpty && linkUses[link] == 1 {
+                let key = bounded(link)
+                if taken.insert(key).inserted {
+                    keys[index] = key
+                    continue
+                }
             }
             let date = (item.published ?? item.updated).map { String(Int($0.timeIntervalSince1970)) } ?? ""
             let composite = link + "\n" + item.title + "\n" + date

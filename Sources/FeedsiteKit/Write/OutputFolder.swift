@@ -45,8 +45,14 @@ package struct OutputFolder: Sendable {
     struct FolderIdentity: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
-        /// The marker's inode, and its modification time in nanoseconds; nil without a marker.
-        var marker: [Int64]?
+        /// The marker's inode and modification time; nil without a marker.
+        var marker: MarkerStamp?
+
+        struct MarkerStamp: Equatable, Sendable {
+            var inode: UInt64
+            var seconds: Int
+            var nanoseconds: Int
+        }
 
         /// What is at `path` now (a link itself, not followed), nil when nothing is.
         init?(of path: String) {
@@ -56,10 +62,9 @@ package struct OutputFolder: Sendable {
             inode = UInt64(info.st_ino)
             var markerInfo = stat()
             if (info.st_mode & S_IFMT) == S_IFDIR, lstat(path + "/" + SiteMarker.fileName, &markerInfo) == 0 {
-                marker = [
-                    Int64(bitPattern: UInt64(markerInfo.st_ino)),
-                    Int64(markerInfo.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(markerInfo.st_mtim.tv_nsec),
-                ]
+                marker = MarkerStamp(
+                    inode: UInt64(markerInfo.st_ino), seconds: markerInfo.st_mtim.tv_sec,
+                    nanoseconds: markerInfo.st_mtim.tv_nsec)
             }
         }
     }

@@ -70,7 +70,12 @@ package struct StateStore: Sendable {
 
     /// The names feedsite writes in a state folder; `state.json.damaged-<day>`,
     /// `restored-state.json.*` and temporary files (dotfiles) besides.
-    static let ownNames: Set<String> = ["state.json", "state-index.json", "last-build", "lock", "search-index.json"]
+    var ownNames: Set<String> {
+        [
+            file.lastPathComponent, indexFile.lastPathComponent, lastBuildFile.lastPathComponent, StateLock.fileName,
+            SearchIndex.Manifest.fileName,
+        ]
+    }
 
     /// The entries of the state folder, sorted, when none of them is feedsite's (dotfiles aside):
     /// someone else's folder. Nil when it is absent, empty, or holds a file feedsite writes there
@@ -78,9 +83,10 @@ package struct StateStore: Sendable {
     func foreignEntries() -> [String]? {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
         let visible = entries.filter { !$0.hasPrefix(".") }
+        let own = ownNames
         guard !visible.isEmpty,
             !visible.contains(where: {
-                Self.ownNames.contains($0) || $0.hasPrefix("state.json.") || $0.hasPrefix("restored-state.")
+                own.contains($0) || $0.hasPrefix("state.json.") || $0.hasPrefix("restored-state.")
             })
         else { return nil }
         return visible.sorted()
