@@ -53,6 +53,11 @@ let package = Package(
         .target(name: "CVipsLoader"),
         // Feed avatars: an icon → at most 64×64 px and 16 KB (WebP), through libvips. The only target that sees it.
         .target(name: "FeedsiteImage", dependencies: ["CVipsLoader"]),
+        // zlib, from Debian's zlib1g-dev.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // A response's Content-Encoding (gzip, deflate) undone through zlib, the way browsers read
+        // it: every gzip member, raw deflate, a cut-off body as far as it goes. The only target that sees zlib.
+        .target(name: "FeedsiteCompression", dependencies: ["CZlib"]),
         // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, concurrentMap.
         .target(name: "FeedsiteShared"),
         // Parse: feed bytes → `Feed`. The only target that sees libxml2.
@@ -79,6 +84,7 @@ let package = Package(
                 "FeedsiteSanitise",
                 "FeedsitePattern",
                 "FeedsiteImage",
+                "FeedsiteCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -86,9 +92,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The writer's cold file work (removing trees, copying, listing, moving folders).
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
+                // The state download's decompression (`StateDownload`).
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                // A channel of its own for the decompressor, for a body gzipped without saying so.
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ],
             plugins: ["TemplateGlue"]
@@ -131,6 +136,7 @@ let package = Package(
                 // cmark's plain-text renderer, the reference `PlainText` is tested against.
                 "CCmarkGFM",
                 "FeedsiteKit",
+                "FeedsiteCompression",
                 "FeedsiteImage",
                 "FeedsiteParse",
                 "FeedsiteSanitise",
@@ -169,14 +175,14 @@ if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
     for name in [
         "FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration", "FuzzIconFile", "FuzzSubsetParser",
-        "FuzzTemplate",
+        "FuzzTemplate", "FuzzDecompression",
     ] {
         package.targets.append(
             .executableTarget(
                 name: name,
                 dependencies: [
                     "FeedsiteKit", "FeedsiteParse", "FeedsiteSanitise", "FeedsiteShared", "FeedsiteImage",
-                    "FuzzerDriver",
+                    "FeedsiteCompression", "FuzzerDriver",
                 ],
                 path: "Fuzz/\(name)"))
     }

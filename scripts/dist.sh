@@ -35,7 +35,8 @@ archive() {  # the static archive of library $1 (libNAME.a), or an error naming 
 script() {  # script NAME ARCHIVE…: lib<NAME>.so, read by the linker as "these archives"
   echo "GROUP ( ${*:2} )" > "$static/lib$1.so"
 }
-# libxml2's archive and everything `pkg-config --static` says it needs (ICU, zlib, liblzma); libm,
+# libxml2's archive and everything `pkg-config --static` says it needs (ICU, zlib, liblzma: zlib
+# is linked directly too, for Content-Encoding); libm,
 # libdl and libpthread stay with the C library.
 xml2=()
 for flag in $(pkg-config --static --libs-only-l libxml-2.0); do
@@ -59,7 +60,7 @@ script stdc++ "$(archive stdc++)"
 ar rc "$static/libmimalloc.a"
 # The pkg-config files SwiftPM reads, with -L pointing here (Cflags unchanged: no recompilation).
 mkdir -p "$static/pkgconfig"
-for package in libxml-2.0 gumbo libcmark-gfm; do
+for package in libxml-2.0 gumbo libcmark-gfm zlib; do
   sed "s|^Libs: -L\${libdir}|Libs: -L$static|" "$(pkg-config --variable=pcfiledir "$package")/$package.pc" \
     > "$static/pkgconfig/$package.pc"
   grep -q "^Libs: -L$static " "$static/pkgconfig/$package.pc" || { echo "error: cannot redirect $package.pc" >&2; exit 1; }

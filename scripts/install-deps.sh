@@ -19,6 +19,7 @@ packages=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev  # the sanitiser's HTML renderer (cmark-gfm)
   libgumbo-dev                                  # the sanitiser's HTML5 parser
   libxml2-dev                                   # the feed parser (libxml2 SAX2) and FoundationXML (OPML)
+  zlib1g-dev                                    # gzip and deflate bodies (Content-Encoding), through zlib
   libicu-dev                                    # the filter patterns' bounded search (ICU regular expressions)
   libmimalloc-dev                               # the allocator the feedsite executable links (speed)
   libvips42                                     # feed avatars, opened at run time (dlopen); optional: monograms without it

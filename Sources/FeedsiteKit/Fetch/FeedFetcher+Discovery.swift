@@ -1,3 +1,4 @@
+import FeedsiteCompression
 import FeedsiteParse
 import Foundation
 
@@ -53,6 +54,22 @@ extension FeedFetcher {
     /// mistake).
     private func parse(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) throws(FeedParseError) -> Feed
     {
+        do {
+            var feed = try parseBody(fetched, request: request, parser: parser)
+            feed.warnings.insert(contentsOf: fetched.warnings, at: 0)
+            return feed
+        } catch {
+            // What went wrong in transfer (a body cut off) is most likely why it does not read.
+            guard !fetched.warnings.isEmpty else { throw error }
+            var error = error
+            error.message += " (\(fetched.warnings.joined(separator: "; ")))"
+            throw error
+        }
+    }
+
+    private func parseBody(
+        _ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser
+    ) throws(FeedParseError) -> Feed {
         guard let compression = FeedParser.compression(of: fetched.body) else {
             return try parser.parse(fetched.body, url: fetched.finalURL, contentType: fetched.contentType)
         }
@@ -64,13 +81,31 @@ extension FeedFetcher {
                 + " \(compression.contentEncoding))"
         let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
         switch UndeclaredGzip.decompressed(fetched.body, as: compression, limitBytes: limit) {
-        case .success(let body):
-            var feed = try parser.parse(body, url: fetched.finalURL, contentType: fetched.contentType)
-            if !isFile {
-                feed.warnings.insert(
-                    "\(what): read after decompressing it; the server should declare the encoding or send the"
-                        + " feed uncompressed", at: 0)
+        case .success(let output):
+            let shortfall = output.shortfall.map {
+                "\($0 == .cutOff ? "cut off" : "damaged") after \(output.body.count) bytes of the feed"
             }
+            var feed: Feed
+            do {
+                feed = try parser.parse(output.body, url: fetched.finalURL, contentType: fetched.contentType)
+            } catch {
+                guard let shortfall else { throw error }
+                var error = error
+                error.message = "\(what), \(shortfall), and what arrived does not read: \(error.message)"
+                throw error
+            }
+            var warnings: [String] = []
+            if !isFile {
+                warnings.append(
+                    "\(what): read after decompressing it; the server should declare the encoding or send the"
+                        + " feed uncompressed")
+            }
+            if let shortfall {
+                warnings.append(
+                    "the \(isFile ? "file" : "document")'s \(compression) data is \(shortfall): read as far as it"
+                        + " goes, so later items may be missing")
+            }
+            feed.warnings.insert(contentsOf: warnings, at: 0)
             return feed
         case .failure(.tooLarge(let limit)):
             throw FeedParseError(

@@ -73,7 +73,9 @@ package struct FeedFetcher: Sendable {
             timeout: .init(
                 connect: .seconds(Int64(policy.connectTimeoutSeconds)),
                 read: .seconds(Int64(policy.readTimeoutSeconds))),
-            decompression: .enabled(limit: .size(policy.maxBodyBytes))
+            // Bodies are decompressed by feedsite (`CompressedBody`): the client's decoder refuses a
+            // gzip of several members, raw deflate and a cut-off body, which browsers read.
+            decompression: .disabled
         )
         configuration.httpVersion = .automatic
         // Feeds and their icons are fetched side by side, each kind within its own limits
@@ -249,20 +251,32 @@ package struct FeedFetcher: Sendable {
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
             }
+            let buffer: ByteBuffer
             do {
-                let buffer = try await response.body.collect(upTo: limit)
-                // A body cut short by cancellation (the whole-request timer) is not a feed.
-                if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
-                return .success(
-                    .fetched(
-                        FetchedFeed(
-                            info: info, contentType: response.headers.first(name: "Content-Type"),
-                            etag: Self.validator(response.headers.first(name: "ETag")),
-                            lastModified: Self.validator(response.headers.first(name: "Last-Modified")),
-                            body: Data(buffer.readableBytesView))))
+                buffer = try await response.body.collect(upTo: limit)
             } catch {
                 return .failure(AttemptFailure(error, url: url, policy: options.policy))
             }
+            // A body cut short by cancellation (the whole-request timer) is not a feed.
+            if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
+            let formats = CompressedBody.formats(response.headers[canonicalForm: "Content-Encoding"])
+            let decoded: CompressedBody.Decoded
+            switch CompressedBody.decode(
+                Data(buffer.readableBytesView), formats, limitBytes: limit, acceptsPartial: plain)
+            {
+            case .success(let body): decoded = body
+            case .failure(.tooLarge(let limit)): return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
+            case .failure(.undecodable):
+                var failure = AttemptFailure(error: .transport(Self.undecodableBody))
+                failure.isUndecodable = true
+                return .failure(failure)
+            }
+            var fetched = FetchedFeed(
+                info: info, contentType: response.headers.first(name: "Content-Type"),
+                etag: Self.validator(response.headers.first(name: "ETag")),
+                lastModified: Self.validator(response.headers.first(name: "Last-Modified")), body: decoded.body)
+            fetched.warnings = decoded.warnings
+            return .success(.fetched(fetched))
         }
     }
 
@@ -307,6 +321,11 @@ package struct FeedFetcher: Sendable {
         return nil
     }
 
+    /// Why a compressed body that does not decompress, even when asked for uncompressed, is not read.
+    static let undecodableBody =
+        "the server's compressed body cannot be decompressed (damaged, cut off, or not the"
+        + " Content-Encoding it names), even when asked for uncompressed"
+
     /// The client could not decompress the body (the size limit aside): a damaged or cut-off
     /// gzip, or raw deflate where `deflate` means zlib's format.
     static func isDecompressionFailure(_ error: any Error) -> Bool {
@@ -350,11 +369,7 @@ package struct FeedFetcher: Sendable {
         if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
             return .tooLarge(limitBytes: policy.maxBodyBytes)
         }
-        if isDecompressionFailure(error) {
-            return .transport(
-                "the server's compressed body cannot be decompressed (damaged, cut off, or not the"
-                    + " Content-Encoding it names), even when asked for uncompressed")
-        }
+        if isDecompressionFailure(error) { return .transport(undecodableBody) }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .writeTimeout:

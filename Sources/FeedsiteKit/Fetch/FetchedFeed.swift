@@ -105,6 +105,9 @@ package struct FetchedFeed: Sendable, Hashable {
     package var etag: String?
     package var lastModified: String?
     package var body: Data
+    /// What the transfer got wrong and was read anyway (a body cut off, a wrong
+    /// `Content-Encoding`): warnings on the feed.
+    package var warnings: [String] = []
 
     package var finalURL: URL { info.finalURL }
 

@@ -306,8 +306,10 @@ struct FeedFetcherTests {
     }
 
     /// Raw deflate sent as `Content-Encoding: deflate` (which names zlib's format; old IIS did
-    /// this) failed the feed with "request failed: inflationError(-3)".
-    @Test("a body that does not decompress is asked for again uncompressed; when that fails too, the error says why")
+    /// this) failed the feed with "request failed: inflationError(-3)"; browsers read it.
+    @Test(
+        "raw deflate sent as deflate is read at once; a body that does not decompress is asked for again uncompressed, then the error says why"
+    )
     func undecodableBody() async throws {
         let feed = Data(#"<rss version="2.0"><channel><title>T</title></channel></rss>"#.utf8)
         let gzipped = try Self.gzip(feed)
@@ -317,11 +319,14 @@ struct FeedFetcherTests {
             headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "deflate")], body: rawDeflate)
         let (result, server) = try await Self.fetch("/feed", sequences: ["/feed": [deflated, .feed(feed)]])
         #expect(try Self.body(result).body == feed)
-        #expect(server.requests.map { $0.header("Accept-Encoding") } == ["gzip, deflate", "identity"])
+        #expect(try Self.body(result).warnings == [])
+        #expect(server.requests.map { $0.header("Accept-Encoding") } == ["gzip, deflate"])
 
         // Damaged gzip whatever it is asked for: one plain request more (retries: 0), then the reason.
+        // After gzip's header, 0xFF starts a deflate block of the reserved type 3: not one byte
+        // decompresses. (Data damaged later is read as far as it goes: cutOffGzip.)
         let damaged = FixtureServer.Route(
-            headers: [("Content-Encoding", "gzip")], body: gzipped.prefix(12) + Data(repeating: 0x55, count: 40))
+            headers: [("Content-Encoding", "gzip")], body: gzipped.prefix(10) + Data(repeating: 0xFF, count: 40))
         let (failed, failedServer) = try await Self.fetch("/bad", routes: ["/bad": damaged])
         guard case .failure(let error) = failed else {
             Issue.record("expected a failure, got \(failed)")
@@ -330,6 +335,73 @@ struct FeedFetcherTests {
         #expect(error.description.hasPrefix("the server's compressed body cannot be decompressed"))
         #expect(!error.description.contains("inflationError"))
         #expect(failedServer.requests.count == 2)
+    }
+
+    /// Each way a server's compression goes wrong that browsers and feedparser still read: the
+    /// body is the document, whole, in one request.
+    @Test(
+        "gzip of several members, gzip followed by junk, zlib sent as gzip and a plain body sent as gzip are read",
+        arguments: ["members", "trailing", "zlib", "plain"])
+    func lenientDecompression(_ kind: String) async throws {
+        let feed = Data(
+            (#"<rss version="2.0"><channel><title>T</title>"#
+                + (1...20).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
+                .joined() + "</channel></rss>").utf8)
+        let body: Data =
+            switch kind {
+            case "members": try Self.gzip(feed.prefix(300)) + Self.gzip(feed.dropFirst(300)) + Self.gzip(Data())
+            case "trailing": try Self.gzip(feed) + Data([0, 0, 0]) + Data("garbage".utf8)
+            case "zlib": try Self.zlib(feed)
+            default: feed
+            }
+        let route = FixtureServer.Route(
+            headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")], body: body)
+        let (result, server) = try await Self.fetch("/feed", routes: ["/feed": route])
+        let fetched = try Self.body(result)
+        #expect(fetched.body == feed)
+        #expect(server.requests.count == 1)
+        if kind == "plain" {
+            #expect(
+                fetched.warnings == [
+                    "the response says 'Content-Encoding: gzip' but the body is not compressed: read as sent; the"
+                        + " server should not send that header"
+                ])
+        } else {
+            #expect(fetched.warnings == [])
+        }
+    }
+
+    /// A gzip body cut off in the middle (a proxy's timeout, a full disk on the server): asked for
+    /// once more uncompressed; a server that sends the whole document then is read as if nothing
+    /// happened, one that sends the same cut body again is read as far as it goes, and the
+    /// feed says so.
+    @Test("a cut-off gzip body is asked for again uncompressed, then read as far as it goes with a warning")
+    func cutOffGzip() async throws {
+        let feed = Data(
+            (#"<rss version="2.0"><channel><title>T</title>"#
+                + (1...50).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
+                .joined() + "</channel></rss>").utf8)
+        let gzipped = try Self.gzip(feed)
+        let cut = FixtureServer.Route(
+            headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")],
+            body: gzipped.prefix(gzipped.count / 2))
+        let (healed, healedServer) = try await Self.fetch("/feed", sequences: ["/feed": [cut, .feed(feed)]])
+        #expect(try Self.body(healed).body == feed)
+        #expect(try Self.body(healed).warnings == [])
+        #expect(healedServer.requests.map { $0.header("Accept-Encoding") } == ["gzip, deflate", "identity"])
+
+        let (partial, partialServer) = try await Self.fetch("/feed", routes: ["/feed": cut])
+        let fetched = try Self.body(partial)
+        #expect(partialServer.requests.count == 2)
+        // What arrived is the document's beginning, up to where the data stops.
+        #expect(!fetched.body.isEmpty && fetched.body.count < feed.count)
+        #expect(feed.starts(with: fetched.body))
+        #expect(
+            fetched.warnings == [
+                "the server's gzip-compressed body is cut off after \(fetched.body.count) bytes of the feed, even when"
+                    + " asked for it uncompressed: read as far as it goes, so later items may be missing; tell the"
+                    + " feed's owner"
+            ])
     }
 
     @Test("bodies over the cap are refused, declared or not, compressed or not")
