@@ -33,7 +33,9 @@ let package = Package(
             providers: [.apt(["libgumbo-dev"])]
         ),
         // Gumbo with a memory and time budget, freed without recursion (C: it must longjmp out of gumbo).
-        .target(name: "CGumboBounded", dependencies: ["CGumbo"]),
+        .target(
+            name: "CGumboBounded", dependencies: ["CGumbo"],
+            cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // libxml2's SAX2 parser, read directly on UTF-8 bytes (FeedsiteParse/XMLEventReader.swift), from Debian's libxml2-dev.
         .systemLibrary(
             name: "CLibXML2",
@@ -65,7 +67,11 @@ let package = Package(
         // Sanitise: an item's HTML or Markdown → `SanitisedHTML`. The only target that sees gumbo and cmark-gfm.
         .target(
             name: "FeedsiteSanitise",
-            dependencies: ["FeedsiteShared", "CGumbo", "CGumboBounded", "CCmarkGFM"]
+            dependencies: ["FeedsiteShared", "CGumbo", "CGumboBounded", "CCmarkGFM"],
+            // Optimised in debug builds too: the test suite sanitises hostile items megabytes large
+            // and 100,000 levels deep, minutes of work each without optimisation, on the cores
+            // every other test waits for.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The view models' template glue (`TemplateKey`, each view type's `value(_:at:)`,
         // `TemplateSchema.viewTypes`), generated at build time from `Render/PageViews*.swift` by the

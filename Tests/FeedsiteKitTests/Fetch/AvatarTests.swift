@@ -38,9 +38,9 @@ struct AvatarTests {
     /// One build of `yaml` at `now`, with `library` as libvips.
     static func build(
         _ build: TestBuild, yaml: String, now: Date = start, offline: Bool = false,
-        library: AvatarImage.Library = AvatarImageTests.library, timeoutSeconds: Int = 5
+        library: AvatarImage.Library = AvatarImageTests.library, timeoutSeconds: Int = 600
     ) async throws -> BuildReport {
-        try Data(yaml.utf8).write(to: build.config)
+        try Data(TestBuild.patient(yaml).utf8).write(to: build.config)
         var options = SiteGenerator.Options(
             configFile: build.config, outputDirectory: build.output,
             templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
@@ -208,17 +208,19 @@ struct AvatarTests {
         let server = try await FixtureServer(routes: [
             "/quick.xml": .feed(Self.feed("Quick", image: "/quick.png")),
             "/quick.png": try Self.png("big.png"),
-            // Answers once the quick feed's icon has been asked for, or after two minutes: a build
-            // that asked for icons only after every feed was read would wait those out.
+            // Answers once the quick feed's icon has been asked for, or after ten minutes: a build
+            // that asked for icons only after every feed was read would wait those out. (Two
+            // minutes were not enough on a CI machine running the whole suite: the quick feed's
+            // read waited that long for a core.)
             "/slow.xml": FixtureServer.Route(body: Self.feed("Slow"), heldUntilRequested: "/quick.png"),
         ])
         let build = try TestBuild()
         defer { build.remove() }
-        // Requests may take 5 minutes: however loaded the machine, no timeout decides this test.
+        // Requests may take 15 minutes: however loaded the machine, no timeout decides this test.
         let report = try await Self.build(
             build,
             yaml: Self.yaml([(server.url("/slow.xml"), "Slow"), (server.url("/quick.xml"), "Quick")])
-                + "read_timeout: 300\n", timeoutSeconds: 300)
+                + "read_timeout: 900\n", timeoutSeconds: 900)
         try await server.shutdown()
         #expect(server.releasedByRequest("/slow.xml") == true)
         #expect(report.failedFeedCount == 0)

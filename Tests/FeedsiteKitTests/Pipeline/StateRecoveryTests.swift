@@ -17,7 +17,7 @@ struct StateRecoveryTests {
         _ build: TestBuild, yaml: String, state: URL? = nil, restore: String? = nil, allowFresh: Bool = false,
         limit: Int? = nil, now: Date = now, policy: FailurePolicy = .allFailed
     ) async throws -> BuildReport {
-        try Data(yaml.utf8).write(to: build.config)
+        try Data(TestBuild.patient(yaml).utf8).write(to: build.config)
         var options = SiteGenerator.Options(
             configFile: build.config, outputDirectory: build.output,
             templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),

@@ -111,7 +111,7 @@ struct TellingTheTruthTests {
         defer { build.remove() }
         let one = "title: T\nretries: 0\nfeeds:\n  - url: \(server.url("/a"))\n"
         _ = try await build.run(yaml: one)
-        try Data((one + "  - url: \(server.url("/b"))\n").utf8).write(to: build.config)
+        try Data(TestBuild.patient(one + "  - url: \(server.url("/b"))\n").utf8).write(to: build.config)
         var options = SiteGenerator.Options(
             configFile: build.config, outputDirectory: build.output,
             templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),

@@ -70,7 +70,8 @@ struct TemplateCheckingTests {
         let templates = build.work.appendingPathComponent("Templates")
         try FileManager.default.copyItem(at: TemplateRulesTests.templatesDirectory, to: templates)
         try edit(templates)
-        try Data("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n".utf8).write(to: build.config)
+        try Data(TestBuild.patient("title: Test\nretries: 0\nfeeds:\n  - url: \(server.url("/feed"))\n").utf8).write(
+            to: build.config)
         let result: Result<BuildReport, any Error>
         do {
             result = .success(

@@ -22,7 +22,7 @@ final class FixtureServer: Sendable {
         /// never silent long enough for a read timeout).
         var trickle: (bytes: Int, every: TimeAmount)?
         /// Hold the response until this path has been requested (then wait `delay`), for at most
-        /// two minutes: what a client asks for while this response is outstanding
+        /// ten minutes: what a client asks for while this response is outstanding
         /// (`releasedByRequest` says which ended the wait).
         var heldUntilRequested: String?
 
@@ -185,7 +185,7 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
             }
             start.scheduleTask(in: .milliseconds(20)) { release(after: awaited, deadline: deadline) }
         }
-        release(after: route.heldUntilRequested, deadline: .now() + .minutes(2))
+        release(after: route.heldUntilRequested, deadline: .now() + .minutes(10))
     }
 
     /// Writes `body` a piece at a time, then ends the response; stops when the client has gone.

@@ -25,7 +25,7 @@ struct TestBuild {
             yaml += "  - url: \(server.url(feed.path))\n"
             if let name = feed.name { yaml += "    name: \(name)\n" }
         }
-        try Data(yaml.utf8).write(to: config)
+        try Data(Self.patient(yaml).utf8).write(to: config)
         var options = SiteGenerator.Options(
             configFile: config, outputDirectory: output,
             templatesDirectory: Fixtures.repositoryRoot.appendingPathComponent("Templates"),
@@ -41,7 +41,7 @@ struct TestBuild {
         yaml: String, policy: FailurePolicy = .allFailed, stateDirectory: URL? = nil, restoreState: String? = nil,
         offline: Bool = false, now: Date = Date(timeIntervalSince1970: 1_795_000_000), concurrency: Int = 8
     ) async throws -> BuildReport {
-        try Data(yaml.utf8).write(to: config)
+        try Data(Self.patient(yaml).utf8).write(to: config)
         let generator = SiteGenerator(
             options: .init(
                 configFile: config, outputDirectory: output,
@@ -50,6 +50,22 @@ struct TestBuild {
                 concurrency: concurrency, offline: offline, failurePolicy: policy, now: now
             ).withoutAvatars())
         return try await generator.build()
+    }
+
+    /// `yaml` with `timeout`, `read_timeout` and `connect_timeout` of 10 minutes where it sets
+    /// none, added at its end (the feeds keep their line numbers): the fixture servers are local, and on a
+    /// loaded machine (the whole suite on 2 cores, CPU-heavy tests beside) a response can wait
+    /// longer than the defaults (20 s between bytes) for a thread; a test is never decided by that.
+    /// Tests of the timeouts set them.
+    static func patient(_ yaml: String) -> String {
+        var yaml = yaml
+        for key in ["timeout", "read_timeout", "connect_timeout"] {
+            let isSet = yaml.split(separator: "\n").contains { $0.hasPrefix("\(key):") }
+            guard !isSet else { continue }
+            if !yaml.isEmpty, !yaml.hasSuffix("\n") { yaml += "\n" }
+            yaml += "\(key): 600\n"
+        }
+        return yaml
     }
 
     var site: SiteInspector { SiteInspector(root: output) }
