@@ -52,13 +52,14 @@ package enum Decompression {
             // 32 + 15: a gzip or a zlib header, whichever it is; every gzip member in turn.
             let headered = inflate(input, windowBits: 32 + 15, limit: limit)
             switch headered {
-            case .output(let output): return .success(output)
+            case .output(let output) where output.shortfall == nil: return .success(output)
             case .tooLarge: return .failure(.tooLarge(limitBytes: limit))
-            case .invalid:
-                break
+            case .output, .invalid: break
             }
             // Raw deflate: accepted only when it is one whole stream, so plain text that happens to
-            // start like a deflate block is never taken for one.
+            // start like a deflate block is never taken for one. Tried also when a header was read
+            // but the data after it broke off: one raw stream in 500 starts with two bytes that
+            // read as a zlib header.
             if format == .deflate {
                 switch inflate(input, windowBits: -15, limit: limit) {
                 case .output(let output) where output.shortfall == nil: return .success(output)
@@ -66,6 +67,7 @@ package enum Decompression {
                 default: break
                 }
             }
+            if case .output(let partial) = headered { return .success(partial) }
             return .failure(startsLikeCompressedData(input) ? .damaged : .notCompressed)
         }
     }

@@ -37,6 +37,23 @@ struct DecompressionTests {
         #expect(trailing.shortfall == nil)
     }
 
+    /// Raw deflate whose first two bytes read as a zlib header: a stored block of 29 bytes
+    /// (`08`: not final, stored; `1D 00`: its length, 29, which makes `08 1D` a multiple of 31),
+    /// then an empty final stored block. As zlib data it breaks off at once; as raw deflate it
+    /// is whole.
+    @Test("raw deflate that starts like a zlib header is read as raw deflate")
+    func rawDeflateLookingLikeZlib() throws {
+        let text = Data("<rss><channel></channel></rss>".utf8.prefix(29))
+        #expect(text.count == 29)
+        let raw = Data([0x08, 0x1D, 0x00, 0xE2, 0xFF]) + text + Data([0x01, 0x00, 0x00, 0xFF, 0xFF])
+        #expect((0x08 << 8 | 0x1D) % 31 == 0)
+        let output = try Decompression.decompress(raw, .deflate, limitBytes: 1_000).get()
+        #expect(output.body == text)
+        #expect(output.shortfall == nil)
+        // Under the name gzip, raw deflate is not read (browsers do not either): it is damaged.
+        #expect(Decompression.decompress(raw, .gzip, limitBytes: 1_000) == .failure(.damaged))
+    }
+
     @Test("a gzip body cut anywhere gives the document's beginning, marked cut off")
     func cutAnywhere() throws {
         let document = Data((0..<2_000).map { "line \($0) of a feed\n" }.joined().utf8)
