@@ -103,7 +103,9 @@ package struct FeedFetcher: Sendable {
         while true {
             attempt += 1
             if Task.isCancelled { return .failure(.cancelled) }
-            let result = await fetchOnce(request, plain: plain)
+            // The last attempt reads a body the server cuts off as far as it goes.
+            let isLast = attempt > min(request.retries ?? .max, policy.retries)
+            let result = await fetchOnce(request, plain: plain, isLastAttempt: isLast)
             switch result {
             case .success(var response):
                 switch response {
@@ -180,11 +182,16 @@ package struct FeedFetcher: Sendable {
     /// only bounds the gap between two bytes, so a server trickling a few bytes at a time would
     /// otherwise hold the build for as long as it liked.)
     /// - Parameter plain: ask for the body uncompressed (`Accept-Encoding: identity`).
-    private func fetchOnce(_ request: FetchRequest, plain: Bool) async -> Result<FetchResponse, AttemptFailure> {
+    /// - Parameter isLastAttempt: no attempt follows: a body cut off is read as far as it goes.
+    private func fetchOnce(
+        _ request: FetchRequest, plain: Bool, isLastAttempt: Bool
+    ) async -> Result<FetchResponse, AttemptFailure> {
         let seconds = options.policy.timeoutSeconds
         let deadline = NIODeadline.now() + .seconds(Int64(seconds))
         return await withTaskGroup(of: Result<FetchResponse, AttemptFailure>?.self) { group in
-            group.addTask { await self.exchange(request, plain: plain, deadline: deadline) }
+            group.addTask {
+                await self.exchange(request, plain: plain, isLastAttempt: isLastAttempt, deadline: deadline)
+            }
             group.addTask {
                 try? await Task.sleep(for: .seconds(seconds))
                 return nil
@@ -199,7 +206,7 @@ package struct FeedFetcher: Sendable {
 
     /// The request and its redirects, then the body.
     private func exchange(
-        _ request: FetchRequest, plain: Bool, deadline: NIODeadline
+        _ request: FetchRequest, plain: Bool, isLastAttempt: Bool, deadline: NIODeadline
     ) async -> Result<FetchResponse, AttemptFailure> {
         var chain = RedirectChain(from: request.url, limit: options.maxRedirects)
         while true {
@@ -251,18 +258,39 @@ package struct FeedFetcher: Sendable {
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
             }
-            let buffer: ByteBuffer
+            var buffer = ByteBuffer()
+            var cutOff: String?
             do {
-                buffer = try await response.body.collect(upTo: limit)
+                for try await var chunk in response.body {
+                    guard chunk.readableBytes <= limit - buffer.readableBytes else {
+                        return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
+                    }
+                    buffer.writeBuffer(&chunk)
+                }
             } catch {
-                return .failure(AttemptFailure(error, url: url, policy: options.policy))
+                // A body cut short by cancellation (the whole-request timer) is not a feed.
+                if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
+                guard Self.isConnectionClosed(error) else {
+                    return .failure(AttemptFailure(error, url: url, policy: options.policy))
+                }
+                let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
+                let closed =
+                    "the server closed the connection after \(buffer.readableBytes)"
+                    + (announced.map { " of the feed's \($0) bytes (its Content-Length)" }
+                        ?? " bytes of the feed, before its end")
+                // Asked for again (`retries`); the last time, what arrived is read.
+                guard isLastAttempt, buffer.readableBytes > 0 else {
+                    return .failure(AttemptFailure(error: .transport(closed)))
+                }
+                cutOff =
+                    "\(closed), on every attempt: read as far as it goes, so later items may be missing;"
+                    + " tell the feed's owner"
             }
-            // A body cut short by cancellation (the whole-request timer) is not a feed.
             if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled)) }
             let formats = CompressedBody.formats(response.headers[canonicalForm: "Content-Encoding"])
             let decoded: CompressedBody.Decoded
             switch CompressedBody.decode(
-                Data(buffer.readableBytesView), formats, limitBytes: limit, acceptsPartial: plain)
+                Data(buffer.readableBytesView), formats, limitBytes: limit, acceptsPartial: plain || cutOff != nil)
             {
             case .success(let body): decoded = body
             case .failure(.tooLarge(let limit)): return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
@@ -275,7 +303,7 @@ package struct FeedFetcher: Sendable {
                 info: info, contentType: response.headers.first(name: "Content-Type"),
                 etag: Self.validator(response.headers.first(name: "ETag")),
                 lastModified: Self.validator(response.headers.first(name: "Last-Modified")), body: decoded.body)
-            fetched.warnings = decoded.warnings
+            fetched.warnings = (cutOff.map { [$0] } ?? []) + decoded.warnings
             return .success(.fetched(fetched))
         }
     }
@@ -325,6 +353,14 @@ package struct FeedFetcher: Sendable {
     static let undecodableBody =
         "the server's compressed body cannot be decompressed (damaged, cut off, or not the"
         + " Content-Encoding it names), even when asked for uncompressed"
+
+    /// The connection ended before the body did: the server closed it in the middle of a
+    /// `Content-Length` or chunked body.
+    static func isConnectionClosed(_ error: any Error) -> Bool {
+        if let error = error as? HTTPParserError { return error == .invalidEOFState || error == .closedConnection }
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        return false
+    }
 
     /// The client could not decompress the body (the size limit aside): a damaged or cut-off
     /// gzip, or raw deflate where `deflate` means zlib's format.

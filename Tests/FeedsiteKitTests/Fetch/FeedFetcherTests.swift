@@ -404,6 +404,44 @@ struct FeedFetcherTests {
             ])
     }
 
+    /// A server that dies in the middle of a response: asked again (`retries`); when the last
+    /// attempt is cut off too, what arrived is read, and the feed says where it stopped.
+    @Test("a body the server cuts off is asked for again, and the last attempt's part is read with a warning")
+    func connectionClosedMidBody() async throws {
+        let feed = Data(
+            (#"<rss version="2.0"><channel><title>T</title>"#
+                + (1...50).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
+                .joined() + "</channel></rss>").utf8)
+        let cut = FixtureServer.Route(headers: [("Content-Type", "application/rss+xml")], body: feed, closeAfter: 1_000)
+        var policy = Self.policy
+        policy.retries = 1
+        let (healed, healedServer) = try await Self.fetch(
+            "/feed", sequences: ["/feed": [cut, .feed(feed)]], policy: policy)
+        #expect(try Self.body(healed).body == feed)
+        #expect(try Self.body(healed).warnings == [])
+        #expect(healedServer.requests.count == 2)
+
+        let (partial, partialServer) = try await Self.fetch("/feed", routes: ["/feed": cut], policy: policy)
+        let fetched = try Self.body(partial)
+        #expect(partialServer.requests.count == 2)
+        #expect(fetched.body == feed.prefix(1_000))
+        #expect(
+            fetched.warnings == [
+                "the server closed the connection after 1000 of the feed's \(feed.count) bytes (its Content-Length),"
+                    + " on every attempt: read as far as it goes, so later items may be missing; tell the feed's owner"
+            ])
+
+        // With no attempt left and nothing received, it is a failure that says so.
+        let empty = FixtureServer.Route(headers: [("Content-Type", "application/rss+xml")], body: feed, closeAfter: 0)
+        let (failed, _) = try await Self.fetch("/feed", routes: ["/feed": empty])
+        #expect(
+            throws: FetchError.transport(
+                "the server closed the connection after 0 of the feed's \(feed.count) bytes (its Content-Length)")
+        ) {
+            try failed.get()
+        }
+    }
+
     @Test("bodies over the cap are refused, declared or not, compressed or not")
     func bodyCap() async throws {
         let big = Data(repeating: UInt8(ascii: "a"), count: 200_000)

@@ -18,6 +18,9 @@ final class FixtureServer: Sendable {
         var etag: String?
         /// Send this many body bytes, then stall (the connection stays open, nothing more comes).
         var stallAfter: Int?
+        /// Send this many body bytes, then close the connection (`Content-Length` still announces
+        /// the whole body): a server that dies in the middle of a response.
+        var closeAfter: Int?
         /// Send the body this many bytes at a time, one piece per interval (a trickling server:
         /// never silent long enough for a read timeout).
         var trickle: (bytes: Int, every: TimeAmount)?
@@ -160,6 +163,14 @@ private final class RouteHandler: ChannelInboundHandler, Sendable {
             context.write(NIOAny(HTTPServerResponsePart.head(responseHead)), promise: nil)
             if let trickle = finalRoute.trickle {
                 Self.trickle(finalRoute.body[...], trickle, context: loopBoundContext, log: log)
+                return
+            }
+            if let close = finalRoute.closeAfter {
+                let part = ByteBuffer(bytes: finalRoute.body.prefix(close))
+                context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(part)))).whenComplete { _ in
+                    log.inFlight.withLock { $0.now -= 1 }
+                    loopBoundContext.value.close(promise: nil)
+                }
                 return
             }
             if let stall = finalRoute.stallAfter {
