@@ -255,10 +255,12 @@ package struct FeedFetcher: Sendable {
                 return .failure(failure)
             }
             let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+            let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
+            if let announced, announced > limit {
                 return .failure(AttemptFailure(error: .tooLarge(limitBytes: limit)))
             }
             var buffer = ByteBuffer()
+            buffer.reserveCapacity(max(announced ?? 0, 0))
             var cutOff: String?
             do {
                 for try await var chunk in response.body {
@@ -273,7 +275,6 @@ package struct FeedFetcher: Sendable {
                 guard Self.isConnectionClosed(error) else {
                     return .failure(AttemptFailure(error, url: url, policy: options.policy))
                 }
-                let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
                 let closed =
                     "the server closed the connection after \(buffer.readableBytes)"
                     + (announced.map { " of the feed's \($0) bytes (its Content-Length)" }
