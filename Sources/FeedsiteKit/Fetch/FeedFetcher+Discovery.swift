@@ -48,10 +48,8 @@ extension FeedFetcher {
         }
     }
 
-    /// Parses a body, decompressing it first when it is gzip or zlib data the response did not
-    /// declare (`UndeclaredGzip`): the feed is read, with a warning that names the server's mistake.
-    /// A local `.gz` or `.z` file is read the same way, without the warning (a compressed file is no
-    /// mistake).
+    /// Parses a body (`parseBody`), with what the transfer got wrong (`FetchedFeed.warnings`: a
+    /// body cut off, a wrong `Content-Encoding`) first among the feed's warnings, or in its error.
     private func parse(_ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser) throws(FeedParseError) -> Feed
     {
         do {
@@ -67,6 +65,10 @@ extension FeedFetcher {
         }
     }
 
+    /// Parses a body, decompressing it first when it is gzip or zlib data the response did not
+    /// declare (`UndeclaredGzip`): the feed is read, with a warning that names the server's mistake.
+    /// A local `.gz` or `.z` file is read the same way, without the warning (a compressed file is no
+    /// mistake).
     private func parseBody(
         _ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser
     ) throws(FeedParseError) -> Feed {
