@@ -59,8 +59,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // A response's Content-Encoding (gzip, deflate) undone through zlib, the way browsers read
         // it: every gzip member, raw deflate, a cut-off body as far as it goes. The only target that sees zlib.
-        .target(name: "FeedsiteCompression", dependencies: ["CZlib"]),
-        // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, concurrentMap.
+        .target(name: "FeedsiteCompression", dependencies: ["FeedsiteShared", "CZlib"]),
+        // What more than one stage uses: the calendar, http(s) URLs, byte scans, HTML entities, compression
+        // headers, concurrentMap.
         .target(name: "FeedsiteShared"),
         // Parse: feed bytes → `Feed`. The only target that sees libxml2.
         .target(name: "FeedsiteParse", dependencies: ["FeedsiteShared", "CLibXML2"]),

@@ -1,4 +1,5 @@
 import CZlib
+import FeedsiteShared
 import Foundation
 
 /// A compressed body made readable the way browsers and feed readers read it, through zlib:
@@ -68,15 +69,8 @@ package enum Decompression {
                 }
             }
             if case .output(let partial) = headered { return .success(partial) }
-            return .failure(startsLikeCompressedData(input) ? .damaged : .notCompressed)
+            return .failure(CompressionHeader(startOf: body) == nil ? .notCompressed : .damaged)
         }
-    }
-
-    /// gzip's magic number, or a zlib header (deflate, window size, check bits).
-    static func startsLikeCompressedData(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        if bytes[0] == 0x1F, bytes[1] == 0x8B { return true }
-        return bytes[0] & 0x0F == 8 && bytes[0] >> 4 <= 7 && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
     }
 
     private enum Pass {

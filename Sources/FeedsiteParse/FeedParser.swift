@@ -23,34 +23,11 @@ package struct FeedParser: Sendable {
     }
 
     /// A compressed container a feed body can come in without saying so.
-    package enum Compression: Sendable, Equatable {
-        /// gzip (RFC 1952): `1F 8B`.
-        case gzip
-        /// zlib (RFC 1950), HTTP's `deflate`: compression method 8, a window of at most 32 KB, no
-        /// preset dictionary, and a header that is a multiple of 31 (`78 9C`, `78 DA`, …).
-        case zlib
+    package typealias Compression = CompressionHeader
 
-        /// The name HTTP's `Content-Encoding` gives it.
-        package var contentEncoding: String {
-            switch self {
-            case .gzip: "gzip"
-            case .zlib: "deflate"
-            }
-        }
-    }
-
-    /// The compression `data` starts with, if any. No feed starts like either: a feed starts with
-    /// `<`, `{`, a byte order mark or white space, and zlib's first byte is `x` (or below `x`, which
-    /// is no text) followed by a byte that makes the pair a multiple of 31.
+    /// The compression `data` starts with, if any (no feed starts like either).
     package static func compression(of data: Data) -> Compression? {
-        guard data.count >= 2 else { return nil }
-        let first = data[data.startIndex]
-        let second = data[data.startIndex + 1]
-        if first == 0x1F, second == 0x8B { return .gzip }
-        if first & 0x0F == 8, first >> 4 <= 7, second & 0x20 == 0, (Int(first) << 8 | Int(second)) % 31 == 0 {
-            return .zlib
-        }
-        return nil
+        CompressionHeader(startOf: data)
     }
 
     /// Detects the format by content (root element / JSON), never by Content-Type or extension.

@@ -28,9 +28,9 @@ enum CompressedBody {
     enum Failure: Error {
         /// Larger than `limitBytes` once decompressed.
         case tooLarge(limitBytes: Int)
-        /// Not one byte decompresses, or (`isPartial`) it stops short: worth asking once more
-        /// for the body uncompressed.
-        case undecodable(isPartial: Bool)
+        /// Not one byte decompresses, or it stops short: worth asking once more for the body
+        /// uncompressed.
+        case undecodable
     }
 
     /// `body` with every compression in `formats` undone, last applied first.
@@ -46,7 +46,7 @@ enum CompressedBody {
             switch Decompression.decompress(decoded.body, format, limitBytes: limitBytes) {
             case .success(let output):
                 if let shortfall = output.shortfall {
-                    guard acceptsPartial else { return .failure(.undecodable(isPartial: true)) }
+                    guard acceptsPartial else { return .failure(.undecodable) }
                     let how = shortfall == .cutOff ? "is cut off" : "is damaged"
                     decoded.warnings.append(
                         "the server's \(name)-compressed body \(how) after \(output.body.count) bytes of the feed, even"
@@ -62,7 +62,7 @@ enum CompressedBody {
                     "the response says 'Content-Encoding: \(name)' but the body is not compressed: read as sent;"
                         + " the server should not send that header")
             case .failure(.damaged):
-                return .failure(.undecodable(isPartial: false))
+                return .failure(.undecodable)
             }
         }
         return .success(decoded)

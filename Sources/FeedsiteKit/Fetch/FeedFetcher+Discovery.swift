@@ -65,10 +65,11 @@ extension FeedFetcher {
         }
     }
 
-    /// Parses a body, decompressing it first when it is gzip or zlib data the response did not
-    /// declare (`UndeclaredGzip`): the feed is read, with a warning that names the server's mistake.
-    /// A local `.gz` or `.z` file is read the same way, without the warning (a compressed file is no
-    /// mistake).
+    /// Parses a body, decompressing it first (once, through `Decompression`, under the same body
+    /// limit) when it is gzip or zlib data the response did not declare: a `.gz` file served as the
+    /// feed, or a response compressed twice. The feed is read, with a warning that names the
+    /// server's mistake. A local `.gz` or `.z` file is read the same way, without the warning (a
+    /// compressed file is no mistake).
     private func parseBody(
         _ fetched: FetchedFeed, request: FetchRequest, parser: FeedParser
     ) throws(FeedParseError) -> Feed {
@@ -82,7 +83,7 @@ extension FeedFetcher {
             : "the document is \(compression)-compressed data that the server did not declare (no Content-Encoding:"
                 + " \(compression.contentEncoding))"
         let limit = min(request.maxBodyBytes ?? .max, options.policy.maxBodyBytes)
-        switch UndeclaredGzip.decompressed(fetched.body, as: compression, limitBytes: limit) {
+        switch Decompression.decompress(fetched.body, compression == .gzip ? .gzip : .deflate, limitBytes: limit) {
         case .success(let output):
             let shortfall = output.shortfall.map {
                 "\($0 == .cutOff ? "cut off" : "damaged") after \(output.body.count) bytes of the feed"
@@ -113,7 +114,7 @@ extension FeedFetcher {
             throw FeedParseError(
                 message: "\(what), and decompressed it is larger than the \(FetchError.megabytes(limit)) limit"
                     + " (max_body_mb)")
-        case .failure(.damaged):
+        case .failure(.damaged), .failure(.notCompressed):
             throw FeedParseError(message: "\(what), and it does not decompress: it is damaged or cut off")
         }
     }

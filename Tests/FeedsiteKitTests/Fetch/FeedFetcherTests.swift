@@ -47,6 +47,14 @@ struct FeedFetcherTests {
             + Data([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) })
     }
 
+    /// An RSS document of `items` items, each with a title and a link.
+    static func rss(items: Int) -> Data {
+        Data(
+            (#"<rss version="2.0"><channel><title>T</title>"#
+                + (1...items).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
+                .joined() + "</channel></rss>").utf8)
+    }
+
     static func fetch(
         _ path: String, routes: [String: FixtureServer.Route] = [:], sequences: [String: [FixtureServer.Route]] = [:],
         policy: FetchPolicy = policy, etag: String? = nil, headers: [String: String] = [:]
@@ -343,10 +351,7 @@ struct FeedFetcherTests {
         "gzip of several members, gzip followed by junk, zlib sent as gzip and a plain body sent as gzip are read",
         arguments: ["members", "trailing", "zlib", "plain"])
     func lenientDecompression(_ kind: String) async throws {
-        let feed = Data(
-            (#"<rss version="2.0"><channel><title>T</title>"#
-                + (1...20).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
-                .joined() + "</channel></rss>").utf8)
+        let feed = Self.rss(items: 20)
         let body: Data =
             switch kind {
             case "members": try Self.gzip(feed.prefix(300)) + Self.gzip(feed.dropFirst(300)) + Self.gzip(Data())
@@ -377,10 +382,7 @@ struct FeedFetcherTests {
     /// feed says so.
     @Test("a cut-off gzip body is asked for again uncompressed, then read as far as it goes with a warning")
     func cutOffGzip() async throws {
-        let feed = Data(
-            (#"<rss version="2.0"><channel><title>T</title>"#
-                + (1...50).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
-                .joined() + "</channel></rss>").utf8)
+        let feed = Self.rss(items: 50)
         let gzipped = try Self.gzip(feed)
         let cut = FixtureServer.Route(
             headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")],
@@ -408,10 +410,7 @@ struct FeedFetcherTests {
     /// attempt is cut off too, what arrived is read, and the feed says where it stopped.
     @Test("a body the server cuts off is asked for again, and the last attempt's part is read with a warning")
     func connectionClosedMidBody() async throws {
-        let feed = Data(
-            (#"<rss version="2.0"><channel><title>T</title>"#
-                + (1...50).map { "<item><title>Post \($0)</title><link>https://example.org/\($0)</link></item>" }
-                .joined() + "</channel></rss>").utf8)
+        let feed = Self.rss(items: 50)
         let cut = FixtureServer.Route(headers: [("Content-Type", "application/rss+xml")], body: feed, closeAfter: 1_000)
         var policy = Self.policy
         policy.retries = 1
