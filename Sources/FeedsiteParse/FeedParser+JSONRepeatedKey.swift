@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 
 extension FeedParser {
@@ -27,7 +28,7 @@ extension FeedParser {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
-                    index = endOfString(bytes, from: index)
+                    index = JSONShape.endOfString(bytes, from: index)
                     if depth == 1, isAtKey {
                         isAtKey = false
                         let end = min(index + 1, bytes.count)
@@ -91,7 +92,7 @@ extension FeedParser {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
-                    index = endOfString(bytes, from: index)
+                    index = JSONShape.endOfString(bytes, from: index)
                     guard isKeyNext else { break }
                     isKeyNext = false
                     let token = UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)])
@@ -131,16 +132,6 @@ extension FeedParser {
             }
             return found
         }
-    }
-
-    /// The index of the quote that ends the JSON string starting at `start` (its opening quote),
-    /// or `bytes.count` when none does.
-    package static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start + 1
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-        }
-        return min(index, bytes.count)
     }
 
     /// A key's bytes, its escapes decoded (by `JSONSerialization`) when it has any.

@@ -15,6 +15,12 @@ package enum StateLimits {
     /// (sanitised HTML is most of it; 89 MB for the benchmark's 30,000), so this holds about
     /// 180,000 items, well past the 100,000 a large planet keeps.
     package static let fileBytes = 512 << 20
+    /// JSON values (containers, keys, strings, numbers, literals) in one state file or part of it,
+    /// counted before it is decoded (`StateFile.Shape`): Foundation's decoder indexes every value of
+    /// a text first, at about 50 bytes a value (510 MB of `0,` took 13 GB). The benchmark's state
+    /// holds 40 values an item at 75 bytes a value, so this is a file of 600 MB, past `fileBytes`;
+    /// decoding it whole costs about 400 MB.
+    static let jsonValues = 1 << 23
     /// The state's index (`state-index.json`): about 100 bytes a feed, so 16 MiB is far more than
     /// any planet's; a larger one is not read (the state is decoded without it).
     static let indexBytes = 16 << 20

@@ -78,7 +78,7 @@ struct SavedState: Sendable {
             let now = now
             let loaded = wanted.concurrentMap { url -> (items: [StoredItem], warnings: [String])? in
                 guard let range = ranges[url]?.range, let bytes = reader.read(range),
-                    let list = try? StateFile.decoder(trusted: true).decode(StateFile.ItemList.self, from: bytes)
+                    let list = StateFile.decodeIfBounded(StateFile.ItemList.self, from: bytes, trusted: true)
                 else { return nil }
                 var items = list.items
                 var validator = StateValidator(origin: origin, now: now)

@@ -1,4 +1,5 @@
 import FeedsiteParse
+import FeedsiteShared
 import Foundation
 
 extension StateFile {
@@ -24,7 +25,7 @@ extension StateFile {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = index
-                    index = FeedParser.endOfString(bytes, from: index)
+                    index = JSONShape.endOfString(bytes, from: index)
                     guard expectsKey, depth == 1 || depth == 2 else { break }
                     expectsKey = false
                     let key = String(

@@ -1,4 +1,5 @@
 import FeedsiteSanitise
+import FeedsiteShared
 import Foundation
 
 /// The state file's JSON, through `JSONEncoder` and `JSONDecoder` only.
@@ -139,33 +140,25 @@ enum StateFile {
         }
     }
 
-    /// Whether arrays and objects in `data` (outside strings) nest more than 512 deep, the most
-    /// Foundation's parser reads. Only asked once a decode failed, to say why.
-    static func nestsTooDeep(_ data: Data, limit: Int = 512) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { return true }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
+    /// Why a decoder should not be given `data` (`JSONShape`): nested past the 512 levels
+    /// Foundation's parser reads, or more values than a state may hold; nil when neither.
+    static func refusal(
+        _ data: Data, maxValues: Int = StateLimits.jsonValues, maxDepth: Int = 512
+    ) -> String? {
+        let shape = JSONShape(data, maxValues: maxValues, maxDepth: maxDepth)
+        if shape.depth > maxDepth { return RecordError.tooDeep }
+        if shape.values > maxValues {
+            return
+                "it holds more than \(maxValues) JSON values, the most a state may hold (decoding it would take gigabytes of memory)"
         }
-        return false
+        return nil
+    }
+
+    /// `decoder(trusted:)`'s value of `type` from `data`, when its `Shape` is within bounds and it
+    /// decodes; nil otherwise (the whole file's decode then says why).
+    static func decodeIfBounded<T: Decodable>(_ type: T.Type, from data: Data, trusted: Bool) -> T? {
+        guard refusal(data) == nil else { return nil }
+        return try? decoder(trusted: trusted).decode(type, from: data)
     }
 
     /// An item that could not be read: where it was, its key if that much was readable, and why.
@@ -330,6 +323,7 @@ enum StateFile {
         guard data.count <= StateLimits.fileBytes else {
             return Decoded(failure: .unreadable("larger than the \(StateLimits.fileBytes >> 20) MB state limit"))
         }
+        if let refusal = refusal(data) { return Decoded(failure: .unreadable(refusal)) }
         let decoder = decoder(trusted: trusted)
         let contents: Contents
         do {
@@ -338,9 +332,7 @@ enum StateFile {
             if let header = try? decoder.decode(Header.self, from: data), header.version > SiteState.currentVersion {
                 return Decoded(failure: .newer(version: header.version))
             }
-            // Foundation says only "not valid JSON" when arrays or objects nest past its limit.
-            let reason = nestsTooDeep(data) ? RecordError.tooDeep : RecordError(error, below: 0).reason
-            return Decoded(failure: .unreadable(reason))
+            return Decoded(failure: .unreadable(RecordError(error, below: 0).reason))
         }
         guard contents.version <= SiteState.currentVersion else {
             return Decoded(failure: .newer(version: contents.version))

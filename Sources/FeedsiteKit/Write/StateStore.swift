@@ -225,7 +225,7 @@ package struct StateStore: Sendable {
         guard stat(indexFile.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
             Int(info.st_size) <= StateLimits.indexBytes,
             let indexData = try? Data(contentsOf: indexFile), indexData.count <= StateLimits.indexBytes,
-            let index = try? StateFile.decoder(trusted: true).decode(StateIndex.self, from: indexData),
+            let index = StateFile.decodeIfBounded(StateIndex.self, from: indexData, trusted: true),
             index.version == SiteState.currentVersion, index.isConsistent
         else { return nil }
         guard let reader = StateFileReader(file, expecting: index.file) else { return nil }
@@ -233,7 +233,7 @@ package struct StateStore: Sendable {
         let isLaidOutAsWritten = Self.describesLayout(index, reader)
         reader.close()
         guard isLaidOutAsWritten, let bytes,
-            let entries = try? StateFile.decoder(trusted: true).decode(StateFile.FeedEntries.self, from: bytes).entries
+            let entries = StateFile.decodeIfBounded(StateFile.FeedEntries.self, from: bytes, trusted: true)?.entries
         else { return nil }
         var validator = StateValidator(origin: file.path, now: now)
         var state = SiteState()

@@ -1,3 +1,4 @@
+import FeedsiteShared
 import Foundation
 import Testing
 
@@ -334,8 +335,38 @@ struct StateStoreTests {
         let (_, nesting) = StateStore.decode(
             Data(#"{"feeds":{},"items":{},"version":2,"x":\#(deep)}"#.utf8), origin: "s", trusted: false)
         #expect(nesting.first?.contains("nest deeper than JSON readers allow (512 levels)") == true, "\(nesting)")
-        #expect(!StateFile.nestsTooDeep(Data(#"{"a":"[[[[[[[[","b":[[1]]}"#.utf8), limit: 3))
-        #expect(StateFile.nestsTooDeep(Data("[[[[1]]]]".utf8), limit: 3))
+        #expect(StateFile.refusal(Data(#"{"a":"[[[[[[[[","b":[[1]]}"#.utf8), maxDepth: 3) == nil)
+        #expect(StateFile.refusal(Data("[[[[1]]]]".utf8), maxDepth: 3) == StateFile.RecordError.tooDeep)
+    }
+
+    /// Values counted by reading the text: the object, two keys, a string, an array and its three
+    /// numbers; brackets, commas and colons inside strings (escaped quotes too) are not counted.
+    @Test("a state's JSON values are counted outside strings, before anything decodes it")
+    func shapeCountsValues() {
+        let text = #"{"a":"x,y:[{\"],z","b":[1,2,3]}"#
+        let shape = JSONShape(Data(text.utf8))
+        #expect(shape.values == 8)
+        #expect(shape.depth == 2)
+        #expect(StateFile.refusal(Data(text.utf8), maxValues: 7)?.hasPrefix("it holds more than 7 JSON values") == true)
+        #expect(StateFile.refusal(Data(text.utf8), maxValues: 8) == nil)
+    }
+
+    /// 510 MB of `0,` in one feed's items took 13 GB and 68 s to decode (Foundation indexes every
+    /// value first), only to be refused for its count. A text of a million more values than a state
+    /// may hold (18 MB) is now refused before any decoder sees it, whole or as an indexed part.
+    @Test("a state denser in values than any state feedsite writes is refused before it is decoded")
+    func tooManyValues() throws {
+        let zeros = String(repeating: "0,", count: StateLimits.jsonValues + 1_000_000) + "0"
+        let json =
+            #"{"feeds":{"https://a.example/feed":{"channel":{"title":"A"},"health":{"consecutiveFailures":0}}},"items":{"https://a.example/feed":[\#(zeros)]},"version":2}"#
+        let (state, warnings) = StateStore.decode(Data(json.utf8), origin: "s", trusted: false)
+        #expect(state.feeds.isEmpty)
+        #expect(
+            warnings == [
+                "s: not a feedsite state file (it holds more than \(StateLimits.jsonValues) JSON values, the most a state may hold (decoding it would take gigabytes of memory)); starting without saved state"
+            ])
+        #expect(StateFile.decodeIfBounded([Int].self, from: Data("[\(zeros)]".utf8), trusted: true) == nil)
+        #expect(StateFile.decodeIfBounded([Int].self, from: Data("[0,0,0]".utf8), trusted: true) == [0, 0, 0])
     }
 
     /// 99 MB of a million empty feeds decoded into 2.4 GB; a million small items in one feed 1.3 GB.
