@@ -26,6 +26,12 @@ extension FeedParser {
             let what = count == 1 ? "an escaped control character" : "\(count) escaped control characters"
             repairs.append("line \(line + lineOffset): removed \(what) (such as \\u0001), which no web page can hold")
         }
+        var leftOutItems: Set<Int> = []
+        if let budget = try JSONFeedBudget(data, lineOffset: lineOffset) {
+            data = budget.data
+            repairs += budget.warnings
+            leftOutItems = budget.leftOutItems
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
@@ -183,7 +189,7 @@ extension FeedParser {
         var withoutID = 0
         for (offset, raw) in rawItems.prefix(FeedParser.maxItems).enumerated() {
             guard let object = raw as? [String: Any] else {
-                warnings.append("item \(offset + 1): not a JSON object; skipped")
+                if !leftOutItems.contains(offset) { warnings.append("item \(offset + 1): not a JSON object; skipped") }
                 continue
             }
             let context = "item \(offset + 1)"

@@ -1508,6 +1508,52 @@ import Testing
         #expect(cutFeed.warnings.contains { $0.contains("the middle of item 2 (cut off)") })
     }
 
+    /// `JSONSerialization` builds every value first: 48 MB of `{},` took 3 GB, one extension of 24
+    /// million numbers 1.5 GB. Past a million values, what is oversized is left out and the rest read:
+    /// a value of more than 10,000 (the item kept), an item of more (numbers kept for the items after
+    /// it), the items past the budget or past 10,000; a feed object of a million keys is refused.
+    @Test func jsonFeedOverValueBudgetKeepsItsPosts() throws {
+        let head = "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"T\",\n"
+        func item(_ id: Int, _ extra: String = "") -> String {
+            #"{"id": "\#(id)", "content_html": "<p>\#(id)</p>"\#(extra)}"#
+        }
+        let numbers = "[" + String(repeating: "0,", count: 1_100_000) + "0]"
+        // Line 3 holds the feed's own oversized value, line 6 item 2's, line 7 an item of a million keys.
+        let keys = (0..<1_000_001).map { #""k\#($0)": 0"# }.joined(separator: ",")
+        let document =
+            head + "\"_feed\": [1],\n\"_x\": \(numbers),\n\"items\": [\n" + item(1) + ",\n"
+            + item(2, ", \"_big\": \(numbers)")
+            + ",\n{\"id\": \"3\", \(keys)},\n" + item(4) + "]}"
+        let feed = try FeedParser().parse(Data(document.utf8), url: nil)
+        #expect(feed.items.map(\.id) == ["1", "2", "4"])
+        #expect(feed.items.map(\.content) == ["<p>1</p>", "<p>2</p>", "<p>4</p>"])
+        #expect(
+            feed.warnings == [
+                "line 7: item 3 holds more than 10000 JSON values (no post needs that many): it was left out",
+                "line 3: the feed's \"_x\" holds more than 10000 JSON values (no feed needs that many): it was left out (and 1 more like it)",
+            ])
+
+        // Items of 9,004 values each: with the feed's own 7, 111 of them hold 999,451 values, 112 more than a million.
+        let heavy = "[" + String(repeating: "1,", count: 8_996) + "1]"
+        let many =
+            head + "\"items\": [" + (1...200).map { item($0, ", \"_y\": \(heavy)") }.joined(separator: ",") + "]}"
+        let cut = try FeedParser().parse(Data(many.utf8), url: nil)
+        #expect(cut.items.map(\.id) == (1...111).map(String.init))
+        #expect(
+            cut.warnings == [
+                "the feed's items hold more than 1000000 JSON values in all: feedsite read the first 111 (feeds list their newest first); the other 89 were left out"
+            ])
+
+        // A million items: the first 10,000 read, as in an XML feed.
+        let tiny = head + "\"items\": [" + String(repeating: "{},", count: 1_000_000) + "{}]}"
+        let tinyFeed = try FeedParser().parse(Data(tiny.utf8), url: nil)
+        #expect(tinyFeed.items.count == FeedParser.maxItems)
+        #expect(tinyFeed.warnings.first == FeedParser.tooManyItemsWarning(total: 1_000_001))
+
+        let wide = "{" + keys + ", \"items\": [" + item(1) + "]}"
+        #expect(throws: FeedParseError.self) { try FeedParser().parse(Data(wide.utf8), url: nil) }
+    }
+
     /// Foundation's "around character 243" becomes a line and column of the document (blank lines
     /// before it count); "cut off?" only for a document that ends inside its top-level object.
     @Test func malformedJSONFeedIsLocated() {
