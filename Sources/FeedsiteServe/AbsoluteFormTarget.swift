@@ -5,8 +5,9 @@ import NIOHTTP1
 /// to proxies) is for the URL's host, whatever its `Host` says (RFC 9112 §3.2.2): the target's
 /// authority replaces the `Host` field before the conversion to HTTP types, which takes the
 /// authority from `Host` alone, so the responder's host check sees the host really asked for.
-/// Several `Host` fields are left as they are, and a target with userinfo (`http://a@b/`) gives a
-/// `Host` that is no authority: `HTTP1Rules` answers both `400`.
+/// Several `Host` fields are left as they are, and so is a missing one in HTTP/1.1, which must send
+/// one whatever its target (RFC 9112 §3.2); a target with userinfo (`http://a@b/`) gives a `Host`
+/// that is no authority: `HTTP1Rules` answers all three `400`.
 final class AbsoluteFormTarget: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -23,7 +24,7 @@ final class AbsoluteFormTarget: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data), let authority = Self.authority(of: head.uri),
-            head.headers["Host"].count <= 1
+            head.headers["Host"].count == 1 || (head.headers["Host"].isEmpty && head.version == .http1_0)
         else {
             context.fireChannelRead(data)
             return

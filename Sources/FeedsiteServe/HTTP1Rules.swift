@@ -18,7 +18,8 @@ import NIOHTTP1
 ///   chunked, which it cannot read (RFC 9112 §6.1), but up to the connection's close.
 /// - **Requests answered `400`** (through `badRequest`, which the responder answers, so the answer
 ///   keeps its place among pipelined ones): an HTTP/1.1 request without `Host` (RFC 9112 §3.2),
-///   and a `Transfer-Encoding` whose last coding is not `chunked`, whose body has no knowable end
+///   a target that is neither a path nor an http(s) URL (`targetProblem`), and a
+///   `Transfer-Encoding` whose last coding is not `chunked`, whose body has no knowable end
 ///   (RFC 9112 §6.3).
 ///
 /// Responses come in the order of their requests (Hummingbird answers one at a time), so each
@@ -69,11 +70,22 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
             problem = "the request has \(hosts.count) Host fields; a request names one host"
         } else if let host = hosts.first, !isAuthority(host) {
             problem = "the request's Host field is not a host with an optional port"
+        } else if let target = targetProblem(head.uri, method: head.method) {
+            problem = target
         } else if let last = codings.last, last != "chunked" {
             problem = "the request's Transfer-Encoding does not end in chunked, so its body has no knowable end"
         }
         if problem != nil { persistence = .close }
         return (Exchange(persistence: persistence, isHTTP10: isHTTP10), problem)
+    }
+
+    /// Why a request target is none a server of paths answers (RFC 9112 §3.2): a path (`/…`), an
+    /// `http` or `https` URL (absolute-form), `*` for `OPTIONS`, or an authority for `CONNECT`
+    /// (both answered `405`). An `ftp:` or `ws:` URL, or `*`, was served as its path.
+    static func targetProblem(_ target: String, method: HTTPMethod) -> String? {
+        if target.hasPrefix("/") || AbsoluteFormTarget.authority(of: target) != nil { return nil }
+        if (target == "*" && method == .OPTIONS) || method == .CONNECT { return nil }
+        return "the request's target is neither a path (/…) nor an http or https URL"
     }
 
     /// Whether `value` can be a Host field's value (RFC 9110 §7.2: `uri-host [ ":" port ]`): only

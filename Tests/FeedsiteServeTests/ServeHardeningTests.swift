@@ -194,6 +194,22 @@
                         "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n", port: port)
                     #expect(reply.status == status, "\(target) with Host \(host): \(reply)")
                 }
+                // Session 29: an `ftp:` or `ws:` URL, `index.html` and `*` were served as paths (200,
+                // 404); a whole URL without `Host` was answered, though HTTP/1.1 must send one.
+                for (request, status, reason) in [
+                    ("GET ftp://localhost/index.html HTTP/1.1\r\nHost: localhost", 400, "neither a path"),
+                    ("GET ws://localhost/robots.txt HTTP/1.1\r\nHost: localhost", 400, "neither a path"),
+                    // NIO's parser refuses this one itself: a 400 without words.
+                    ("GET robots.txt HTTP/1.1\r\nHost: localhost", 400, ""),
+                    ("GET * HTTP/1.1\r\nHost: localhost", 400, "neither a path"),
+                    ("OPTIONS * HTTP/1.1\r\nHost: localhost", 405, "only reads"),
+                    ("GET http://localhost:\(port)/robots.txt HTTP/1.1", 400, "no Host field"),
+                    ("GET http://localhost:\(port)/robots.txt HTTP/1.0", 200, "User-agent"),
+                ] {
+                    let reply = try await RawConnection.request("\(request)\r\n\r\n", port: port, untilClosed: true)
+                    #expect(reply.status == status, "\(request): \(reply)")
+                    #expect(reason.isEmpty || reply.body.contains(reason), "\(request): \(reply)")
+                }
                 let connection = try RawConnection(port: port)
                 defer { connection.close() }
                 try await connection.send("GET /robots.txt HTTP/1.0\r\n\r\n")
@@ -728,12 +744,17 @@
         struct Reply: CustomStringConvertible {
             var status: Int?
             var headers: [String: String]
-            var description: String { "status \(status.map(String.init) ?? "none"), headers \(headers)" }
+            /// What came after the head (all of it with `untilClosed`).
+            var body = ""
+            var description: String {
+                "status \(status.map(String.init) ?? "none"), headers \(headers), body \(body.prefix(200).debugDescription)"
+            }
         }
 
         /// Sends `request` on a new connection and reads the response head (nil status when the
-        /// server closed the connection without answering).
-        static func request(_ request: String, port: Int) async throws -> Reply {
+        /// server closed the connection without answering), or with `untilClosed` everything the
+        /// server sends before it closes the connection.
+        static func request(_ request: String, port: Int, untilClosed: Bool = false) async throws -> Reply {
             let connection = try RawConnection(port: port)
             defer { connection.close() }
             // The server may close the connection before reading all of an over-long request.
@@ -747,9 +768,10 @@
                     continue
                 }
                 received += bytes
-                if String(decoding: received, as: UTF8.self).contains("\r\n\r\n") { break }
+                if !untilClosed, String(decoding: received, as: UTF8.self).contains("\r\n\r\n") { break }
             }
-            let head = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+            let parts = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n\r\n")
+            let head = parts[0]
             var lines = head.components(separatedBy: "\r\n")
             guard !lines.isEmpty, lines[0].hasPrefix("HTTP/1.1 ") else { return Reply(status: nil, headers: [:]) }
             let status = Int(lines.removeFirst().split(separator: " ")[1])
@@ -759,7 +781,7 @@
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                     in: .whitespaces)
             }
-            return Reply(status: status, headers: headers)
+            return Reply(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
         }
     }
 #endif
