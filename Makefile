@@ -24,6 +24,7 @@ test: test-deps
 	$(SWIFT) test --skip-build --filter FeedsiteServeTests
 	FEEDSITE=.build/debug/feedsite scripts/browser-proof.sh
 	FEEDSITE=.build/debug/feedsite scripts/axe-check.sh
+	FEEDSITE=.build/debug/feedsite scripts/reload-proof.sh
 	FEEDSITE=.build/debug/feedsite scripts/validate-html.sh
 	$(MAKE) lint
 

@@ -130,15 +130,28 @@ enum LiveReload {
               .catch(function () {});
           }
 
-          var events = new EventSource("/_feedsite/events");
-          // Sent on every (re)connection: a generation that moved on while disconnected means a rebuild was missed.
-          events.addEventListener("hello", function (event) {
-            if (generation !== null && event.data !== generation) { location.reload(); return; }
-            generation = event.data;
-            checkStatus();
-          });
-          events.addEventListener("reload", function () { location.reload(); });
-          events.addEventListener("failed", function () { if (isNoSitePage) { location.reload(); } else { checkStatus(); } });
+          var retryDelay = 1000;
+          function connect() {
+            var events = new EventSource("/_feedsite/events");
+            // Sent on every (re)connection: a generation that moved on while disconnected means a rebuild was missed.
+            events.addEventListener("hello", function (event) {
+              retryDelay = 1000;
+              if (generation !== null && event.data !== generation) { location.reload(); return; }
+              generation = event.data;
+              checkStatus();
+            });
+            events.addEventListener("reload", function () { location.reload(); });
+            events.addEventListener("failed", function () { if (isNoSitePage) { location.reload(); } else { checkStatus(); } });
+            // A lost connection is retried by the browser; an answer that is no event stream (503:
+            // every live-reload place taken) closes the source for good, so it is opened again
+            // here, at most every 10 s (the server frees places at its heartbeat).
+            events.addEventListener("error", function () {
+              if (events.readyState !== EventSource.CLOSED) { return; }
+              setTimeout(connect, retryDelay);
+              retryDelay = Math.min(retryDelay * 2, 10000);
+            });
+          }
+          connect();
         })();
 
         """
