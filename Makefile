@@ -40,7 +40,8 @@ bench: deps
 FUZZ_SECONDS ?= 300
 
 ## make fuzz: build the libFuzzer targets (feed parser, sanitiser, HTML subset parser, state
-## decoder, configuration loader, template engine, icon reader, Content-Encoding decompression) with
+## decoder, configuration loader, template engine, icon reader, Content-Encoding decompression, the
+## JSON Feed value budget) with
 ## -sanitize=fuzzer,address into .build-fuzz and run each for FUZZ_SECONDS (300);
 ## not part of `make test` (Fuzz/README.md)
 fuzz: deps

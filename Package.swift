@@ -182,7 +182,7 @@ if ProcessInfo.processInfo.environment["FEEDSITE_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"))
     for name in [
         "FuzzFeedParser", "FuzzSanitiser", "FuzzStateDecoder", "FuzzConfiguration", "FuzzIconFile", "FuzzSubsetParser",
-        "FuzzTemplate", "FuzzDecompression",
+        "FuzzTemplate", "FuzzDecompression", "FuzzJSONFeedBudget",
     ] {
         package.targets.append(
             .executableTarget(

@@ -21,7 +21,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
 SCRATCH=.build-fuzz
-TARGETS=(FuzzFeedParser FuzzSanitiser FuzzStateDecoder FuzzConfiguration FuzzIconFile FuzzSubsetParser FuzzTemplate FuzzDecompression)
+TARGETS=(FuzzFeedParser FuzzSanitiser FuzzStateDecoder FuzzConfiguration FuzzIconFile FuzzSubsetParser FuzzTemplate FuzzDecompression FuzzJSONFeedBudget)
 
 build_only=false
 selected=()

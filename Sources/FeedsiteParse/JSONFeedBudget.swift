@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Hand-written: no parser of the field reads JSON in bounded memory. One pass over the bytes,
 /// strings skipped whole, no recursion; only the outermost four levels are tracked.
-struct JSONFeedBudget {
+package struct JSONFeedBudget {
     /// About 190 MB of `JSONSerialization`'s objects at most; a feed of 10,000 items, the most read
     /// (`FeedParser.maxItems`), holds about 300,000.
     static let documentValues = 1_000_000
@@ -24,23 +24,28 @@ struct JSONFeedBudget {
     static let itemValues = 10_000
 
     /// The document to read.
-    private(set) var data: Data
+    package private(set) var data: Data
+    /// Its values, as `JSONShape` counts them: at most `documentValues`.
+    package private(set) var values: Int
     /// What was left out, and where.
-    private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     /// The items (0-based, in document order) that became `null`: already explained by `warnings`.
-    private(set) var leftOutItems: Set<Int> = []
+    package private(set) var leftOutItems: Set<Int> = []
 
     /// Nil when `data` is within `documentValues` (one count).
+    /// - Parameters: `documentValues`, `itemValues`: lower in tests and fuzzing.
     /// - Throws: when the document is still over budget outside its items (a feed object of a
     ///   million keys, or a top level that is no object).
-    init?(_ data: Data, lineOffset: Int) throws(FeedParseError) {
-        guard JSONShape(data, maxValues: Self.documentValues).values > Self.documentValues else { return nil }
-        var scan = Scan(lineOffset: lineOffset)
+    package init?(
+        _ data: Data, lineOffset: Int, documentValues: Int = Self.documentValues, itemValues: Int = Self.itemValues
+    ) throws(FeedParseError) {
+        guard JSONShape(data, maxValues: documentValues).values > documentValues else { return nil }
+        var scan = Scan(lineOffset: lineOffset, documentValues: documentValues, itemValues: itemValues)
         data.withUnsafeBytes { scan.run($0.bindMemory(to: UInt8.self)) }
-        guard scan.values <= Self.documentValues else {
+        guard scan.values <= documentValues else {
             throw FeedParseError(
                 message:
-                    "the JSON document holds more than \(Self.documentValues) JSON values outside a JSON Feed's items (a feed of \(FeedParser.maxItems) posts holds about 300000): it was not read; tell the feed's owner"
+                    "the JSON document holds more than \(documentValues) JSON values outside a JSON Feed's items (a feed of \(FeedParser.maxItems) posts holds about 300000): it was not read; tell the feed's owner"
             )
         }
         var rewritten = Data()
@@ -53,6 +58,7 @@ struct JSONFeedBudget {
         }
         rewritten.append(data[position...])
         self.data = rewritten
+        values = scan.values
         warnings = scan.warnings
         leftOutItems = scan.leftOutItems
     }
@@ -60,6 +66,8 @@ struct JSONFeedBudget {
     /// The pass over the bytes: what to replace, and why.
     private struct Scan {
         let lineOffset: Int
+        let documentValues: Int
+        let itemValues: Int
         /// Values so far, without those replaced or cut (counted as `JSONShape` counts).
         var values = 1
         /// Byte ranges and their replacement text, in document order, none inside another.
@@ -102,7 +110,11 @@ struct JSONFeedBudget {
         var firstLines: (field: String?, item: String?) = (nil, nil)
         var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
-        init(lineOffset: Int) { self.lineOffset = lineOffset }
+        init(lineOffset: Int, documentValues: Int, itemValues: Int) {
+            self.lineOffset = lineOffset
+            self.documentValues = documentValues
+            self.itemValues = itemValues
+        }
 
         mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
@@ -164,7 +176,10 @@ struct JSONFeedBudget {
             switch frames.count {
             case 0: role = .root
             case 1:
-                role = frames[0].isObject && frames[0].key == Array("items".utf8) && !isObject ? .items : .field
+                // `items` as an object (PHP's `{"0": {…}}`, which the parser reads too) is not left
+                // out whole: its members are not told apart here, so it counts as the feed's own.
+                let isItems = frames[0].isObject && frames[0].key == Array("items".utf8)
+                role = isItems ? (isObject ? .inside : .items) : .field
             case 2: role = frames[1].role == .items ? .item : .inside
             default: role = frames[2].role == .item ? .field : .inside
             }
@@ -188,7 +203,7 @@ struct JSONFeedBudget {
                     values = cut.valuesBefore
                     if cut.overValues {
                         warnings.append(
-                            "the feed's items hold more than \(JSONFeedBudget.documentValues) JSON values in all: feedsite read the first \(cut.keptItems) (feeds list their newest first); the other \(cut.items) were left out"
+                            "the feed's items hold more than \(documentValues) JSON values in all: feedsite read the first \(cut.keptItems) (feeds list their newest first); the other \(cut.items) were left out"
                         )
                     } else {
                         warnings.append(FeedParser.tooManyItemsWarning(total: FeedParser.maxItems + cut.items))
@@ -197,7 +212,7 @@ struct JSONFeedBudget {
                 }
             case .field where cut == nil:
                 let held = values - frame.valuesBefore
-                guard held > JSONFeedBudget.itemValues else { break }
+                guard held > itemValues else { break }
                 replace(frame.start..<(index + 1), with: "null")
                 values -= held
                 let owner = frames.count == 1 ? "the feed's" : "item \(itemIndex + 1)'s"
@@ -205,7 +220,7 @@ struct JSONFeedBudget {
                 let name = key.isEmpty ? "value" : "\"\(String(decoding: key.prefix(80), as: UTF8.self))\""
                 if firstLines.field == nil {
                     firstLines.field =
-                        "line \(line(of: frame.start)): \(owner) \(name) holds more than \(JSONFeedBudget.itemValues) JSON values (no feed needs that many): it was left out"
+                        "line \(line(of: frame.start)): \(owner) \(name) holds more than \(itemValues) JSON values (no feed needs that many): it was left out"
                         + (frames.count == 1 ? "" : ", the item kept")
                 } else {
                     moreFields += 1
@@ -234,24 +249,25 @@ struct JSONFeedBudget {
                 return
             }
             let held = values - itemValuesBefore + 1
-            if held > JSONFeedBudget.itemValues {
+            if held > itemValues {
                 // `null`, not nothing: the items after it keep their numbers in later warnings.
                 replace(itemStart..<index, with: "null")
                 values -= held - 1
                 leftOutItems.insert(itemIndex)
                 if firstLines.item == nil {
                     firstLines.item =
-                        "line \(line(of: itemFirstByte)): item \(itemIndex + 1) holds more than \(JSONFeedBudget.itemValues) JSON values (no post needs that many): it was left out"
+                        "line \(line(of: itemFirstByte)): item \(itemIndex + 1) holds more than \(itemValues) JSON values (no post needs that many): it was left out"
                 } else {
                     moreItems += 1
                 }
                 return
             }
-            let overValues = values > JSONFeedBudget.documentValues
+            let overValues = values > documentValues
             if overValues || itemIndex >= FeedParser.maxItems {
-                // With the comma before it, when it has one.
+                // With the comma before it, when it has one; an emptied list's `[` still counts
+                // its first element, as `JSONShape` does.
                 let start = itemsInList > 0 ? itemStart - 1 : itemStart
-                cut = (start, values - held, 1, itemIndex, overValues)
+                cut = (start, values - held + (itemsInList > 0 ? 0 : 1), 1, itemIndex, overValues)
             }
         }
 
