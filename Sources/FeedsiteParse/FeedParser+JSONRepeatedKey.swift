@@ -22,17 +22,12 @@ extension FeedParser {
             var isAtKey = false
             var isMatchingKey = false
             var valueStart: Int?
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
+            JSONShape.walk(bytes) { index, byte, token in
                 switch byte {
                 case UInt8(ascii: "\""):
-                    let start = index
-                    index = JSONShape.endOfString(bytes, from: index)
-                    if depth == 1, isAtKey {
+                    if depth == 1, isAtKey, let token {
                         isAtKey = false
-                        let end = min(index + 1, bytes.count)
-                        isMatchingKey = decodedKey(UnsafeBufferPointer(rebasing: bytes[start..<end])) == wanted
+                        isMatchingKey = decodedKey(UnsafeBufferPointer(rebasing: bytes[token])) == wanted
                     }
                 case UInt8(ascii: ":") where depth == 1:
                     if isMatchingKey { valueStart = index + 1 }
@@ -48,12 +43,12 @@ extension FeedParser {
                     }
                     if byte != UInt8(ascii: ",") {
                         depth -= 1
-                        if depth <= 0 { index = bytes.count }
+                        if depth <= 0 { return false }
                     }
                 default:
                     break
                 }
-                index += 1
+                return true
             }
             return ranges.count > 1 ? ranges : nil
         }
@@ -79,9 +74,7 @@ extension FeedParser {
             var item = -1
             var itemKeys: Set<[UInt8]> = []
             var reported: Set<[UInt8]> = []
-            var index = 0
-            while index < bytes.count, found.count < limit {
-                let byte = bytes[index]
+            JSONShape.walk(bytes) { _, byte, token in
                 if isElementNext, containers.count == itemsListDepth, byte != UInt8(ascii: "]"),
                     ![0x20, 0x09, 0x0A, 0x0D].contains(byte)
                 {
@@ -91,15 +84,12 @@ extension FeedParser {
                 }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    let start = index
-                    index = JSONShape.endOfString(bytes, from: index)
-                    guard isKeyNext else { break }
+                    guard isKeyNext, let token else { break }
                     isKeyNext = false
-                    let token = UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)])
                     if containers.count == 1 {
-                        topLevelKey = decodedKey(token)
+                        topLevelKey = decodedKey(UnsafeBufferPointer(rebasing: bytes[token]))
                     } else if let depth = itemsListDepth, containers.count == depth + 1 {
-                        let key = decodedKey(token)
+                        let key = decodedKey(UnsafeBufferPointer(rebasing: bytes[token]))
                         if !itemKeys.insert(key).inserted, reported.insert(key).inserted {
                             found.append((item, String(decoding: key, as: UTF8.self)))
                         }
@@ -128,7 +118,7 @@ extension FeedParser {
                 default:
                     break
                 }
-                index += 1
+                return found.count < limit
             }
             return found
         }

@@ -118,20 +118,15 @@ package struct JSONFeedBudget {
 
         mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
+            JSONShape.walk(bytes) { index, byte, token in
                 switch byte {
                 case UInt8(ascii: "\""):
-                    let start = index
                     noteItemBytes(at: index)
-                    index = JSONShape.endOfString(bytes, from: index)
-                    if let last = frames.indices.last, level == frames.count, frames[last].isObject,
+                    if let token, let last = frames.indices.last, level == frames.count, frames[last].isObject,
                         frames[last].expectsKey
                     {
                         frames[last].expectsKey = false
-                        let end = min(index + 1, bytes.count)
-                        frames[last].key = FeedParser.decodedKey(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                        frames[last].key = FeedParser.decodedKey(UnsafeBufferPointer(rebasing: bytes[token]))
                     }
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     noteItemBytes(at: index)
@@ -156,7 +151,7 @@ package struct JSONFeedBudget {
                 default:
                     noteItemBytes(at: index)
                 }
-                index += 1
+                return true
             }
             finish()
         }

@@ -15,14 +15,12 @@ package struct JSONShape: Sendable {
     package private(set) var depth = 0
 
     package init(_ data: Data, maxValues: Int = .max, maxDepth: Int = .max) {
+        var values = 1
+        var depth = 0
+        var level = 0
         data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var level = 0
-            var index = 0
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index = Self.endOfString(bytes, from: index)
+            Self.walk(raw.bindMemory(to: UInt8.self)) { _, byte, _ in
+                switch byte {
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     level += 1
                     values += 1
@@ -34,7 +32,31 @@ package struct JSONShape: Sendable {
                 default:
                     break
                 }
-                if values > maxValues || depth > maxDepth { return }
+                return values <= maxValues && depth <= maxDepth
+            }
+        }
+        self.values = values
+        self.depth = depth
+    }
+
+    /// Walks a JSON text once, each string skipped whole: `visit` gets each byte outside strings
+    /// (whitespace too) with its index, and each string at its opening quote with `token`, its
+    /// bytes from quote to quote (to the end of the text when it is not closed). It returns false
+    /// to stop. The one loop under every JSON scan feedsite makes (counting, repeated keys, the
+    /// JSON Feed budget).
+    @inlinable
+    package static func walk(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ visit: (_ index: Int, _ byte: UInt8, _ token: Range<Int>?) -> Bool
+    ) {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let end = endOfString(bytes, from: index)
+                guard visit(index, byte, index..<min(end + 1, bytes.count)) else { return }
+                index = end + 1
+            } else {
+                guard visit(index, byte, nil) else { return }
                 index += 1
             }
         }
@@ -42,6 +64,7 @@ package struct JSONShape: Sendable {
 
     /// The index of the `"` that ends the string starting at `start` (a backslash escapes the byte
     /// after it), or `bytes.count` when the text ends first.
+    @inlinable
     package static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {

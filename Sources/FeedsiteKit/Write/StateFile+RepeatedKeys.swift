@@ -19,18 +19,13 @@ extension StateFile {
             var expectsKey = false
             var topKey = ""
             var seen: Set<String> = []
-            var index = 0
-            while index < bytes.count, found.count < limit {
-                let byte = bytes[index]
+            JSONShape.walk(bytes) { _, byte, token in
                 switch byte {
                 case UInt8(ascii: "\""):
-                    let start = index
-                    index = JSONShape.endOfString(bytes, from: index)
-                    guard expectsKey, depth == 1 || depth == 2 else { break }
+                    guard expectsKey, depth == 1 || depth == 2, let token else { break }
                     expectsKey = false
                     let key = String(
-                        decoding: FeedParser.decodedKey(
-                            UnsafeBufferPointer(rebasing: bytes[start..<min(index + 1, bytes.count)])), as: UTF8.self)
+                        decoding: FeedParser.decodedKey(UnsafeBufferPointer(rebasing: bytes[token])), as: UTF8.self)
                     if depth == 1 {
                         topKey = key
                     } else if topKey == "feeds" || topKey == "items", !seen.insert(key).inserted {
@@ -53,7 +48,7 @@ extension StateFile {
                 default:
                     break
                 }
-                index += 1
+                return found.count < limit
             }
             return found
         }
