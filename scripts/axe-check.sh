@@ -16,13 +16,6 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 
-chromium=${CHROMIUM:-}
-if [[ -z "$chromium" ]]; then
-  for candidate in chromium chromium-browser google-chrome; do
-    if command -v "$candidate" >/dev/null 2>&1; then chromium=$(command -v "$candidate"); break; fi
-  done
-fi
-chromedriver=${CHROMEDRIVER:-$(command -v chromedriver || true)}
 python=${PYTHON:-.build/venv/bin/python}
 if [[ -z "$chromium" || -z "$chromedriver" ]] || ! "$python" -c 'import axe_playwright_python, axe_selenium_python, selenium' 2>/dev/null; then
   echo "axe-check: SKIPPED: needs chromium, chromium-driver and axe-selenium-python in .build/venv" \

@@ -21,12 +21,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 helper="$repo/scripts/browser_proof.py"
 vectors="Tests/FeedsiteKitTests/Fixtures/hostile/vectors.txt"
 
-chromium=${CHROMIUM:-}
-if [[ -z "$chromium" ]]; then
-  for candidate in chromium chromium-browser google-chrome; do
-    if command -v "$candidate" >/dev/null 2>&1; then chromium=$(command -v "$candidate"); break; fi
-  done
-fi
 if [[ -n "${CHROMIUM:-}" && ! -x "$chromium" ]]; then
   echo "browser-proof: error: CHROMIUM=$chromium is not an executable" >&2
   exit 1

@@ -14,12 +14,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/check-setup.sh"
 out=${OUT:-.build/screenshots}
 fixtures="Tests/FeedsiteKitTests/Fixtures/real-feeds"
 
-chromium=${CHROMIUM:-}
-if [[ -z "$chromium" ]]; then
-  for candidate in chromium chromium-browser google-chrome; do
-    if command -v "$candidate" >/dev/null 2>&1; then chromium=$(command -v "$candidate"); break; fi
-  done
-fi
 [[ -n "$chromium" ]] || { echo "screenshots: error: chromium is not installed (apt-get install chromium)" >&2; exit 1; }
 [[ -x "$feedsite" ]] || { echo "screenshots: error: no feedsite binary at $feedsite (set FEEDSITE)" >&2; exit 1; }
 

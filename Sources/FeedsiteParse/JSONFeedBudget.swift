@@ -135,7 +135,7 @@ package struct JSONFeedBudget {
                     close(at: index)
                 case UInt8(ascii: ","):
                     if level == 2, frames.count == 2, frames[1].role == .items {
-                        endItem(at: index, isLast: false)
+                        endItem(at: index)
                         values += 1
                         beginItem(after: index)
                     } else {
@@ -192,7 +192,7 @@ package struct JSONFeedBudget {
             guard level <= 4, let frame = frames.popLast() else { return }
             switch frame.role {
             case .items:
-                endItem(at: index, isLast: true)
+                endItem(at: index)
                 if let cut {
                     replace(cut.start..<index, with: "")
                     values = cut.valuesBefore
@@ -231,8 +231,8 @@ package struct JSONFeedBudget {
             itemHasBytes = false
         }
 
-        /// An item of an items list ends at `index` (its `,`, or the list's `]` when `isLast`).
-        private mutating func endItem(at index: Int, isLast: Bool) {
+        /// An item of an items list ends at `index` (its `,`, or the list's `]`).
+        private mutating func endItem(at index: Int) {
             guard itemHasBytes else { return }
             defer {
                 itemIndex += 1

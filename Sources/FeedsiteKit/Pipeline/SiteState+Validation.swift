@@ -16,7 +16,7 @@ package enum StateLimits {
     /// 180,000 items, well past the 100,000 a large planet keeps.
     package static let fileBytes = 512 << 20
     /// JSON values (containers, keys, strings, numbers, literals) in one state file or part of it,
-    /// counted before it is decoded (`StateFile.Shape`): Foundation's decoder indexes every value of
+    /// counted before it is decoded (`JSONShape`, `StateFile.refusal`): Foundation's decoder indexes every value of
     /// a text first, at about 50 bytes a value (510 MB of `0,` took 13 GB). The benchmark's state
     /// holds 40 values an item at 75 bytes a value, so this is a file of 600 MB, past `fileBytes`;
     /// decoding it whole costs about 400 MB.

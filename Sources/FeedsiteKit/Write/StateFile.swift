@@ -154,7 +154,7 @@ enum StateFile {
         return nil
     }
 
-    /// `decoder(trusted:)`'s value of `type` from `data`, when its `Shape` is within bounds and it
+    /// `decoder(trusted:)`'s value of `type` from `data`, when `refusal` finds nothing and it
     /// decodes; nil otherwise (the whole file's decode then says why).
     static func decodeIfBounded<T: Decodable>(_ type: T.Type, from data: Data, trusted: Bool) -> T? {
         guard refusal(data) == nil else { return nil }

@@ -7,25 +7,13 @@ import Testing
 /// `JSONFeedBudget` rewrites a document's bytes (values become `null`, items are cut with their
 /// commas): whatever it does, well-formed JSON must stay well-formed, within budget.
 struct JSONFeedBudgetTests {
-    /// A fixed-seed generator (SplitMix64), so a failure is the same document on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Some space, or none, or a line break.
-    static func space(_ random: inout Generator) -> String {
+    static func space(_ random: inout SplitMix64) -> String {
         ["", "", " ", "\n", " \n  "].randomElement(using: &random)!
     }
 
     /// A JSON value: strings hold the bytes the scan must skip (`,` `]` `}` `:` `"` `\`).
-    static func value(depth: Int, _ random: inout Generator) -> String {
+    static func value(depth: Int, _ random: inout SplitMix64) -> String {
         let kind = depth > 3 ? Int.random(in: 0..<3, using: &random) : Int.random(in: 0..<6, using: &random)
         switch kind {
         case 0: return String(Int.random(in: -5...500, using: &random))
@@ -46,7 +34,7 @@ struct JSONFeedBudgetTests {
 
     /// A feed-shaped document: top-level fields, and one or two `items` lists of objects (some not
     /// objects at all) with fields of any size.
-    static func document(_ random: inout Generator) -> String {
+    static func document(_ random: inout SplitMix64) -> String {
         var fields = [#""version": "https://jsonfeed.org/version/1.1""#]
         for _ in 0..<Int.random(in: 0...2, using: &random) {
             fields.append("\"x\(fields.count)\":" + space(&random) + value(depth: 1, &random))
@@ -70,7 +58,7 @@ struct JSONFeedBudgetTests {
     /// rewritten is still JSON, holds the values the rewrite counted, within budget, and the items
     /// said to be left out are `null`.
     @Test func rewrittenDocumentsStayJSONWithinBudget() throws {
-        var random = Generator(state: 29)
+        var random = SplitMix64(seed: 29)
         var rewritten = 0
         for _ in 0..<3_000 {
             let text = Self.document(&random)
