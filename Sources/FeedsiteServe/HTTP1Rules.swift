@@ -22,6 +22,11 @@ import NIOHTTP1
 ///   `Transfer-Encoding` whose last coding is not `chunked`, whose body has no knowable end
 ///   (RFC 9112 §6.3).
 ///
+/// - **Requests NIO's parser refuses** (an unknown method, a malformed request line or field, a
+///   header past its size limit): Hummingbird answers them with a bare `400` head and closes;
+///   `write` gives that answer its status (`501` for a method, RFC 9110 §15.6.2; `431` for an
+///   oversized header, RFC 6585 §5) and a line of words saying what was wrong.
+///
 /// Responses come in the order of their requests (Hummingbird answers one at a time), so each
 /// request's decision waits in a queue for its response.
 final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
@@ -51,6 +56,10 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
     private var waiting = CircularBuffer<Exchange>(initialCapacity: 4)
     /// Whether the response being written closes the connection when it ends.
     private var closesAfterResponse = false
+    /// What NIO's parser refused on this connection, until Hummingbird's answer to it is written.
+    private var parseError: HTTPParserError?
+    /// The words of the answer being written to a refused request, sent before its end.
+    private var refusalBody: ByteBuffer?
 
     /// What `head` asks of its connection, and why it must be answered `400` (nil: it need not).
     static func rules(for head: HTTPRequestHead) -> (exchange: Exchange, badRequest: String?) {
@@ -101,6 +110,42 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// The status and words answering a request NIO's parser refused with `error`.
+    static func refusal(of error: HTTPParserError) -> (status: HTTPResponseStatus, reason: String) {
+        switch error {
+        case .invalidMethod:
+            (
+                .notImplemented,
+                "the request's method is not one this server knows; the preview server only reads (GET, HEAD)"
+            )
+        case .headerOverflow:
+            (.requestHeaderFieldsTooLarge, headerOverflowReason)
+        case .invalidURL:
+            (.badRequest, "the request's target is not a path (/…) or an http or https URL")
+        case .invalidVersion:
+            (.badRequest, "the request line does not end in a version (HTTP/1.1)")
+        case .invalidHeaderToken, .lfExpected, .invalidCharactersUsed, .invalidConstant:
+            (.badRequest, "the request line or a header field is not well-formed HTTP/1.1")
+        case .invalidContentLength, .unexpectedContentLength, .invalidChunkSize:
+            (.badRequest, "the request's body is not framed as its header fields say")
+        default:
+            (.badRequest, "the request is not well-formed HTTP/1.1 (\(error))")
+        }
+    }
+
+    /// Why a request over `PreviewServer.requestLimits` is refused.
+    static let headerOverflowReason: String = {
+        let limits = PreviewServer.requestLimits
+        return "the request is longer than this server reads: its line and each header field at most "
+            + "\(limits.maxHeaderFieldSize / 1024) KB, its header fields at most \(limits.maxHeaderListSize / 1024) KB "
+            + "and \(limits.maxHeaderFieldCount) in all"
+    }()
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if parseError == nil, let error = error as? HTTPParserError { parseError = error }
+        context.fireErrorCaught(error)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
@@ -117,6 +162,16 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head) where head.status.code >= 200:
+            // Every request read has been answered: a `400` now is Hummingbird's to the refusal.
+            if waiting.isEmpty, head.status == .badRequest, let error = parseError {
+                parseError = nil
+                let (status, reason) = Self.refusal(of: error)
+                let body = context.channel.allocator.buffer(string: "\(status.code) \(reason)\n")
+                head.status = status
+                head.headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")
+                head.headers.replaceOrAdd(name: "Content-Type", value: "text/plain; charset=utf-8")
+                refusalBody = body
+            }
             let exchange = waiting.popFirst() ?? Exchange(persistence: .persistent, isHTTP10: false)
             var persistence = exchange.persistence
             // A response that closes the connection of its own accord (a 400, a 421) closes it
@@ -136,6 +191,10 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
             case .persistent: break
             }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where refusalBody != nil:
+            if let body = refusalBody { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+            refusalBody = nil
+            write(context: context, data: data, promise: promise)
         case .end where closesAfterResponse:
             closesAfterResponse = false
             let written = promise ?? context.eventLoop.makePromise()
