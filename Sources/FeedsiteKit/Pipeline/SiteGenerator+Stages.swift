@@ -126,7 +126,7 @@ extension SiteGenerator {
             site = Site.assemble(configuration: inputs.configuration, records: report.records, now: options.now)
             staging = try early.get()
         } else {
-            async let beginning = await Self.beginStaging(options.outputDirectory)
+            async let beginning = await Self.beginStaging(options.outputDirectory, notice: options.notice)
             site = Site.assemble(configuration: inputs.configuration, records: report.records, now: options.now)
             staging = try await beginning.get()
         }
@@ -142,9 +142,11 @@ extension SiteGenerator {
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none. A folder that
     /// cannot be made there is `BuildError.outputFolder` (exit status 73), unlike a write that
     /// fails later (74).
-    static func beginStaging(_ output: URL) async -> Result<SiteWriter.Staging, BuildError> {
+    static func beginStaging(
+        _ output: URL, notice: (@Sendable (String) -> Void)?
+    ) async -> Result<SiteWriter.Staging, BuildError> {
         do {
-            return .success(try await SiteWriter().begin(output))
+            return .success(try await SiteWriter().begin(output) { notice?($0) })
         } catch {
             return .failure(.outputFolder(error))
         }

@@ -29,7 +29,8 @@ package struct SiteGenerator: Sendable {
         // A first build cannot be skipped: its staging folder (the previous site, listed) is got
         // ready while the feeds are fetched; any other build's while its site is assembled.
         let isFirstBuild = inputs.isFirstBuild
-        async let firstStaging = isFirstBuild ? await Self.beginStaging(options.outputDirectory) : nil
+        async let firstStaging =
+            isFirstBuild ? await Self.beginStaging(options.outputDirectory, notice: options.notice) : nil
         let runs = try await clock.time(.fetch) { try await readFeeds(inputs) }
         var (state, report) = await clock.time(.merge) { merge(runs, &inputs) }
         if let previous = unchangedBuild(state, report, inputs) {

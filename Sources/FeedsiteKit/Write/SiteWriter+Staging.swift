@@ -17,6 +17,8 @@ extension SiteWriter {
         let target: String
         /// The staging folder.
         let staging: String
+        /// This build's lock on the staging folder, until the staging value goes.
+        let claim: FolderClaim
         /// Where files go: compared with the live site, linked or written.
         let placement: FilePlacement
         /// Every path added so far (to find what the new site no longer has).
@@ -25,11 +27,12 @@ extension SiteWriter {
         private(set) var report = Report(totalFiles: 0, changedFiles: 0)
 
         init(
-            writer: SiteWriter, folder: OutputFolder, staging: String, inventory: StagingInventory,
+            writer: SiteWriter, folder: OutputFolder, staging: String, claim: FolderClaim, inventory: StagingInventory,
             warnings: [String] = []
         ) async {
             report.warnings = warnings
             self.writer = writer
+            self.claim = claim
             self.folder = folder
             self.target = folder.path
             self.staging = staging

@@ -102,19 +102,28 @@ package struct SiteWriter: Sendable {
     ///
     /// - Throws: `WriteError` of kind `.refused` when the folder is not feedsite's to write
     ///   (`OutputFolder.check`) or cannot be created.
-    package func begin(_ directory: URL) async throws(WriteError) -> Staging {
-        try await begin(OutputFolder.check(directory))
+    ///
+    /// A staging folder of this name that another build still claims (one in another container
+    /// whose pid is this build's) is waited for; `waiting` is told once, when the wait begins.
+    package func begin(
+        _ directory: URL, waiting: @Sendable (String) -> Void = { _ in }
+    ) async throws(WriteError) -> Staging {
+        try await begin(OutputFolder.check(directory), waiting: waiting)
     }
 
-    /// Starts a new site for a checked output folder; see `begin(_:)`.
-    package func begin(_ checked: OutputFolder) async throws(WriteError) -> Staging {
+    /// Starts a new site for a checked output folder; see `begin(_:waiting:)`.
+    package func begin(
+        _ checked: OutputFolder, waiting: @Sendable (String) -> Void = { _ in }
+    ) async throws(WriteError) -> Staging {
         let parent = checked.parent
         let name = checked.name
         try await Self.createFolder(parent, withParents: true, kind: .refused)
-        await recoverInterruptedSwap(parent: parent, name: name, target: checked.path)
-        // Checked again: the recovery may have moved an old site back into place.
-        let folder = try await OutputFolder.check(URL(fileURLWithPath: checked.requested))
         let staging = parent + "/.\(name).new-\(getpid())"
+        try await Self.waitWhileClaimed(staging, waiting: waiting)
+        await recoverInterruptedSwap(parent: parent, name: name, target: checked.path)
+        // Checked again: the recovery may have moved an old site back into place (and a build
+        // waited for has put its site there).
+        let folder = try await OutputFolder.check(URL(fileURLWithPath: checked.requested))
         try await Self.clearStaleStaging(staging)
         // Only a previous site feedsite kept whole is reused; one marked incomplete is deleted.
         // Claimed by a rename, so two builds at once never share it (the second starts empty).
@@ -126,15 +135,23 @@ package struct SiteWriter: Sendable {
                 warnings.append(reason)
             } else if SiteMarker.load(from: previous)?.state == .incomplete {
                 try? await Self.removeFolder(previous)
-            } else if (try? await Self.move(previous, to: staging)) != nil {
+            } else if let claim = FolderClaim.claim(previous), (try? await Self.move(previous, to: staging)) != nil {
+                // Claimed before the move, so the folder is never unclaimed under its staging name.
                 try await Self.markIncomplete(staging)
                 if let inventory = StagingInventory.take(staging) {
-                    return await Staging(writer: self, folder: folder, staging: staging, inventory: inventory)
+                    return await Staging(
+                        writer: self, folder: folder, staging: staging, claim: claim, inventory: inventory)
                 }
                 try? await Self.removeFolder(staging)
             }
         }
         try await Self.createFolder(staging, withParents: false, kind: .refused)
+        guard let claim = await FolderClaim.claimMade(staging) else {
+            throw WriteError(
+                path: staging,
+                message: "was claimed by another feedsite build as soon as this one made it; build again",
+                kind: .refused)
+        }
         // Made just now: a link someone put there in the meantime is not written through.
         guard await Self.info(staging)?.type == .directory else {
             throw WriteError(
@@ -143,7 +160,8 @@ package struct SiteWriter: Sendable {
         }
         try await Self.markIncomplete(staging)
         return await Staging(
-            writer: self, folder: folder, staging: staging, inventory: StagingInventory(), warnings: warnings)
+            writer: self, folder: folder, staging: staging, claim: claim, inventory: StagingInventory(),
+            warnings: warnings)
     }
 
     /// Why the previous site at `previous` must not be reused (nor deleted), in a warning; nil
@@ -189,6 +207,27 @@ package struct SiteWriter: Sendable {
         } catch {
             try? await removeFolder(staging)
             throw error
+        }
+    }
+
+    /// Waits while another build claims the staging folder this one would use: a build in another
+    /// pid namespace (another container) that has this build's pid and shares the output folder.
+    private static func waitWhileClaimed(_ staging: String, waiting: (String) -> Void) async throws(WriteError) {
+        var hasSaid = false
+        while FolderClaim.isHeld(staging) {
+            if !hasSaid {
+                waiting(
+                    "another feedsite build (in another container, with this build's process id) is writing "
+                        + "\(staging); waiting for it to finish")
+                hasSaid = true
+            }
+            do {
+                try await Task.sleep(for: StateLock.pollInterval)
+            } catch {
+                throw WriteError(
+                    path: staging, message: "the build was stopped while it waited for another build to finish",
+                    kind: .refused)
+            }
         }
     }
 
@@ -348,6 +387,9 @@ package struct SiteWriter: Sendable {
         }
         for entry in entries where entry.hasPrefix(".\(name).new-") {
             let path = parent + "/" + entry
+            // A running build's: claimed (by a build in any container), or named after a running
+            // process of this one's namespace.
+            if FolderClaim.isHeld(path) { continue }
             if let pid = pid_t(entry.dropFirst(".\(name).new-".count)), pid != getpid(),
                 LeftoverOwner.mayBeRunning(pid, owning: path)
             {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FeedsiteKit
@@ -249,6 +250,81 @@ final class SiteWriterTests {
         #expect(!FileManager.default.fileExists(atPath: staging.path))
         #expect(read("index.html", in: site) == "two")
         #expect(later.isRunning)
+    }
+
+    /// Holds a lock on `folder` the way a build in another container holds its staging folder
+    /// (`flock`, seen across pid namespaces); released by `close`.
+    private func claimAsAnotherBuild(_ folder: URL) throws -> Int32 {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        return descriptor
+    }
+
+    /// A half-written staging folder of another build: a page and the incomplete marker.
+    private func makeStaging(_ name: String) throws -> URL {
+        let staging = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try Data("theirs".utf8).write(to: staging.appendingPathComponent("index.html"))
+        try SiteMarker.incomplete.data.write(to: staging.appendingPathComponent(".feedsite-site"))
+        return staging
+    }
+
+    @Test(
+        "a staging folder another container's build is writing, under this build's own pid, is waited for, not deleted"
+    )
+    func stagingClaimedUnderOwnPid() async throws {
+        let site = root.appendingPathComponent("Site")
+        _ = try await SiteWriter().write(["index.html": Data("one".utf8)], to: site)
+        // Both builds are pid N in their own namespaces: the same name beside the shared folder.
+        let theirs = try makeStaging(".Site.new-\(getpid())")
+        let descriptor = try claimAsAnotherBuild(theirs)
+        let said = Mutex<[String]>([])
+        let done = Mutex(false)
+        let build = Task {
+            var staging = try await SiteWriter().begin(site) { message in said.withLock { $0.append(message) } }
+            try await staging.add(["index.html": Data("two".utf8)])
+            _ = try await staging.commit()
+            done.withLock { $0 = true }
+        }
+        // Until it says it waits (however busy the machine), then a while longer.
+        let started = ContinuousClock.now
+        while said.withLock({ $0.isEmpty }), ContinuousClock.now < started + .seconds(60) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!done.withLock { $0 })
+        #expect(read("index.html", in: theirs) == "theirs")
+        #expect(read("index.html", in: site) == "one")
+        #expect(
+            said.withLock { $0 }
+                == [
+                    "another feedsite build (in another container, with this build's process id) is writing "
+                        + "\(theirs.path); waiting for it to finish"
+                ])
+        // The other build ends (killed: its folder stays, marked incomplete) and this one goes on.
+        close(descriptor)
+        try await build.value
+        #expect(read("index.html", in: site) == "two")
+        #expect(said.withLock { $0.count } == 1)
+    }
+
+    @Test("a staging folder another container's build is writing is left alone, though no process here has its pid")
+    func stagingClaimedUnderAnotherPid() async throws {
+        let site = root.appendingPathComponent("Site")
+        // No process in this namespace has this pid (above the kernel's limit of 4,194,304).
+        let theirs = try makeStaging(".Site.new-4999999")
+        let descriptor = try claimAsAnotherBuild(theirs)
+        for text in ["one", "two"] {
+            _ = try await SiteWriter().write(["index.html": Data(text.utf8)], to: site)
+            #expect(read("index.html", in: site) == text)
+            #expect(read("index.html", in: theirs) == "theirs")
+        }
+        // Once the other build is gone, what it left (marked incomplete) is deleted.
+        close(descriptor)
+        _ = try await SiteWriter().write(["index.html": Data("three".utf8)], to: site)
+        #expect(!FileManager.default.fileExists(atPath: theirs.path))
+        #expect(read("index.html", in: site) == "three")
     }
 
     @Test("the swap is atomic: the site folder is the same path, replaced by a rename, never emptied")
