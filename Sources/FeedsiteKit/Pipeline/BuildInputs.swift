@@ -10,7 +10,7 @@ struct BuildInputs: Sendable {
     let publication: Publication
     let store: StateStore
     /// Held until the build ends: no other build reads or writes this state meanwhile.
-    let lock: StateLock?
+    let lock: FileLock?
     /// The state the build starts from; feeds' items are loaded as the merge needs them.
     var saved: SavedState
     /// Why the published state could not be restored, when `--allow-fresh-state` let the build

@@ -17,28 +17,28 @@ extension SiteWriter {
         let target: String
         /// The staging folder.
         let staging: String
-        /// This build's lock on the staging folder, until the staging value goes.
-        let claim: FolderClaim
         /// Where files go: compared with the live site, linked or written.
         let placement: FilePlacement
         /// Every path added so far (to find what the new site no longer has).
         private(set) var paths: Set<String> = []
         private var createdFolders: Set<String> = []
         private(set) var report = Report(totalFiles: 0, changedFiles: 0)
+        /// This build's claim on the staging folder (`FolderClaim`), until the staging value goes.
+        private let claim: FileLock
 
         init(
-            writer: SiteWriter, folder: OutputFolder, staging: String, claim: FolderClaim, inventory: StagingInventory,
+            writer: SiteWriter, folder: OutputFolder, staging: String, claim: FileLock, inventory: StagingInventory,
             warnings: [String] = []
         ) async {
             report.warnings = warnings
             self.writer = writer
-            self.claim = claim
             self.folder = folder
             self.target = folder.path
             self.staging = staging
             placement = FilePlacement(
                 livePath: folder.path, stagingPath: staging, hasLiveSite: await SiteWriter.info(folder.path) != nil,
                 inventory: inventory, injectedFailure: writer.injectedFailure)
+            self.claim = claim
         }
 
         /// Writes files into the staging folder; a file whose bytes equal the old site's is

@@ -14,7 +14,7 @@ struct StateLockTests {
         defer { build.remove() }
         let server = try await FixtureServer(routes: ["/feed": .feed(StateSamples.rss(items: 3))])
         let store = StateStore(directory: build.work.appendingPathComponent("state"))
-        var first: StateLock? = try await StateLock.acquire(for: store) { _ in Issue.record("no one holds it yet") }
+        var first: FileLock? = try await StateLock.acquire(for: store) { _ in Issue.record("no one holds it yet") }
         #expect(first != nil)
         let notices = Mutex<[String]>([])
         let done = Mutex(false)

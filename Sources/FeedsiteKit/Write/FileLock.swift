@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An advisory lock (`flock`) on an open file or folder, held until this value goes; the system
+/// releases it when its process exits, however it ends. Every process on the machine sees it,
+/// whatever its pid namespace (and so does every machine sharing an NFS file system).
+package final class FileLock: Sendable {
+    /// The file, open and locked; -1 for a lock that holds nothing.
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// A lock that holds nothing: where the file system keeps no locks.
+    static var unheld: FileLock { FileLock(descriptor: -1) }
+
+    enum Attempt {
+        case taken(FileLock)
+        /// Another open file (of this process or another) holds it.
+        case held
+        /// The file cannot be opened, or its file system keeps no locks: `errno`'s code.
+        case failed(Int32)
+    }
+
+    /// Opens `path` with `flags` (and `O_CLOEXEC`; a file it creates gets mode 644) and locks it
+    /// without waiting.
+    static func attempt(_ path: String, flags: Int32) -> Attempt {
+        let descriptor = open(path, flags | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return .failed(errno) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(descriptor)
+            return code == EWOULDBLOCK ? .held : .failed(code)
+        }
+        return .taken(FileLock(descriptor: descriptor))
+    }
+}
+
+/// A build's claim on its staging folder (`.Site.new-<pid>`): a `FileLock` on the folder itself,
+/// held for as long as the build writes there.
+///
+/// The pid in the folder's name says whose it is only within one pid namespace: builds in two
+/// containers that share an output folder can both be pid 1, and each would take the other's
+/// folder for its own or for a dead build's and delete it. The lock is seen across namespaces and
+/// never outlives its holder. On a file system that keeps no locks the claim holds nothing, and the
+/// pid alone decides, as before.
+enum FolderClaim {
+    private static let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+
+    /// Claims the folder at `path` (not followed if a link); nil when another process holds it.
+    /// A folder that cannot be opened or locked gets a claim that holds nothing: the callers check
+    /// what the folder is by other means.
+    static func claim(_ path: String) -> FileLock? {
+        switch FileLock.attempt(path, flags: flags) {
+        case .taken(let lock): lock
+        case .held: nil
+        case .failed: FileLock.unheld
+        }
+    }
+
+    /// Claims a folder this build has just made: a moment's patience, since another build may be
+    /// testing the lock (`isHeld`) just then. Nil when another process holds it after a second.
+    static func claimMade(_ path: String) async -> FileLock? {
+        for attempt in 0..<100 {
+            if let claim = claim(path) { return claim }
+            if attempt < 99 { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        return nil
+    }
+
+    /// Whether a running process (of any pid namespace) holds a claim on the folder at `path`.
+    static func isHeld(_ path: String) -> Bool {
+        if case .held = FileLock.attempt(path, flags: flags) { return true }
+        return false
+    }
+}
