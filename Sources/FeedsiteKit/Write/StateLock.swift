@@ -35,7 +35,8 @@ package enum StateLock {
             case .taken(let lock):
                 return lock
             case .failed(let code):
-                throw StateError(.refused, path: path, "cannot open or lock the build lock file: " + StateError.reason(errno: code))
+                throw StateError(
+                    .refused, path: path, "cannot open or lock the build lock file: " + StateError.reason(errno: code))
             case .held:
                 if !hasSaid {
                     waiting(
