@@ -124,11 +124,11 @@ extension SiteGenerator {
         let staging: SiteWriter.Staging
         if let early {
             site = Site.assemble(configuration: inputs.configuration, records: report.records, now: options.now)
-            staging = try early.get()
+            staging = try Self.staging(early)
         } else {
             async let beginning = await Self.beginStaging(options.outputDirectory, notice: options.notice)
             site = Site.assemble(configuration: inputs.configuration, records: report.records, now: options.now)
-            staging = try await beginning.get()
+            staging = try Self.staging(await beginning)
         }
         report.itemCount = site.items.count
         report.accounts = site.accounts
@@ -137,6 +137,13 @@ extension SiteGenerator {
             report.diagnostics.append(.warning(file: options.configFile.lastPathComponent, warning))
         }
         return (site, staging)
+    }
+
+    /// The staging folder begun, or why there is none: the build's cancellation when it was
+    /// stopped while the folder was being got ready (waiting for another build, say).
+    private static func staging(_ begun: Result<SiteWriter.Staging, BuildError>) throws -> SiteWriter.Staging {
+        if case .failure = begun { try Task.checkCancellation() }
+        return try begun.get()
     }
 
     /// A staging folder for `output` (`SiteWriter.begin`), or why there is none. A folder that

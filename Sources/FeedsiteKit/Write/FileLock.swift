@@ -8,7 +8,8 @@ import Foundation
 
 /// An advisory lock (`flock`) on an open file or folder, held until this value goes; the system
 /// releases it when its process exits, however it ends. Every process on the machine sees it,
-/// whatever its pid namespace (and so does every machine sharing an NFS file system).
+/// whatever its pid namespace; on NFS, where Linux takes it as a POSIX lock, every machine sees a
+/// lock on a file opened for writing (a folder, opened to read, cannot be locked there).
 package final class FileLock: Sendable {
     /// The file, open and locked; -1 for a lock that holds nothing.
     private let descriptor: Int32
@@ -53,8 +54,8 @@ package final class FileLock: Sendable {
 /// The pid in the folder's name says whose it is only within one pid namespace: builds in two
 /// containers that share an output folder can both be pid 1, and each would take the other's
 /// folder for its own or for a dead build's and delete it. The lock is seen across namespaces and
-/// never outlives its holder. On a file system that keeps no locks the claim holds nothing, and the
-/// pid alone decides, as before.
+/// never outlives its holder. Where a folder cannot be locked (a file system that keeps no locks,
+/// NFS) the claim holds nothing, and the pid alone decides, as before.
 enum FolderClaim {
     private static let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW
 
@@ -71,10 +72,14 @@ enum FolderClaim {
 
     /// Claims a folder this build has just made: a moment's patience, since another build may be
     /// testing the lock (`isHeld`) just then. Nil when another process holds it after a second.
+    /// Nil too when the folder is gone or is no longer a folder (another build deleted it).
     static func claimMade(_ path: String) async -> FileLock? {
         for attempt in 0..<100 {
-            if let claim = claim(path) { return claim }
-            if attempt < 99 { try? await Task.sleep(for: .milliseconds(10)) }
+            switch FileLock.attempt(path, flags: flags) {
+            case .taken(let lock): return lock
+            case .failed(let code): return [ENOENT, ENOTDIR, ELOOP].contains(code) ? nil : FileLock.unheld
+            case .held: if attempt < 99 { try? await Task.sleep(for: .milliseconds(10)) }
+            }
         }
         return nil
     }

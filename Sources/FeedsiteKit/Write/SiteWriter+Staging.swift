@@ -160,6 +160,10 @@ extension SiteWriter {
                 throw error
             }
             writer.beforeSwap?(target)
+            // The live site, claimed before the exchange puts it under the staging folder's name,
+            // until it is kept as the previous site: no other build takes it for a dead one's.
+            let oldSiteClaim = FolderClaim.claim(target)
+            defer { withExtendedLifetime(oldSiteClaim) {} }
             guard let old = try await writer.swap(staging, into: target, expecting: folder.identity) else {
                 return report
             }

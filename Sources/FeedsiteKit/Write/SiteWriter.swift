@@ -124,7 +124,7 @@ package struct SiteWriter: Sendable {
         // Checked again: the recovery may have moved an old site back into place (and a build
         // waited for has put its site there).
         let folder = try await OutputFolder.check(URL(fileURLWithPath: checked.requested))
-        try await Self.clearStaleStaging(staging)
+        try await Self.clearStaleStaging(staging, waiting: waiting)
         // Only a previous site feedsite kept whole is reused; one marked incomplete is deleted.
         // Claimed by a rename, so two builds at once never share it (the second starts empty).
         // One holding something of the user's, or that cannot be written, is left as it is.
@@ -233,7 +233,14 @@ package struct SiteWriter: Sendable {
 
     /// Makes way for this process's staging folder: one of an earlier build with the same pid is
     /// deleted when it is feedsite's (marked) or empty; anything else there is refused.
-    private static func clearStaleStaging(_ staging: String) async throws(WriteError) {
+    /// Claimed while it is deleted: one another build claimed since the wait is waited for again.
+    private static func clearStaleStaging(_ staging: String, waiting: (String) -> Void) async throws(WriteError) {
+        var claim = FolderClaim.claim(staging)
+        while claim == nil {
+            try await waitWhileClaimed(staging, waiting: waiting)
+            claim = FolderClaim.claim(staging)
+        }
+        defer { withExtendedLifetime(claim) {} }
         guard let info = await info(staging) else { return }
         if info.type == .directory, SiteMarker.loadLeftover(from: staging) != nil {
             try await removeFolder(staging)

@@ -309,6 +309,24 @@ final class SiteWriterTests {
         #expect(said.withLock { $0.count } == 1)
     }
 
+    @Test("a build stopped while it waits for another container's build ends the wait, and leaves that build's folder")
+    func stoppedWhileWaitingForClaim() async throws {
+        let site = root.appendingPathComponent("Site")
+        let theirs = try makeStaging(".Site.new-\(getpid())")
+        let descriptor = try claimAsAnotherBuild(theirs)
+        defer { close(descriptor) }
+        let said = Mutex(false)
+        let build = Task { try await SiteWriter().begin(site) { _ in said.withLock { $0 = true } } }
+        let started = ContinuousClock.now
+        while !said.withLock({ $0 }), ContinuousClock.now < started + .seconds(60) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        build.cancel()
+        await #expect(throws: SiteWriter.WriteError.self) { _ = try await build.value }
+        #expect(read("index.html", in: theirs) == "theirs")
+        #expect(!FileManager.default.fileExists(atPath: site.path))
+    }
+
     @Test("a staging folder another container's build is writing is left alone, though no process here has its pid")
     func stagingClaimedUnderAnotherPid() async throws {
         let site = root.appendingPathComponent("Site")
