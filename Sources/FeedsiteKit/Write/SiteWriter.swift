@@ -378,14 +378,15 @@ package struct SiteWriter: Sendable {
     }
 
     /// Cleans up after a build that was killed: moves an old site back if a non-atomic swap was
-    /// interrupted between its two renames, keeps a dead build's staging folder when it holds a
+    /// interrupted between its two renames (unless its build still claims it), keeps a dead build's staging folder when it holds a
     /// whole site (marked complete) and deletes it when marked incomplete. A running build's
     /// folder, and anything not marked as feedsite's, is left alone, empty or not.
     private func recoverInterruptedSwap(parent: String, name: String, target: String) async {
         let entries = ((try? await FolderEntry.list(parent)) ?? []).map(\.name)
         for entry in entries.sorted() where entry.hasPrefix(".\(name).old-") {
             let old = parent + "/" + entry
-            guard await OutputFolder.isOwnNeighbour(old) else { continue }
+            // A running build's, between its two renames: it claimed the live site before them.
+            guard await OutputFolder.isOwnNeighbour(old), !FolderClaim.isHeld(old) else { continue }
             if await Self.info(target) == nil {
                 try? await Self.move(old, to: target)
             } else {

@@ -345,6 +345,27 @@ final class SiteWriterTests {
         #expect(read("index.html", in: site) == "three")
     }
 
+    @Test("an old site a running build is swapping in two steps (it claims it) is not moved back; a dead one's is")
+    func oldSiteOfARunningSwap() async throws {
+        let site = root.appendingPathComponent("Site")
+        // Between the two renames of another build's swap: its old site aside, no Site yet.
+        let old = root.appendingPathComponent(".Site.old-4999999")
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try Data("previous".utf8).write(to: old.appendingPathComponent("index.html"))
+        try SiteMarker(state: .complete, names: ["index.html"]).data.write(
+            to: old.appendingPathComponent(".feedsite-site"))
+        let descriptor = try claimAsAnotherBuild(old)
+        _ = try await SiteWriter().write(["index.html": Data("new".utf8)], to: site)
+        #expect(read("index.html", in: site) == "new")
+        #expect(read("index.html", in: old) == "previous")
+        // Once that build is gone, its old site is kept as the previous one.
+        close(descriptor)
+        _ = try await SiteWriter().write(["index.html": Data("newer".utf8)], to: site)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(read("index.html", in: site) == "newer")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(".Site.previous").path))
+    }
+
     @Test("the swap is atomic: the site folder is the same path, replaced by a rename, never emptied")
     func atomicExchange() async throws {
         let site = root.appendingPathComponent("Site")
