@@ -33,6 +33,27 @@ package final class FileLock: Sendable {
         case failed(Int32)
     }
 
+    /// How often a build waiting for another's lock asks again.
+    static let pollInterval: Duration = .milliseconds(100)
+
+    /// Asks `attempt` every `pollInterval` until it answers; `waiting` hears `message` once, when
+    /// the first wait begins.
+    ///
+    /// - Throws: what `attempt` throws; `CancellationError` when the task is stopped while it waits.
+    static func poll<Value>(
+        saying message: String, to waiting: (String) -> Void, _ attempt: () throws -> Value?
+    ) async throws -> Value {
+        var hasSaid = false
+        while true {
+            if let value = try attempt() { return value }
+            if !hasSaid {
+                waiting(message)
+                hasSaid = true
+            }
+            try await Task.sleep(for: pollInterval)
+        }
+    }
+
     /// Opens `path` with `flags` (and `O_CLOEXEC`; a file it creates gets mode 644) and locks it
     /// without waiting.
     static func attempt(_ path: String, flags: Int32) -> Attempt {

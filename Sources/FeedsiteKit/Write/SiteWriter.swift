@@ -119,7 +119,8 @@ package struct SiteWriter: Sendable {
         let name = checked.name
         try await Self.createFolder(parent, withParents: true, kind: .refused)
         let staging = parent + "/.\(name).new-\(getpid())"
-        try await Self.waitWhileClaimed(staging, waiting: waiting)
+        // Waited for, not kept: the recovery below deals with a dead build's folder of this name.
+        _ = try await Self.claimWhenFree(staging, waiting: waiting)
         await recoverInterruptedSwap(parent: parent, name: name, target: checked.path)
         // Checked again: the recovery may have moved an old site back into place (and a build
         // waited for has put its site there).
@@ -210,24 +211,19 @@ package struct SiteWriter: Sendable {
         }
     }
 
-    /// Waits while another build claims the staging folder this one would use: a build in another
-    /// pid namespace (another container) that has this build's pid and shares the output folder.
-    private static func waitWhileClaimed(_ staging: String, waiting: (String) -> Void) async throws(WriteError) {
-        var hasSaid = false
-        while FolderClaim.isHeld(staging) {
-            if !hasSaid {
-                waiting(
-                    "another feedsite build (in another container, with this build's process id) is writing "
-                        + "\(staging); waiting for it to finish")
-                hasSaid = true
-            }
-            do {
-                try await Task.sleep(for: StateLock.pollInterval)
-            } catch {
-                throw WriteError(
-                    path: staging, message: "the build was stopped while it waited for another build to finish",
-                    kind: .refused)
-            }
+    /// Claims the staging folder's name once no other build claims it: a build in another pid
+    /// namespace (another container) that has this build's pid and shares the output folder.
+    private static func claimWhenFree(_ staging: String, waiting: (String) -> Void) async throws(WriteError) -> FileLock
+    {
+        let message =
+            "another feedsite build (in another container, with this build's process id) is writing \(staging); "
+            + "waiting for it to finish"
+        do {
+            return try await FileLock.poll(saying: message, to: waiting) { FolderClaim.claim(staging) }
+        } catch {
+            throw WriteError(
+                path: staging, message: "the build was stopped while it waited for another build to finish",
+                kind: .refused)
         }
     }
 
@@ -235,11 +231,7 @@ package struct SiteWriter: Sendable {
     /// deleted when it is feedsite's (marked) or empty; anything else there is refused.
     /// Claimed while it is deleted: one another build claimed since the wait is waited for again.
     private static func clearStaleStaging(_ staging: String, waiting: (String) -> Void) async throws(WriteError) {
-        var claim = FolderClaim.claim(staging)
-        while claim == nil {
-            try await waitWhileClaimed(staging, waiting: waiting)
-            claim = FolderClaim.claim(staging)
-        }
+        let claim = try await claimWhenFree(staging, waiting: waiting)
         defer { withExtendedLifetime(claim) {} }
         guard let info = await info(staging) else { return }
         if info.type == .directory, SiteMarker.loadLeftover(from: staging) != nil {
@@ -378,9 +370,10 @@ package struct SiteWriter: Sendable {
     }
 
     /// Cleans up after a build that was killed: moves an old site back if a non-atomic swap was
-    /// interrupted between its two renames (unless its build still claims it), keeps a dead build's staging folder when it holds a
+    /// interrupted between its two renames, keeps a dead build's staging folder when it holds a
     /// whole site (marked complete) and deletes it when marked incomplete. A running build's
-    /// folder, and anything not marked as feedsite's, is left alone, empty or not.
+    /// folders (claimed, or named after a running process), and anything not marked as
+    /// feedsite's, are left alone, empty or not.
     private func recoverInterruptedSwap(parent: String, name: String, target: String) async {
         let entries = ((try? await FolderEntry.list(parent)) ?? []).map(\.name)
         for entry in entries.sorted() where entry.hasPrefix(".\(name).old-") {

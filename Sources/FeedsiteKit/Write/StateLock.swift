@@ -17,9 +17,6 @@ package enum StateLock {
     /// The lock file's name in the state folder.
     static let fileName = "lock"
 
-    /// How often a waiting build asks again.
-    static let pollInterval: Duration = .milliseconds(100)
-
     /// Takes the lock of `store`'s folder (creating the folder when missing), waiting while
     /// another build holds it; `waiting` is called once, when a wait begins. The lock is held
     /// until the value returned goes.
@@ -29,22 +26,15 @@ package enum StateLock {
     static func acquire(for store: StateStore, waiting: (String) -> Void) async throws -> FileLock {
         try store.createFolder()
         let path = store.directory.appendingPathComponent(fileName).path
-        var hasSaid = false
-        while true {
+        let message =
+            "another feedsite build is using the state folder \(store.directory.path); waiting for it to finish"
+        return try await FileLock.poll(saying: message, to: waiting) {
             switch FileLock.attempt(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW) {
-            case .taken(let lock):
-                return lock
+            case .taken(let lock): return lock
+            case .held: return nil
             case .failed(let code):
                 throw StateError(
                     .refused, path: path, "cannot open or lock the build lock file: " + StateError.reason(errno: code))
-            case .held:
-                if !hasSaid {
-                    waiting(
-                        "another feedsite build is using the state folder \(store.directory.path); waiting for it to finish"
-                    )
-                    hasSaid = true
-                }
-                try await Task.sleep(for: pollInterval)
             }
         }
     }
