@@ -222,10 +222,10 @@ private struct RepairPass {
                 } else if matches("<!--") {
                     // Comments carry nothing a feed needs, and are where `--` and bad bytes hide.
                     let end = find("-->", from: i + 4).map { $0 + 3 } ?? input.count
-                    if end == input.count, let (close, name) = endOfOpenElement() {
+                    if end == input.count, let (close, tag) = endOfOpenElement() {
                         // Never closed: it ends where the element it is in does, as a CDATA section
                         // left open does, rather than taking every later item with it.
-                        note("removed a comment left open, up to </\(name)>")
+                        note("removed a comment left open, up to \(tag)")
                         blank(i..<close)
                         continue scan
                     }
@@ -235,9 +235,9 @@ private struct RepairPass {
                     blank(i..<end)
                 } else if matches("<?"), i + 2 < input.count, Self.startsName(input[i + 2]) {
                     let end = find("?>", from: i + 2).map { $0 + 2 } ?? input.count
-                    if end == input.count, let (close, name) = endOfOpenElement() {
+                    if end == input.count, let (close, tag) = endOfOpenElement() {
                         // Never closed (server code that leaked, `<?php`): it ends where its element does.
-                        note("removed a processing instruction left open, up to </\(name)>")
+                        note("removed a processing instruction left open, up to \(tag)")
                         blank(i..<close)
                         continue scan
                     }
@@ -296,16 +296,24 @@ private struct RepairPass {
     // MARK: - Characters
 
     /// Where the innermost open element whose end tag comes later ends (its end tag's offset, from
-    /// `i` on) and its name: where a comment, CDATA section or processing instruction that is never
-    /// closed is taken to end. A `<description><![CDATA[` whose `</description>` is missing too
-    /// ends at its item's `</item>`, rather than taking the items after it. At most 8 levels out.
-    private mutating func endOfOpenElement() -> (offset: Int, name: String)? {
-        for element in open.suffix(8).reversed() {
-            if let end = nextTag(element, isEnd: true), end < input.count {
-                return (end, String(decoding: element, as: UTF8.self))
+    /// `i` on) and that tag: where a comment, CDATA section or processing instruction that is never
+    /// closed is taken to end. An element's end tag counts only before the end of the element
+    /// around it (an item ends at its `</item>`, or at the next `<item>`, which closes it): a
+    /// `<title><![CDATA[` whose `</title>` is missing ends at its item's end, not at the next item's
+    /// `</title>`, which would take that item with it. At most 8 levels out.
+    private mutating func endOfOpenElement() -> (offset: Int, tag: String)? {
+        var found: (offset: Int, tag: String)?
+        for element in open.suffix(8) {
+            let name = String(decoding: element, as: UTF8.self)
+            var end = nextTag(element, isEnd: true).map { (offset: $0, tag: "</\(name)>") }
+            if element == Self.item || element == Self.entry, let start = nextTag(element, isEnd: false),
+                start < end?.offset ?? .max
+            {
+                end = (start, "<\(name)>")
             }
+            if let end, end.offset < found?.offset ?? input.count { found = end }
         }
-        return nil
+        return found
     }
 
     /// The next `literal` (`-->`, `]]>`, `?>`, `>`) from `start` on, remembered per literal: the

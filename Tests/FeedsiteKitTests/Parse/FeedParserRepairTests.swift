@@ -298,6 +298,46 @@ import Testing
         #expect(comments.items.first?.title == "t1")
     }
 
+    /// A section left open in a field whose end tag never comes (a title, a link, an Atom id)
+    /// ends where its item does, not at the next item's end tag of that field, which took the next
+    /// item with it (its title and link went to the broken one). Where the item's `</item>` is
+    /// missing too, the next `<item>` ends it.
+    @Test(arguments: [
+        ("<title><![CDATA[Two</item>", "line 1: closed a CDATA section left open"),
+        ("<title>Two <!-- never closed</item>", "line 1: removed a comment left open, up to </item>"),
+        ("<title>Two <?php echo $x</item>", "line 1: removed a processing instruction left open, up to </item>"),
+        ("<title>Two</title><link><![CDATA[http://ex.com/2</item>", "line 1: closed a CDATA section left open"),
+        ("<title>Two <!-- never closed", "line 1: removed a comment left open, up to <item>"),
+    ])
+    func sectionLeftOpenInAFieldEndsWithItsItem(broken: String, warning: String) throws {
+        let feed = try FeedParser().parse(
+            Data(
+                ("<rss version=\"2.0\"><channel><title>T</title>"
+                    + "<item><title>One</title><link>http://ex.com/1</link></item>"
+                    + "<item>\(broken)"
+                    + "<item><title>Three</title><link>http://ex.com/3</link></item>"
+                    + "<item><title>Four</title><link>http://ex.com/4</link></item></channel></rss>").utf8),
+            url: nil)
+        #expect(feed.items.count == 4, "\(feed.items.map(\.title))")
+        #expect(feed.items.map(\.title).suffix(2) == ["Three", "Four"])
+        #expect(feed.items.map(\.link).suffix(2) == ["http://ex.com/3", "http://ex.com/4"])
+        #expect(feed.items[1].title.hasPrefix("Two"), "\(feed.items[1].title)")
+        #expect(feed.items[1].link != "http://ex.com/3")
+        #expect(feed.warnings.contains(warning), "\(feed.warnings)")
+    }
+
+    @Test func sectionLeftOpenInAnAtomIDEndsWithItsEntry() throws {
+        let feed = try FeedParser().parse(
+            Data(
+                ("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title>"
+                    + "<entry><id><![CDATA[urn:x:1</entry>"
+                    + "<entry><title>Two</title><id>urn:x:2</id><link href=\"http://ex.com/2\"/></entry></feed>").utf8),
+            url: nil)
+        #expect(feed.items.count == 2)
+        #expect(feed.items.last?.title == "Two")
+        #expect(feed.items.last?.id == "urn:x:2")
+    }
+
     /// Elements left open in the channel, thousands deep, before the items: the items start deeper
     /// than the repair keeps tags, so each closes them down to its channel instead of being removed
     /// (990 `<x>` read both posts, 1,000 read none).
