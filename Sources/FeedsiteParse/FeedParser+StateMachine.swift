@@ -96,6 +96,13 @@ extension FeedParser {
                     }?.value
             }
 
+            /// An Atom text construct or content of XHTML (`type="xhtml"`, Atom 0.3's MIME type).
+            var isXHTMLConstruct: Bool {
+                guard namespace == .atom || namespace == .atom03, let type = attribute("type") else { return false }
+                let given = type.trimmingSpacesAndTabs.lowercased()
+                return given == "xhtml" || given == "application/xhtml+xml"
+            }
+
             /// The field's value: re-serialised markup when it had child elements, else its text.
             var value: String {
                 childElementCount > 0 ? markup : text
@@ -326,12 +333,14 @@ extension FeedParser {
             }
         }
 
-        /// A CDATA section: its text is taken verbatim, as the markup it almost always is.
+        /// A CDATA section: its text is taken verbatim, as the markup it almost always is, except in
+        /// Atom XHTML (`type="xhtml"`), which is XML: there a CDATA section is text, as XML defines
+        /// it (`<pre><![CDATA[x = "<b>";]]></pre>` shows `<b>`).
         mutating func cdata(_ string: String) {
             guard failure == nil, let top = stack.indices.last, stack[top].role == .field else { return }
             stack[top].text += string
             if stack[top].childElementCount > 0 {
-                stack[top].markup += string
+                stack[top].markup += stack[top].isXHTMLConstruct ? FeedText.escapeText(string) : string
                 if captureDepth == 0, string.contains(where: { !$0.isWhitespace }) {
                     stack[top].hasTextOutsideWrapper = true
                 }

@@ -84,6 +84,24 @@ import Testing
         #expect(feed.items.first?.content == "<div><p>one</p></div><p>two</p>")
     }
 
+    /// XHTML is XML: a CDATA section in it is text (feedparser agrees), not markup as in an RSS
+    /// description; it used to become live markup (`<b>bold</b>` shown bold, `<br>` vanishing).
+    @Test func cdataInXHTMLIsText() throws {
+        let feed = try parse(
+            atom(
+                """
+                <entry><id>1</id>
+                  <title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Why <![CDATA[<br>]]> is void</div></title>
+                  <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Type <![CDATA[<script>x</script>]]> to test.</p><pre><![CDATA[x = "<b>bold</b>";]]></pre></div></content></entry>
+                """))
+        #expect(feed.items.first?.title == "Why <br> is void")
+        #expect(
+            feed.items.first?.content
+                == #"<p>Type &lt;script&gt;x&lt;/script&gt; to test.</p><pre>x = "&lt;b&gt;bold&lt;/b&gt;";</pre>"#)
+        let rssFeed = try parse(rss("<item><description><p>Intro</p><![CDATA[<b>bold</b>]]></description></item>"))
+        #expect(rssFeed.items.first?.description == "<p>Intro</p><b>bold</b>")
+    }
+
     @Test func htmlTitlesBecomePlainText() throws {
         let feed = try parse(
             atom(
