@@ -34,29 +34,59 @@ enum ItemIdentity {
         return resolved
     }
 
+    /// Per item, the id that identifies it, bounded (`bounded`): its own, unless the entries
+    /// sharing that id link to different pages. Such an id (every entry of a broken feed giving
+    /// the blog's home page as its id) tells no post apart, and its entries are read as entries
+    /// without id, each its own post; entries sharing an id and one link (or no link) are one post.
+    static func ids(of items: [FeedItem]) -> [String?] {
+        var ids = items.map { id(of: $0).map(bounded) }
+        var firstLink: [String: String] = [:]
+        var shared: Set<String> = []
+        for (index, item) in items.enumerated() {
+            guard let id = ids[index], let link = link(of: item) else { continue }
+            if let first = firstLink[id] {
+                if first != link { shared.insert(id) }
+            } else {
+                firstLink[id] = link
+            }
+        }
+        guard !shared.isEmpty else { return ids }
+        for index in ids.indices where ids[index].map(shared.contains) == true { ids[index] = nil }
+        return ids
+    }
+
     /// One key per item, unique within the feed and stable across runs while the item is
-    /// unchanged; nil for an entry that repeats an earlier entry's id (the same post again).
+    /// unchanged; nil for an entry that repeats an id (the same post again): of the entries
+    /// sharing an id, the one updated last stands for the post (RFC 4287 §4.1.1), the first of
+    /// them when their dates do not tell.
     ///
-    /// An item with an id is keyed by it. An item without one is keyed by its link when no other
-    /// item has that link; else by link, title and date (`link⏎title⏎seconds`); when even those
-    /// are shared, by their order among the items that share them (`…⏎2`). Such keys hold a line
-    /// break, which no id or link written on one line has. Linear: three passes with dictionaries.
-    static func keys(of items: [FeedItem]) -> [String?] {
+    /// An item with an id (`ids`) is keyed by it. An item without one is keyed by its link when no
+    /// other item has that link; else by link, title and date (`link⏎title⏎seconds`); when even
+    /// those are shared, by their order among the items that share them (`…⏎2`). Such keys hold a
+    /// line break, which no id or link written on one line has. Linear: passes with dictionaries.
+    static func keys(of items: [FeedItem], ids: [String?]? = nil) -> [String?] {
+        let ids = ids ?? self.ids(of: items)
         var keys = [String?](repeating: nil, count: items.count)
         var taken: Set<String> = []
         taken.reserveCapacity(items.count)
         // Ids first: an id is the key even when an item without id has it as its link.
         var linkUses: [String: Int] = [:]
+        var chosen: [String: Int] = [:]
         for (index, item) in items.enumerated() {
-            if let id = id(of: item).map(bounded) {
-                if taken.insert(id).inserted { keys[index] = id }
+            if let id = ids[index] {
+                if let earlier = chosen[id], !isUpdated(item, after: items[earlier]) { continue }
+                chosen[id] = index
             } else {
                 linkUses[link(of: item) ?? "", default: 0] += 1
             }
         }
+        for (id, index) in chosen {
+            keys[index] = id
+            taken.insert(id)
+        }
         var composites: [Int: String] = [:]
         var compositeUses: [String: Int] = [:]
-        for (index, item) in items.enumerated() where id(of: item) == nil {
+        for (index, item) in items.enumerated() where ids[index] == nil {
             let link = link(of: item) ?? ""
             if !link.isEmpty && linkUses[link] == 1 {
                 let key = bounded(link)
@@ -83,6 +113,15 @@ enum ItemIdentity {
             keys[index] = key
         }
         return keys
+    }
+
+    /// Whether `item` was updated after `earlier` (its `updated` date, else its `published` one);
+    /// false when either has no date.
+    static func isUpdated(_ item: FeedItem, after earlier: FeedItem) -> Bool {
+        guard let date = item.updated ?? item.published, let before = earlier.updated ?? earlier.published else {
+            return false
+        }
+        return date > before
     }
 
     /// The longest key kept as it is: the state's bound on keys (`StateLimits.urlBytes`), less room

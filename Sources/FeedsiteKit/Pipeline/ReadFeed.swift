@@ -54,9 +54,11 @@ package struct ReadFeed: Sendable, Hashable {
         var entries: [Entry] = []
         entries.reserveCapacity(feed.items.count)
         var warnings = feed.warnings
-        let keys = ItemIdentity.keys(of: feed.items)
+        let ids = ItemIdentity.ids(of: feed.items)
+        let keys = ItemIdentity.keys(of: feed.items, ids: ids)
+        warnings += Self.sharedIDWarnings(feed.items, ids: ids)
         for (position, item) in feed.items.enumerated() {
-            // A repeated id is the same post again: the first entry stands for it.
+            // A repeated id is the same post again: one entry stands for it.
             guard let key = keys[position] else { continue }
             let body = Self.sanitisedBody(of: item, finalURL: finalURL, sanitiser: sanitiser)
             let title = item.title.isEmpty ? "Untitled item \(position + 1)" : item.title
@@ -76,7 +78,7 @@ package struct ReadFeed: Sendable, Hashable {
                 image: ItemImage.choose(
                     own: item.image?.url, enclosures: item.enclosures, content: body.html, base: finalURL),
                 wordCount: SiteItem.wordCount(body.plainText))
-            let hasID = ItemIdentity.id(of: item) != nil
+            let hasID = ids[position] != nil
             entries.append(
                 Entry(
                     key: key, item: siteItem, hasID: hasID,
@@ -93,6 +95,25 @@ package struct ReadFeed: Sendable, Hashable {
                 image: feed.image.flatMap { URLPolicy.resolve($0.url, against: finalURL, for: .image) },
                 feedLink: feed.feedLink.flatMap { Self.webURL($0, against: finalURL) }),
             entries: entries, warnings: Self.groupingRepeats(warnings).map(Self.shortened), readCount: feed.items.count)
+    }
+
+    /// One warning per id that entries linking to different pages share (`ItemIdentity.ids`), so
+    /// the feed's owner hears of it: those entries are each shown as a post without id.
+    static func sharedIDWarnings(_ items: [FeedItem], ids: [String?]) -> [String] {
+        var positions: [String: [Int]] = [:]
+        var order: [String] = []
+        for (position, item) in items.enumerated() where ids[position] == nil {
+            guard let id = ItemIdentity.id(of: item) else { continue }
+            if positions[id] == nil { order.append(id) }
+            positions[id, default: []].append(position + 1)
+        }
+        return order.map { id in
+            let items = positions[id] ?? []
+            let named =
+                items.count > 5 ? "\(items.count) items" : "items " + items.map(String.init).joined(separator: ", ")
+            return "\(named) share the id '\(id)' but link to different pages: each is shown as its own post,"
+                + " known by its link; each post needs an id of its own — tell the feed's owner"
+        }
     }
 
     /// The longest warning kept whole, in Unicode scalars: a warning quotes what the feed wrote (an

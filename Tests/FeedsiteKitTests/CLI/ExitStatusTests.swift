@@ -114,7 +114,7 @@ struct ExitStatusTests {
         let rss = """
             <rss version="2.0"><channel><title>Only</title>
             <item><title>A</title><guid isPermaLink="false">1</guid><link>https://o.example/a</link></item>
-            <item><title>A again</title><guid isPermaLink="false">1</guid><link>https://o.example/a2</link></item>
+            <item><title>A again</title><guid isPermaLink="false">1</guid><link>https://o.example/a</link></item>
             <item><title>B</title><guid isPermaLink="false">2</guid><link>https://o.example/b</link></item>
             </channel></rss>
             """

@@ -110,7 +110,7 @@ struct AccountingTests {
                 ("g1", "One", "https://c.example/1", "Mon, 16 Nov 2026 10:00:00 GMT"),
                 ("g2", "Two", "https://c.example/2", "Tue, 17 Nov 2026 10:00:00 GMT"),
                 ("g3", "Tomorrow", "https://c.example/3", "Sat, 28 Nov 2026 10:00:00 GMT"),
-                ("g1", "One repeated", "https://c.example/1-again", "Mon, 16 Nov 2026 10:00:00 GMT"),
+                ("g1", "One repeated", "https://c.example/1", "Mon, 16 Nov 2026 10:00:00 GMT"),
             ])
         let later = Self.rss("Counted", [("g5", "Five", "https://c.example/5", "Sun, 27 Dec 2026 10:00:00 GMT")])
         let server = try await FixtureServer(routes: [:], sequences: ["/feed": [.feed(first), .feed(later)]])

@@ -13,12 +13,53 @@ struct ItemIdentityTests {
     @Test("an id is the key; a repeated id is the same post (nil), different ids are different posts")
     func ids() {
         let items = [
-            FeedItem(id: "1", title: "One", link: "https://blog.example/"),
+            FeedItem(id: "1", title: "One", link: "https://blog.example/one"),
             FeedItem(id: "2", title: "Two", link: "https://blog.example/"),
             FeedItem(id: "1", title: "One again", link: "https://blog.example/one"),
             FeedItem(id: "post-3", title: "Three"),
+            FeedItem(id: "2", title: "Two again"),
         ]
-        #expect(ItemIdentity.keys(of: items) == ["1", "2", nil, "post-3"])
+        #expect(ItemIdentity.keys(of: items) == ["1", "2", nil, "post-3", nil])
+    }
+
+    @Test("of the entries repeating an id, the one updated last stands for the post; the first when dates do not tell")
+    func repeatedIDsKeepTheLatest() {
+        func entry(_ title: String, updated: Double?, published: Double? = nil) -> FeedItem {
+            var item = FeedItem(id: "urn:x:1", title: title, link: "https://blog.example/1")
+            item.updated = updated.map { Self.day.addingTimeInterval($0) }
+            item.published = published.map { Self.day.addingTimeInterval($0) }
+            return item
+        }
+        let revisions = [entry("Old", updated: 0), entry("New", updated: 60), entry("Middle", updated: 30)]
+        #expect(ItemIdentity.keys(of: revisions) == [nil, "urn:x:1", nil])
+        let undated = [entry("First", updated: nil), entry("Second", updated: 60), entry("Third", updated: nil)]
+        #expect(ItemIdentity.keys(of: undated) == ["urn:x:1", nil, nil])
+        let published = [entry("First", updated: nil, published: 0), entry("Second", updated: nil, published: 60)]
+        #expect(ItemIdentity.keys(of: published) == [nil, "urn:x:1"])
+    }
+
+    @Test("entries sharing an id but linking to different pages are each a post, known by its link")
+    func sharedIDWithDifferentLinks() {
+        let items = [
+            FeedItem(id: "https://same.example/", title: "Post 1", link: "https://same.example/post-1"),
+            FeedItem(id: "https://same.example/", title: "Post 2", link: "https://same.example/post-2"),
+            FeedItem(id: "https://same.example/", title: "Post 2 again", link: "https://same.example/post-2"),
+            FeedItem(id: "https://same.example/", title: "No link"),
+            FeedItem(id: "7", title: "Seven", link: "https://same.example/post-7"),
+        ]
+        #expect(ItemIdentity.ids(of: items) == [nil, nil, nil, nil, "7"])
+        let keys = ItemIdentity.keys(of: items)
+        #expect(keys[0] == "https://same.example/post-1")
+        // Two id-less entries with one link: told apart by title and date, as entries without id are.
+        #expect(keys[1] == "https://same.example/post-2\nPost 2\n")
+        #expect(keys[2] == "https://same.example/post-2\nPost 2 again\n")
+        #expect(keys[3] == "\nNo link\n")
+        #expect(keys[4] == "7")
+        #expect(
+            ReadFeed.sharedIDWarnings(items, ids: ItemIdentity.ids(of: items)) == [
+                "items 1, 2, 3, 4 share the id 'https://same.example/' but link to different pages: each is shown as"
+                    + " its own post, known by its link; each post needs an id of its own — tell the feed's owner"
+            ])
     }
 
     @Test("a key longer than the state's bound is cut to its start and a digest: stable, distinct, savable")
