@@ -270,15 +270,21 @@ struct SiteResponder: HTTPResponder {
 
     /// The percent-decoded path below the site root, without leading `/`; nil for anything that
     /// could escape the root (`..`, NUL, backslashes).
+    /// Read in bytes, as the file system reads it: as `Character`s, a `/` after U+0600 (which joins
+    /// the character after it) is no separator, and `.` plus a combining mark is no `.`.
     static func sitePath(_ rawPath: String) -> String? {
-        guard let decoded = rawPath.removingPercentEncoding, !decoded.contains("\0"), !decoded.contains("\\") else {
-            return nil
-        }
-        let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
+        guard let decoded = rawPath.removingPercentEncoding,
+            !decoded.utf8.contains(0), !decoded.utf8.contains(UInt8(ascii: "\\"))
+        else { return nil }
+        let segments = decoded.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         // Hidden files (`.git/`, `.env`, feedsite's `.feedsite-site` marker) are not the site's
         // pages; `.well-known/` is the one hidden folder sites publish.
-        guard !segments.contains(where: { $0.hasPrefix(".") && $0 != ".well-known" }) else { return nil }
-        return segments.joined(separator: "/")
+        guard
+            !segments.contains(where: {
+                $0.first == UInt8(ascii: ".") && !$0.elementsEqual(".well-known".utf8)
+            })
+        else { return nil }
+        return segments.map { String(Substring($0)) }.joined(separator: "/")
     }
 
     private func notFound(_ request: Request, _ pace: Pace) -> Response {

@@ -299,6 +299,12 @@ struct PreviewServerTests {
         #expect(SiteResponder.sitePath("/../etc/passwd") == nil)
         #expect(SiteResponder.sitePath("/a/%2e%2e/b") == nil)
         #expect(SiteResponder.sitePath("/a%00b") == nil)
+        // In bytes: U+0600 joins the `/` after it into one Character, and `.` + U+0301 is one too.
+        #expect(SiteResponder.sitePath("/x%D8%80/%2E%2E/robots.txt") == nil)
+        #expect(SiteResponder.sitePath("/x%D8%80/a") == "x\u{600}/a")
+        #expect(SiteResponder.sitePath("/.%CC%81git/config") == nil)
+        #expect(SiteResponder.sitePath("/a%5C%CC%81b") == nil)
+        #expect(SiteResponder.sitePath("/.well-known/security.txt") == ".well-known/security.txt")
         #expect(ContentType.forFile(named: "x.WOFF2") == "font/woff2")
         #expect(ContentType.forFile(named: "favicon.ico") == "image/x-icon")
         #expect(ContentType.forFile(named: "README") == "application/octet-stream")

@@ -23,8 +23,9 @@ final class ServeFixture: Sendable {
     private let builds = Mutex(0)
     var buildCount: Int { builds.withLock { $0 } }
 
-    init() throws {
-        work = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-serve-\(UUID().uuidString)")
+    /// - Parameter name: the start of the work folder's name (the site is its `Site` folder).
+    init(name: String = "feedsite-serve-") throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: Self.repositoryRoot.appendingPathComponent("Templates"), to: work.appendingPathComponent("Templates"))

@@ -484,6 +484,30 @@
             }
         }
 
+        /// `café` (NFC) and `cafe` + U+0301 (NFD) are one string to Swift's `==` and two folders to
+        /// the file system: a link from a site under the one into the other was served as inside.
+        @Test("a link into a folder whose name only looks like the site's (another Unicode form) is not served")
+        func linkIntoALookalikeFolder() async throws {
+            let nfc = "feedsite-serve-caf\u{E9}-"
+            let fixture = try ServeFixture(name: nfc)
+            defer { fixture.remove() }
+            let lookalike = fixture.work.path.replacingOccurrences(of: "\u{E9}", with: "e\u{301}")
+            #expect(!lookalike.utf8.elementsEqual(fixture.work.path.utf8))
+            try FileManager.default.createDirectory(atPath: lookalike + "/Site", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: lookalike) }
+            try Data("OUTSIDE".utf8).write(to: URL(fileURLWithPath: lookalike + "/Site/secret.txt"))
+            try await withPreviewServer(fixture.server()) { url in
+                let port = try #require(url.port)
+                #expect(symlink(lookalike + "/Site", fixture.site.path + "/twin") == 0)
+                #expect(symlink(lookalike + "/Site/secret.txt", fixture.site.path + "/secret.txt") == 0)
+                for path in ["/twin/secret.txt", "/secret.txt", "/twin/"] {
+                    let reply = try await TestClient.get(try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
+                    #expect(reply.status == 404, "\(path): \(reply.status)")
+                    #expect(!reply.body.contains("OUTSIDE"), "\(path)")
+                }
+            }
+        }
+
         @Test(
             "every loopback spelling the resolver binds to keeps the Host check",
             arguments: [

@@ -376,8 +376,14 @@ package struct OutputFolder: Sendable {
         return String(path[path.index(after: slash)...])
     }
 
-    /// Whether `inner` is `outer` or lies inside it (both real paths).
+    /// Whether `inner` is `outer` or lies inside it (both real paths). Compared byte for byte, as
+    /// the file system names files: Swift's `==` takes `café` and `cafe` + U+0301 for one string,
+    /// which are two folders on Linux (a link into the other one was served as inside the site).
     package static func contains(_ outer: String, _ inner: String) -> Bool {
-        inner == outer || outer == "/" || inner.hasPrefix(outer + "/")
+        let slash = UInt8(ascii: "/")
+        if outer.utf8.elementsEqual([slash]) { return true }
+        guard inner.utf8.starts(with: outer.utf8) else { return false }
+        let rest = inner.utf8.dropFirst(outer.utf8.count)
+        return rest.isEmpty || rest.first == slash
     }
 }

@@ -53,6 +53,22 @@ final class OutputFolderTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
+    @Test("a path is inside a folder only byte for byte: another Unicode form of its name is another folder")
+    func containsComparesBytes() {
+        #expect(OutputFolder.contains("/tmp/site", "/tmp/site"))
+        #expect(OutputFolder.contains("/tmp/site", "/tmp/site/a/b"))
+        #expect(OutputFolder.contains("/", "/etc"))
+        #expect(!OutputFolder.contains("/tmp/site", "/tmp/site2"))
+        #expect(!OutputFolder.contains("/tmp/site", "/tmp"))
+        let nfc = "/tmp/caf\u{E9}/Site"
+        let nfd = "/tmp/cafe\u{301}/Site"
+        #expect(nfc == nfd)  // one string to Swift, two folders to the file system
+        #expect(!OutputFolder.contains(nfc, nfd + "/secret.txt"))
+        #expect(!OutputFolder.contains(nfc, nfd))
+        #expect(!OutputFolder.contains("/tmp/a", "/tmp/a\u{301}/x"))  // `a` + U+0301 is `á`, not inside `a`
+        #expect(OutputFolder.contains(nfd, nfd + "/x"))
+    }
+
     @Test("a folder holding the user's files (a GitHub Pages docs/) is refused, exit 73, and left byte-identical")
     func foreignFolderRefused() async throws {
         let docs = root.appendingPathComponent("docs")
