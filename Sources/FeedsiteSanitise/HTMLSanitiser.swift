@@ -65,16 +65,14 @@ package struct HTMLSanitiser: Sendable {
         return render(ContentNormaliser.normalise(blocks))
     }
 
-    /// Sanitises plain text or Markdown (Atom `type="text"`, JSON Feed `content_text`): parsed by
-    /// cmark in safe mode, then held to the same allowlist and URL policy as HTML. Markup typed
-    /// into the text shows as text.
+    /// Sanitises plain text (Atom `type="text"`, JSON Feed `content_text`): shown as written, in
+    /// paragraphs and lines, its typed URLs linked (`PlainTextContent`); markup and Markdown typed
+    /// into it show as the characters they are.
     package func sanitise(plainText: String, baseURL: URL?) -> SanitisedContent {
         if let omission = oversized(plainText, kind: "text") { return omission }
-        let depth = max(limits.maxDepth, 1)
-        let input = MarkdownNesting.limited(Self.dedented(Self.replacingForbiddenControls(plainText)), maxDepth: depth)
-        guard !input.isEmpty else { return .empty }
-        let blocks = CmarkDocument.parse(markdown: input, baseURL: baseURL, maxDepth: depth)
-        return render(ContentNormaliser.normalise(ContentDepth.capped(blocks, maxDepth: depth)))
+        let blocks = PlainTextContent.blocks(from: Self.replacingForbiddenControls(plainText), baseURL: baseURL)
+        guard !blocks.isEmpty else { return .empty }
+        return render(ContentNormaliser.normalise(blocks))
     }
 
     /// Empty content saying why, when `text` is over `maxInputBytes`.
@@ -271,32 +269,6 @@ package struct HTMLSanitiser: Sendable {
             input = String(scalars)
         }
         return input
-    }
-
-    /// Removes the indentation that every line after the first shares. Text taken from an
-    /// indented XML element (YouTube's `media:description`) carries the document's indentation,
-    /// which Markdown would read as a code block; text with any unindented line is unchanged.
-    static func dedented(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.count > 1 else { return text }
-        let isIndent = { (character: Character) in character == " " || character == "\t" }
-        let firstIsIndented = lines[0].first.map(isIndent) ?? false
-        let measured = lines.indices.filter { index in
-            (index > 0 || firstIsIndented) && lines[index].contains { !isIndent($0) && $0 != "\r" }
-        }
-        let common = measured.map { lines[$0].prefix(while: isIndent).count }.min() ?? 0
-        guard common > 0 else { return text }
-        // A flag per line, not `measured.contains`: 316,000 indented lines took 14 s that way.
-        var isMeasured = [Bool](repeating: false, count: lines.count)
-        for index in measured {
-            lines[index] = String(lines[index].dropFirst(common))
-            isMeasured[index] = true
-        }
-        for index in lines.indices where !isMeasured[index] && index > 0 {
-            // Blank lines: their whitespace means nothing.
-            lines[index] = String(lines[index].drop(while: isIndent))
-        }
-        return lines.joined(separator: "\n")
     }
 
     /// A byte-level pre-check for `isForbiddenControl`, so the scalar walk runs only on the rare

@@ -113,11 +113,6 @@ struct NestingLimiterTests {
             #expect(depth <= Self.sanitiser.limits.maxDepth + 1, "\(marker): \(depth)")
             #expect(AllowlistOracle.violations(in: content.html.html).isEmpty)
         }
-        // Ordinary nesting is untouched.
-        let ordinary = "> quote\n> > nested\n\n- a\n  - b\n    1. c\n"
-        #expect(MarkdownNesting.limited(ordinary, maxDepth: 256) == ordinary)
-        #expect(MarkdownNesting.limited(">>>> x", maxDepth: 2) == ">>x")
-        #expect(MarkdownNesting.limited("- - - \n> > > y", maxDepth: 2) == "- - \n> > y")
     }
 
     @Test("ordinary markup is left as it is, tags unclosed or not")

@@ -57,7 +57,7 @@ struct PlainTextTests {
                     if kind == .html {
                         bodies.append(text)
                     } else {
-                        Self.check(CmarkDocument.parse(markdown: text, baseURL: nil, maxDepth: 200))
+                        Self.check(PlainTextContent.blocks(from: text, baseURL: nil))
                     }
                 }
             }

@@ -356,21 +356,35 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
             name: "quote in href is escaped", input: "<a href='https://e.example/\"onmouseover=\"x'>q</a>",
             expected: "<p>\(a("https://e.example/%22onmouseover=%22x"))q</a></p>\n"),
 
-        // Plain text and Markdown
+        // Plain text: shown as written (Atom `type="text"`, JSON Feed `content_text`)
         .init(
-            name: "markdown with raw html and a javascript link",
+            name: "plain text: Markdown, a script and a javascript link stay text",
             input: "Hello *world* <script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](/rel)",
             expected:
-                "<p>Hello <em>world</em> &lt;script&gt;alert(1)&lt;/script&gt;</p>\n<p>x \(a("https://example.com/rel"))y</a></p>\n",
+                "<p>Hello *world* &lt;script&gt;alert(1)&lt;/script&gt;</p>\n<p>[x](javascript:alert(1)) [y](/rel)</p>\n",
             isPlainText: true),
         .init(
-            name: "markdown heading demoted and list", input: "# Title\n\n- a\n- b",
-            expected: "<h2>Title</h2>\n<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n", isPlainText: true),
+            name: "plain text: a # line and - lines are no heading or list", input: "# Title\n\n- a\n- b",
+            expected: "<p># Title</p>\n<p>- a<br />\n- b</p>\n", isPlainText: true),
         .init(
-            name: "markdown code, quote, image, rule",
+            name: "plain text: fences, quotes, image syntax and rules stay text",
             input: "```js\nconsole.log(1)\n```\n\n> quote\n\n![img](/i.png \"t\") <b>raw</b>\n\n***",
             expected:
-                "<pre><code class=\"language-js\">console.log(1)\n</code></pre>\n<blockquote>\n<p>quote</p>\n</blockquote>\n<p>\(img("https://example.com/i.png", alt: "img", title: "t")) &lt;b&gt;raw&lt;/b&gt;</p>\n<hr />\n",
+                "<p>```js<br />\nconsole.log(1)<br />\n```</p>\n<p>&gt; quote</p>\n<p>![img](/i.png &quot;t&quot;) &lt;b&gt;raw&lt;/b&gt;</p>\n<p>***</p>\n",
+            isPlainText: true),
+        .init(
+            name: "plain text: footnote lines, asterisks, underscores, numbers and underlines as written",
+            input:
+                "Sources below.\n\n[1]: https://example.org/one\n2*3*4, C:\\Users\\_temp, __init__\n1986. A year.\nPrice list\n---",
+            expected:
+                "<p>Sources below.</p>\n<p>[1]: \(a("https://example.org/one"))https://example.org/one</a><br />\n2*3*4, C:\\Users\\_temp, __init__<br />\n1986. A year.<br />\nPrice list<br />\n---</p>\n",
+            isPlainText: true),
+        .init(
+            name: "plain text: typed URLs linked without the punctuation after them",
+            input:
+                "See https://e.example/a_(b). Or (http://e.example/c), HTTPS://E.example/d! ftp://e.example/ xhttp://no",
+            expected:
+                "<p>See \(a("https://e.example/a_(b)"))https://e.example/a_(b)</a>. Or (\(a("http://e.example/c"))http://e.example/c</a>), \(a("https://E.example/d"))HTTPS://E.example/d</a>! ftp://e.example/ xhttp://no</p>\n",
             isPlainText: true),
         .init(
             name: "plain text with ampersand", input: "plain text with <b>tags</b> & ampersand",
@@ -380,7 +394,7 @@ struct SanitiserCase: Sendable, CustomStringConvertible {
             expected: "<p>line<br />\nbreak<br />\nhard</p>\n",
             isPlainText: true),
         .init(
-            name: "markdown html block", input: "<div onclick=x>\nhi\n</div>",
-            expected: "<p>&lt;div onclick=x&gt; hi &lt;/div&gt;</p>\n", isPlainText: true),
+            name: "plain text: an HTML block stays text", input: "<div onclick=x>\nhi\n</div>",
+            expected: "<p>&lt;div onclick=x&gt;<br />\nhi<br />\n&lt;/div&gt;</p>\n", isPlainText: true),
     ]
 }

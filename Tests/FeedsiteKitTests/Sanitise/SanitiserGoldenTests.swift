@@ -35,7 +35,7 @@ import Testing
 /// - youtube-atom: the body is `media:description`, plain text. Fixed after review: the text
 ///   kept the XML's 8-space indentation, so Markdown turned everything after the first line into
 ///   one code block, joined the credit lines into a run-on paragraph and left URLs unlinked. Plain
-///   text is now dedented, its line breaks kept and bare URLs linked.
+///   text is now shown as written (`PlainTextContent`): its lines kept and bare URLs linked.
 /// - podcast-itunes-squarespace-atp: show notes as nested lists with links, `<code>#askatp</code>`,
 ///   bold sponsor codes, the `<br>` inside the first item, `&quot;` shown as quotes; the
 ///   Squarespace markup around them is gone.
