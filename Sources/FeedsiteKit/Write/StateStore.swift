@@ -80,16 +80,47 @@ package struct StateStore: Sendable {
     /// The entries of the state folder, sorted, when none of them is feedsite's (dotfiles aside):
     /// someone else's folder. Nil when it is absent, empty, or holds a file feedsite writes there
     /// (whatever else it holds stays untouched: feedsite only ever writes its own names).
+    ///
+    /// A name alone proves nothing where users have files of that name too: a `state.json` is
+    /// feedsite's only when it starts as feedsite's state does (`{"feeds"`, `{"version"`), and a
+    /// `lock` only when it is empty, as feedsite's is. A project's own `state.json` was taken for
+    /// the state, set aside as unreadable and written over.
     func foreignEntries() -> [String]? {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
         let visible = entries.filter { !$0.hasPrefix(".") }
-        let own = ownNames
-        guard !visible.isEmpty,
-            !visible.contains(where: {
-                own.contains($0) || $0.hasPrefix("state.json.") || $0.hasPrefix("restored-state.")
-            })
-        else { return nil }
+        guard !visible.isEmpty, !visible.contains(where: isOwn) else { return nil }
         return visible.sorted()
+    }
+
+    /// Whether the entry `name` of the state folder is one feedsite wrote.
+    private func isOwn(_ name: String) -> Bool {
+        if name.hasPrefix("state.json.") || name.hasPrefix("restored-state.") { return true }
+        let path = directory.appendingPathComponent(name).path
+        switch name {
+        case file.lastPathComponent:
+            return Self.startsAsState(path)
+        case StateLock.fileName:
+            var info = stat()
+            return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
+        default:
+            return ownNames.contains(name)
+        }
+    }
+
+    /// Whether the file at `path` starts as a state file does: `{`, then the key `"feeds"` or
+    /// `"version"` (whitespace allowed between).
+    static func startsAsState(_ path: String) -> Bool {
+        // Never blocks: a FIFO or device by that name is not a state file.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        var start = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptor, &start, start.count)
+        guard count > 0 else { return false }
+        let bytes = start[..<count].filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return bytes.starts(with: Array(#"{"feeds""#.utf8)) || bytes.starts(with: Array(#"{"version""#.utf8))
     }
 
     /// Creates the state folder if it is missing.

@@ -83,8 +83,26 @@ struct StateCommandLineTests {
             try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [
                 ".profile", "Documents", "notes.txt",
             ])
-        // A folder holding feedsite's own files besides others (a README put into .feedsite) is used.
+        // Names users have too prove nothing: a project's own `state.json` (a package manifest)
+        // and a `lock` with something in it are not feedsite's, and are left as they are.
+        let manifest = Data(#"{"name":"my app","version":"1.2.0"}"#.utf8)
+        try manifest.write(to: home.appendingPathComponent("state.json"))
         try Data("mine".utf8).write(to: home.appendingPathComponent("lock"))
+        let project = try Self.run(["build", "--templates", Self.templates, "--state", "home"], in: work)
+        #expect(project.status == 73, "\(project.stderr)")
+        #expect(
+            project.stderr.contains("(Documents, lock, notes.txt, state.json) and none of its own"), "\(project.stderr)"
+        )
+        #expect(server.requests.isEmpty)
+        #expect(try Data(contentsOf: home.appendingPathComponent("state.json")) == manifest)
+        #expect(try Data(contentsOf: home.appendingPathComponent("lock")) == Data("mine".utf8))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [
+                ".profile", "Documents", "lock", "notes.txt", "state.json",
+            ])
+        // A folder holding feedsite's own files besides others (a README put into .feedsite) is used.
+        try FileManager.default.removeItem(at: home.appendingPathComponent("state.json"))
+        try Data().write(to: home.appendingPathComponent("lock"))
         let again = try Self.run(["build", "--templates", Self.templates, "--state", "home"], in: work)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Data(contentsOf: home.appendingPathComponent("notes.txt")) == Data("notes".utf8))
