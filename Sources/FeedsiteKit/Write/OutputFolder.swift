@@ -216,6 +216,13 @@ package struct OutputFolder: Sendable {
                 "is a file, not a folder; feedsite writes the site into a folder of its own (replaced as a whole by "
                     + "every build): pass another --output, such as Site")
         }
+        // Known before anything is fetched: the swap renames the folder, which no mount point can be.
+        if Self.isMountPoint(path) {
+            throw refuse(
+                "is a mount point (a volume or file system is mounted there, as a Docker volume is), and feedsite "
+                    + "publishes a site by renaming its folder into place, which a mount point cannot take part in; "
+                    + "pass a folder inside it, such as --output \(requested)/site, and publish or serve that")
+        }
         let entries = try await FolderEntry.list(path, kind: .refused)
         // A name that is not UTF-8 could not be carried over or told apart: nothing is guessed.
         if let odd = entries.first(where: { !$0.isUTF8 }) {
@@ -374,6 +381,41 @@ package struct OutputFolder: Sendable {
     static func name(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
+    }
+
+    /// Whether the folder at `path` (a real path) is a mount point: named as one in
+    /// `/proc/self/mountinfo` (bind mounts too, which share their file system's device), else, where
+    /// that cannot be read, on another device than its parent.
+    static func isMountPoint(_ path: String) -> Bool {
+        if let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) {
+            return table.split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ", maxSplits: 5)
+                return fields.count > 4 && unescapedMountPath(fields[4]).utf8.elementsEqual(path.utf8)
+            }
+        }
+        var folder = stat()
+        var above = stat()
+        guard stat(path, &folder) == 0, stat(parent(of: path), &above) == 0 else { return false }
+        return folder.st_dev != above.st_dev
+    }
+
+    /// A path as `mountinfo` writes it: space, tab, newline and backslash as octal escapes (`\040`).
+    static func unescapedMountPath(_ field: Substring) -> String {
+        var bytes: [UInt8] = []
+        let raw = Array(field.utf8)
+        var index = 0
+        while index < raw.count {
+            if raw[index] == UInt8(ascii: "\\"), index + 3 < raw.count,
+                let code = UInt8(String(decoding: raw[(index + 1)...(index + 3)], as: UTF8.self), radix: 8)
+            {
+                bytes.append(code)
+                index += 4
+            } else {
+                bytes.append(raw[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `inner` is `outer` or lies inside it (both real paths). Compared byte for byte, as

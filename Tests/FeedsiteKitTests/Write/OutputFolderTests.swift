@@ -53,6 +53,23 @@ final class OutputFolderTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
+    /// A mount point cannot be renamed: a Docker volume as the output folder failed at the swap,
+    /// after every feed was fetched, with "cannot move the old site aside: Device or resource busy".
+    @Test("a mount point as the output folder is refused before anything is fetched, with a folder inside it to use")
+    func mountPoint() async throws {
+        #expect(OutputFolder.isMountPoint("/proc"))
+        #expect(!OutputFolder.isMountPoint(root.path))
+        #expect(OutputFolder.unescapedMountPath("/mnt/my\\040site\\134x") == "/mnt/my site\\x")
+        do {
+            _ = try await OutputFolder.check(URL(fileURLWithPath: "/proc"))
+            Issue.record("/proc was accepted")
+        } catch {
+            #expect(error.kind == .refused)
+            #expect(error.description.contains("/proc: is a mount point"), "\(error.description)")
+            #expect(error.description.contains("--output /proc/site"), "\(error.description)")
+        }
+    }
+
     @Test("a path is inside a folder only byte for byte: another Unicode form of its name is another folder")
     func containsComparesBytes() {
         #expect(OutputFolder.contains("/tmp/site", "/tmp/site"))
