@@ -19,6 +19,45 @@ package enum HTTPURLProblem: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension URL {
+    /// The URL as compared for duplicate feeds (`feeds.yml`, `feedsite import`): what reaches the
+    /// same server for the same resource is one feed. Scheme and host are case-insensitive, the
+    /// scheme's default port (`https://h:443/`) and an empty path (`https://h`) are the same as
+    /// none and `/`, dot segments (`/./`, `/a/../`) are resolved, and the fragment, never sent, is
+    /// left out; the rest is compared as written.
+    package var sameFeedKey: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return absoluteString }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme, components.port) == ("http", 80)
+            || (components.scheme, components.port) == ("https", 443)
+        {
+            components.port = nil
+        }
+        components.fragment = nil
+        components.percentEncodedPath = Self.removingDotSegments(components.percentEncodedPath)
+        if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
+        return components.string ?? absoluteString
+    }
+
+    /// `path` with `.` and `..` segments resolved (RFC 3986 §5.2.4).
+    static func removingDotSegments(_ path: String) -> String {
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if output.count > 1 { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return output.joined(separator: "/")
+    }
+
     /// Why this URL cannot be requested over HTTP, or nil when it can: http or https, a host, and
     /// a port between 1 and 65535 when it names one. Every URL from outside (`feeds.yml`, a
     /// redirect, a feed's icon or a page's feed link, a published state) is checked before the

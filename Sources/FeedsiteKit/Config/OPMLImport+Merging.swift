@@ -17,13 +17,13 @@ extension OPMLImport {
         let layout = try ConfigurationLayout(original, fileName: configFileName)
         var existingKeys: [String: Int] = [:]
         for (url, line) in layout.feedURLs {
-            if let parsed = URL(string: url) { existingKeys[comparisonKey(parsed)] = line }
+            if let parsed = URL(string: url) { existingKeys[parsed.sameFeedKey] = line }
         }
         var diagnostics: [Diagnostic] = []
         var added: [Subscription] = []
         var duplicates: [Subscription] = []
         for subscription in document.subscriptions {
-            if let line = existingKeys[comparisonKey(subscription.url)] {
+            if let line = existingKeys[subscription.url.sameFeedKey] {
                 duplicates.append(subscription)
                 diagnostics.append(
                     .warning(

@@ -202,7 +202,7 @@ package enum OPMLImport {
                         "\(label) has no usable feed URL (\"\(outline.url)\" is not an http(s) URL); skipped"))
                 continue
             }
-            let key = comparisonKey(url)
+            let key = url.sameFeedKey
             if let first = seen[key] {
                 // The same feed in another folder: one subscription with the tags of both.
                 let known = Set(subscriptions[first.index].tags.map { $0.lowercased() })
@@ -315,24 +315,6 @@ package enum OPMLImport {
         }
         guard let url = URL(string: text), url.httpProblem == nil else { return nil }
         return url
-    }
-
-    /// URLs compared for duplicates: scheme and host are case-insensitive, the scheme's default
-    /// port (`https://h:443/`) and an empty path (`https://h`) are the same as none and `/`; the
-    /// rest is compared as written.
-    static func comparisonKey(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.absoluteString
-        }
-        components.scheme = components.scheme?.lowercased()
-        components.host = components.host?.lowercased()
-        if (components.scheme, components.port) == ("http", 80)
-            || (components.scheme, components.port) == ("https", 443)
-        {
-            components.port = nil
-        }
-        if components.path.isEmpty { components.path = "/" }
-        return components.string ?? url.absoluteString
     }
 }
 

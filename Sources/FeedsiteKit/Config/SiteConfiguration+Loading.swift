@@ -289,7 +289,8 @@ struct ConfigurationReader {
             guard let (url, location) = feedLocation(urlNode) else { continue }
             let line = urlNode.mark?.line
             // One file named two ways (`a.xml`, `./a.xml`, `file:///…/a.xml`) is one feed.
-            let key = location.isFileURL ? location.path : url.absoluteString
+            // One URL spelt two ways (`HTTP://`, `/./`, a `#fragment`) is one feed too.
+            let key = location.isFileURL ? location.path : url.sameFeedKey
             if let first = firstLineForURL[key] {
                 error(
                     at: urlNode,

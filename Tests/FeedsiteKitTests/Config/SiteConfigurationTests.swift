@@ -101,6 +101,17 @@ struct SiteConfigurationTests {
             ]
         ),
         (
+            // One URL spelt four ways: the server is asked for the same feed each time.
+            "feeds:\n  - url: http://a.example/f1.xml\n  - url: HTTP://A.example:80/./f1.xml\n"
+                + "  - url: http://a.example/f1.xml#latest\n  - url: http://a.example/x/../f1.xml\n"
+                + "  - url: http://a.example/F1.xml\n  - url: https://a.example/f1.xml\n",
+            [
+                "feeds.yml:3:10: error: duplicate feed URL http://a.example/f1.xml (first listed on line 2); remove one of them",
+                "feeds.yml:4:10: error: duplicate feed URL http://a.example/f1.xml (first listed on line 2); remove one of them",
+                "feeds.yml:5:10: error: duplicate feed URL http://a.example/f1.xml (first listed on line 2); remove one of them",
+            ]
+        ),
+        (
             "base_url: planet.example\npage_size: 0\nfeeds:\n  - url: javascript:alert(1)\n  - url: https://ok.example/\n",
             [
                 "feeds.yml:1:11: error: 'base_url' must be an http(s) URL, got \"planet.example\"",
