@@ -196,10 +196,22 @@ package enum OPMLImport {
         for outline in reader.outlines {
             let label = outline.name.map { "outline '\($0)'" } ?? "an outline"
             guard let url = httpURL(outline.url) else {
+                let problem = Self.httpURL(outline.url, checked: false)?.httpProblem
+                let why = problem.flatMap { $0 == .scheme ? nil : ": \($0)" } ?? ""
                 diagnostics.append(
                     .warning(
                         file: fileName, line: outline.line,
-                        "\(label) has no usable feed URL (\"\(outline.url)\" is not an http(s) URL); skipped"))
+                        "\(label) has no usable feed URL (\"\(outline.url)\" is not an http(s) URL\(why)); skipped"))
+                continue
+            }
+            // feeds.yml refuses it (the site would publish it): this outline is skipped, not the import.
+            if url.user != nil || url.password != nil {
+                diagnostics.append(
+                    .warning(
+                        file: fileName, line: outline.line,
+                        "\(label): its feed URL holds a user name or password before its host (user:…@), which the site "
+                            + "would publish; skipped: add it to feeds.yml by hand without them, and send them with "
+                            + "headers: {Authorization: \"Basic …\"}"))
                 continue
             }
             let key = url.sameFeedKey
@@ -305,7 +317,8 @@ package enum OPMLImport {
 
     /// An http(s) URL with a host, after trimming; `feed://` and `feed:https://` (as some readers
     /// export) are read as the http(s) URLs they stand for.
-    static func httpURL(_ raw: String) -> URL? {
+    /// - Parameter checked: false: the URL as read, whether or not it can be asked for over HTTP.
+    static func httpURL(_ raw: String, checked: Bool = true) -> URL? {
         var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         let lowered = text.lowercased()
         if lowered.hasPrefix("feed:http://") || lowered.hasPrefix("feed:https://") {
@@ -313,7 +326,7 @@ package enum OPMLImport {
         } else if lowered.hasPrefix("feed://") {
             text = "http://" + text.dropFirst("feed://".count)
         }
-        guard let url = URL(string: text), url.httpProblem == nil else { return nil }
+        guard let url = URL(string: text), !checked || url.httpProblem == nil else { return nil }
         return url
     }
 }

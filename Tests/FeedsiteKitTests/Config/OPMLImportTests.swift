@@ -54,6 +54,31 @@ struct OPMLImportTests {
             ])
     }
 
+    /// One outline feeds.yml would refuse (a password in its URL) made the whole import fail,
+    /// without saying which; it is now skipped like any unusable outline, with its line.
+    @Test("an outline with credentials or a port no TCP connection has is skipped, with its line and why")
+    func unusableURLsAreSkippedOneByOne() throws {
+        let document = try Self.read(
+            """
+            <opml version="2.0"><body>
+              <outline text="ok" xmlUrl="https://ok.example/feed"/>
+              <outline text="cred" xmlUrl="https://me:secret@private.example/feed"/>
+              <outline text="port" xmlUrl="http://127.0.0.1:99999/x"/>
+              <outline text="also ok" xmlUrl="https://ok.example/other"/>
+            </body></opml>
+            """)
+        #expect(
+            document.subscriptions.map(\.url.absoluteString) == ["https://ok.example/feed", "https://ok.example/other"])
+        #expect(
+            document.diagnostics.map(\.description) == [
+                "subs.opml:3: warning: outline 'cred': its feed URL holds a user name or password before its host"
+                    + " (user:…@), which the site would publish; skipped: add it to feeds.yml by hand without them, and"
+                    + " send them with headers: {Authorization: \"Basic …\"}",
+                "subs.opml:4: warning: outline 'port' has no usable feed URL (\"http://127.0.0.1:99999/x\" is not an"
+                    + " http(s) URL: port 99999 is not a TCP port (1–65535)); skipped",
+            ])
+    }
+
     @Test("files that are not OPML are errors that say what they are")
     func notOPML() {
         let cases: [(String, String)] = [
