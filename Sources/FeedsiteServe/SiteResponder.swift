@@ -18,6 +18,9 @@ struct SiteResponder: HTTPResponder {
     /// only loopback names, so a web page cannot read the preview through DNS rebinding.
     var answersAnyHost = false
 
+    /// The largest body a GET or HEAD may carry (read and dropped).
+    static let maxIgnoredBody = 1 << 20
+
     func respond(to request: Request, context: Context) async throws -> Response {
         try await answer(request, Pace(eventLoop: context.channel.eventLoop))
     }
@@ -37,6 +40,23 @@ struct SiteResponder: HTTPResponder {
             return Self.text(
                 .methodNotAllowed, "405 method not allowed: the preview server only reads\n",
                 extraHeaders: [.allow: "GET, HEAD", .connection: "close"])
+        }
+        // A GET or HEAD body means nothing, and is read to its end and dropped before the answer: one
+        // left unread waits behind the answer, so the request is still being read while a large
+        // file is written back, and Hummingbird closes such a connection once reads have been
+        // silent for the header timeout (a 24 MB download was cut off 5 s in). A trickled body is
+        // bounded by `RequestDeadline`, a large one here.
+        if request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
+            var size = 0
+            for try await chunk in request.body {
+                size += chunk.readableBytes
+                guard size <= Self.maxIgnoredBody else {
+                    return Self.text(
+                        .contentTooLarge,
+                        "413 a GET or HEAD request carries no body, and this one is over 1 MB; send it without\n",
+                        extraHeaders: [.connection: "close"])
+                }
+            }
         }
         let path = request.uri.path
         switch path {

@@ -577,6 +577,62 @@
             }
         }
 
+        /// A `GET` carrying a body, all of it sent at once: the server does not read the body
+        /// while it writes a large file back, so the request's end had not come 5 s (here 1 s) after
+        /// its head, and the download was cut off there. The clock stops once the answer begins.
+        @Test("a large file asked for with a body sent at once reaches a slow client whole")
+        func largeFileAskedForWithABody() async throws {
+            let fixture = try ServeFixture()
+            defer { fixture.remove() }
+            try await withPreviewServer(fixture.server(headerTimeout: .seconds(1))) { url in
+                let port = try #require(url.port)
+                let size = 3 << 20
+                let file = fixture.site.appendingPathComponent("big.bin")
+                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.truncate(atOffset: UInt64(size))
+                try handle.close()
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                let body = String(repeating: "a", count: 400_000)
+                try await connection.send(
+                    "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+                // 64 KB every 100 ms: about 5 s for the file, five times the header timeout.
+                var received: [UInt8] = []
+                let start = ContinuousClock.now
+                while ContinuousClock.now - start < .seconds(120) {
+                    guard let bytes = connection.read() else { break }
+                    received += bytes
+                    if let end = received.firstRange(of: Array("\r\n\r\n".utf8)),
+                        received.count - end.upperBound >= size
+                    {
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(bytes.isEmpty ? 5 : 100))
+                }
+                let end = try #require(received.firstRange(of: Array("\r\n\r\n".utf8)))
+                #expect(String(decoding: received[..<end.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+                #expect(received.count - end.upperBound == size)
+                #expect(ContinuousClock.now - start > .seconds(2))
+
+                // A body over 1 MB is not read to its end: refused, in words, and the connection closes.
+                let large = try RawConnection(port: port)
+                defer { large.close() }
+                try await large.send(
+                    "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000\r\n\r\n"
+                        + String(repeating: "a", count: 1_100_000))
+                var answer: [UInt8] = []
+                let asked = ContinuousClock.now
+                while ContinuousClock.now - asked < .seconds(20), let bytes = large.read() {
+                    answer += bytes
+                    if bytes.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                let text = String(decoding: answer, as: UTF8.self)
+                #expect(text.hasPrefix("HTTP/1.1 413"), "\(text.prefix(200))")
+                #expect(text.contains("413 a GET or HEAD request carries no body, and this one is over 1 MB"))
+            }
+        }
+
         /// Hummingbird's idle timer never interrupts a response: a client that asked for a large
         /// file and stopped reading held its connection (one of a bounded number) for ever.
         @Test("a client that stops reading a large file is cut off once nothing has moved for the stall time")
