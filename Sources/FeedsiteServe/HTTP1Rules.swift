@@ -123,13 +123,21 @@ final class HTTP1Rules: ChannelDuplexHandler, RemovableChannelHandler {
         case .invalidURL:
             (.badRequest, "the request's target is not a path (/…) or an http or https URL")
         case .invalidVersion:
-            (.badRequest, "the request line does not end in a version (HTTP/1.1)")
+            (
+                .badRequest,
+                "the request line does not end in HTTP/1.1 or HTTP/1.0 and CR LF (this server reads no other)"
+            )
         case .invalidHeaderToken, .lfExpected, .invalidCharactersUsed, .invalidConstant:
             (.badRequest, "the request line or a header field is not well-formed HTTP/1.1")
         case .invalidContentLength, .unexpectedContentLength, .invalidChunkSize:
             (.badRequest, "the request's body is not framed as its header fields say")
         default:
-            (.badRequest, "the request is not well-formed HTTP/1.1 (\(error))")
+            // The parser's own names (`paused`, `unknown`, `strict mode assertion`) say nothing to a user.
+            (
+                .badRequest,
+                "the request is not HTTP/1.1 this server reads (lines ending in CR LF, a body framed by one "
+                    + "Content-Length or Transfer-Encoding: chunked)"
+            )
         }
     }
 

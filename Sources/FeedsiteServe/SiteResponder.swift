@@ -48,14 +48,20 @@ struct SiteResponder: HTTPResponder {
         // bounded by `RequestDeadline`, a large one here.
         if request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
             var size = 0
-            for try await chunk in request.body {
-                size += chunk.readableBytes
-                guard size <= Self.maxIgnoredBody else {
-                    return Self.text(
-                        .contentTooLarge,
-                        "413 a GET or HEAD request carries no body, and this one is over 1 MB; send it without\n",
-                        extraHeaders: [.connection: "close"])
+            do {
+                for try await chunk in request.body {
+                    size += chunk.readableBytes
+                    guard size <= Self.maxIgnoredBody else {
+                        return Self.text(
+                            .contentTooLarge,
+                            "413 a GET or HEAD request carries no body, and this one is over 1 MB; send it without\n",
+                            extraHeaders: [.connection: "close"])
+                    }
                 }
+            } catch {
+                return Self.text(
+                    .badRequest, "400 the request's body is not framed as its header fields say\n",
+                    extraHeaders: [.connection: "close"])
             }
         }
         let path = request.uri.path

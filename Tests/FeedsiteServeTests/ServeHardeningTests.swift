@@ -209,7 +209,14 @@
                     ),
                     (
                         "GET /robots.txt HTTP/x\r\nHost: localhost", 400,
-                        "400 the request line does not end in a version"
+                        "400 the request line does not end in HTTP/1.1 or HTTP/1.0 and CR LF"
+                    ),
+                    // The parser's own words (`paused (swift-http-parser error)`, `unknown
+                    // (http_parser error)`) reached the answer (found by a hostile-request review).
+                    ("PRI * HTTP/2.0\r\n\r\nSM", 400, "400 the request is"),
+                    (
+                        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked", 400,
+                        "400 the request"
                     ),
                     ("GET * HTTP/1.1\r\nHost: localhost", 400, "neither a path"),
                     ("OPTIONS * HTTP/1.1\r\nHost: localhost", 405, "only reads"),
@@ -219,6 +226,7 @@
                     let reply = try await RawConnection.request("\(request)\r\n\r\n", port: port, untilClosed: true)
                     #expect(reply.status == status, "\(request): \(reply)")
                     #expect(reason.isEmpty || reply.body.contains(reason), "\(request): \(reply)")
+                    #expect(!reply.body.contains("parser"), "\(request): \(reply)")
                 }
                 // After pipelined requests, the refusal comes last, in its place.
                 let pipelined = try await RawConnection.request(
@@ -296,9 +304,7 @@
                     // `close` wins over `keep-alive`; the second request is not read.
                     "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive, close\r\n\r\n"
                         + "GET /robots.txt HTTP/1.0\r\nHost: localhost\r\n\r\n",
-                    // A body the server does not read: answered once, then closed (a broken
-                    // one was answered a second time, with a 400, before).
-                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
+                    // A request with a body: answered once, then closed.
                     "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc"
                         + "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\n\r\n",
                 ] {
@@ -314,6 +320,8 @@
                 for refused in [
                     "GET /robots.txt HTTP/1.1\r\n\r\n",
                     "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\nabc",
+                    // A broken chunked body, now read (it was answered 200, then a second time with a 400).
+                    "GET /robots.txt HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
                 ] {
                     let received = try await exchange(refused)
                     let text = try #require(received, "not closed after \(refused.debugDescription)")
