@@ -8,7 +8,8 @@ package enum PreviewServerError: Error, Sendable, CustomStringConvertible, Equat
     package var description: String {
         switch self {
         case .portInUse(_, let port):
-            "error: port \(port) is already in use; pick another with --port \(port == 65535 ? 8000 : port + 1)"
+            "error: port \(port) is already in use; pick another with --port \(port == 65535 ? 8000 : port + 1) "
+                + "(or --port 0 for any free one)"
         case .cannotListen(let host, let port, let reason):
             "error: cannot listen on \(host):\(port): \(reason); pick another address with --host or --port"
         }

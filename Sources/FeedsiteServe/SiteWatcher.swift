@@ -56,7 +56,10 @@ struct SiteWatcher: Service {
 
     private func build(_ reason: PreviewServer.RebuildReason, changed: [String]) async {
         hub.buildStarted()
-        let names = changed.prefix(3).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+        // Named from the folder holding feeds.yml: `static/about/index.html`, not `index.html`.
+        let project = options.configFile.standardizedFileURL.deletingLastPathComponent().path + "/"
+        let names = changed.prefix(3).map { $0.hasPrefix(project) ? String($0.dropFirst(project.count)) : $0 }
+            .joined(separator: ", ")
         switch reason {
         case .initial: log("building the site…")
         case .configuration, .templates:

@@ -137,6 +137,8 @@ struct PreviewServerTests {
 
             try fixture.edit("index.mustache") { $0.replacingOccurrences(of: "{{#unclosed}}<b>\n", with: "") }
             _ = try await waitFor("event: reload", in: &events)
+            // Named from the project folder: `index.html` alone read like the site's front page.
+            #expect(lines.all.contains("Templates/index.mustache changed; rebuilding…"), "\(lines.all)")
             let fixed = try await TestClient.get(url)
             #expect(fixed.status == 200)
             let missing = try await TestClient.get(url.appendingPathComponent("no-such-page"))
@@ -194,7 +196,9 @@ struct PreviewServerTests {
             } catch let error as PreviewServerError {
                 #expect(error == .portInUse(host: "127.0.0.1", port: port))
                 #expect(
-                    error.description == "error: port \(port) is already in use; pick another with --port \(port + 1)")
+                    error.description
+                        == "error: port \(port) is already in use; pick another with --port \(port + 1) (or --port 0 for any free one)"
+                )
             }
         }
     }
