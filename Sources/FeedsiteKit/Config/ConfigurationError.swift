@@ -13,6 +13,36 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
         diagnostics.map(\.description).joined(separator: "\n")
     }
 
+    /// `data` as text, or an error saying what it is instead and what to do: a file saved as
+    /// UTF-16 (with its byte order mark, or without: then half its bytes are NUL), or one with a
+    /// byte that is not UTF-8, named by its line.
+    static func utf8Text(_ data: Data, file: String) throws(ConfigurationError) -> String {
+        let bytes = [UInt8](data)
+        func refuse(_ what: String) -> ConfigurationError {
+            ConfigurationError([.error(file: file, "\(what); save it as UTF-8")])
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            throw refuse("the file is UTF-16 text (it starts with UTF-16's byte order mark), not UTF-8")
+        }
+        if bytes.contains(0) {
+            throw refuse("the file holds NUL bytes, as UTF-16 or UTF-32 text does, and is not UTF-8 text")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            var line = 1
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
+                case .emptyInput, .error: break decoding
+                }
+            }
+            throw refuse(
+                "the file is not UTF-8 text: line \(line) holds a byte that is not UTF-8 (Latin-1 or Windows-1252?)")
+        }
+        return text
+    }
+
     /// The bytes of `url`, or the error that `what` (`the OPML file`) cannot be read, ended by
     /// `advice` when there is some. With a `limit`, a larger file is its `tooLarge` error (given
     /// the size, `"12345 bytes"` or `"more than 10000000 bytes"`), found before it is read: at most

@@ -86,10 +86,7 @@ package enum OPMLImport {
             guard let contents = try? Data(contentsOf: configFile) else {
                 throw ConfigurationError([.error(file: configName, "cannot read \(configFile.path)")])
             }
-            guard let text = String(data: contents, encoding: .utf8) else {
-                throw ConfigurationError([.error(file: configName, "the file is not UTF-8 text")])
-            }
-            existing = text
+            existing = try ConfigurationError.utf8Text(contents, file: configName)
         }
         var outcome = try merge(document, into: existing, configFileName: configName, opmlFileName: opmlName)
         if !outcome.added.isEmpty {

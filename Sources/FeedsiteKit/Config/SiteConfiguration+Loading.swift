@@ -34,9 +34,7 @@ extension SiteConfiguration {
         }
         let data = try ConfigurationError.contents(
             of: url, what: "the configuration file", advice: "pass --config PATH")
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError([.error(file: fileName, "the file is not UTF-8 text")])
-        }
+        let text = try ConfigurationError.utf8Text(data, file: fileName)
         return try parse(yaml: text, fileName: fileName, directory: url.deletingLastPathComponent())
     }
 

@@ -332,6 +332,41 @@ struct SiteConfigurationTests {
         }
     }
 
+    /// "the file is not UTF-8 text" for a file saved as UTF-16 with a byte order mark, and a YAML
+    /// error with the file's NUL bytes dumped for one without: neither said what to do.
+    @Test("a feeds.yml that is not UTF-8 says what it is instead (UTF-16, or which line) and to save it as UTF-8")
+    func notUTF8() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsite-utf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yaml = "title: Café\nfeeds:\n  - https://a.example/feed\n"
+        let cases: [(Data, String)] = [
+            (
+                Data([0xFF, 0xFE]) + yaml.data(using: .utf16LittleEndian)!,
+                "feeds.yml: error: the file is UTF-16 text (it starts with UTF-16's byte order mark), not UTF-8; save it as UTF-8"
+            ),
+            (
+                yaml.data(using: .utf16BigEndian)!,
+                "feeds.yml: error: the file holds NUL bytes, as UTF-16 or UTF-32 text does, and is not UTF-8 text; save it as UTF-8"
+            ),
+            (
+                Data("feeds:\n  - https://a.example/feed\ntitle: Caf".utf8) + Data([0xE9]) + Data("\n".utf8),
+                "feeds.yml: error: the file is not UTF-8 text: line 3 holds a byte that is not UTF-8 (Latin-1 or"
+                    + " Windows-1252?); save it as UTF-8"
+            ),
+        ]
+        for (data, message) in cases {
+            let file = folder.appendingPathComponent("feeds.yml")
+            try data.write(to: file)
+            do {
+                _ = try SiteConfiguration.load(contentsOf: file)
+                Issue.record("accepted: \(message)")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+    }
+
     @Test("a file with thousands of mistakes shows the first 50 errors and 50 warnings, then how many more")
     func diagnosticsAreCapped() {
         // 2,000 feeds, each with a URL that cannot be fetched (an error) and an unknown key (a warning).
