@@ -287,8 +287,9 @@ struct ConfigurationReader {
             guard let (url, location) = feedLocation(urlNode) else { continue }
             let line = urlNode.mark?.line
             // One file named two ways (`a.xml`, `./a.xml`, `file:///…/a.xml`) is one feed.
-            // One URL spelt two ways (`HTTP://`, `/./`, a `#fragment`) is one feed too.
-            let key = location.isFileURL ? location.path : url.sameFeedKey
+            // One URL spelt two ways (`HTTP://`, `/./`, a `#fragment`) is found once fetched, with a
+            // warning (`FeedRecord.sameFeeds`): a planet that built before keeps building.
+            let key = location.isFileURL ? location.path : url.absoluteString
             if let first = firstLineForURL[key] {
                 error(
                     at: urlNode,
@@ -665,6 +666,16 @@ struct ConfigurationReader {
         }
         if text.hasPrefix("/") || text.hasPrefix("~/") {
             let file = URL(fileURLWithPath: (text as NSString).expandingTildeInPath).standardizedFileURL
+            // `//host/feed.xml` is a URL without its scheme (as HTML writes links), not a path, unless
+            // such a file exists (`//srv/feed.xml` is `/srv/feed.xml` to the file system).
+            if text.hasPrefix("//"), !FileManager.default.fileExists(atPath: file.path) {
+                let rest = text.dropFirst(2)
+                error(
+                    at: node,
+                    "'url' \(quoted(node)) starts with '//', as a link without its scheme does, and there is no such "
+                        + "file: write \"https://\(rest)\" (or http://), or a file's path with one '/'")
+                return nil
+            }
             return (file, file)
         }
         let relative = Self.normalised(relativePath: text)

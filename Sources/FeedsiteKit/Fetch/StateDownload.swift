@@ -74,6 +74,9 @@ enum StateDownload {
     ) async -> Result<Outcome, Failure> {
         let tooLarge = Failure(description: "the state is larger than feedsite's \(limitBytes >> 20) MB state limit")
         var chain = RedirectChain(from: url, limit: maxRedirects)
+        var received = 0
+        var announced: Int?
+        var isReadingBody = false
         do {
             var response: HTTPClientResponse
             while true {
@@ -102,7 +105,8 @@ enum StateDownload {
                         description: FetchError.http(status: status, reason: response.status.reasonPhrase).description,
                         isRetryable: [429, 502, 503, 504].contains(status)))
             }
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limitBytes {
+            announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
+            if let length = announced, length > limitBytes {
                 return .failure(tooLarge)
             }
             guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
@@ -110,7 +114,7 @@ enum StateDownload {
             }
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
-            var received = 0
+            isReadingBody = true
             for try await buffer in response.body {
                 received += buffer.readableBytes
                 guard received <= limitBytes else { return .failure(tooLarge) }
@@ -118,6 +122,15 @@ enum StateDownload {
             }
             return .success(.saved(bytes: received))
         } catch {
+            if isReadingBody, FeedFetcher.isConnectionClosed(error) {
+                // Not "the response is not valid HTTP/1.1 … tell the feed's owner": a state is no feed.
+                let whole = announced.map { " of its \($0) (its Content-Length)" } ?? ""
+                return .failure(
+                    Failure(
+                        description: "the server closed the connection after \(received) bytes of the state\(whole), "
+                            + "before its end; the download is not used",
+                        isRetryable: true))
+            }
             let classified = FeedFetcher.classify(error, url: url, policy: policy)
             if case .tooLarge = classified { return .failure(tooLarge) }
             if case .timedOut = classified {

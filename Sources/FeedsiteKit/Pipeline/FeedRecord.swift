@@ -105,14 +105,11 @@ package struct FeedRecord: Sendable, Hashable {
         return same
     }
 
-    /// A feed's address as it is requested, normalised: the fragment is never sent, so
-    /// `/feed.xml#a` is `/feed.xml` (`Site.normalisedIdentity` keeps fragments: they tell posts
-    /// on one page apart).
+    /// A feed's address as it is requested, normalised (`URL.sameFeedKey`, then as posts' links
+    /// are): the fragment is never sent, so `/feed.xml#a` is `/feed.xml`, and `HTTP://`, `:80` or
+    /// `/./` reach the same feed (`Site.normalisedIdentity` keeps fragments: they tell posts on one
+    /// page apart).
     static func requestedIdentity(_ url: URL) -> String {
-        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return Site.normalisedIdentity(url.absoluteString)
-        }
-        components.fragment = nil
-        return Site.normalisedIdentity(components.string ?? url.absoluteString)
+        Site.normalisedIdentity(url.sameFeedKey)
     }
 }

@@ -63,6 +63,16 @@ struct StateRestore: Sendable {
         return decode(file, origin: origin, download: download)
     }
 
+    /// Why the file at `path` cannot be read, in the system's words (`Input/output error`):
+    /// Foundation's own said only "The operation could not be completed. (NSCocoaErrorDomain error 256.)".
+    static func readFailure(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) < 0 ? String(cString: strerror(errno)) : "it could not be read whole"
+    }
+
     /// Decodes the restored file; a download that cannot be used whole is kept aside for a look.
     private func decode(_ file: URL, origin: String, download: URL?) -> Outcome {
         let data: Data
@@ -70,7 +80,7 @@ struct StateRestore: Sendable {
             data = try Data(contentsOf: file, options: .alwaysMapped)
         } catch {
             if let download { try? FileManager.default.removeItem(at: download) }
-            return .failed("cannot read \(file.path): \(error.localizedDescription)")
+            return .failed("cannot read \(file.path): \(Self.readFailure(file.path))")
         }
         let decoded = StateFile.decode(data, origin: origin, trusted: false, now: now)
         let day = DayFormat.string(now)

@@ -82,9 +82,9 @@ package struct StateStore: Sendable {
     /// (whatever else it holds stays untouched: feedsite only ever writes its own names).
     ///
     /// A name alone proves nothing where users have files of that name too: a `state.json` is
-    /// feedsite's only when it starts as feedsite's state does (`{"feeds"`, `{"version"`), and a
-    /// `lock` only when it is empty, as feedsite's is. A project's own `state.json` was taken for
-    /// the state, set aside as unreadable and written over.
+    /// feedsite's unless it is JSON of another shape (a package manifest), and a `lock` only when
+    /// it is empty, as feedsite's is. A project's own `state.json` was taken for the state, set
+    /// aside as unreadable and written over.
     func foreignEntries() -> [String]? {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
         let visible = entries.filter { !$0.hasPrefix(".") }
@@ -107,8 +107,10 @@ package struct StateStore: Sendable {
         }
     }
 
-    /// Whether the file at `path` starts as a state file does: `{`, then the key `"feeds"` or
-    /// `"version"` (whitespace allowed between).
+    /// Whether the file at `path` may be feedsite's state: it starts as one does (`{"feeds"`,
+    /// `{"version"`), or as no JSON object with keys (empty, cut off, damaged: feedsite's own
+    /// state after a full disk, set aside as unreadable). An object whose first key is another
+    /// (`{"name": …}`, a package manifest) or an array is someone else's.
     static func startsAsState(_ path: String) -> Bool {
         // Never blocks: a FIFO or device by that name is not a state file.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -118,8 +120,10 @@ package struct StateStore: Sendable {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
         var start = [UInt8](repeating: 0, count: 64)
         let count = read(descriptor, &start, start.count)
-        guard count > 0 else { return false }
+        guard count >= 0 else { return false }
         let bytes = start[..<count].filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if bytes.first == UInt8(ascii: "[") { return false }
+        guard bytes.starts(with: Array(#"{""#.utf8)) else { return true }
         return bytes.starts(with: Array(#"{"feeds""#.utf8)) || bytes.starts(with: Array(#"{"version""#.utf8))
     }
 

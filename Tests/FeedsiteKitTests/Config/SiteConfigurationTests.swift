@@ -101,14 +101,12 @@ struct SiteConfigurationTests {
             ]
         ),
         (
-            // One URL spelt four ways: the server is asked for the same feed each time.
-            "feeds:\n  - url: http://a.example/f1.xml\n  - url: HTTP://A.example:80/./f1.xml\n"
-                + "  - url: http://a.example/f1.xml#latest\n  - url: http://a.example/x/../f1.xml\n"
-                + "  - url: http://a.example/F1.xml\n  - url: https://a.example/f1.xml\n",
+            // A link without its scheme was read as the file /127.0.0.1:8080/feed.xml, and failed at the fetch.
+            "feeds:\n  - url: //127.0.0.1:8080/feed.xml\n",
             [
-                "feeds.yml:3:10: error: duplicate feed URL http://a.example/f1.xml (first listed on line 2); remove one of them",
-                "feeds.yml:4:10: error: duplicate feed URL http://a.example/f1.xml (first listed on line 2); remove one of them",
-                "feeds.yml:5:10: error: duplicate feed URL http://a.example/f1.xml (first listed on line 2); remove one of them",
+                "feeds.yml:2:10: error: 'url' \"//127.0.0.1:8080/feed.xml\" starts with '//', as a link without its"
+                    + " scheme does, and there is no such file: write \"https://127.0.0.1:8080/feed.xml\" (or http://),"
+                    + " or a file's path with one '/'"
             ]
         ),
         (

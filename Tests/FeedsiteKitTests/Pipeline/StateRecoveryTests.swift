@@ -122,6 +122,15 @@ struct StateRecoveryTests {
                 #expect(reason == expected)
             }
         }
+        // A file the system cannot read: in its words, not "NSCocoaErrorDomain error 256".
+        if FileManager.default.fileExists(atPath: "/proc/self/mem") {
+            do {
+                _ = try await Self.run(build, yaml: yaml, restore: "/proc/self/mem")
+                Issue.record("the build should have failed")
+            } catch BuildError.stateNotRestored(_, let reason, _) {
+                #expect(reason == "cannot read /proc/self/mem: Input/output error", "\(reason)")
+            }
+        }
         let file = build.work.appendingPathComponent("published.json")
         try Self.published(url: server.url("/feed").absoluteString, items: 3, contentBytes: 100).write(to: file)
         let link = build.work.appendingPathComponent("link.json")
@@ -129,6 +138,29 @@ struct StateRecoveryTests {
         let report = try await Self.run(build, yaml: yaml, restore: link.path)
         #expect(report.itemCount == 3)
         try await server.shutdown()
+    }
+
+    /// It said "the server's response is not valid HTTP/1.1 … tell the feed's owner".
+    @Test("a state download the server cuts off is refused in words that say so")
+    func restoreCutOff() async throws {
+        let build = try TestBuild()
+        defer { build.remove() }
+        let feeds = try await Self.feedServer()
+        let state = Self.published(url: feeds.url("/feed").absoluteString, items: 3, contentBytes: 100)
+        var route = FixtureServer.Route.feed(state, contentType: "application/json")
+        route.closeAfter = 100
+        let server = try await FixtureServer(routes: ["/status/state.json": route])
+        let yaml = "title: Cut\nretries: 0\nfeeds:\n  - url: \(feeds.url("/feed"))\n"
+        do {
+            _ = try await Self.run(build, yaml: yaml, restore: server.url("/status/state.json").absoluteString)
+            Issue.record("the build should have failed")
+        } catch BuildError.stateNotRestored(_, let reason, _) {
+            #expect(
+                reason == "the server closed the connection after 100 bytes of the state of its \(state.count) "
+                    + "(its Content-Length), before its end; the download is not used", "\(reason)")
+        }
+        try await server.shutdown()
+        try await feeds.shutdown()
     }
 
     @Test("a state address whose redirects loop, or go on past 5, fails in words, as a feed's do")

@@ -274,10 +274,10 @@ struct FidelityTests {
             sanitiser.sanitise(plainText: text, baseURL: nil).html.html
                 == "<p>Sign up!<br />\n\(a("https://example.org/join"))https://example.org/join</a></p>\n<p>Hosted by A<br />\nWritten by B</p>\n"
         )
-        // Markdown's own code blocks survive: an unindented line means there is nothing to remove.
+        // Plain text, not Markdown: an indented line is a line, not a code block.
         #expect(
             sanitiser.sanitise(plainText: "Code:\n\n    let x = 1\n\nDone", baseURL: nil).html.html
-                == "<p>Code:</p>\n<pre><code>let x = 1\n</code></pre>\n<p>Done</p>\n")
+                == "<p>Code:</p>\n<p>let x = 1</p>\n<p>Done</p>\n")
     }
 
     // MARK: - Headings and excerpts

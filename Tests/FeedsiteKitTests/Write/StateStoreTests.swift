@@ -17,6 +17,20 @@ struct StateStoreTests {
         var items: [String: [StoredItem]]
     }
 
+    @Test(
+        "a state.json is feedsite's when it starts as its state does or is damaged; JSON of another shape is not",
+        arguments: [
+            (#"{"feeds":{},"version":2}"#, true), ("{\n  \"version\" : 2 }", true), ("", true), ("{not json", true),
+            ("\u{0}\u{1}garbage", true), (#"{"name":"my app","version":"1.2.0"}"#, false), ("[1, 2]", false),
+        ])
+    func ownStateFile(content: String, isOwn: Bool) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString).json")
+        try Data(content.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(StateStore.startsAsState(file.path) == isOwn, "\(content.debugDescription)")
+        #expect(!StateStore.startsAsState("/dev/null/none"))
+    }
+
     @Test("a state goes through the file unchanged; the file is plain JSON of version 2's shape")
     func roundTrip() throws {
         let state = StateSamples.state(feeds: 3, items: 4)
