@@ -98,7 +98,7 @@ extension FeedParser {
 
             /// An Atom text construct or content of XHTML (`type="xhtml"`, Atom 0.3's MIME type).
             var isXHTMLConstruct: Bool {
-                guard namespace == .atom || namespace == .atom03, let type = attribute("type") else { return false }
+                guard namespace.isAtom, let type = attribute("type") else { return false }
                 let given = type.trimmingSpacesAndTabs.lowercased()
                 return given == "xhtml" || given == "application/xhtml+xml"
             }
@@ -1002,7 +1002,7 @@ extension FeedParser {
             let type = given.isEmpty || (!isToken && !given.contains("/")) ? defaultType : given
             let mode = frame.attribute("mode")?.trimmingSpacesAndTabs.lowercased()
             let isHTML = type == "html" || type == "text/html"
-            let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
+            let isXHTML = frame.isXHTMLConstruct
             let isText = type == "text" || type.hasPrefix("text/")
             let isXML = type.hasSuffix("/xml") || type.hasSuffix("+xml")
             if mode == "base64" || (frame.namespace == .atom && !isHTML && !isXHTML && !isText && !isXML) {

@@ -34,28 +34,9 @@ extension URL {
             components.port = nil
         }
         components.fragment = nil
-        components.percentEncodedPath = Self.removingDotSegments(components.percentEncodedPath)
+        components.percentEncodedPath = SimpleURL.removingDotSegments(components.percentEncodedPath)
         if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
         return components.string ?? absoluteString
-    }
-
-    /// `path` with `.` and `..` segments resolved (RFC 3986 §5.2.4).
-    static func removingDotSegments(_ path: String) -> String {
-        var output: [Substring] = []
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            switch segment {
-            case ".":
-                if isLast { output.append("") }
-            case "..":
-                if output.count > 1 { output.removeLast() }
-                if isLast { output.append("") }
-            default:
-                output.append(segment)
-            }
-        }
-        return output.joined(separator: "/")
     }
 
     /// Why this URL cannot be requested over HTTP, or nil when it can: http or https, a host, and

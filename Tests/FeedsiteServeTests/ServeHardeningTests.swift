@@ -528,8 +528,9 @@
         }
 
         /// Writes a sparse file of `size` bytes into the fixture's site and asks for it.
+        /// - Parameter body: a body sent with the `GET`, all at once (none by default).
         static func requestSparseFile(
-            _ name: String, size: Int, in fixture: ServeFixture, port: Int
+            _ name: String, size: Int, in fixture: ServeFixture, port: Int, body: String = ""
         ) async throws
             -> RawConnection
         {
@@ -539,7 +540,8 @@
             try handle.truncate(atOffset: UInt64(size))
             try handle.close()
             let connection = try RawConnection(port: port)
-            try await connection.send("GET /\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let length = body.isEmpty ? "" : "Content-Length: \(body.utf8.count)\r\n"
+            try await connection.send("GET /\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(length)\r\n" + body)
             return connection
         }
 
@@ -595,16 +597,9 @@
             try await withPreviewServer(fixture.server(headerTimeout: .seconds(1))) { url in
                 let port = try #require(url.port)
                 let size = 3 << 20
-                let file = fixture.site.appendingPathComponent("big.bin")
-                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-                let handle = try FileHandle(forWritingTo: file)
-                try handle.truncate(atOffset: UInt64(size))
-                try handle.close()
-                let connection = try RawConnection(port: port)
+                let connection = try await Self.requestSparseFile(
+                    "big.bin", size: size, in: fixture, port: port, body: String(repeating: "a", count: 400_000))
                 defer { connection.close() }
-                let body = String(repeating: "a", count: 400_000)
-                try await connection.send(
-                    "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
                 // 64 KB every 100 ms: about 5 s for the file, five times the header timeout.
                 var received: [UInt8] = []
                 let start = ContinuousClock.now

@@ -192,9 +192,9 @@ package enum OPMLImport {
         var longTags: (count: Int, line: Int?) = (0, nil)
         for outline in reader.outlines {
             let label = outline.name.map { "outline '\($0)'" } ?? "an outline"
-            guard let url = httpURL(outline.url) else {
-                let problem = Self.httpURL(outline.url, checked: false)?.httpProblem
-                let why = problem.flatMap { $0 == .scheme ? nil : ": \($0)" } ?? ""
+            let read = Self.feedURL(outline.url)
+            guard let url = read, url.httpProblem == nil else {
+                let why = read?.httpProblem.flatMap { $0 == .scheme ? nil : ": \($0)" } ?? ""
                 diagnostics.append(
                     .warning(
                         file: fileName, line: outline.line,
@@ -312,10 +312,10 @@ package enum OPMLImport {
         return delegate.reader
     }
 
-    /// An http(s) URL with a host, after trimming; `feed://` and `feed:https://` (as some readers
-    /// export) are read as the http(s) URLs they stand for.
-    /// - Parameter checked: false: the URL as read, whether or not it can be asked for over HTTP.
-    static func httpURL(_ raw: String, checked: Bool = true) -> URL? {
+    /// An outline's feed URL as read, after trimming (whether it can be asked for over HTTP is the
+    /// caller's check); `feed://` and `feed:https://` (as some readers export) are read as the
+    /// http(s) URLs they stand for.
+    static func feedURL(_ raw: String) -> URL? {
         var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         let lowered = text.lowercased()
         if lowered.hasPrefix("feed:http://") || lowered.hasPrefix("feed:https://") {
@@ -323,8 +323,7 @@ package enum OPMLImport {
         } else if lowered.hasPrefix("feed://") {
             text = "http://" + text.dropFirst("feed://".count)
         }
-        guard let url = URL(string: text), !checked || url.httpProblem == nil else { return nil }
-        return url
+        return URL(string: text)
     }
 }
 
